@@ -1,0 +1,12 @@
+// The gentle-ai command table: parses argv with CLI11, dispatches to one command, renders the result
+// (human or --json) and returns the documented exit code. No domain logic lives here.
+#ifndef GENTLE_CLI_APP_H_
+#define GENTLE_CLI_APP_H_
+
+namespace gentle::cli {
+
+int Run(int argc, char** argv);
+
+}  // namespace gentle::cli
+
+#endif  // GENTLE_CLI_APP_H_
