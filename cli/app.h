@@ -1,5 +1,5 @@
-// The gentle-ai command table: parses argv with CLI11, dispatches to one command, renders the result
-// (human or --json) and returns the documented exit code. No domain logic lives here.
+// The gentle-ai command table: parses argv with CLI11, dispatches to one command, renders the
+// result (human or --json) and returns the documented exit code. No domain logic lives here.
 #ifndef GENTLE_CLI_APP_H_
 #define GENTLE_CLI_APP_H_
 

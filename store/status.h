@@ -1,8 +1,9 @@
 // Status and Result: errors as values.
 //
-// Every expected failure in the store, the transaction layer and the export layer is a Status carrying
-// one Code from DESIGN.md section 7. The vocabulary is append-only: a code's name and exit code never
-// change once released. Exceptions never cross a module boundary; the CLI edge maps them to Status.
+// Every expected failure in the store, the transaction layer and the export layer is a Status
+// carrying one Code from DESIGN.md section 7. The vocabulary is append-only: a code's name and exit
+// code never change once released. Exceptions never cross a module boundary; the CLI edge maps them
+// to Status.
 #ifndef GENTLE_STORE_STATUS_H_
 #define GENTLE_STORE_STATUS_H_
 
@@ -74,7 +75,7 @@ class Status {
 template <typename T>
 class Result {
  public:
-  Result(T value) : value_(std::move(value)) {}  // NOLINT: implicit by design
+  Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return status_.ok(); }
@@ -95,10 +96,10 @@ class Result {
 }  // namespace gentle
 
 // Propagates a non-ok Status from an expression yielding Status.
-#define GENTLE_RETURN_IF_ERROR(expr)   \
-  do {                                 \
-    ::gentle::Status _st = (expr);     \
-    if (!_st.ok()) return _st;         \
+#define GENTLE_RETURN_IF_ERROR(expr) \
+  do {                               \
+    ::gentle::Status _st = (expr);   \
+    if (!_st.ok()) return _st;       \
   } while (0)
 
 #define GENTLE_CONCAT_INNER(a, b) a##b

@@ -4,19 +4,24 @@ namespace gentle::transaction {
 
 std::string_view ReviewStateName(ReviewState state) {
   switch (state) {
-    case ReviewState::kReviewing: return "reviewing";
-    case ReviewState::kApproved: return "approved";
-    case ReviewState::kCorrectionRequired: return "correction_required";
-    case ReviewState::kEscalated: return "escalated";
-    case ReviewState::kInvalidated: return "invalidated";
+    case ReviewState::kReviewing:
+      return "reviewing";
+    case ReviewState::kApproved:
+      return "approved";
+    case ReviewState::kCorrectionRequired:
+      return "correction_required";
+    case ReviewState::kEscalated:
+      return "escalated";
+    case ReviewState::kInvalidated:
+      return "invalidated";
   }
   return "reviewing";
 }
 
 std::optional<ReviewState> ParseReviewState(std::string_view name) {
-  for (ReviewState s : {ReviewState::kReviewing, ReviewState::kApproved,
-                        ReviewState::kCorrectionRequired, ReviewState::kEscalated,
-                        ReviewState::kInvalidated}) {
+  for (ReviewState s :
+       {ReviewState::kReviewing, ReviewState::kApproved, ReviewState::kCorrectionRequired,
+        ReviewState::kEscalated, ReviewState::kInvalidated}) {
     if (ReviewStateName(s) == name) return s;
   }
   return std::nullopt;
