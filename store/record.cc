@@ -1,0 +1,276 @@
+#include "store/record.h"
+
+#include <nlohmann/json.hpp>
+#include <set>
+#include <vector>
+
+#include "store/digests.h"
+#include "store/file_io.h"
+#include "store/go_json.h"
+#include "store/go_marshal.h"
+
+namespace gentle::store {
+namespace {
+
+using Json = nlohmann::json;
+
+constexpr size_t kMaxDepth = 64;
+
+struct Malformed {
+  std::string what;
+};
+
+// Parses with nlohmann, additionally refusing duplicate object keys and excessive nesting.
+Json ParseStrict(std::string_view text) {
+  std::vector<std::set<std::string>> keys;
+  Json::parser_callback_t callback = [&keys](int depth, Json::parse_event_t event, Json& parsed) {
+    if (static_cast<size_t>(depth) > kMaxDepth) throw Malformed{"JSON nested too deeply"};
+    if (event == Json::parse_event_t::object_start) keys.emplace_back();
+    if (event == Json::parse_event_t::object_end) keys.pop_back();
+    if (event == Json::parse_event_t::key &&
+        !keys.back().insert(parsed.get<std::string>()).second) {
+      throw Malformed{"duplicate key \"" + parsed.get<std::string>() + "\""};
+    }
+    return true;
+  };
+  return Json::parse(text.begin(), text.end(), callback);
+}
+
+bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }
+
+// Index just past the string starting at text[i] == '"'.
+size_t SkipString(std::string_view text, size_t i) {
+  for (++i; i < text.size(); ++i) {
+    if (text[i] == '\\') {
+      ++i;
+    } else if (text[i] == '"') {
+      return i + 1;
+    }
+  }
+  return text.size();
+}
+
+// Index just past the JSON value starting at text[i].
+size_t SkipValue(std::string_view text, size_t i) {
+  if (text[i] == '"') return SkipString(text, i);
+  int depth = 0;
+  for (; i < text.size(); ++i) {
+    char c = text[i];
+    if (c == '"') {
+      i = SkipString(text, i) - 1;
+    } else if (c == '{' || c == '[') {
+      ++depth;
+    } else if (c == '}' || c == ']') {
+      if (--depth <= 0) return depth == 0 ? i + 1 : i;
+    } else if (depth == 0 && (c == ',' || IsJsonSpace(c))) {
+      return i;
+    }
+  }
+  return i;
+}
+
+// The raw text of the top-level member `name` of a JSON object text that already parsed.
+std::string_view RawMember(std::string_view text, std::string_view name) {
+  size_t i = text.find('{') + 1;
+  while (i < text.size()) {
+    while (i < text.size() && (IsJsonSpace(text[i]) || text[i] == ',')) ++i;
+    if (i >= text.size() || text[i] != '"') break;
+    size_t key_end = SkipString(text, i);
+    std::string_view key = text.substr(i + 1, key_end - i - 2);
+    i = text.find(':', key_end) + 1;
+    while (i < text.size() && IsJsonSpace(text[i])) ++i;
+    size_t value_end = SkipValue(text, i);
+    if (key == name) return text.substr(i, value_end - i);
+    i = value_end;
+  }
+  return {};
+}
+
+const Json& Require(const Json& object, const char* key, Json::value_t type, const char* where) {
+  auto it = object.find(key);
+  if (it == object.end()) throw Malformed{std::string(where) + " lacks \"" + key + "\""};
+  if (it->type() != type &&
+      !(type == Json::value_t::number_integer && it->type() == Json::value_t::number_unsigned)) {
+    throw Malformed{std::string(where) + " has a malformed \"" + key + "\""};
+  }
+  return *it;
+}
+
+std::string RequireString(const Json& object, const char* key, const char* where) {
+  return Require(object, key, Json::value_t::string, where).get<std::string>();
+}
+
+std::vector<std::string> StringArray(const Json& object, const char* key, const char* where,
+                                     bool required) {
+  auto it = object.find(key);
+  if (it == object.end() || it->is_null()) {
+    if (required && it == object.end()) {
+      throw Malformed{std::string(where) + " lacks \"" + key + "\""};
+    }
+    return {};
+  }
+  if (!it->is_array()) throw Malformed{std::string(where) + " has a malformed \"" + key + "\""};
+  std::vector<std::string> out;
+  for (const auto& element : *it) {
+    if (!element.is_string())
+      throw Malformed{std::string(where) + ": \"" + key + "\" holds a non-string"};
+    out.push_back(element.get<std::string>());
+  }
+  return out;
+}
+
+bool IsTreeId(const std::string& id) {
+  if (id.size() != 40 && id.size() != 64) return false;
+  for (char c : id) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+bool IsOurKind(const std::string& kind) {
+  return kind == "current-changes" || kind == "base-diff" || kind == "commit-range";
+}
+
+Snapshot ParseSnapshot(const Json& state, const char* key) {
+  const Json& j = Require(state, key, Json::value_t::object, "state");
+  Snapshot s;
+  s.kind = RequireString(j, "kind", key);
+  if (auto it = j.find("projection"); it != j.end()) {
+    if (!it->is_string()) throw Malformed{std::string(key) + " has a malformed \"projection\""};
+    s.projection = it->get<std::string>();
+    if (s.projection == "workspace") s.projection.clear();
+    if (!s.projection.empty() && s.projection != "staged") {
+      throw Malformed{std::string(key) + " has an unknown projection"};
+    }
+  }
+  if (auto it = j.find("unborn_head"); it != j.end()) {
+    if (!it->is_boolean()) throw Malformed{std::string(key) + " has a malformed \"unborn_head\""};
+    s.unborn_head = it->get<bool>();
+  }
+  s.base_tree = RequireString(j, "base_tree", key);
+  s.candidate_tree = RequireString(j, "candidate_tree", key);
+  s.paths_digest = RequireString(j, "paths_digest", key);
+  s.intended_untracked = StringArray(j, "intended_untracked", key, false);
+  if (auto it = j.find("intended_untracked_proof"); it != j.end() && it->is_string()) {
+    s.intended_untracked_proof = it->get<std::string>();
+  }
+  s.ledger_ids = StringArray(j, "ledger_ids", key, false);
+  s.paths = StringArray(j, "paths", key, true);
+  s.identity = RequireString(j, "identity", key);
+  if (!IsTreeId(s.base_tree) || !IsTreeId(s.candidate_tree)) {
+    throw Malformed{std::string(key) + " has a malformed tree id"};
+  }
+  if (!IsSha256Id(s.paths_digest) || !IsSha256Id(s.identity)) {
+    throw Malformed{std::string(key) + " has a malformed digest"};
+  }
+  if (PathsDigest(s.paths) != s.paths_digest) {
+    throw Malformed{std::string(key) + ": paths_digest does not bind its paths"};
+  }
+  if (IsOurKind(s.kind) && ComputeSnapshotIdentity(s) != s.identity) {
+    throw Malformed{std::string(key) + ": identity does not bind the snapshot"};
+  }
+  return s;
+}
+
+bool NonEmpty(const Json& state, const char* key) {
+  auto it = state.find(key);
+  if (it == state.end() || it->is_null()) return false;
+  if (it->is_array() || it->is_object() || it->is_string()) return !it->empty();
+  return true;
+}
+
+bool CarriesRetiredFields(const Json& state) {
+  for (const char* key :
+       {"zero_edit_escalation", "candidate_artifact_required", "risk_source", "lens_results",
+        "findings", "classifications", "outcomes", "follow_ups"}) {
+    if (NonEmpty(state, key)) return true;
+  }
+  auto recovery = state.find("recovery");
+  return recovery != state.end() && recovery->is_object() && recovery->contains("review_start");
+}
+
+}  // namespace
+
+Result<RecordView> ParseRecordFile(std::string_view bytes, std::string_view expected_lineage) {
+  auto corrupted = [&](const std::string& why) {
+    return Status(Code::kCorrupted, "record for " + std::string(expected_lineage) + " " + why)
+        .WithLineage(std::string(expected_lineage));
+  };
+  if (bytes.size() > kMaxRecordBytes) return corrupted("exceeds 32 MiB");
+  try {
+    Json doc = ParseStrict(bytes);
+    if (!doc.is_object()) return corrupted("is not a JSON object");
+    for (const auto& item : doc.items()) {
+      if (item.key() != "schema" && item.key() != "revision" && item.key() != "state") {
+        return corrupted("has an unknown envelope member \"" + item.key() + "\"");
+      }
+    }
+    if (RequireString(doc, "schema", "record") != kRecordSchema)
+      return corrupted("has a foreign schema");
+    RecordView view;
+    view.revision = RequireString(doc, "revision", "record");
+    const Json& state = Require(doc, "state", Json::value_t::object, "record");
+    view.compact_state = CompactJson(RawMember(bytes, "state"));
+    if (!IsSha256Id(view.revision) || StateRevision(view.compact_state) != view.revision) {
+      return corrupted("fails revision verification");
+    }
+    if (RequireString(state, "schema", "state") != kStateSchema)
+      return corrupted("has a foreign state schema");
+    view.lineage_id = RequireString(state, "lineage_id", "state");
+    if (view.lineage_id != expected_lineage)
+      return corrupted("names another lineage: " + view.lineage_id);
+    view.generation =
+        Require(state, "generation", Json::value_t::number_integer, "state").get<int64_t>();
+    if (view.generation < 1) return corrupted("has a generation below 1");
+    view.state = RequireString(state, "state", "state");
+    view.initial_snapshot = ParseSnapshot(state, "initial_snapshot");
+    view.current_snapshot = ParseSnapshot(state, "current_snapshot");
+    if (auto it = state.find("created_at"); it != state.end() && it->is_string()) {
+      view.created_at = it->get<std::string>();
+    }
+    view.historical_compat = CarriesRetiredFields(state);
+    return view;
+  } catch (const Malformed& m) {
+    return corrupted(m.what);
+  } catch (const std::exception& e) {
+    return corrupted(std::string("is not valid JSON: ") + e.what());
+  }
+}
+
+Result<RecordView> LoadRecord(const StoreLayout& layout, const std::string& lineage) {
+  const std::string path = layout.record_path(lineage);
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
+  auto bytes = ReadFileLimited(path, kMaxRecordBytes);
+  if (!bytes.ok()) {
+    Status st = bytes.status();
+    return st.WithLineage(lineage);
+  }
+  return ParseRecordFile(*bytes, lineage);
+}
+
+std::string EncodeRecordFile(const nlohmann::ordered_json& state, std::string* revision) {
+  *revision = StateRevision(MarshalCompact(state));
+  nlohmann::ordered_json envelope;
+  envelope["schema"] = kRecordSchema;
+  envelope["revision"] = *revision;
+  envelope["state"] = state;
+  return MarshalIndent(envelope) + "\n";
+}
+
+void SnapshotToJson(const Snapshot& s, nlohmann::ordered_json* out) {
+  nlohmann::ordered_json& j = *out;
+  j = nlohmann::ordered_json::object();
+  j["kind"] = s.kind;
+  if (!s.projection.empty()) j["projection"] = s.projection;
+  if (s.unborn_head) j["unborn_head"] = true;
+  j["base_tree"] = s.base_tree;
+  j["candidate_tree"] = s.candidate_tree;
+  j["paths_digest"] = s.paths_digest;
+  j["intended_untracked"] = s.intended_untracked;
+  j["intended_untracked_proof"] = s.intended_untracked_proof;
+  if (!s.ledger_ids.empty()) j["ledger_ids"] = s.ledger_ids;
+  j["paths"] = s.paths;
+  j["identity"] = s.identity;
+}
+
+}  // namespace gentle::store

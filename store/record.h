@@ -1,0 +1,53 @@
+// The lineage record codec (DESIGN.md section 4).
+//
+// File: {"schema":"gentle-ai.review-state-record/v2","revision":"sha256:<hex>","state":{...}},
+// two-space indentation, one trailing newline. The revision is verified from the raw bytes of the
+// `state` member (whitespace outside strings removed), never by re-serialising a struct, so records
+// carrying fields this code does not know (e.g. written by the Go gentle-ai) still verify and read.
+//
+// ParseRecordFile is strict about what it relies on (schema, revision, lineage, generation, state,
+// both snapshots and their digests) and tolerant of everything else. Any failure is `corrupted`.
+#ifndef GENTLE_STORE_RECORD_H_
+#define GENTLE_STORE_RECORD_H_
+
+#include <cstdint>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+
+#include "store/layout.h"
+#include "store/snapshot.h"
+#include "store/status.h"
+
+namespace gentle::store {
+
+inline constexpr std::string_view kRecordSchema = "gentle-ai.review-state-record/v2";
+inline constexpr std::string_view kStateSchema = "gentle-ai.review-state/v2";
+inline constexpr size_t kMaxRecordBytes = 32u << 20;
+
+struct RecordView {
+  std::string revision;
+  std::string lineage_id;
+  int64_t generation = 0;
+  std::string state;  // the state name as written
+  Snapshot initial_snapshot;
+  Snapshot current_snapshot;
+  std::string created_at;          // empty when the writer did not record it
+  bool historical_compat = false;  // carries retired fields: readable, never mutable
+  std::string compact_state;       // the verified state bytes, for mutations to build upon
+};
+
+Result<RecordView> ParseRecordFile(std::string_view bytes, std::string_view expected_lineage);
+
+// Reads and parses <v2>/<lineage>/review-state.json. kNotFound when the file is absent.
+Result<RecordView> LoadRecord(const StoreLayout& layout, const std::string& lineage);
+
+// The file bytes for `state`, and its revision.
+std::string EncodeRecordFile(const nlohmann::ordered_json& state, std::string* revision);
+
+// Snapshot <-> JSON in gentle-ai's field order.
+void SnapshotToJson(const Snapshot& snapshot, nlohmann::ordered_json* out);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_RECORD_H_

@@ -1,0 +1,52 @@
+// Repository: an open libgit2 repository plus the canonical paths the store is keyed by.
+//
+// Discover() walks up from a directory like git does. Paths are absolute, symlink-resolved and
+// carry no trailing slash (Go's filepath.Clean form), because they feed the worktree identity
+// digest. A linked worktree reports its own git_dir and worktree root and the shared common dir. A
+// bare repository has no worktree root; RequireWorktree() refuses it with `usage`.
+#ifndef GENTLE_STORE_REPOSITORY_H_
+#define GENTLE_STORE_REPOSITORY_H_
+
+#include <git2.h>
+
+#include <memory>
+#include <string>
+
+#include "store/status.h"
+
+namespace gentle::store {
+
+class Repository {
+ public:
+  static Result<Repository> Discover(const std::string& start_dir);
+
+  git_repository* raw() const { return repo_.get(); }
+  bool is_bare() const { return worktree_root_.empty(); }
+  const std::string& common_dir() const { return common_dir_; }
+  const std::string& git_dir() const { return git_dir_; }
+  const std::string& worktree_root() const { return worktree_root_; }
+
+  Status RequireWorktree(std::string_view command) const;
+
+ private:
+  struct Deleter {
+    void operator()(git_repository* repo) const { git_repository_free(repo); }
+  };
+  std::unique_ptr<git_repository, Deleter> repo_;
+  std::string common_dir_;
+  std::string git_dir_;
+  std::string worktree_root_;
+};
+
+// Initialises libgit2 once per process.
+void EnsureLibgit2();
+
+// The last libgit2 error as text ("unknown error" when none is set).
+std::string LastGitError();
+
+// Canonical absolute path: realpath, without a trailing slash. Empty on failure.
+std::string CanonicalPath(const std::string& path);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_REPOSITORY_H_

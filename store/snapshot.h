@@ -1,0 +1,32 @@
+// Snapshot: the frozen candidate a lineage binds (DESIGN.md section 4): two tree ids, the changed
+// paths between them and the digests over both. Immutable once written into a record.
+#ifndef GENTLE_STORE_SNAPSHOT_H_
+#define GENTLE_STORE_SNAPSHOT_H_
+
+#include <string>
+#include <vector>
+
+namespace gentle::store {
+
+struct Snapshot {
+  std::string kind;  // current-changes | base-diff | commit-range (others read from Go stores)
+  std::string projection;  // "" (workspace) or "staged"
+  bool unborn_head = false;
+  std::string base_tree;
+  std::string candidate_tree;
+  std::string paths_digest;
+  std::vector<std::string> intended_untracked;
+  std::string intended_untracked_proof;
+  std::vector<std::string> ledger_ids;
+  std::vector<std::string> paths;  // sorted bytewise
+  std::string identity;            // the target identity
+
+  bool operator==(const Snapshot&) const = default;
+};
+
+// Recomputes the identity from the snapshot's own fields.
+std::string ComputeSnapshotIdentity(const Snapshot& snapshot);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_SNAPSHOT_H_

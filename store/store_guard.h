@@ -1,0 +1,35 @@
+// StoreGuard: the locks one store operation holds, taken in the order DESIGN.md section 3 fixes.
+//
+//   ForRead      batch marker check, shared maintenance lock (only if the lock file exists, so a
+//   read
+//                creates nothing), batch marker re-check.
+//   ForWrite     batch marker check, store directories, shared maintenance lock, batch marker
+//                re-check, then the exclusive v2/LOCK with its owner record.
+//   ForMaintenance  like ForWrite but the maintenance lock is exclusive (burn, store reset).
+//
+// A present batch-reconciliation marker refuses every operation with `reconciliation_prepared`.
+#ifndef GENTLE_STORE_STORE_GUARD_H_
+#define GENTLE_STORE_STORE_GUARD_H_
+
+#include "store/file_lock.h"
+#include "store/layout.h"
+#include "store/status.h"
+
+namespace gentle::store {
+
+class StoreGuard {
+ public:
+  static Result<StoreGuard> ForRead(const StoreLayout& layout);
+  static Result<StoreGuard> ForWrite(const StoreLayout& layout);
+  static Result<StoreGuard> ForMaintenance(const StoreLayout& layout);
+
+ private:
+  FileLock maintenance_;
+  FileLock writer_;
+};
+
+Status CheckBatchMarker(const StoreLayout& layout);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_STORE_GUARD_H_
