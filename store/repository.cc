@@ -5,6 +5,8 @@
 
 #include <mutex>
 
+#include "store/digests.h"
+
 namespace gentle::store {
 
 void EnsureLibgit2() {
@@ -53,6 +55,10 @@ Status Repository::RequireWorktree(std::string_view command) const {
   if (!is_bare()) return Status::Ok();
   return Status(Code::kUsage,
                 std::string(command) + " needs a worktree; " + git_dir_ + " is a bare repository");
+}
+
+std::string Repository::WorktreeIdentity() const {
+  return store::WorktreeIdentity(WorktreeIdentityJson(worktree_root_, common_dir_, git_dir_));
 }
 
 }  // namespace gentle::store

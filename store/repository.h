@@ -28,6 +28,9 @@ class Repository {
 
   Status RequireWorktree(std::string_view command) const;
 
+  // "sha256:" + hex(sha256({"repository_root","git_common_dir","git_dir"})), DESIGN.md section 4.
+  std::string WorktreeIdentity() const;
+
  private:
   struct Deleter {
     void operator()(git_repository* repo) const { git_repository_free(repo); }

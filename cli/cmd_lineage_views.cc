@@ -1,0 +1,100 @@
+// review start, review status, review list.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "transaction/inspect.h"
+#include "transaction/start.h"
+
+namespace gentle::cli {
+
+int RunStart(const CommonOptions& common, const transaction::Selector& selector) {
+  auto result = transaction::Start({common.cwd, selector});
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  const transaction::StartResult& r = *result;
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-start/v1";
+    out["lineage"] = r.lineage;
+    out["revision"] = r.revision;
+    out["target_identity"] = r.target_identity;
+    out["state"] = r.state;
+    out["kind"] = r.kind;
+    out["changed_path_count"] = r.changed_path_count;
+    out["created"] = r.created;
+    return PrintJson(out);
+  }
+  std::cout << (r.created ? "started " : "already started ") << r.lineage << "\n"
+            << "  revision:        " << r.revision << "\n"
+            << "  target identity: " << r.target_identity << "\n"
+            << "  state:           " << r.state << "\n"
+            << "  kind:            " << r.kind << "\n"
+            << "  changed paths:   " << r.changed_path_count << "\n";
+  return 0;
+}
+
+int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage) {
+  auto result = transaction::InspectStatus(common.cwd, lineage);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-status/v1";
+    out["lineages"] = nlohmann::ordered_json::array();
+    for (const auto& s : *result) {
+      nlohmann::ordered_json entry;
+      entry["lineage"] = s.lineage;
+      entry["state"] = s.state.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.state);
+      entry["kind"] = s.kind.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.kind);
+      entry["applicability"] = s.applicability;
+      entry["revision"] =
+          s.revision.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.revision);
+      entry["target_identity"] = s.target_identity.empty()
+                                     ? nlohmann::ordered_json()
+                                     : nlohmann::ordered_json(s.target_identity);
+      entry["live_target_identity"] = s.live_target_identity.empty()
+                                          ? nlohmann::ordered_json()
+                                          : nlohmann::ordered_json(s.live_target_identity);
+      if (!s.detail.empty()) entry["detail"] = s.detail;
+      out["lineages"].push_back(entry);
+    }
+    return PrintJson(out);
+  }
+  if (result->empty()) std::cout << "no lineages\n";
+  for (const auto& s : *result) {
+    std::cout << s.lineage << "  " << (s.state.empty() ? "-" : s.state) << "  " << s.applicability;
+    if (!s.detail.empty()) std::cout << "  (" << s.detail << ")";
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+int RunList(const CommonOptions& common) {
+  auto result = transaction::ListLineages(common.cwd);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-list/v1";
+    out["lineages"] = nlohmann::ordered_json::array();
+    for (const auto& s : *result) {
+      nlohmann::ordered_json entry;
+      entry["lineage"] = s.lineage;
+      entry["state"] = s.state;
+      entry["kind"] = s.kind.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.kind);
+      entry["created_at"] =
+          s.created_at.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.created_at);
+      entry["path_count"] = s.path_count;
+      out["lineages"].push_back(entry);
+    }
+    return PrintJson(out);
+  }
+  if (result->empty()) std::cout << "no lineages\n";
+  for (const auto& s : *result) {
+    std::cout << s.lineage << "  " << s.state << "  " << (s.kind.empty() ? "-" : s.kind) << "  "
+              << (s.created_at.empty() ? "-" : s.created_at) << "  " << s.path_count
+              << " path(s)\n";
+  }
+  return 0;
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,25 @@
+// The commands behind `gentle-ai review ...`, each taking parsed options and returning the process
+// exit code. Parsing lives in app.cc; the domain lives in transaction/ and export/.
+#ifndef GENTLE_CLI_COMMANDS_H_
+#define GENTLE_CLI_COMMANDS_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "transaction/selector.h"
+
+namespace gentle::cli {
+
+struct CommonOptions {
+  std::string cwd = ".";
+  bool json = false;
+};
+
+int RunStart(const CommonOptions& common, const transaction::Selector& selector);
+int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage);
+int RunList(const CommonOptions& common);
+
+}  // namespace gentle::cli
+
+#endif  // GENTLE_CLI_COMMANDS_H_

@@ -1,0 +1,42 @@
+#include "cli/render.h"
+
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "store/go_marshal.h"
+
+namespace gentle::cli {
+
+int ReportError(const Status& status, bool json) {
+  if (json) {
+    nlohmann::ordered_json error;
+    error["code"] = std::string(CodeName(status.code()));
+    error["message"] = status.message();
+    error["lineage"] = status.lineage().empty() ? nlohmann::ordered_json()
+                                                : nlohmann::ordered_json(status.lineage());
+    error["details"] = nlohmann::ordered_json::object();
+    for (const auto& [key, value] : status.details()) error["details"][key] = value;
+    nlohmann::ordered_json envelope;
+    envelope["schema"] = "gentle-ai.review-error/v1";
+    envelope["error"] = error;
+    PrintJson(envelope);
+  } else {
+    std::string message = status.message();
+    for (char& c : message) {
+      if (c == '\n' || c == '\r') c = ' ';
+    }
+    std::cerr << "gentle-ai: " << CodeName(status.code()) << ": " << message << "\n";
+  }
+  return ExitCodeFor(status.code());
+}
+
+int PrintJson(const nlohmann::ordered_json& document) {
+  std::string text = store::MarshalCompact(document);
+  text.push_back('\n');
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,38 @@
+// Catalog: what the store knows about lineages that is not a live record — burned lineages
+// (tombstones) and abandoned or reclaimed ones (quarantine audit records) — and the list of live
+// lineage directories. Read-only.
+#ifndef GENTLE_STORE_CATALOG_H_
+#define GENTLE_STORE_CATALOG_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/layout.h"
+#include "store/status.h"
+
+namespace gentle::store {
+
+// Lineage ids of the directories under v2/ (entries that are not valid ids are skipped).
+Result<std::vector<std::string>> ListLiveLineages(const StoreLayout& layout);
+
+struct Tombstone {
+  std::string file;  // absolute path of the tombstone file
+  std::string lineage;
+  std::string repository;
+  std::string target;
+};
+// The tombstone naming `lineage`, if any.
+Result<std::optional<Tombstone>> FindTombstone(const StoreLayout& layout,
+                                               const std::string& lineage);
+
+// The committed quarantine audit record (reclaim-record.json) of `lineage`, if any.
+Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layout,
+                                                        const std::string& lineage);
+
+// For a lineage with no live record: kConsumed, kRetired (audit path in details) or kNotFound.
+Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_CATALOG_H_

@@ -1,0 +1,76 @@
+#include "store/pin_ref.h"
+
+#include "store/layout.h"
+#include "store/tree_rows.h"
+
+namespace gentle::store {
+namespace {
+
+Result<git_oid> PinCommit(git_repository* repo, const std::string& lineage, const git_oid& base,
+                          const git_oid& candidate) {
+  std::string tree_data;
+  auto append = [&](const char* name, const git_oid& oid) {
+    tree_data += "40000 ";
+    tree_data += name;
+    tree_data.push_back('\0');
+    tree_data.append(reinterpret_cast<const char*>(oid.id), GIT_OID_RAWSZ);
+  };
+  append("base", base);  // "base" < "candidate": git tree order
+  append("candidate", candidate);
+  git_odb* odb = nullptr;
+  if (git_repository_odb(&odb, repo) != 0) {
+    return Status(Code::kInternal, "cannot open object database: " + LastGitError());
+  }
+  git_oid tree;
+  int rc = git_odb_write(&tree, odb, tree_data.data(), tree_data.size(), GIT_OBJECT_TREE);
+  std::string commit = "tree " + OidHex(tree) +
+                       "\nauthor gentle-ai <gentle-ai@invalid> 0 +0000"
+                       "\ncommitter gentle-ai <gentle-ai@invalid> 0 +0000"
+                       "\n\ngentle-ai review pin\n\nlineage: " +
+                       lineage + "\n";
+  git_oid commit_id;
+  if (rc == 0) rc = git_odb_write(&commit_id, odb, commit.data(), commit.size(), GIT_OBJECT_COMMIT);
+  git_odb_free(odb);
+  if (rc != 0) return Status(Code::kInternal, "cannot write pin objects: " + LastGitError());
+  return commit_id;
+}
+
+}  // namespace
+
+Status WritePinRef(const Repository& repo, const std::string& lineage, const std::string& base_tree,
+                   const std::string& candidate_tree) {
+  git_oid base, candidate;
+  if (git_oid_fromstr(&base, base_tree.c_str()) != 0 ||
+      git_oid_fromstr(&candidate, candidate_tree.c_str()) != 0) {
+    return Status(Code::kInternal, "malformed tree id for pin");
+  }
+  GENTLE_ASSIGN_OR_RETURN(git_oid commit, PinCommit(repo.raw(), lineage, base, candidate));
+  git_reference* ref = nullptr;
+  const std::string name = StoreLayout::PinRef(lineage);
+  if (git_reference_create(&ref, repo.raw(), name.c_str(), &commit, 1, "gentle-ai review pin") !=
+      0) {
+    return Status(Code::kInternal, "cannot write " + name + ": " + LastGitError());
+  }
+  git_reference_free(ref);
+  return Status::Ok();
+}
+
+Status DeletePinRef(const Repository& repo, const std::string& lineage) {
+  const std::string name = StoreLayout::PinRef(lineage);
+  git_reference* ref = nullptr;
+  if (git_reference_lookup(&ref, repo.raw(), name.c_str()) != 0) return Status::Ok();
+  int rc = git_reference_delete(ref);
+  git_reference_free(ref);
+  if (rc != 0) return Status(Code::kInternal, "cannot delete " + name + ": " + LastGitError());
+  return Status::Ok();
+}
+
+bool PinRefExists(const Repository& repo, const std::string& lineage) {
+  git_reference* ref = nullptr;
+  const std::string name = StoreLayout::PinRef(lineage);
+  if (git_reference_lookup(&ref, repo.raw(), name.c_str()) != 0) return false;
+  git_reference_free(ref);
+  return true;
+}
+
+}  // namespace gentle::store

@@ -1,0 +1,173 @@
+#include "store/tree_rows.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string_view>
+
+#include "store/repository.h"
+
+namespace gentle::store {
+namespace {
+
+struct Entry {
+  std::string name;
+  uint32_t mode;
+  git_oid oid;
+};
+
+// Git orders tree entries by name, comparing a subtree as if its name ended in '/'.
+bool GitTreeOrder(const Entry& a, const Entry& b) {
+  size_t common = std::min(a.name.size(), b.name.size());
+  int cmp = std::memcmp(a.name.data(), b.name.data(), common);
+  if (cmp != 0) return cmp < 0;
+  auto next = [&](const Entry& e) -> unsigned char {
+    if (e.name.size() > common) return static_cast<unsigned char>(e.name[common]);
+    return e.mode == 040000 ? '/' : '\0';
+  };
+  return next(a) < next(b);
+}
+
+class TreeWriter {
+ public:
+  TreeWriter(git_repository* repo, ObjectWrites writes) : repo_(repo), writes_(writes) {}
+  ~TreeWriter() {
+    if (odb_) git_odb_free(odb_);
+  }
+
+  Result<git_oid> Level(const TreeRows& rows, size_t begin, size_t end, size_t prefix) {
+    std::vector<Entry> entries;
+    for (size_t i = begin; i < end;) {
+      std::string_view rest = std::string_view(rows[i].path).substr(prefix);
+      size_t slash = rest.find('/');
+      if (slash == std::string_view::npos) {
+        entries.push_back({std::string(rest), rows[i].mode, rows[i].oid});
+        ++i;
+        continue;
+      }
+      std::string dir(rest.substr(0, slash + 1));
+      size_t j = i;
+      while (j < end && std::string_view(rows[j].path).substr(prefix, dir.size()) == dir) ++j;
+      GENTLE_ASSIGN_OR_RETURN(git_oid sub, Level(rows, i, j, prefix + dir.size()));
+      dir.pop_back();
+      entries.push_back({dir, 040000, sub});
+      i = j;
+    }
+    std::sort(entries.begin(), entries.end(), GitTreeOrder);
+    std::string data;
+    for (const Entry& e : entries) {
+      char mode[16];
+      std::snprintf(mode, sizeof(mode), "%o ", e.mode);
+      data.append(mode);
+      data.append(e.name);
+      data.push_back('\0');
+      data.append(reinterpret_cast<const char*>(e.oid.id), GIT_OID_RAWSZ);
+    }
+    return Emit(data);
+  }
+
+  Result<git_oid> Emit(const std::string& data) {
+    git_oid oid;
+    if (writes_ == ObjectWrites::kHashOnly) {
+      if (git_odb_hash(&oid, data.data(), data.size(), GIT_OBJECT_TREE) != 0) {
+        return Status(Code::kInternal, "cannot hash tree: " + LastGitError());
+      }
+      return oid;
+    }
+    if (!odb_ && git_repository_odb(&odb_, repo_) != 0) {
+      return Status(Code::kInternal, "cannot open object database: " + LastGitError());
+    }
+    if (git_odb_write(&oid, odb_, data.data(), data.size(), GIT_OBJECT_TREE) != 0) {
+      return Status(Code::kInternal, "cannot write tree: " + LastGitError());
+    }
+    return oid;
+  }
+
+ private:
+  git_repository* repo_;
+  ObjectWrites writes_;
+  git_odb* odb_ = nullptr;
+};
+
+int CollectRow(const char* root, const git_tree_entry* entry, void* payload) {
+  auto* rows = static_cast<TreeRows*>(payload);
+  git_filemode_t mode = git_tree_entry_filemode_raw(entry);
+  if (git_tree_entry_type(entry) == GIT_OBJECT_TREE) return 0;
+  rows->push_back({std::string(root) + git_tree_entry_name(entry), CanonicalMode(mode),
+                   *git_tree_entry_id(entry)});
+  return 0;
+}
+
+}  // namespace
+
+uint32_t CanonicalMode(uint32_t mode) {
+  switch (mode & 0170000) {
+    case 0100000:
+      return (mode & 0111) ? 0100755 : 0100644;
+    case 0120000:
+      return 0120000;
+    case 0160000:
+      return 0160000;
+    case 0040000:
+      return 0040000;
+    default:
+      return mode;
+  }
+}
+
+Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id) {
+  git_tree* tree = nullptr;
+  if (git_tree_lookup(&tree, repo, &tree_id) != 0) {
+    return Status(Code::kObjectsMissing,
+                  "tree " + OidHex(tree_id) + " is not in the object database");
+  }
+  TreeRows rows;
+  int rc = git_tree_walk(tree, GIT_TREEWALK_PRE, CollectRow, &rows);
+  git_tree_free(tree);
+  if (rc != 0) {
+    return Status(Code::kObjectsMissing,
+                  "cannot read tree " + OidHex(tree_id) + ": " + LastGitError());
+  }
+  std::sort(rows.begin(), rows.end(),
+            [](const TreeRow& a, const TreeRow& b) { return a.path < b.path; });
+  return rows;
+}
+
+Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes) {
+  TreeWriter writer(repo, writes);
+  return writer.Level(rows, 0, rows.size(), 0);
+}
+
+std::vector<std::string> ChangedPaths(const TreeRows& base, const TreeRows& candidate) {
+  std::vector<std::string> paths;
+  size_t i = 0, j = 0;
+  while (i < base.size() || j < candidate.size()) {
+    if (j == candidate.size() || (i < base.size() && base[i].path < candidate[j].path)) {
+      paths.push_back(base[i++].path);
+    } else if (i == base.size() || candidate[j].path < base[i].path) {
+      paths.push_back(candidate[j++].path);
+    } else {
+      if (base[i].mode != candidate[j].mode || !git_oid_equal(&base[i].oid, &candidate[j].oid)) {
+        paths.push_back(base[i].path);
+      }
+      ++i, ++j;
+    }
+  }
+  return paths;  // already sorted: both inputs are, and the merge keeps order
+}
+
+std::string LsTreeRecord(const TreeRow& row) {
+  const char* type = row.mode == 0160000 ? "commit" : "blob";
+  char mode[16];
+  std::snprintf(mode, sizeof(mode), "%06o", row.mode);
+  return std::string(mode) + " " + type + " " + OidHex(row.oid) + "\t" + row.path +
+         std::string("\0", 1);
+}
+
+std::string OidHex(const git_oid& oid) {
+  char hex[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(hex, sizeof(hex), &oid);
+  return hex;
+}
+
+}  // namespace gentle::store

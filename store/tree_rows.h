@@ -1,0 +1,47 @@
+// TreeRows: a tree as the flat, bytewise-sorted list of its non-tree entries (blobs, symlinks,
+// gitlinks) with canonical modes, and the operations START and STATUS need on it:
+//  - FlattenTree reads a tree from the object database (read-only);
+//  - BuildTree turns rows back into a tree id, either hashing in memory only (status: nothing is
+//    written) or writing the tree objects (start);
+//  - ChangedPaths is `git diff-tree -r --name-only --no-renames` over two row lists: every path
+//    whose presence, canonical mode or object id differs, sorted bytewise, each once.
+#ifndef GENTLE_STORE_TREE_ROWS_H_
+#define GENTLE_STORE_TREE_ROWS_H_
+
+#include <git2.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "store/status.h"
+
+namespace gentle::store {
+
+struct TreeRow {
+  std::string path;
+  uint32_t mode;  // canonical: 0100644, 0100755, 0120000, 0160000
+  git_oid oid;
+};
+using TreeRows = std::vector<TreeRow>;
+
+// Git's canonical form of a tree entry mode (100664 -> 100644, any exec bit -> 100755).
+uint32_t CanonicalMode(uint32_t mode);
+
+// kObjectsMissing when the tree or a subtree is absent.
+Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree);
+
+enum class ObjectWrites { kHashOnly, kWrite };
+// `rows` must be sorted bytewise by path with no duplicates.
+Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes);
+
+std::vector<std::string> ChangedPaths(const TreeRows& base, const TreeRows& candidate);
+
+// "<mode> <type> <oid>\t<path>\0" as `git ls-tree -r -t -z` prints the row.
+std::string LsTreeRecord(const TreeRow& row);
+
+std::string OidHex(const git_oid& oid);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_TREE_ROWS_H_

@@ -1,0 +1,160 @@
+#include "transaction/capture.h"
+
+#include <algorithm>
+
+#include "store/digests.h"
+#include "transaction/workspace_rows.h"
+
+namespace gentle::transaction {
+namespace {
+
+using store::ObjectWrites;
+using store::TreeRows;
+
+git_oid EmptyTreeId() {
+  git_oid oid;
+  git_oid_fromstr(&oid, std::string(store::kEmptyTreeSha1).c_str());
+  return oid;
+}
+
+Result<git_oid> ResolveCommit(git_repository* repo, const std::string& rev) {
+  git_object* object = nullptr;
+  if (git_revparse_single(&object, repo, rev.c_str()) != 0) {
+    return Status(Code::kUsage, "cannot resolve revision: " + rev);
+  }
+  git_object* commit = nullptr;
+  int rc = git_object_peel(&commit, object, GIT_OBJECT_COMMIT);
+  git_object_free(object);
+  if (rc != 0) return Status(Code::kUsage, "revision is not a commit: " + rev);
+  git_oid oid = *git_object_id(commit);
+  git_object_free(commit);
+  return oid;
+}
+
+Result<git_oid> ResolveTree(git_repository* repo, const std::string& rev) {
+  git_object* object = nullptr;
+  if (git_revparse_single(&object, repo, rev.c_str()) != 0) {
+    return Status(Code::kUsage, "cannot resolve revision: " + rev);
+  }
+  git_object* tree = nullptr;
+  int rc = git_object_peel(&tree, object, GIT_OBJECT_TREE);
+  git_object_free(object);
+  if (rc != 0) return Status(Code::kUsage, "revision does not name a tree: " + rev);
+  git_oid oid = *git_object_id(tree);
+  git_object_free(tree);
+  return oid;
+}
+
+Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree) {
+  const git_oid empty = EmptyTreeId();
+  if (git_oid_equal(&tree, &empty)) return TreeRows();
+  return store::FlattenTree(repo, tree);
+}
+
+struct Base {
+  git_oid tree;
+  bool unborn = false;
+};
+
+Result<Base> ResolveBase(const store::Repository& repo, const Selector& selector) {
+  git_repository* raw = repo.raw();
+  if (selector.kind == "commit-range") {
+    GENTLE_ASSIGN_OR_RETURN(git_oid tree, ResolveTree(raw, selector.base));
+    return Base{tree, false};
+  }
+  const bool unborn = git_repository_head_unborn(raw) == 1;
+  if (selector.kind == "base-diff") {
+    if (unborn) return Status(Code::kUsage, "base-diff needs a HEAD commit; the branch is unborn");
+    GENTLE_ASSIGN_OR_RETURN(git_oid base, ResolveCommit(raw, selector.base));
+    GENTLE_ASSIGN_OR_RETURN(git_oid head, ResolveCommit(raw, "HEAD"));
+    git_oid merge_base;
+    if (git_merge_base(&merge_base, raw, &base, &head) != 0) {
+      return Status(Code::kUsage, "no merge base between " + selector.base + " and HEAD");
+    }
+    GENTLE_ASSIGN_OR_RETURN(git_oid tree, ResolveTree(raw, store::OidHex(merge_base)));
+    return Base{tree, false};
+  }
+  if (unborn) return Base{EmptyTreeId(), true};
+  GENTLE_ASSIGN_OR_RETURN(git_oid tree, ResolveTree(raw, "HEAD"));
+  return Base{tree, false};
+}
+
+}  // namespace
+
+Status ValidateSelector(const Selector& s) {
+  if (s.kind != "current-changes" && s.kind != "base-diff" && s.kind != "commit-range") {
+    return Status(Code::kUsage, "unknown --kind " + s.kind +
+                                    " (expected current-changes, base-diff or commit-range)");
+  }
+  if (s.staged && s.kind != "current-changes") {
+    return Status(Code::kUsage, "--staged applies to --kind current-changes only");
+  }
+  if ((s.kind == "base-diff" || s.kind == "commit-range") && s.base.empty()) {
+    return Status(Code::kUsage, "--kind " + s.kind + " needs --base REV");
+  }
+  if (s.kind == "current-changes" && !s.base.empty()) {
+    return Status(Code::kUsage, "--base applies to --kind base-diff and commit-range only");
+  }
+  if ((s.kind == "commit-range") != !s.head.empty()) {
+    return Status(Code::kUsage, "--head REV is required with, and only with, --kind commit-range");
+  }
+  if (s.kind == "commit-range" && !s.untracked.empty()) {
+    return Status(Code::kUsage, "--untracked does not apply to --kind commit-range");
+  }
+  return Status::Ok();
+}
+
+Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Selector& selector,
+                                        ObjectWrites writes) {
+  GENTLE_RETURN_IF_ERROR(ValidateSelector(selector));
+  if (selector.kind != "commit-range") GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
+  git_repository* raw = repo.raw();
+  GENTLE_ASSIGN_OR_RETURN(Base base, ResolveBase(repo, selector));
+  GENTLE_ASSIGN_OR_RETURN(TreeRows base_rows, RowsOf(raw, base.tree));
+
+  std::vector<std::string> intended;
+  for (const std::string& path : selector.untracked) {
+    GENTLE_ASSIGN_OR_RETURN(std::string normalized, NormalizeRepoPath(path));
+    intended.push_back(std::move(normalized));
+  }
+  std::sort(intended.begin(), intended.end());
+  intended.erase(std::unique(intended.begin(), intended.end()), intended.end());
+
+  TreeRows candidate_rows;
+  git_oid candidate_tree;
+  if (selector.kind == "commit-range") {
+    GENTLE_ASSIGN_OR_RETURN(candidate_tree, ResolveTree(raw, selector.head));
+    GENTLE_ASSIGN_OR_RETURN(candidate_rows, RowsOf(raw, candidate_tree));
+  } else {
+    Projection projection = selector.staged ? Projection::kStaged : Projection::kWorkspace;
+    GENTLE_ASSIGN_OR_RETURN(candidate_rows, WorkspaceRows(repo, projection, intended, writes));
+    GENTLE_ASSIGN_OR_RETURN(candidate_tree, store::BuildTree(raw, candidate_rows, writes));
+  }
+  if (base.unborn && writes == ObjectWrites::kWrite) {
+    GENTLE_RETURN_IF_ERROR(store::BuildTree(raw, {}, writes).status());  // the empty tree object
+  }
+
+  store::Snapshot s;
+  s.kind = selector.kind;
+  s.projection = selector.staged ? "staged" : "";
+  s.unborn_head = base.unborn;
+  s.base_tree = store::OidHex(base.tree);
+  s.candidate_tree = store::OidHex(candidate_tree);
+  s.paths = store::ChangedPaths(base_rows, candidate_rows);
+  s.paths_digest = store::PathsDigest(s.paths);
+  s.intended_untracked = intended;
+  std::vector<store::UntrackedProofEntry> proof;
+  for (const std::string& path : intended) {
+    auto it = std::lower_bound(
+        candidate_rows.begin(), candidate_rows.end(), path,
+        [](const store::TreeRow& row, const std::string& p) { return row.path < p; });
+    if (it != candidate_rows.end() && it->path == path) {
+      proof.push_back({path, store::LsTreeRecord(*it)});
+    }
+  }
+  s.intended_untracked_proof = store::IntendedUntrackedProof(proof);
+  s.identity = store::ComputeSnapshotIdentity(s);
+  return s;
+}
+
+}  // namespace gentle::transaction

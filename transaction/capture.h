@@ -1,0 +1,23 @@
+// CaptureSnapshot: the live candidate a Selector names, as a store::Snapshot (DESIGN.md sections 4
+// and 6). With ObjectWrites::kHashOnly nothing is written anywhere (STATUS computes the live target
+// this way); with kWrite the new blobs and trees are written to the object database (START).
+#ifndef GENTLE_TRANSACTION_CAPTURE_H_
+#define GENTLE_TRANSACTION_CAPTURE_H_
+
+#include "store/repository.h"
+#include "store/snapshot.h"
+#include "store/status.h"
+#include "store/tree_rows.h"
+#include "transaction/selector.h"
+
+namespace gentle::transaction {
+
+// Refuses inconsistent selectors (e.g. --head without commit-range) with `usage`.
+Status ValidateSelector(const Selector& selector);
+
+Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Selector& selector,
+                                        store::ObjectWrites writes);
+
+}  // namespace gentle::transaction
+
+#endif  // GENTLE_TRANSACTION_CAPTURE_H_

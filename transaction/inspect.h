@@ -1,0 +1,49 @@
+// STATUS and LIST: read-only views of the store (DESIGN.md section 6).
+//
+// Status reports each lineage's state and its applicability to the live target of the worktree the
+// command runs in: the live target is recomputed with the lineage's own selector by hashing in
+// memory (nothing is written: not the object database, the index or the store).
+//   current_target  the live target is the lineage's current snapshot, and only that lineage's
+//   ambiguous       more than one live lineage claims the live target
+//   unrelated       the live target differs (or cannot be computed here)
+//   corrupted       the record cannot be read or does not verify
+#ifndef GENTLE_TRANSACTION_INSPECT_H_
+#define GENTLE_TRANSACTION_INSPECT_H_
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/status.h"
+
+namespace gentle::transaction {
+
+struct LineageStatus {
+  std::string lineage;
+  std::string state;  // empty when corrupted
+  std::string kind;
+  std::string applicability;
+  std::string revision;
+  std::string target_identity;
+  std::string live_target_identity;  // empty when it could not be computed
+  std::string detail;                // why, for unrelated and corrupted
+};
+
+// With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors).
+Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
+                                                 const std::optional<std::string>& lineage);
+
+struct LineageSummary {
+  std::string lineage;
+  std::string state;  // "corrupted" when the record does not verify
+  std::string kind;
+  std::string created_at;
+  size_t path_count = 0;
+};
+
+Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd);
+
+}  // namespace gentle::transaction
+
+#endif  // GENTLE_TRANSACTION_INSPECT_H_

@@ -1,0 +1,112 @@
+#include "transaction/start.h"
+
+#include <nlohmann/json.hpp>
+
+#include "store/digests.h"
+#include "store/fault_point.h"
+#include "store/file_io.h"
+#include "store/layout.h"
+#include "store/pin_ref.h"
+#include "store/record.h"
+#include "store/repository.h"
+#include "store/store_guard.h"
+#include "transaction/capture.h"
+#include "transaction/clock.h"
+
+namespace gentle::transaction {
+namespace {
+
+nlohmann::ordered_json SelectorJson(const Selector& s) {
+  nlohmann::ordered_json j;
+  j["kind"] = s.kind;
+  if (s.staged) j["projection"] = "staged";
+  if (!s.base.empty()) j["base"] = s.base;
+  if (!s.head.empty()) j["head"] = s.head;
+  j["intended_untracked"] = s.untracked;
+  return j;
+}
+
+nlohmann::ordered_json InitialState(const std::string& lineage, const store::Snapshot& snapshot,
+                                    const Selector& selector,
+                                    const std::string& worktree_identity) {
+  nlohmann::ordered_json state;
+  state["schema"] = store::kStateSchema;
+  state["lineage_id"] = lineage;
+  state["generation"] = 1;
+  state["state"] = "reviewing";
+  store::SnapshotToJson(snapshot, &state["initial_snapshot"]);
+  store::SnapshotToJson(snapshot, &state["current_snapshot"]);
+  state["genesis_paths"] = snapshot.paths;
+  state["created_at"] = NowRfc3339();
+  nlohmann::ordered_json& atomic = state["initial_atomic_start"];
+  atomic["lineage_id"] = lineage;
+  atomic["worktree_identity"] = worktree_identity;
+  atomic["target_identity"] = snapshot.identity;
+  atomic["selector"] = SelectorJson(selector);
+  state["verdict_history"] = nlohmann::ordered_json::array();
+  return state;
+}
+
+StartResult ResultOf(const store::RecordView& record, bool created) {
+  return StartResult{record.lineage_id,
+                     record.revision,
+                     record.current_snapshot.identity,
+                     record.state,
+                     record.initial_snapshot.kind,
+                     record.initial_snapshot.paths.size(),
+                     created};
+}
+
+}  // namespace
+
+Result<StartResult> Start(const StartRequest& request) {
+  GENTLE_RETURN_IF_ERROR(ValidateSelector(request.selector));
+  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(request.cwd));
+  GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
+  const store::StoreLayout layout(repo.common_dir());
+  GENTLE_RETURN_IF_ERROR(store::CheckBatchMarker(layout));
+
+  GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot,
+                          CaptureSnapshot(repo, request.selector, store::ObjectWrites::kWrite));
+  if (snapshot.paths.empty()) {
+    return Status(Code::kUsage, "nothing to review: the candidate has no changed paths");
+  }
+  const std::string worktree_identity = repo.WorktreeIdentity();
+  const std::string lineage = store::DerivedLineageId(worktree_identity, snapshot.identity);
+
+  GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForWrite(layout));
+  store::FaultPoint("start:locked");
+  auto existing = store::LoadRecord(layout, lineage);
+  if (existing.ok()) {
+    if (existing->initial_snapshot.identity != snapshot.identity) {
+      return Status(Code::kAmbiguous, "lineage " + lineage + " already holds another candidate")
+          .WithLineage(lineage);
+    }
+    return ResultOf(*existing, false);
+  }
+  if (existing.status().code() != Code::kNotFound) return existing.status();
+
+  const std::string tombstone =
+      layout.tombstone_dir() + "/" +
+      store::TombstoneFileName(store::RepoKey(repo.worktree_root()), snapshot.identity);
+  GENTLE_RETURN_IF_ERROR(store::CheckNoSymlinks(layout.common_dir(), tombstone));
+  if (store::KindOf(tombstone) != store::PathKind::kMissing) {
+    return Status(Code::kConsumed, "this candidate was approved and its acknowledgement burned")
+        .WithLineage(lineage);
+  }
+
+  GENTLE_RETURN_IF_ERROR(
+      store::WritePinRef(repo, lineage, snapshot.base_tree, snapshot.candidate_tree));
+  store::FaultPoint("start:pinned");
+  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage)));
+  store::FaultPoint("start:lineage-dir");
+  std::string revision;
+  const std::string file = store::EncodeRecordFile(
+      InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
+  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(layout.record_path(lineage), file));
+  store::FaultPoint("start:record-written");
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
+  return ResultOf(written, true);
+}
+
+}  // namespace gentle::transaction

@@ -1,0 +1,39 @@
+// START: freezes the live candidate into a lineage (DESIGN.md section 6).
+//
+// Captures the snapshot without touching the user's index, worktree or HEAD, derives the
+// content-addressed lineage id from the worktree identity and the target identity, and under the
+// store's writer lock pins the trees with refs/gentle-ai/reviews/<lineage> and writes the record in
+// state `reviewing`. Idempotent: the same candidate in the same worktree returns the existing
+// lineage and revision and rewrites nothing. An empty candidate is `usage`; a candidate whose
+// approval was already burned is `consumed`.
+#ifndef GENTLE_TRANSACTION_START_H_
+#define GENTLE_TRANSACTION_START_H_
+
+#include <cstddef>
+#include <string>
+
+#include "store/status.h"
+#include "transaction/selector.h"
+
+namespace gentle::transaction {
+
+struct StartRequest {
+  std::string cwd = ".";
+  Selector selector;
+};
+
+struct StartResult {
+  std::string lineage;
+  std::string revision;
+  std::string target_identity;
+  std::string state;
+  std::string kind;
+  size_t changed_path_count = 0;
+  bool created = false;  // false when an identical lineage already existed
+};
+
+Result<StartResult> Start(const StartRequest& request);
+
+}  // namespace gentle::transaction
+
+#endif  // GENTLE_TRANSACTION_START_H_

@@ -1,0 +1,33 @@
+// WorkspaceRows: the candidate tree of a worktree as flat rows, computed from the index and the
+// files on disk without touching either.
+//
+// The user's index is read into a private in-memory copy; nothing is written to it, to the worktree
+// or to HEAD. Tracked files whose stat data matches a non-racy index entry keep the entry's object
+// id; others are hashed through the repository's filters (autocrlf, attributes). With
+// ObjectWrites::kWrite the new blobs are also written to the object database (START); with
+// kHashOnly nothing at all is written (STATUS).
+#ifndef GENTLE_TRANSACTION_WORKSPACE_ROWS_H_
+#define GENTLE_TRANSACTION_WORKSPACE_ROWS_H_
+
+#include <string>
+#include <vector>
+
+#include "store/repository.h"
+#include "store/status.h"
+#include "store/tree_rows.h"
+
+namespace gentle::transaction {
+
+enum class Projection { kWorkspace, kStaged };
+
+Result<store::TreeRows> WorkspaceRows(const store::Repository& repo, Projection projection,
+                                      const std::vector<std::string>& intended_untracked,
+                                      store::ObjectWrites writes);
+
+// Normalises an intended-untracked path (relative to the worktree root): refuses absolute paths,
+// `..`, `.git` components and empty components with `usage`.
+Result<std::string> NormalizeRepoPath(const std::string& path);
+
+}  // namespace gentle::transaction
+
+#endif  // GENTLE_TRANSACTION_WORKSPACE_ROWS_H_
