@@ -1,9 +1,12 @@
 #include "store/sqlite_handle.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
+#include <cstring>
 #include <utility>
 
 namespace gentle::store {
@@ -85,6 +88,15 @@ Result<std::unique_ptr<SqliteConnection>> SqliteConnection::Open(const std::stri
     if (S_ISLNK(st.st_mode)) return Status(Code::kCorrupted, "index: " + path + " is a symlink");
   } else if (errno == ENOENT && mode == Mode::kReadOnly) {
     return Status(Code::kNotFound, "index: " + path + " does not exist");
+  } else if (errno == ENOENT) {
+    // Create it ourselves so it gets mode 0600 (SQLite would use 0644); SQLite gives the -wal and
+    // -shm files the mode of the database file. A zero-byte file is an empty database.
+    int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      ::close(fd);
+    } else if (errno != EEXIST) {
+      return Status(Code::kInternal, "index: cannot create " + path + ": " + std::strerror(errno));
+    }
   }
 
   int flags = SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX;

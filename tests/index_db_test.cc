@@ -274,6 +274,19 @@ TEST_CASE("index: ReplaceAll regenerates every table atomically") {
   CHECK(!db->FindLineage("review-other")->has_value());
 }
 
+TEST_CASE("index: a new index file and its WAL side files are private (0600)") {
+  TempDir dir;
+  std::string path = dir.File("index.sqlite");
+  auto db = OpenRw(path);
+  REQUIRE(db->UpsertLineage(Lineage("review-a", "2026-01-01T00:00:00Z")).ok());
+  for (const std::string& name : dir.Entries()) {
+    INFO(name);
+    CHECK((fs::status(dir.path() / name).permissions() & fs::perms::all) ==
+          (fs::perms::owner_read | fs::perms::owner_write));
+  }
+  CHECK(dir.Entries().count("index.sqlite-wal") == 1);
+}
+
 TEST_CASE("index: an empty file is migrated to the current schema_version") {
   TempDir dir;
   std::string path = dir.File("index.sqlite");
@@ -361,11 +374,15 @@ TEST_CASE("index: a file failing quick_check is kCorrupted when checked") {
   for (size_t i = 4 * 4096; i < 6 * 4096; ++i) bytes[i] = static_cast<char>(i * 131);
   WriteBytes(path, bytes);
 
+  // Unchecked, the open succeeds: page 1 (header and schema) is intact.
+  CHECK(IndexDb::OpenReadOnly(path).ok());
+
   IndexOptions check;
   check.quick_check = true;
   auto db = IndexDb::OpenReadWrite(path, check);
   REQUIRE(!db.ok());
   CHECK(db.status().code() == Code::kCorrupted);
+  CHECK(db.status().message().find("quick_check") != std::string::npos);
   CHECK(IndexDb::OpenReadOnly(path, check).status().code() == Code::kCorrupted);
 }
 
@@ -486,6 +503,9 @@ TEST_CASE("index: a write blocked by another writer returns kBusy within its tim
                 auto start = std::chrono::steady_clock::now();
                 blocked = waiter->UpsertLineage(Lineage("review-waiter", "2026-01-01T00:00:00Z"));
                 waited = std::chrono::steady_clock::now() - start;
+                // Opening a current index needs no write lock.
+                auto late = IndexDb::OpenReadWrite(path, impatient);
+                if (!late.ok()) return late.status();
                 // A reader is not blocked by the writer (WAL) and sees the last commit only.
                 auto seen = waiter->FindLineage("review-holder");
                 if (!seen.ok()) return seen.status();
@@ -494,6 +514,7 @@ TEST_CASE("index: a write blocked by another writer returns kBusy within its tim
               })
               .ok());
   CHECK(blocked.code() == Code::kBusy);
+  CHECK(blocked.message().find("BEGIN IMMEDIATE") != std::string::npos);
   CHECK(waited < std::chrono::seconds(2));
 
   // Once the holder has committed, the same write goes through.
