@@ -95,8 +95,9 @@ class IndexDb {
   // schema to the current version.
   static Result<std::unique_ptr<IndexDb>> OpenReadWrite(const std::string& path,
                                                         const IndexOptions& options = {});
-  // Opens an existing, current index for queries only. kNotFound if the file is absent or was never
-  // initialised (version 0); write methods then fail with kInternal.
+  // Opens an existing, current index for queries only; write methods fail with kInternal. kNotFound
+  // if the file is absent, was never initialised (version 0), or cannot be read (a WAL database
+  // whose -wal/-shm are absent in a directory we cannot write).
   static Result<std::unique_ptr<IndexDb>> OpenReadOnly(const std::string& path,
                                                        const IndexOptions& options = {});
   ~IndexDb();

@@ -23,6 +23,10 @@ Status SqliteStatus(int rc, sqlite3* db, std::string_view what) {
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
       return Status(Code::kCorrupted, std::move(message));
+    case SQLITE_CANTOPEN:
+      // The database or a file it needs (e.g. the -wal/-shm of a WAL database in a directory we
+      // cannot write) cannot be opened: there is no usable index, the caller falls back to files.
+      return Status(Code::kNotFound, std::move(message));
     default:
       return Status(Code::kInternal, std::move(message));
   }

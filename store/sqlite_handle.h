@@ -24,8 +24,8 @@ struct sqlite3_stmt;
 namespace gentle::store {
 
 // Maps a SQLite result code to a Status: BUSY/LOCKED -> kBusy, CORRUPT/NOTADB -> kCorrupted,
-// anything else -> kInternal. `what` names the failed operation; `db` (may be null) adds its
-// errmsg.
+// CANTOPEN -> kNotFound (no usable index), anything else -> kInternal. `what` names the failed
+// operation; `db` (may be null) adds its errmsg.
 Status SqliteStatus(int rc, sqlite3* db, std::string_view what);
 
 class Statement {
