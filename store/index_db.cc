@@ -143,6 +143,12 @@ Status ReadAll(SqliteConnection& conn, const char* sql, Reader read, std::vector
   }
 }
 
+// Runs a cached statement that takes no parameters and returns no rows.
+Status RunCached(SqliteConnection& conn, const char* sql) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql));
+  return stmt.Run();
+}
+
 Result<std::string> ReadTextPragma(SqliteConnection& conn, const char* sql) {
   GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.PrepareUncached(sql));
   GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
@@ -217,7 +223,7 @@ Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnectio
 Status IndexDb::WriteTransaction(const std::function<Status()>& body) {
   if (read_only_) return Status(Code::kInternal, "index: opened read-only");
   if (in_transaction_) return Status(Code::kInternal, "index: nested write transaction");
-  GENTLE_RETURN_IF_ERROR(conn_->Exec("BEGIN IMMEDIATE"));
+  GENTLE_RETURN_IF_ERROR(RunCached(*conn_, "BEGIN IMMEDIATE"));
   in_transaction_ = true;
   Status status;
   try {
@@ -228,8 +234,8 @@ Status IndexDb::WriteTransaction(const std::function<Status()>& body) {
     status = Status(Code::kInternal, "index: unknown exception in transaction");
   }
   in_transaction_ = false;
-  if (status.ok()) status = conn_->Exec("COMMIT");
-  if (!status.ok() && !conn_->Autocommit()) conn_->Exec("ROLLBACK");
+  if (status.ok()) status = RunCached(*conn_, "COMMIT");
+  if (!status.ok() && !conn_->Autocommit()) RunCached(*conn_, "ROLLBACK");
   return status;
 }
 
@@ -357,9 +363,9 @@ Result<IndexSnapshot> IndexDb::ListPrepared() {
     return out;
   }
   // One read transaction, so the three tables are seen at the same instant.
-  GENTLE_RETURN_IF_ERROR(conn_->Exec("BEGIN DEFERRED"));
+  GENTLE_RETURN_IF_ERROR(RunCached(*conn_, "BEGIN DEFERRED"));
   Status status = read_all();
-  conn_->Exec("COMMIT");
+  RunCached(*conn_, "COMMIT");
   if (!status.ok()) return status;
   return out;
 }
@@ -375,9 +381,9 @@ Status IndexDb::InsertAll(const IndexSnapshot& snapshot) {
 
 Status IndexDb::ReplaceAll(const IndexSnapshot& snapshot) {
   return Write([&]() -> Status {
-    GENTLE_RETURN_IF_ERROR(conn_->Exec("DELETE FROM lineages"));
-    GENTLE_RETURN_IF_ERROR(conn_->Exec("DELETE FROM tombstones"));
-    GENTLE_RETURN_IF_ERROR(conn_->Exec("DELETE FROM quarantine"));
+    GENTLE_RETURN_IF_ERROR(RunCached(*conn_, "DELETE FROM lineages"));
+    GENTLE_RETURN_IF_ERROR(RunCached(*conn_, "DELETE FROM tombstones"));
+    GENTLE_RETURN_IF_ERROR(RunCached(*conn_, "DELETE FROM quarantine"));
     return InsertAll(snapshot);
   });
 }
