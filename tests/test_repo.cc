@@ -1,174 +1,132 @@
 #include "tests/test_repo.h"
 
-#include <dirent.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <spawn.h>
-#include <stdlib.h>
-#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include <catch2/catch.hpp>
-#include <fstream>
-#include <sstream>
-
-#include "store/file_io.h"
-#include "store/sha256.h"
+#include <cerrno>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <stdexcept>
 
 extern char** environ;
 
 namespace gentle::testing {
 
 TempDir::TempDir() {
-  std::string pattern = "/tmp/gentle-test-XXXXXX";
-  char* made = mkdtemp(pattern.data());
-  REQUIRE(made != nullptr);
-  path_ = made;
+  std::string tmpl = (std::filesystem::temp_directory_path() / "gentle-test-XXXXXX").string();
+  if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
+  path_ = tmpl;
 }
 
-TempDir::~TempDir() { (void)store::RemoveTree(path_); }
+TempDir::~TempDir() {
+  std::error_code ec;
+  std::filesystem::remove_all(path_, ec);
+}
 
-RunResult Run(const std::vector<std::string>& argv, const std::string& cwd,
-              const std::map<std::string, std::string>& env) {
-  TempDir capture;
-  const std::string out_path = capture.path() + "/out", err_path = capture.path() + "/err";
-  std::map<std::string, std::string> merged;
-  for (char** e = environ; *e; ++e) {
-    std::string entry = *e;
-    size_t eq = entry.find('=');
-    if (eq != std::string::npos) merged[entry.substr(0, eq)] = entry.substr(eq + 1);
+CommandResult RunCommand(const std::vector<std::string>& argv,
+                         const std::vector<std::string>& extra_env, const std::string& stdin_data,
+                         const std::string& cwd) {
+  std::map<std::string, std::string> env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    std::string kv(*e);
+    size_t eq = kv.find('=');
+    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
-  for (const auto& [k, v] : env) merged[k] = v;
+  for (const auto& kv : extra_env) {
+    size_t eq = kv.find('=');
+    env[kv.substr(0, eq)] = kv.substr(eq + 1);
+  }
   std::vector<std::string> env_strings;
-  for (const auto& [k, v] : merged) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp, args;
+  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp;
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
-  std::vector<std::string> argv_copy = argv;
-  for (auto& s : argv_copy) args.push_back(s.data());
+  std::vector<char*> args;
+  for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
 
-  pid_t pid = fork();
-  REQUIRE(pid >= 0);
-  if (pid == 0) {
-    int in = open("/dev/null", O_RDONLY);
-    int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
-    dup2(in, 0);
-    dup2(out, 1);
-    dup2(err, 2);
-    if (chdir(cwd.c_str()) != 0) _exit(127);
-    execvpe(args[0], args.data(), envp.data());
-    _exit(127);
+  int in_pipe[2], out_pipe[2], err_pipe[2];
+  if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0 ||
+      pipe2(err_pipe, O_CLOEXEC) != 0) {
+    throw std::runtime_error("pipe failed");
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in_pipe[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  pid_t pid;
+  int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, args.data(), envp.data());
+  posix_spawn_file_actions_destroy(&actions);
+  close(in_pipe[0]);
+  close(out_pipe[1]);
+  close(err_pipe[1]);
+  CommandResult result;
+  if (rc != 0) {
+    close(in_pipe[1]);
+    close(out_pipe[0]);
+    close(err_pipe[0]);
+    result.err = "spawn failed: " + argv[0];
+    return result;
+  }
+  size_t written = 0;
+  int in_fd = in_pipe[1];
+  if (stdin_data.empty()) {
+    close(in_fd);
+    in_fd = -1;
+  } else {
+    fcntl(in_fd, F_SETFL, O_NONBLOCK);
+  }
+  int out_fd = out_pipe[0];
+  int err_fd = err_pipe[0];
+  char buf[65536];
+  while (in_fd >= 0 || out_fd >= 0 || err_fd >= 0) {
+    pollfd fds[3] = {{in_fd, POLLOUT, 0}, {out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
+    if (poll(fds, 3, -1) < 0) {
+      if (errno == EINTR) continue;
+      break;
+    }
+    if (in_fd >= 0 && (fds[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      ssize_t n = write(in_fd, stdin_data.data() + written, stdin_data.size() - written);
+      if (n > 0) written += static_cast<size_t>(n);
+      if (n < 0 && errno != EAGAIN && errno != EINTR) written = stdin_data.size();
+      if (written == stdin_data.size()) {
+        close(in_fd);
+        in_fd = -1;
+      }
+    }
+    int* fdp[2] = {&out_fd, &err_fd};
+    std::string* sinks[2] = {&result.out, &result.err};
+    for (int i = 0; i < 2; ++i) {
+      if (*fdp[i] >= 0 && (fds[i + 1].revents & (POLLIN | POLLHUP | POLLERR))) {
+        ssize_t n = read(*fdp[i], buf, sizeof(buf));
+        if (n > 0) {
+          sinks[i]->append(buf, static_cast<size_t>(n));
+        } else if (n == 0 || (errno != EINTR && errno != EAGAIN)) {
+          close(*fdp[i]);
+          *fdp[i] = -1;
+        }
+      }
+    }
   }
   int status = 0;
-  waitpid(pid, &status, 0);
-  RunResult result;
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
-  result.out = ReadFile(out_path);
-  result.err = ReadFile(err_path);
+  while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   return result;
 }
 
-namespace {
-
-std::map<std::string, std::string> GitEnv() {
-  static TempDir* home = new TempDir();  // an empty HOME for every git call of the test run
-  return {{"GIT_CONFIG_NOSYSTEM", "1"},
-          {"HOME", home->path()},
-          {"GIT_CONFIG_GLOBAL", "/dev/null"},
-          {"LC_ALL", "C"},
-          {"GIT_AUTHOR_NAME", "Test"},
-          {"GIT_AUTHOR_EMAIL", "test@example.com"},
-          {"GIT_COMMITTER_NAME", "Test"},
-          {"GIT_COMMITTER_EMAIL", "test@example.com"},
-          {"GIT_AUTHOR_DATE", "2026-01-01T00:00:00Z"},
-          {"GIT_COMMITTER_DATE", "2026-01-01T00:00:00Z"}};
-}
-
-}  // namespace
-
-RunResult GitRun(const std::string& repo, const std::vector<std::string>& args,
-                 const std::map<std::string, std::string>& env) {
-  std::vector<std::string> argv = {"git", "-c", "protocol.file.allow=always"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  auto merged = GitEnv();
-  for (const auto& [k, v] : env) merged[k] = v;
-  return Run(argv, repo, merged);
-}
-
-std::string Git(const std::string& repo, const std::vector<std::string>& args) {
-  RunResult r = GitRun(repo, args);
-  INFO("git " << (args.empty() ? "" : args[0]) << " failed: " << r.err);
-  REQUIRE(r.exit_code == 0);
-  return r.out;
-}
-
-RunResult GentleAi(const std::vector<std::string>& args, const std::string& cwd,
-                   const std::map<std::string, std::string>& env) {
-  std::vector<std::string> argv = {GENTLE_AI_BIN};
-  argv.insert(argv.end(), args.begin(), args.end());
-  auto merged = GitEnv();
-  for (const auto& [k, v] : env) merged[k] = v;
-  return Run(argv, cwd, merged);
-}
-
-void WriteFile(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  REQUIRE(out.good());
-  out << bytes;
-}
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-
-std::string InitRepo(const std::string& parent, const std::string& name) {
-  const std::string repo = parent + "/" + name;
-  REQUIRE(mkdir(repo.c_str(), 0755) == 0);
-  Git(repo, {"init", "-q", "-b", "main"});
-  WriteFile(repo + "/a.txt", "alpha\n");
-  REQUIRE(mkdir((repo + "/dir").c_str(), 0755) == 0);
-  WriteFile(repo + "/dir/b.txt", "beta\n");
-  Git(repo, {"add", "-A"});
-  Git(repo, {"commit", "-q", "-m", "init"});
-  return repo;
-}
-
-std::map<std::string, std::string> HashTree(const std::string& root) {
-  std::map<std::string, std::string> out;
-  std::vector<std::string> stack = {""};
-  while (!stack.empty()) {
-    std::string rel = stack.back();
-    stack.pop_back();
-    const std::string full = rel.empty() ? root : root + "/" + rel;
-    struct stat st;
-    if (lstat(full.c_str(), &st) != 0) continue;
-    if (S_ISDIR(st.st_mode)) {
-      out[rel + "/"] = "dir " + std::to_string(st.st_mode & 07777);
-      DIR* dir = opendir(full.c_str());
-      while (dirent* e = dir ? readdir(dir) : nullptr) {
-        std::string name = e->d_name;
-        if (name != "." && name != "..") stack.push_back(rel.empty() ? name : rel + "/" + name);
-      }
-      if (dir) closedir(dir);
-    } else if (S_ISLNK(st.st_mode)) {
-      char target[4096];
-      ssize_t n = readlink(full.c_str(), target, sizeof(target));
-      out[rel] = "link " + std::string(target, n > 0 ? static_cast<size_t>(n) : 0);
-    } else {
-      out[rel] = store::Sha256Hex(ReadFile(full)) + " " + std::to_string(st.st_mode & 07777);
-    }
-  }
-  return out;
-}
-
-std::string Trim(const std::string& s) {
-  size_t end = s.find_last_not_of(" \n\r\t");
-  return end == std::string::npos ? "" : s.substr(0, end + 1);
+const std::vector<std::string>& OracleEnv() {
+  static const TempDir* home = new TempDir();  // lives for the process; empty by construction
+  static const std::vector<std::string> env = {
+      "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_ATTR_NOSYSTEM=1", "LC_ALL=C",
+      "HOME=" + home->path(),  "GIT_TERMINAL_PROMPT=0"};
+  return env;
 }
 
 }  // namespace gentle::testing

@@ -1,5 +1,12 @@
 // Test support: temporary directories, running processes (git, the built gentle-ai) with exact
 // capture of stdout and stderr, and hashing a directory tree to prove a command changed nothing.
+//
+// TempDir, RunCommand and OracleEnv (test_repo.cc) need no test framework, so tools link them too.
+// TempDir creates a fresh directory and removes it recursively when destroyed. RunCommand spawns
+// argv (PATH lookup) with the current environment plus `extra_env`, feeds `stdin_data`, and returns
+// the exit code with stdout and stderr captured byte for byte. OracleEnv() is the environment pin
+// of DESIGN.md section 8 (no system/global config, no attributes, C locale, an empty HOME). The
+// rest (repo_fixture.cc) are Catch2 helpers that fail the running test when a step fails.
 #ifndef GENTLE_TESTS_TEST_REPO_H_
 #define GENTLE_TESTS_TEST_REPO_H_
 
@@ -21,13 +28,21 @@ class TempDir {
   std::string path_;
 };
 
-struct RunResult {
-  int exit_code = -1;
+struct CommandResult {
+  int exit_code = -1;  // -1 when the process did not exit normally
   std::string out;
   std::string err;
 };
+using RunResult = CommandResult;
 
-// Runs argv[0] (looked up in PATH) in `cwd` with extra environment variables; waits for it.
+CommandResult RunCommand(const std::vector<std::string>& argv,
+                         const std::vector<std::string>& extra_env = {},
+                         const std::string& stdin_data = "", const std::string& cwd = "");
+
+// KEY=VALUE entries pinning git's environment for oracle runs and fixture building.
+const std::vector<std::string>& OracleEnv();
+
+// Runs argv in `cwd` with extra environment variables.
 RunResult Run(const std::vector<std::string>& argv, const std::string& cwd,
               const std::map<std::string, std::string>& env = {});
 

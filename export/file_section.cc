@@ -1,0 +1,233 @@
+#include "export/file_section.h"
+
+#include <cstring>
+
+#include "export/binary_patch.h"
+#include "export/funcname.h"
+#include "export/path_quote.h"
+
+namespace gentle::exporter {
+namespace {
+
+constexpr size_t kFirstFewBytes = 8000;
+constexpr size_t kBigFileThreshold = 512u * 1024 * 1024;
+constexpr uint32_t kModeTypeMask = 0170000;
+constexpr uint32_t kModeRegular = 0100000;
+constexpr uint32_t kModeSymlink = 0120000;
+constexpr uint32_t kModeTree = 0040000;
+constexpr uint32_t kModeGitlink = 0160000;
+
+void AppendMode(uint32_t mode, std::string* out) {
+  char buf[16];
+  int n = std::snprintf(buf, sizeof(buf), "%06o", mode);
+  out->append(buf, static_cast<size_t>(n));
+}
+
+void AppendOid(const git_oid& oid, std::string* out) {
+  char hex[GIT_OID_HEXSZ];
+  git_oid_fmt(hex, &oid);
+  out->append(hex, GIT_OID_HEXSZ);
+}
+
+void AppendNumber(long long value, std::string* out) {
+  char buf[24];
+  int n = std::snprintf(buf, sizeof(buf), "%lld", value);
+  out->append(buf, static_cast<size_t>(n));
+}
+
+Status BudgetExceeded(size_t max_bytes) {
+  return Status(Code::kBudgetExceeded,
+                "derived patch exceeds the budget of " + std::to_string(max_bytes) + " bytes");
+}
+
+// State shared with libgit2's hunk and line callbacks for one text section.
+struct TextWriter {
+  std::string_view path;
+  bool old_present;
+  bool new_present;
+  bool path_has_space;
+  size_t max_bytes;
+  std::string* out;
+  FuncnameTracker funcname;
+  bool headers_written = false;
+  bool over_budget = false;
+
+  void WriteFileHeaders() {
+    headers_written = true;
+    out->append("--- ");
+    if (old_present) {
+      AppendQuotedPath("a/", path, out);
+      if (path_has_space) out->push_back('\t');
+    } else {
+      out->append("/dev/null");
+    }
+    out->append("\n+++ ");
+    if (new_present) {
+      AppendQuotedPath("b/", path, out);
+      if (path_has_space) out->push_back('\t');
+    } else {
+      out->append("/dev/null");
+    }
+    out->push_back('\n');
+  }
+
+  static void AppendRange(int start, int lines, std::string* out) {
+    AppendNumber(start, out);
+    if (lines != 1) {
+      out->push_back(',');
+      AppendNumber(lines, out);
+    }
+  }
+
+  int OnHunk(const git_diff_hunk& hunk) {
+    if (!headers_written) WriteFileHeaders();
+    out->append("@@ -");
+    AppendRange(hunk.old_start, hunk.old_lines, out);
+    out->append(" +");
+    AppendRange(hunk.new_start, hunk.new_lines, out);
+    out->append(" @@");
+    // libgit2 reports the printed start, which is one less than the first line when it is empty.
+    int64_t first_old_line = hunk.old_lines > 0 ? hunk.old_start - 1 : hunk.old_start;
+    std::string_view func = funcname.NextHunk(first_old_line);
+    if (!func.empty()) {
+      out->push_back(' ');
+      out->append(func);
+    }
+    out->push_back('\n');
+    return CheckBudget();
+  }
+
+  int OnLine(const git_diff_line& line) {
+    if (line.origin != GIT_DIFF_LINE_CONTEXT && line.origin != GIT_DIFF_LINE_ADDITION &&
+        line.origin != GIT_DIFF_LINE_DELETION) {
+      return 0;  // end-of-file newline markers are derived from the content below
+    }
+    out->push_back(line.origin);
+    out->append(line.content, line.content_len);
+    if (line.content_len == 0 || line.content[line.content_len - 1] != '\n') {
+      out->append("\n\\ No newline at end of file\n");
+    }
+    return CheckBudget();
+  }
+
+  int CheckBudget() {
+    if (out->size() > max_bytes) {
+      over_budget = true;
+      return 1;
+    }
+    return 0;
+  }
+};
+
+int HunkCallback(const git_diff_delta*, const git_diff_hunk* hunk, void* payload) {
+  return static_cast<TextWriter*>(payload)->OnHunk(*hunk);
+}
+
+int LineCallback(const git_diff_delta*, const git_diff_hunk*, const git_diff_line* line,
+                 void* payload) {
+  return static_cast<TextWriter*>(payload)->OnLine(*line);
+}
+
+Status AppendTextHunks(std::string_view path, const FileSide& old_side, const FileSide& new_side,
+                       size_t max_bytes, std::string* out) {
+  git_diff_options options;
+  git_diff_options_init(&options, GIT_DIFF_OPTIONS_VERSION);
+  options.flags = GIT_DIFF_FORCE_TEXT;  // binary detection is git's, done by the caller
+  options.context_lines = 3;
+  options.interhunk_lines = 0;
+  TextWriter writer{path,
+                    old_side.mode != 0,
+                    new_side.mode != 0,
+                    path.find(' ') != std::string_view::npos,
+                    max_bytes,
+                    out,
+                    FuncnameTracker(old_side.content)};
+  int rc;
+  if ((old_side.mode == 0 || old_side.blob != nullptr) &&
+      (new_side.mode == 0 || new_side.blob != nullptr)) {
+    // Blobs carry their ids, so libgit2 does not rehash the contents.
+    rc = git_diff_blobs(old_side.blob, nullptr, new_side.blob, nullptr, &options, nullptr, nullptr,
+                        HunkCallback, LineCallback, &writer);
+  } else {
+    rc = git_diff_buffers(old_side.content.data(), old_side.content.size(), nullptr,
+                          new_side.content.data(), new_side.content.size(), nullptr, &options,
+                          nullptr, nullptr, HunkCallback, LineCallback, &writer);
+  }
+  if (writer.over_budget) return BudgetExceeded(max_bytes);
+  if (rc != 0) {
+    const git_error* e = git_error_last();
+    return Status(Code::kInternal, std::string("libgit2 diff failed: ") +
+                                       (e != nullptr ? e->message : "unknown error"));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+uint32_t CanonicalMode(uint32_t raw_mode) {
+  if (raw_mode == 0) return 0;
+  switch (raw_mode & kModeTypeMask) {
+    case kModeRegular:
+      return kModeRegular | ((raw_mode & 0100) ? 0755 : 0644);
+    case kModeSymlink:
+      return kModeSymlink;
+    case kModeTree:
+      return kModeTree;
+    default:
+      return kModeGitlink;
+  }
+}
+
+bool LooksBinary(std::string_view content) {
+  if (content.size() > kBigFileThreshold) return true;
+  size_t n = content.size() < kFirstFewBytes ? content.size() : kFirstFewBytes;
+  return n > 0 && std::memchr(content.data(), '\0', n) != nullptr;
+}
+
+Status AppendFileSection(std::string_view path, const FileSide& old_side, const FileSide& new_side,
+                         size_t max_bytes, std::string* out) {
+  out->append("diff --git ");
+  AppendQuotedPath("a/", path, out);
+  out->push_back(' ');
+  AppendQuotedPath("b/", path, out);
+  out->push_back('\n');
+  if (old_side.mode == 0) {
+    out->append("new file mode ");
+    AppendMode(new_side.mode, out);
+    out->push_back('\n');
+  } else if (new_side.mode == 0) {
+    out->append("deleted file mode ");
+    AppendMode(old_side.mode, out);
+    out->push_back('\n');
+  } else if (old_side.mode != new_side.mode) {
+    out->append("old mode ");
+    AppendMode(old_side.mode, out);
+    out->append("\nnew mode ");
+    AppendMode(new_side.mode, out);
+    out->push_back('\n');
+  }
+  const bool same_content = git_oid_equal(&old_side.oid, &new_side.oid) != 0;
+  if (!same_content) {
+    out->append("index ");
+    AppendOid(old_side.oid, out);
+    out->append("..");
+    AppendOid(new_side.oid, out);
+    if (old_side.mode != 0 && old_side.mode == new_side.mode) {
+      out->push_back(' ');
+      AppendMode(old_side.mode, out);
+    }
+    out->push_back('\n');
+  }
+  if (out->size() > max_bytes) return BudgetExceeded(max_bytes);
+  if (same_content) return Status::Ok();
+
+  const bool gitlink = old_side.mode == kModeGitlink || new_side.mode == kModeGitlink;
+  if (!gitlink && (LooksBinary(old_side.content) || LooksBinary(new_side.content))) {
+    GENTLE_RETURN_IF_ERROR(AppendBinaryPatch(old_side.content, new_side.content, out));
+    if (out->size() > max_bytes) return BudgetExceeded(max_bytes);
+    return Status::Ok();
+  }
+  return AppendTextHunks(path, old_side, new_side, max_bytes, out);
+}
+
+}  // namespace gentle::exporter

@@ -1,0 +1,39 @@
+// FileSection: writes one file's `diff --git` section exactly as the pinned git oracle prints it.
+//
+// A side is absent (mode 0) for additions and deletions. Modes are canonical (see CanonicalMode).
+// Content is the blob bytes, or "Subproject commit <hex>\n" for a gitlink. The section is
+// appended to `out`; kBudgetExceeded is returned as soon as `out` grows past `max_bytes`.
+#ifndef GENTLE_EXPORT_FILE_SECTION_H_
+#define GENTLE_EXPORT_FILE_SECTION_H_
+
+#include <git2.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+struct FileSide {
+  uint32_t mode = 0;  // canonical; 0 when the side is absent
+  git_oid oid{};
+  std::string_view content;
+  const git_blob* blob = nullptr;  // the blob holding `content`, when there is one
+};
+
+// git's canon_mode: regular files become 100644 or 100755, symlinks 120000, trees 040000, any other
+// nonzero mode a gitlink 160000.
+uint32_t CanonicalMode(uint32_t raw_mode);
+
+// git's binary test with no attributes: a NUL in the first 8000 bytes, or larger than 512 MiB.
+bool LooksBinary(std::string_view content);
+
+// Appends the section for `path` changing from `old_side` to `new_side` (not both absent).
+Status AppendFileSection(std::string_view path, const FileSide& old_side, const FileSide& new_side,
+                         size_t max_bytes, std::string* out);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_FILE_SECTION_H_

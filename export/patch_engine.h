@@ -1,0 +1,50 @@
+// DerivePatch: the native patch engine of DESIGN.md section 8.
+//
+// Re-derives, in process, the patch between two trees, byte-identical to the pinned git CLI oracle
+// (export/git_flags.h) run against a bare repository with no attributes. libgit2 supplies objects,
+// the tree-to-tree delta list and myers hunks; the patch text (headers, quoting, function context,
+// modes) is written here. Binary sections come from AppendBinaryPatch (export/binary_patch.h).
+//
+// Errors: kObjectsMissing when a tree, subtree or blob is absent; kBudgetExceeded as soon as the
+// output would exceed options.max_bytes (generation stops, memory stays bounded by the budget);
+// kInternal for anything else. The result never holds a truncated patch.
+#ifndef GENTLE_EXPORT_PATCH_ENGINE_H_
+#define GENTLE_EXPORT_PATCH_ENGINE_H_
+
+#include <git2.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+// One changed path, in patch output order. A type change (file <-> symlink <-> gitlink), which the
+// patch shows as a deletion followed by an addition, is one entry with status 'T'.
+struct ManifestEntry {
+  std::string path;
+  char status;           // 'A', 'D', 'M', 'T'
+  std::string old_mode;  // 6 octal digits, canonical; "000000" when absent
+  std::string new_mode;
+  std::string old_oid;  // 40 hex; zeros when absent
+  std::string new_oid;
+};
+
+struct PatchOptions {
+  size_t max_bytes = 4194304;
+};
+
+struct DerivedPatch {
+  std::string bytes;
+  std::vector<ManifestEntry> manifest;  // in output order
+  std::string engine;                   // "native" or "native+git-binary-delta"
+};
+
+Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
+                                 const git_oid& candidate_tree, const PatchOptions& options);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_PATCH_ENGINE_H_

@@ -1,0 +1,178 @@
+// The patch engine's refusals and manifest: budget_exceeded exactly past max_bytes, objects_missing
+// for absent trees, subtrees and blobs, and the manifest's statuses, canonical modes and order.
+#include <git2.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "git_oracle.h"
+#include "tests/test_repo.h"
+
+namespace gentle::testing {
+namespace {
+
+class Repo {
+ public:
+  Repo() : git_dir_(dir_.path() + "/r.git") {
+    git_libgit2_init();
+    git_repository* raw = nullptr;
+    REQUIRE(git_repository_init(&raw, git_dir_.c_str(), 1) == 0);
+    git_repository_free(raw);
+    handle_ = std::make_unique<RepoHandle>(git_dir_);
+    git_libgit2_shutdown();
+  }
+  git_repository* get() { return handle_->get(); }
+  const std::string& git_dir() const { return git_dir_; }
+
+  git_oid Blob(const std::string& data) {
+    git_oid oid;
+    REQUIRE(git_blob_create_from_buffer(&oid, get(), data.data(), data.size()) == 0);
+    return oid;
+  }
+  // A one-level tree from (name, mode, oid) entries.
+  git_oid Tree(const std::vector<std::tuple<std::string, git_filemode_t, git_oid>>& entries) {
+    git_treebuilder* builder = nullptr;
+    REQUIRE(git_treebuilder_new(&builder, get(), nullptr) == 0);
+    for (const auto& [name, mode, oid] : entries) {
+      REQUIRE(git_treebuilder_insert(nullptr, builder, name.c_str(), &oid, mode) == 0);
+    }
+    git_oid id;
+    REQUIRE(git_treebuilder_write(&id, builder) == 0);
+    git_treebuilder_free(builder);
+    return id;
+  }
+  // Deletes the loose object file, leaving references to it dangling.
+  void RemoveObject(const git_oid& oid) {
+    std::string hex = Hex(oid);
+    REQUIRE(
+        std::filesystem::remove(git_dir_ + "/objects/" + hex.substr(0, 2) + "/" + hex.substr(2)));
+  }
+  static std::string Hex(const git_oid& oid) {
+    char hex[GIT_OID_HEXSZ + 1];
+    git_oid_tostr(hex, sizeof(hex), &oid);
+    return hex;
+  }
+
+ private:
+  TempDir dir_;
+  std::string git_dir_;
+  std::unique_ptr<RepoHandle> handle_;
+};
+
+}  // namespace
+
+TEST_CASE("budget_exceeded exactly when the patch passes max_bytes", "[engine][budget]") {
+  Repo repo;
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "line " + std::to_string(i) + "\n";
+  git_oid empty = repo.Tree({});
+  git_oid full = repo.Tree({{"a.txt", GIT_FILEMODE_BLOB, repo.Blob(text)},
+                            {"b.bin", GIT_FILEMODE_BLOB, repo.Blob(std::string("x\0y", 3))}});
+  auto whole = exporter::DerivePatch(repo.get(), empty, full, {});
+  REQUIRE(whole.ok());
+  const size_t size = whole->bytes.size();
+  auto oracle = OracleDiff(repo.git_dir(), Repo::Hex(empty), Repo::Hex(full));
+  REQUIRE(oracle.ok());
+  REQUIRE(*oracle == whole->bytes);
+
+  exporter::PatchOptions exact;
+  exact.max_bytes = size;
+  CHECK(exporter::DerivePatch(repo.get(), empty, full, exact).ok());
+
+  for (size_t max : {size - 1, size / 2, size_t{10}, size_t{0}}) {
+    exporter::PatchOptions tight;
+    tight.max_bytes = max;
+    auto refused = exporter::DerivePatch(repo.get(), empty, full, tight);
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.status().code() == Code::kBudgetExceeded);
+  }
+}
+
+TEST_CASE("the default budget refuses a patch above 4 MiB", "[engine][budget]") {
+  Repo repo;
+  std::string big(5 * 1024 * 1024, 'x');
+  for (size_t i = 99; i < big.size(); i += 100) big[i] = '\n';
+  git_oid empty = repo.Tree({});
+  git_oid full = repo.Tree({{"big.txt", GIT_FILEMODE_BLOB, repo.Blob(big)}});
+  auto refused = exporter::DerivePatch(repo.get(), empty, full, {});
+  REQUIRE_FALSE(refused.ok());
+  CHECK(refused.status().code() == Code::kBudgetExceeded);
+}
+
+TEST_CASE("objects_missing for absent trees, subtrees and blobs", "[engine][missing]") {
+  Repo repo;
+  git_oid blob = repo.Blob("content\n");
+  git_oid other = repo.Blob("other\n");
+  git_oid sub = repo.Tree({{"inner", GIT_FILEMODE_BLOB, other}});
+  git_oid base = repo.Tree({{"f", GIT_FILEMODE_BLOB, blob}});
+  git_oid with_sub = repo.Tree({{"f", GIT_FILEMODE_BLOB, blob}, {"s", GIT_FILEMODE_TREE, sub}});
+
+  SECTION("tree id not in the repository") {
+    git_oid absent;
+    git_oid_fromstr(&absent, "0123456789abcdef0123456789abcdef01234567");
+    auto r = exporter::DerivePatch(repo.get(), absent, base, {});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == Code::kObjectsMissing);
+    auto r2 = exporter::DerivePatch(repo.get(), base, absent, {});
+    REQUIRE_FALSE(r2.ok());
+    CHECK(r2.status().code() == Code::kObjectsMissing);
+  }
+  SECTION("subtree missing") {
+    repo.RemoveObject(sub);
+    auto r = exporter::DerivePatch(repo.get(), base, with_sub, {});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == Code::kObjectsMissing);
+  }
+  SECTION("blob missing") {
+    repo.RemoveObject(other);
+    auto r = exporter::DerivePatch(repo.get(), base, with_sub, {});
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().code() == Code::kObjectsMissing);
+  }
+  SECTION("a gitlink's commit is never looked up") {
+    git_oid commit;
+    git_oid_fromstr(&commit, "1111111111111111111111111111111111111111");
+    git_oid with_link =
+        repo.Tree({{"f", GIT_FILEMODE_BLOB, blob}, {"m", GIT_FILEMODE_COMMIT, commit}});
+    CHECK(exporter::DerivePatch(repo.get(), base, with_link, {}).ok());
+  }
+}
+
+TEST_CASE("manifest lists each changed path once, in output order", "[engine][manifest]") {
+  Repo repo;
+  git_oid x = repo.Blob("x\n");
+  git_oid y = repo.Blob("y\n");
+  git_oid commit;
+  git_oid_fromstr(&commit, "1111111111111111111111111111111111111111");
+  git_oid base = repo.Tree({{"a", GIT_FILEMODE_BLOB, x},
+                            {"c", GIT_FILEMODE_BLOB, x},
+                            {"d", GIT_FILEMODE_BLOB, x},
+                            {"e", GIT_FILEMODE_BLOB, x},
+                            {"g", GIT_FILEMODE_COMMIT, commit}});
+  git_oid cand = repo.Tree({{"a", GIT_FILEMODE_BLOB, y},
+                            {"b", GIT_FILEMODE_BLOB_EXECUTABLE, x},
+                            {"d", GIT_FILEMODE_LINK, x},
+                            {"e", GIT_FILEMODE_BLOB_EXECUTABLE, x},
+                            {"g", GIT_FILEMODE_BLOB, y}});
+  auto r = exporter::DerivePatch(repo.get(), base, cand, {});
+  REQUIRE(r.ok());
+  auto oracle = OracleDiff(repo.git_dir(), Repo::Hex(base), Repo::Hex(cand));
+  REQUIRE(oracle.ok());
+  CHECK(FirstDifference(*oracle, r->bytes) == "");
+  CHECK(r->engine == "native");
+  const std::string xs = Repo::Hex(x), ys = Repo::Hex(y), zero(40, '0');
+  std::vector<std::tuple<std::string, char, std::string, std::string, std::string, std::string>>
+      expected = {{"a", 'M', "100644", "100644", xs, ys},
+                  {"b", 'A', "000000", "100755", zero, xs},
+                  {"c", 'D', "100644", "000000", xs, zero},
+                  {"d", 'T', "100644", "120000", xs, xs},
+                  {"e", 'M', "100644", "100755", xs, xs},
+                  {"g", 'T', "160000", "100644", Repo::Hex(commit), ys}};
+  REQUIRE(r->manifest.size() == expected.size());
+  for (size_t i = 0; i < expected.size(); ++i) {
+    const auto& m = r->manifest[i];
+    CHECK(std::tie(m.path, m.status, m.old_mode, m.new_mode, m.old_oid, m.new_oid) == expected[i]);
+  }
+}
+
+}  // namespace gentle::testing

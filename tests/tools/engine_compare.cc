@@ -1,0 +1,173 @@
+// engine-compare: runs the native patch engine and the pinned git oracle on every first-parent
+// commit pair (C^1^{tree} -> C^{tree}) of a repository and reports how many are byte-identical.
+//
+//   engine-compare --repo DIR [--range A..B] [--max N] [--budget BYTES] [--show N]
+//
+// Without --range the walk starts at HEAD. Differing pairs are split into per-file sections and
+// each differing section is classified (binary, funcname, file-header, hunk-body).
+#include <git2.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "git_oracle.h"
+#include "tests/test_repo.h"
+
+namespace {
+
+using gentle::testing::CommandResult;
+using gentle::testing::RunCommand;
+
+std::vector<std::string> Sections(const std::string& patch) {
+  std::vector<std::string> out;
+  size_t start = 0;
+  while (start < patch.size()) {
+    size_t next = patch.find("\ndiff --git ", start);
+    size_t end = next == std::string::npos ? patch.size() : next + 1;
+    out.push_back(patch.substr(start, end - start));
+    start = end;
+  }
+  return out;
+}
+
+std::string Classify(const std::string& expected, const std::string& actual) {
+  if (expected.find("\nGIT binary patch\n") != std::string::npos) return "binary";
+  size_t at = 0;
+  while (at < expected.size() && at < actual.size() && expected[at] == actual[at]) ++at;
+  size_t line = expected.rfind('\n', at == 0 ? 0 : at - 1);
+  line = line == std::string::npos ? 0 : line + 1;
+  if (expected.compare(line, 3, "@@ ") == 0) return "funcname";
+  if (expected.find("\n@@ ") == std::string::npos || at < expected.find("\n@@ ")) {
+    return "file-header";
+  }
+  return "hunk-body";
+}
+
+int Usage() {
+  std::fprintf(stderr,
+               "usage: engine-compare --repo DIR [--range A..B] [--max N] [--budget BYTES] "
+               "[--show N]\n");
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string repo_dir, range;
+  long max_pairs = -1;
+  size_t budget = SIZE_MAX;
+  int show = 3;
+  for (int i = 1; i < argc; ++i) {
+    std::string arg = argv[i];
+    auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
+    if (arg == "--repo")
+      repo_dir = value();
+    else if (arg == "--range")
+      range = value();
+    else if (arg == "--max")
+      max_pairs = std::atol(value().c_str());
+    else if (arg == "--budget")
+      budget = std::strtoull(value().c_str(), nullptr, 10);
+    else if (arg == "--show")
+      show = std::atoi(value().c_str());
+    else
+      return Usage();
+  }
+  if (repo_dir.empty()) return Usage();
+
+  // Resolve the git dir and the commit list with git itself, under the oracle environment.
+  const auto& env = gentle::testing::OracleEnv();
+  CommandResult gd = RunCommand({"git", "-C", repo_dir, "rev-parse", "--absolute-git-dir"}, env);
+  if (gd.exit_code != 0) {
+    std::fprintf(stderr, "not a repository: %s\n", repo_dir.c_str());
+    return 2;
+  }
+  std::string git_dir = gd.out.substr(0, gd.out.find('\n'));
+  std::vector<std::string> rev_list = {"git", "--git-dir=" + git_dir, "rev-list", "--first-parent",
+                                       "--parents"};
+  if (max_pairs >= 0) rev_list.push_back("--max-count=" + std::to_string(max_pairs));
+  rev_list.push_back(range.empty() ? "HEAD" : range);
+  CommandResult rl = RunCommand(rev_list, env);
+  if (rl.exit_code != 0) {
+    std::fprintf(stderr, "rev-list failed: %s\n", rl.err.c_str());
+    return 2;
+  }
+
+  gentle::testing::RepoHandle repo(git_dir);
+  long pairs = 0, identical = 0, different = 0, failed = 0;
+  std::map<std::string, long> class_sections, class_pairs;
+  double engine_seconds = 0, oracle_seconds = 0;
+  size_t bytes = 0;
+  size_t start = 0;
+  while (start < rl.out.size()) {
+    size_t nl = rl.out.find('\n', start);
+    std::string line = rl.out.substr(start, nl - start);
+    start = nl + 1;
+    if (line.size() < 81) continue;  // a root commit: no first parent
+    const std::string commit = line.substr(0, 40);
+    const std::string parent = line.substr(41, 40);
+    auto tree_of = [&](const std::string& c) {
+      git_oid id;
+      git_commit* obj = nullptr;
+      git_oid_fromstr(&id, c.c_str());
+      if (git_commit_lookup(&obj, repo.get(), &id) != 0) return std::string();
+      char hex[GIT_OID_HEXSZ + 1];
+      git_oid_tostr(hex, sizeof(hex), git_commit_tree_id(obj));
+      git_commit_free(obj);
+      return std::string(hex);
+    };
+    const std::string base = tree_of(parent);
+    const std::string cand = tree_of(commit);
+    ++pairs;
+    auto t0 = std::chrono::steady_clock::now();
+    gentle::exporter::PatchOptions options;
+    options.max_bytes = budget;
+    auto engine = gentle::testing::EngineDiff(repo.get(), base, cand, options);
+    auto t1 = std::chrono::steady_clock::now();
+    auto oracle = gentle::testing::OracleDiff(git_dir, base, cand);
+    auto t2 = std::chrono::steady_clock::now();
+    engine_seconds += std::chrono::duration<double>(t1 - t0).count();
+    oracle_seconds += std::chrono::duration<double>(t2 - t1).count();
+    if (!engine.ok() || !oracle.ok()) {
+      ++failed;
+      std::printf("FAILED %s: engine=%s oracle=%s\n", commit.c_str(),
+                  engine.ok() ? "ok" : engine.status().message().c_str(),
+                  oracle.ok() ? "ok" : oracle.status().message().c_str());
+      continue;
+    }
+    bytes += oracle->size();
+    if (engine->bytes == *oracle) {
+      ++identical;
+      continue;
+    }
+    ++different;
+    std::vector<std::string> want = Sections(*oracle), got = Sections(engine->bytes);
+    std::map<std::string, bool> seen;
+    for (size_t i = 0; i < want.size() || i < got.size(); ++i) {
+      const std::string w = i < want.size() ? want[i] : "", g = i < got.size() ? got[i] : "";
+      if (w == g) continue;
+      std::string cls = Classify(w, g);
+      ++class_sections[cls];
+      if (!seen[cls]) ++class_pairs[cls];
+      seen[cls] = true;
+    }
+    if (show-- > 0) {
+      std::printf("DIFFERENT %s\n%s\n", commit.c_str(),
+                  gentle::testing::FirstDifference(*oracle, engine->bytes).c_str());
+    }
+  }
+  std::printf("repo %s range %s\n", git_dir.c_str(), range.empty() ? "HEAD" : range.c_str());
+  std::printf("pairs %ld identical %ld different %ld failed %ld\n", pairs, identical, different,
+              failed);
+  for (const auto& [cls, n] : class_sections) {
+    std::printf("class %s: %ld pairs / %ld sections\n", cls.c_str(), class_pairs[cls], n);
+  }
+  std::printf("patch bytes %zu; engine %.2f s in process, oracle %.2f s as processes\n", bytes,
+              engine_seconds, oracle_seconds);
+  return different == 0 && failed == 0 ? 0 : 1;
+}
