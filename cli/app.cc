@@ -61,7 +61,35 @@ int Run(int argc, char** argv) {
   AddCommon(list, &common);
   list->callback([&] { action = [&] { return RunList(common); }; });
 
-  for (CLI::App* command : {&app, review, start, status, list}) {
+  ExportOptions export_options;
+  CLI::App* export_context = review->add_subcommand(
+      "export-context",
+      "Print the frozen diff of a lineage, re-derived and verified (read-only; --json: envelope)");
+  AddCommon(export_context, &common);
+  export_context->add_option("--lineage", export_options.lineage, "The lineage")->required();
+  export_context->add_option("--output", export_options.output, "Write to FILE instead of stdout");
+  export_context->add_option("--engine", export_options.engine,
+                             "native (default) or git (the pinned git CLI, for cross-checks)");
+  export_context->callback(
+      [&] { action = [&] { return RunExportContext(common, export_options); }; });
+
+  VerifyOptions verify_options;
+  std::string against;
+  CLI::App* verify = review->add_subcommand(
+      "verify", "CI check: the lineage or envelope binds its bytes; --against REV has its tree");
+  AddCommon(verify, &common);
+  verify->add_option("--lineage", verify_options.lineage, "Verify a lineage of this store");
+  verify->add_option("--envelope", verify_options.envelope,
+                     "Verify a context envelope file (works without a store)");
+  verify->add_option("--against", against, "A revision whose tree must be the reviewed tree");
+  verify->callback([&] {
+    action = [&] {
+      if (verify->count("--against")) verify_options.against = against;
+      return RunVerify(common, verify_options);
+    };
+  });
+
+  for (CLI::App* command : {&app, review, start, status, list, export_context, verify}) {
     command->allow_extras(false);
   }
   try {

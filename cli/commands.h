@@ -20,6 +20,20 @@ int RunStart(const CommonOptions& common, const transaction::Selector& selector)
 int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage);
 int RunList(const CommonOptions& common);
 
+struct ExportOptions {
+  std::string lineage;
+  std::string engine = "native";
+  std::string output;  // empty: stdout
+};
+int RunExportContext(const CommonOptions& common, const ExportOptions& options);
+
+struct VerifyOptions {
+  std::string lineage;
+  std::string envelope;  // a file path; exclusive with lineage
+  std::optional<std::string> against;
+};
+int RunVerify(const CommonOptions& common, const VerifyOptions& options);
+
 }  // namespace gentle::cli
 
 #endif  // GENTLE_CLI_COMMANDS_H_

@@ -103,6 +103,16 @@ std::string QuoteGoString(std::string_view value) {
   return out;
 }
 
+bool IsValidUtf8(std::string_view value) {
+  for (size_t i = 0; i < value.size();) {
+    uint32_t rune = 0;
+    size_t length = DecodeUtf8(value, i, &rune);
+    if (length == 0) return false;
+    i += length;
+  }
+  return true;
+}
+
 std::string CompactJson(std::string_view text) {
   std::string out;
   out.reserve(text.size());

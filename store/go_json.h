@@ -14,6 +14,9 @@ namespace gentle::store {
 
 std::string QuoteGoString(std::string_view value);
 
+// True when `value` is well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
+bool IsValidUtf8(std::string_view value);
+
 // Removes whitespace outside strings. Does not validate beyond string boundaries; callers
 // validate with a real parser first.
 std::string CompactJson(std::string_view text);

@@ -129,6 +129,13 @@ Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
   return Status(Code::kInternal, "lineage vanished during status");
 }
 
+std::string ApplicabilityOf(const store::Repository& repo, const store::RecordView& record) {
+  if (repo.is_bare() && record.initial_snapshot.kind != "commit-range") return "unrelated";
+  auto live = CaptureSnapshot(repo, SelectorOf(record), store::ObjectWrites::kHashOnly);
+  return live.ok() && live->identity == record.current_snapshot.identity ? "current_target"
+                                                                         : "unrelated";
+}
+
 Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd) {
   GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());

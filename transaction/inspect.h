@@ -15,6 +15,8 @@
 #include <string>
 #include <vector>
 
+#include "store/record.h"
+#include "store/repository.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
@@ -33,6 +35,10 @@ struct LineageStatus {
 // With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors).
 Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
                                                  const std::optional<std::string>& lineage);
+
+// One record's applicability (current_target or unrelated) against the live target of `repo`'s
+// worktree, computed by hashing in memory. Read-only.
+std::string ApplicabilityOf(const store::Repository& repo, const store::RecordView& record);
 
 struct LineageSummary {
   std::string lineage;

@@ -5,6 +5,7 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/go_json.h"
 #include "store/layout.h"
 #include "store/pin_ref.h"
 #include "store/record.h"
@@ -70,6 +71,12 @@ Result<StartResult> Start(const StartRequest& request) {
                           CaptureSnapshot(repo, request.selector, store::ObjectWrites::kWrite));
   if (snapshot.paths.empty()) {
     return Status(Code::kUsage, "nothing to review: the candidate has no changed paths");
+  }
+  for (const std::string& path : snapshot.paths) {
+    if (!store::IsValidUtf8(path)) {
+      return Status(Code::kUsage,
+                    "a changed path is not valid UTF-8 and cannot be recorded: " + path);
+    }
   }
   const std::string worktree_identity = repo.WorktreeIdentity();
   const std::string lineage = store::DerivedLineageId(worktree_identity, snapshot.identity);

@@ -1,0 +1,84 @@
+// review export-context and review verify.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "export/context_export.h"
+#include "export/envelope_reader.h"
+#include "export/verify.h"
+#include "store/file_io.h"
+#include "transaction/inspect.h"
+
+namespace gentle::cli {
+namespace {
+
+int Emit(const std::string& bytes, const std::string& output, bool json) {
+  if (!output.empty()) {
+    Status st = store::WriteFileAtomic(output, bytes, 0644);
+    if (!st.ok())
+      return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()), json);
+    return 0;
+  }
+  std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
+
+int RunExportContext(const CommonOptions& common, const ExportOptions& options) {
+  exporter::ContextRequest request;
+  request.cwd = common.cwd;
+  request.lineage = options.lineage;
+  request.engine = options.engine;
+  request.applicability = transaction::ApplicabilityOf;
+  auto result = exporter::ExportContext(request);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  if (common.json) return Emit(exporter::RenderEnvelope(*result) + "\n", options.output, true);
+  return Emit(result->derived.patch, options.output, false);
+}
+
+int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
+  if (options.lineage.empty() == options.envelope.empty()) {
+    return ReportError(Status(Code::kUsage, "verify needs exactly one of --lineage or --envelope"),
+                       common.json);
+  }
+  Result<exporter::VerifyResult> result = Status(Code::kInternal, "unreached");
+  if (!options.lineage.empty()) {
+    result = exporter::VerifyLineage(common.cwd, options.lineage, options.against);
+  } else {
+    auto text = store::ReadFileLimited(options.envelope, exporter::kMaxEnvelopeBytes);
+    if (!text.ok()) {
+      return ReportError(Status(Code::kUsage, "cannot read --envelope " + options.envelope),
+                         common.json);
+    }
+    result = exporter::VerifyEnvelope(common.cwd, *text, options.against);
+  }
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  const exporter::VerifyResult& r = *result;
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-verify/v1";
+    out["verified"] = true;
+    out["mode"] = options.lineage.empty() ? "envelope" : "lineage";
+    out["lineage"] = r.lineage;
+    out["state"] = r.state;
+    out["candidate_tree"] = r.candidate_tree;
+    out["against_tree"] =
+        r.against_tree.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.against_tree);
+    out["byte_size"] = r.byte_size;
+    out["sha256"] = r.sha256;
+    out["engine"] = r.engine;
+    return PrintJson(out);
+  }
+  std::cout << "verified " << r.lineage << ": " << r.byte_size << " bytes, " << r.sha256 << "\n"
+            << "  candidate tree: " << r.candidate_tree << "\n";
+  if (!r.against_tree.empty()) {
+    std::cout << "  " << *options.against << " has exactly the reviewed tree\n";
+  }
+  return 0;
+}
+
+}  // namespace gentle::cli

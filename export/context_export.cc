@@ -1,0 +1,110 @@
+#include "export/context_export.h"
+
+#include <nlohmann/json.hpp>
+
+#include "export/base64.h"
+#include "export/git_flags.h"
+#include "store/catalog.h"
+#include "store/file_io.h"
+#include "store/go_marshal.h"
+#include "store/layout.h"
+#include "store/lineage_id.h"
+#include "store/sha256.h"
+#include "store/store_guard.h"
+
+namespace gentle::exporter {
+
+Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::string& lineage) {
+  const store::StoreLayout layout(repo.common_dir());
+  auto record = store::LoadRecord(layout, lineage);
+  if (record.ok()) {
+    if (record->historical_compat) {
+      return Status(Code::kReadOnly,
+                    "lineage " + lineage +
+                        " is a historical-compatibility record (retired fields); it is read-only")
+          .WithLineage(lineage);
+    }
+    GENTLE_ASSIGN_OR_RETURN(auto tombstone, store::FindTombstone(layout, lineage));
+    if (tombstone) {
+      return Status(Code::kAmbiguous, "lineage " + lineage + " has a live record and a tombstone")
+          .WithLineage(lineage)
+          .WithDetail("tombstone", tombstone->file);
+    }
+    return record;
+  }
+  if (record.status().code() != Code::kNotFound) return record.status();
+  if (store::KindOf(layout.lineage_dir(lineage)) != store::PathKind::kMissing) {
+    return Status(Code::kCorrupted,
+                  "lineage " + lineage + " is an incomplete entry (no record); see review reclaim")
+        .WithLineage(lineage);
+  }
+  return store::ClassifyAbsent(layout, lineage);
+}
+
+Result<ContextExport> ExportContext(const ContextRequest& request) {
+  GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
+  if (request.engine != "native" && request.engine != "git") {
+    return Status(Code::kUsage, "--engine must be native or git");
+  }
+  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(request.cwd));
+  const store::StoreLayout layout(repo.common_dir());
+  GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
+  ContextExport out;
+  GENTLE_ASSIGN_OR_RETURN(out.record, LoadForRead(repo, request.lineage));
+  auto derived = DeriveContext(repo, out.record.initial_snapshot, request.engine);
+  if (!derived.ok()) {
+    Status st = derived.status();
+    return st.WithLineage(request.lineage);
+  }
+  out.derived = std::move(derived).value();
+  out.applicability =
+      request.applicability ? request.applicability(repo, out.record) : std::string("unrelated");
+  return out;
+}
+
+std::string RenderEnvelope(const ContextExport& c) {
+  using Json = nlohmann::ordered_json;
+  const store::Snapshot& s = c.record.initial_snapshot;
+  const std::string& patch = c.derived.patch;
+  Json j;
+  j["schema"] = "gentle-ai.review-context-export/v1";
+  j["lineage"] = c.record.lineage_id;
+  j["revision"] = c.record.revision;
+  Json& snapshot = j["snapshot"];
+  snapshot["kind"] = s.kind;
+  snapshot["base_tree"] = s.base_tree;
+  snapshot["candidate_tree"] = s.candidate_tree;
+  snapshot["paths_digest"] = s.paths_digest;
+  snapshot["intended_untracked"] = s.intended_untracked;
+  snapshot["identity"] = s.identity;
+  snapshot["projection"] = s.projection.empty() ? "workspace" : s.projection;
+  snapshot["unborn_head"] = s.unborn_head;
+  snapshot["ledger_ids"] = s.ledger_ids;
+  j["state"] = c.record.state;
+  j["applicability"] = c.applicability;
+  Json& diff = j["candidate_diff"];
+  diff["encoding"] = "base64";
+  diff["data"] = EncodeBase64(patch);
+  diff["sha256"] = "sha256:" + store::Sha256Hex(patch);
+  diff["byte_size"] = patch.size();
+  j["changed_path_manifest"] = Json::array();
+  for (const ManifestEntry& e : c.derived.manifest) {
+    Json entry;
+    entry["path"] = e.path;
+    entry["status"] = std::string(1, e.status);
+    entry["old_mode"] = e.old_mode;
+    entry["new_mode"] = e.new_mode;
+    entry["old_oid"] = e.old_oid;
+    entry["new_oid"] = e.new_oid;
+    j["changed_path_manifest"].push_back(entry);
+  }
+  Json& derivation = j["derivation"];
+  derivation["git_flags"] = PinnedDiffFlags();
+  derivation["engine"] = c.derived.engine;
+  derivation["tool_version"] = kToolVersion;
+  j["budget"]["max_bytes"] = kMaxContextBytes;
+  j["budget"]["used_bytes"] = patch.size();
+  return store::MarshalCompact(j);
+}
+
+}  // namespace gentle::exporter

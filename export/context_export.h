@@ -1,0 +1,55 @@
+// ExportContext: `review export-context`, read-only by construction (DESIGN.md section 8).
+//
+// Takes the shared maintenance lock only (and only if the store exists), writes and creates
+// nothing, and classifies the lineage fail-closed before deriving anything:
+//   record present and verified            -> export (state and applicability as information)
+//   historical-compat record               -> read_only
+//   record unparseable or unverifiable     -> corrupted; record plus a tombstone -> ambiguous
+//   lineage directory without a record     -> corrupted (an incomplete entry; see reclaim)
+//   no record: tombstone / quarantine / none -> consumed / retired / not_found
+//   batch marker                           -> reconciliation_prepared
+// then objects_missing, budget_exceeded and integrity_mismatch from the derivation.
+#ifndef GENTLE_EXPORT_CONTEXT_EXPORT_H_
+#define GENTLE_EXPORT_CONTEXT_EXPORT_H_
+
+#include <functional>
+#include <string>
+
+#include "export/derivation.h"
+#include "store/record.h"
+#include "store/repository.h"
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+inline constexpr std::string_view kToolVersion = "gentle-ai-review 0.1.0";
+
+// Computes a record's applicability to the live target, read-only. Injected by the caller so that
+// export/ never links the transaction layer.
+using ApplicabilityFn =
+    std::function<std::string(const store::Repository&, const store::RecordView&)>;
+
+struct ContextRequest {
+  std::string cwd = ".";
+  std::string lineage;
+  std::string engine = "native";  // or "git"
+  ApplicabilityFn applicability;
+};
+
+struct ContextExport {
+  store::RecordView record;
+  std::string applicability;
+  Derived derived;
+};
+
+Result<ContextExport> ExportContext(const ContextRequest& request);
+
+// The JSON envelope of section 8, compact, without a trailing newline.
+std::string RenderEnvelope(const ContextExport& context);
+
+// Loads and classifies a lineage record for read-only use (shared by export-context and verify).
+Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::string& lineage);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_CONTEXT_EXPORT_H_

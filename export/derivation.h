@@ -1,0 +1,41 @@
+// Derivation: re-derives a snapshot's frozen context from the object database and proves it is the
+// one the snapshot binds.
+//
+// The changed-path manifest is computed from the two trees (bytewise path order, statuses A/D/M/T,
+// canonical modes); its paths must reproduce the snapshot's `paths` and `paths_digest`, else
+// `integrity_mismatch`. The patch comes from the native engine (or, with engine "git", the pinned
+// git CLI), under the byte budget. Missing trees or blobs are `objects_missing`.
+#ifndef GENTLE_EXPORT_DERIVATION_H_
+#define GENTLE_EXPORT_DERIVATION_H_
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "export/patch_engine.h"
+#include "store/repository.h"
+#include "store/snapshot.h"
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+inline constexpr size_t kMaxContextBytes = 4194304;
+
+struct Derived {
+  std::string patch;
+  std::vector<ManifestEntry> manifest;  // bytewise path order
+  std::string engine;                   // "native", "native+git-binary-delta" or "git"
+};
+
+// kDigestOnly is for snapshots that carry only the digest of their paths (a context envelope).
+enum class PathsCheck { kListAndDigest, kDigestOnly };
+
+// engine: "native" (default) or "git".
+Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapshot& snapshot,
+                              const std::string& engine,
+                              PathsCheck paths_check = PathsCheck::kListAndDigest,
+                              size_t max_bytes = kMaxContextBytes);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_DERIVATION_H_

@@ -1,0 +1,98 @@
+#include "export/envelope_reader.h"
+
+#include <nlohmann/json.hpp>
+
+#include "export/base64.h"
+#include "export/derivation.h"
+#include "store/sha256.h"
+
+namespace gentle::exporter {
+namespace {
+
+using Json = nlohmann::json;
+
+struct Bad {
+  std::string what;
+};
+
+const Json& Member(const Json& object, const char* key) {
+  if (!object.is_object() || !object.contains(key)) throw Bad{std::string("lacks ") + key};
+  return object.at(key);
+}
+
+std::string String(const Json& object, const char* key) {
+  const Json& v = Member(object, key);
+  if (!v.is_string()) throw Bad{std::string(key) + " is not a string"};
+  return v.get<std::string>();
+}
+
+std::vector<std::string> Strings(const Json& object, const char* key) {
+  const Json& v = Member(object, key);
+  if (!v.is_array()) throw Bad{std::string(key) + " is not an array"};
+  std::vector<std::string> out;
+  for (const Json& e : v) {
+    if (!e.is_string()) throw Bad{std::string(key) + " holds a non-string"};
+    out.push_back(e.get<std::string>());
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<Envelope> ParseEnvelope(std::string_view text) {
+  auto bad = [](const std::string& why) {
+    return Status(Code::kIntegrityMismatch, "context envelope " + why);
+  };
+  if (text.size() > kMaxEnvelopeBytes) return bad("is too large");
+  try {
+    Json j = Json::parse(text);
+    if (String(j, "schema") != "gentle-ai.review-context-export/v1")
+      return bad("has a foreign schema");
+    Envelope e;
+    e.lineage = String(j, "lineage");
+    e.revision = String(j, "revision");
+    e.state = String(j, "state");
+    const Json& s = Member(j, "snapshot");
+    e.snapshot.kind = String(s, "kind");
+    e.snapshot.projection = String(s, "projection");
+    if (e.snapshot.projection == "workspace") e.snapshot.projection.clear();
+    const Json& unborn = Member(s, "unborn_head");
+    if (!unborn.is_boolean()) return bad("has a malformed unborn_head");
+    e.snapshot.unborn_head = unborn.get<bool>();
+    e.snapshot.base_tree = String(s, "base_tree");
+    e.snapshot.candidate_tree = String(s, "candidate_tree");
+    e.snapshot.paths_digest = String(s, "paths_digest");
+    e.snapshot.intended_untracked = Strings(s, "intended_untracked");
+    e.snapshot.ledger_ids = Strings(s, "ledger_ids");
+    e.snapshot.identity = String(s, "identity");
+
+    const Json& diff = Member(j, "candidate_diff");
+    if (String(diff, "encoding") != "base64") return bad("has an unknown encoding");
+    const Json& size = Member(diff, "byte_size");
+    if (!size.is_number_unsigned() && !size.is_number_integer())
+      return bad("has a malformed byte_size");
+    const int64_t byte_size = size.get<int64_t>();
+    if (byte_size < 0 || static_cast<uint64_t>(byte_size) > kMaxContextBytes) {
+      return bad("declares a byte_size outside 0..4194304");
+    }
+    const std::string data = String(diff, "data");
+    if (data.size() != EncodedBase64Size(static_cast<size_t>(byte_size))) {
+      return bad("data length does not match byte_size");
+    }
+    auto decoded = DecodeCanonicalBase64(data);
+    if (!decoded) return bad("data is not canonical base64");
+    if (decoded->size() != static_cast<size_t>(byte_size))
+      return bad("byte_size does not match data");
+    e.sha256 = String(diff, "sha256");
+    if (e.sha256 != "sha256:" + store::Sha256Hex(*decoded))
+      return bad("sha256 does not match data");
+    e.patch = std::move(*decoded);
+    return e;
+  } catch (const Bad& b) {
+    return bad(b.what);
+  } catch (const std::exception& ex) {
+    return bad(std::string("is not valid JSON: ") + ex.what());
+  }
+}
+
+}  // namespace gentle::exporter
