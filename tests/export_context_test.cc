@@ -1,0 +1,405 @@
+// review export-context and review verify through the built CLI: byte identity with the pinned git
+// CLI, the envelope, every row of the classification matrix with its code and exit code, and proof
+// that each read left the repository's git directory byte-identical.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+
+#include "export/base64.h"
+#include "export/git_flags.h"
+#include "store/digests.h"
+#include "store/record.h"
+#include "store/sha256.h"
+#include "tests/test_repo.h"
+
+namespace gentle::testing {
+namespace {
+
+struct Fixture {
+  TempDir tmp;
+  std::string repo;
+  std::string lineage;
+  Fixture() {
+    repo = InitRepo(tmp.path());
+    WriteFile(repo + "/a.txt", "alpha\nchanged\n");
+    WriteFile(repo + "/new file.txt", "brand new!\n");  // patch size % 3 != 0: base64 pads
+    Git(repo, {"add", "new file.txt"});
+    RunResult r = GentleAi({"review", "start", "--json"}, repo);
+    REQUIRE(r.exit_code == 0);
+    lineage = nlohmann::json::parse(r.out)["lineage"];
+  }
+  std::string root() const { return repo + "/.git/gentle-ai/review-transactions"; }
+  std::string record_path() const { return root() + "/v2/" + lineage + "/review-state.json"; }
+  nlohmann::json record() const { return nlohmann::json::parse(ReadFile(record_path())); }
+};
+
+// The oracle: the pinned git CLI on the same trees.
+std::string OracleDiff(const std::string& repo, const std::string& base, const std::string& cand) {
+  std::vector<std::string> argv = exporter::OracleArgv(base, cand);
+  argv.erase(argv.begin());
+  RunResult r = GitRun(repo, argv, {{"GIT_ATTR_NOSYSTEM", "1"}});
+  REQUIRE(r.exit_code == 0);
+  return r.out;
+}
+
+// Rewrites a record's state through `edit`, re-encoding it with a valid revision.
+void RewriteRecord(const std::string& path,
+                   const std::function<void(nlohmann::ordered_json&)>& edit) {
+  auto doc = nlohmann::ordered_json::parse(ReadFile(path));
+  nlohmann::ordered_json state = doc["state"];
+  edit(state);
+  std::string revision;
+  WriteFile(path, store::EncodeRecordFile(state, &revision));
+}
+
+struct Refusal {
+  int exit_code;
+  nlohmann::json error;
+};
+
+// Runs export-context --json expecting a refusal, and proves nothing changed.
+Refusal ExpectRefusal(const std::string& cwd, const std::string& lineage,
+                      const std::string& gitdir) {
+  auto before = HashTree(gitdir);
+  RunResult r = GentleAi({"review", "export-context", "--json", "--lineage", lineage}, cwd);
+  INFO(r.out << r.err);
+  CHECK(HashTree(gitdir) == before);
+  auto doc = nlohmann::json::parse(r.out);
+  REQUIRE(doc["schema"] == "gentle-ai.review-error/v1");
+  return {r.exit_code, doc["error"]};
+}
+
+}  // namespace
+
+TEST_CASE("export-context prints exactly the pinned git diff of the frozen trees") {
+  Fixture f;
+  auto snapshot = f.record()["state"]["initial_snapshot"];
+  const std::string oracle = OracleDiff(f.repo, snapshot["base_tree"], snapshot["candidate_tree"]);
+  auto before = HashTree(f.repo + "/.git");
+  RunResult raw = GentleAi({"review", "export-context", "--lineage", f.lineage}, f.repo);
+  CHECK(raw.exit_code == 0);
+  CHECK(raw.out == oracle);
+  RunResult via_git =
+      GentleAi({"review", "export-context", "--lineage", f.lineage, "--engine", "git"}, f.repo);
+  CHECK(via_git.out == oracle);
+  CHECK(HashTree(f.repo + "/.git") == before);
+  // Still the frozen bytes after the workspace moves on.
+  WriteFile(f.repo + "/a.txt", "something else entirely\n");
+  CHECK(GentleAi({"review", "export-context", "--lineage", f.lineage}, f.repo).out == oracle);
+}
+
+TEST_CASE("export-context --json is the section 8 envelope") {
+  Fixture f;
+  auto snapshot = f.record()["state"]["initial_snapshot"];
+  const std::string oracle = OracleDiff(f.repo, snapshot["base_tree"], snapshot["candidate_tree"]);
+  RunResult r = GentleAi({"review", "export-context", "--json", "--lineage", f.lineage}, f.repo);
+  REQUIRE(r.exit_code == 0);
+  auto env = nlohmann::json::parse(r.out);
+  CHECK(env["schema"] == "gentle-ai.review-context-export/v1");
+  CHECK(env["lineage"] == f.lineage);
+  CHECK(env["revision"] == f.record()["revision"]);
+  CHECK(env["state"] == "reviewing");
+  CHECK(env["applicability"] == "current_target");
+  CHECK(env["snapshot"]["base_tree"] == snapshot["base_tree"]);
+  CHECK(env["snapshot"]["candidate_tree"] == snapshot["candidate_tree"]);
+  CHECK(env["snapshot"]["identity"] == snapshot["identity"]);
+  CHECK(env["snapshot"]["paths_digest"] == snapshot["paths_digest"]);
+  CHECK(env["snapshot"]["projection"] == "workspace");
+  CHECK(env["candidate_diff"]["encoding"] == "base64");
+  CHECK(exporter::DecodeCanonicalBase64(env["candidate_diff"]["data"].get<std::string>()) ==
+        oracle);
+  CHECK(env["candidate_diff"]["sha256"] == "sha256:" + store::Sha256Hex(oracle));
+  CHECK(env["candidate_diff"]["byte_size"] == oracle.size());
+  CHECK(env["budget"]["max_bytes"] == 4194304);
+  CHECK(env["budget"]["used_bytes"] == oracle.size());
+  CHECK(env["derivation"]["git_flags"].size() == 12);
+  CHECK(env["derivation"]["git_flags"][0] == "--binary");
+  CHECK(env["derivation"]["engine"] == "native");
+  auto manifest = env["changed_path_manifest"];
+  REQUIRE(manifest.size() == 2);
+  CHECK(manifest[0]["path"] == "a.txt");
+  CHECK(manifest[0]["status"] == "M");
+  CHECK(manifest[0]["old_mode"] == "100644");
+  CHECK(manifest[1]["path"] == "new file.txt");
+  CHECK(manifest[1]["status"] == "A");
+  CHECK(manifest[1]["old_oid"] == std::string(40, '0'));
+  CHECK(manifest[1]["new_oid"] == Trim(Git(f.repo, {"rev-parse", ":new file.txt"})));
+
+  TempDir out;
+  CHECK(GentleAi(
+            {"review", "export-context", "--lineage", f.lineage, "--output", out.path() + "/patch"},
+            f.repo)
+            .exit_code == 0);
+  CHECK(ReadFile(out.path() + "/patch") == oracle);
+}
+
+TEST_CASE("matrix: any state and applicability exports, including invalidated and unrelated") {
+  Fixture f;
+  RewriteRecord(f.record_path(), [](auto& s) { s["state"] = "invalidated"; });
+  WriteFile(f.repo + "/a.txt", "moved on\n");
+  RunResult r = GentleAi({"review", "export-context", "--json", "--lineage", f.lineage}, f.repo);
+  REQUIRE(r.exit_code == 0);
+  auto env = nlohmann::json::parse(r.out);
+  CHECK(env["state"] == "invalidated");
+  CHECK(env["applicability"] == "unrelated");
+}
+
+TEST_CASE("matrix: unknown lineage is not_found; bad id is usage") {
+  Fixture f;
+  auto r = ExpectRefusal(f.repo, "review-0123456789abcdef", f.repo + "/.git");
+  CHECK(r.exit_code == 3);
+  CHECK(r.error["code"] == "not_found");
+  CHECK(r.error["lineage"] == "review-0123456789abcdef");
+  auto bad = ExpectRefusal(f.repo, "../v2", f.repo + "/.git");
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.error["code"] == "usage");
+}
+
+TEST_CASE("matrix: a burned lineage is consumed") {
+  Fixture f;
+  auto rec = f.record();
+  const std::string target = rec["state"]["current_snapshot"]["identity"];
+  const std::string repo_key = store::RepoKey(f.repo);
+  REQUIRE(mkdir((f.root() + "/terminal-consumption").c_str(), 0700) == 0);
+  REQUIRE(mkdir((f.root() + "/terminal-consumption/v1").c_str(), 0700) == 0);
+  WriteFile(f.root() + "/terminal-consumption/v1/" + store::TombstoneFileName(repo_key, target),
+            "{\"schema\":\"gentle-ai.review-terminal-consumption/v1\",\"repository\":\"" +
+                repo_key + "\",\"target\":\"" + target + "\",\"lineage\":\"" + f.lineage + "\"}");
+  SECTION("record still present: duplicate claims are ambiguous") {
+    auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+    CHECK(r.exit_code == 7);
+    CHECK(r.error["code"] == "ambiguous");
+  }
+  SECTION("record gone: consumed") {
+    REQUIRE(unlink(f.record_path().c_str()) == 0);
+    REQUIRE(rmdir((f.root() + "/v2/" + f.lineage).c_str()) == 0);
+    auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+    CHECK(r.exit_code == 4);
+    CHECK(r.error["code"] == "consumed");
+  }
+}
+
+TEST_CASE("matrix: an abandoned lineage is retired and points at its audit record") {
+  Fixture f;
+  const std::string qdir = f.root() + "/quarantine/" + f.lineage + "-123456";
+  REQUIRE(mkdir((f.root() + "/quarantine").c_str(), 0700) == 0);
+  REQUIRE(mkdir(qdir.c_str(), 0700) == 0);
+  REQUIRE(rename((f.root() + "/v2/" + f.lineage).c_str(), (qdir + "/residue").c_str()) == 0);
+  WriteFile(
+      qdir + "/reclaim-record.json",
+      "{\n  \"schema\": \"gentle-ai.review-reclaim-record/v1\",\n  \"status\": \"committed\",\n"
+      "  \"lineage_id\": \"" +
+          f.lineage + "\",\n  \"reason\": \"operator_disposition\"\n}\n");
+  auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+  CHECK(r.exit_code == 5);
+  CHECK(r.error["code"] == "retired");
+  CHECK(r.error["details"]["audit_record"] == qdir + "/reclaim-record.json");
+}
+
+TEST_CASE("matrix: a historical-compat record is read_only") {
+  Fixture f;
+  RewriteRecord(f.record_path(), [](auto& s) {
+    s["lens_results"] = nlohmann::ordered_json::array({{{"lens", "review-risk"}}});
+  });
+  auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+  CHECK(r.exit_code == 6);
+  CHECK(r.error["code"] == "read_only");
+}
+
+TEST_CASE("matrix: the batch marker refuses with reconciliation_prepared") {
+  Fixture f;
+  WriteFile(f.root() + "/batch-reconcile-journal.json", "{}");
+  auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+  CHECK(r.exit_code == 6);
+  CHECK(r.error["code"] == "reconciliation_prepared");
+}
+
+TEST_CASE("matrix: unparseable, unverifiable or misplaced records are corrupted") {
+  Fixture f;
+  SECTION("tampered state byte") {
+    std::string bytes = ReadFile(f.record_path());
+    bytes[bytes.find("\"reviewing\"") + 3] = 'X';
+    WriteFile(f.record_path(), bytes);
+  }
+  SECTION("not JSON") { WriteFile(f.record_path(), "{\"schema\": "); }
+  SECTION("lineage differs from its directory") {
+    RewriteRecord(f.record_path(), [](auto& s) { s["lineage_id"] = "review-ffffffffffffffff"; });
+  }
+  SECTION("incomplete entry without a record") { REQUIRE(unlink(f.record_path().c_str()) == 0); }
+  auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+  CHECK(r.exit_code == 7);
+  CHECK(r.error["code"] == "corrupted");
+}
+
+TEST_CASE("matrix: a missing tree or blob is objects_missing") {
+  Fixture f;
+  auto snapshot = f.record()["state"]["initial_snapshot"];
+  const std::string blob =
+      Trim(Git(f.repo, {"rev-parse", std::string(snapshot["candidate_tree"]) + ":a.txt"}));
+  const std::string loose = f.repo + "/.git/objects/" + blob.substr(0, 2) + "/" + blob.substr(2);
+  REQUIRE(unlink(loose.c_str()) == 0);
+  auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+  CHECK(r.exit_code == 8);
+  CHECK(r.error["code"] == "objects_missing");
+  const std::string tree = snapshot["candidate_tree"];
+  REQUIRE(unlink((f.repo + "/.git/objects/" + tree.substr(0, 2) + "/" + tree.substr(2)).c_str()) ==
+          0);
+  auto t = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+  CHECK(t.exit_code == 8);
+  CHECK(t.error["code"] == "objects_missing");
+}
+
+TEST_CASE("matrix: a patch above 4 MiB is budget_exceeded and nothing is printed") {
+  TempDir tmp;
+  std::string repo = InitRepo(tmp.path());
+  std::string big;
+  for (int i = 0; i < 140000; ++i) big += "line number " + std::to_string(i) + " of a big file\n";
+  REQUIRE(big.size() > 4194304);
+  WriteFile(repo + "/big.txt", big);
+  Git(repo, {"add", "big.txt"});
+  RunResult start = GentleAi({"review", "start", "--json"}, repo);
+  REQUIRE(start.exit_code == 0);
+  const std::string lineage = nlohmann::json::parse(start.out)["lineage"];
+  RunResult raw = GentleAi({"review", "export-context", "--lineage", lineage}, repo);
+  CHECK(raw.exit_code == 9);
+  CHECK(raw.out.empty());
+  CHECK(raw.err.rfind("gentle-ai: budget_exceeded: ", 0) == 0);
+  auto r = ExpectRefusal(repo, lineage, repo + "/.git");
+  CHECK(r.exit_code == 9);
+  CHECK(r.error["code"] == "budget_exceeded");
+  RunResult via_git =
+      GentleAi({"review", "export-context", "--lineage", lineage, "--engine", "git"}, repo);
+  CHECK(via_git.exit_code == 9);
+  CHECK(via_git.out.empty());
+}
+
+TEST_CASE("matrix: paths that the trees do not reproduce are integrity_mismatch") {
+  Fixture f;
+  RewriteRecord(f.record_path(), [](auto& s) {
+    for (const char* key : {"initial_snapshot", "current_snapshot"}) {
+      auto& snap = s[key];
+      snap["paths"] = nlohmann::ordered_json::array({"a.txt"});
+      snap["paths_digest"] = store::PathsDigest({"a.txt"});
+      snap["identity"] = store::SnapshotIdentity(
+          {snap["kind"], "", snap["base_tree"], snap["candidate_tree"], snap["paths_digest"], {}});
+    }
+  });
+  auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+  CHECK(r.exit_code == 10);
+  CHECK(r.error["code"] == "integrity_mismatch");
+}
+
+TEST_CASE("a sibling worktree exports the lineage; an unrelated clone gets not_found") {
+  Fixture f;
+  const std::string expected =
+      GentleAi({"review", "export-context", "--lineage", f.lineage}, f.repo).out;
+  Git(f.repo, {"worktree", "add", "-q", f.tmp.path() + "/sibling"});
+  RunResult sibling =
+      GentleAi({"review", "export-context", "--lineage", f.lineage}, f.tmp.path() + "/sibling");
+  CHECK(sibling.exit_code == 0);
+  CHECK(sibling.out == expected);
+  Git(f.tmp.path(), {"clone", "-q", f.repo, f.tmp.path() + "/clone"});
+  auto r = ExpectRefusal(f.tmp.path() + "/clone", f.lineage, f.tmp.path() + "/clone/.git");
+  CHECK(r.exit_code == 3);
+  CHECK(r.error["code"] == "not_found");
+}
+
+TEST_CASE("verify --lineage: integrity, then the merged tree and the approved state") {
+  Fixture f;
+  RunResult ok = GentleAi({"review", "verify", "--json", "--lineage", f.lineage}, f.repo);
+  REQUIRE(ok.exit_code == 0);
+  auto doc = nlohmann::json::parse(ok.out);
+  CHECK(doc["schema"] == "gentle-ai.review-verify/v1");
+  CHECK(doc["verified"] == true);
+  Git(f.repo, {"add", "-A"});
+  Git(f.repo, {"commit", "-q", "-m", "candidate"});
+  // Reviewing, not approved: the merge is not authorised.
+  RunResult reviewing =
+      GentleAi({"review", "verify", "--json", "--lineage", f.lineage, "--against", "HEAD"}, f.repo);
+  CHECK(reviewing.exit_code == 6);
+  CHECK(nlohmann::json::parse(reviewing.out)["error"]["code"] == "wrong_state");
+  RewriteRecord(f.record_path(), [](auto& s) { s["state"] = "approved"; });
+  CHECK(GentleAi({"review", "verify", "--lineage", f.lineage, "--against", "HEAD"}, f.repo)
+            .exit_code == 0);
+  RunResult other = GentleAi(
+      {"review", "verify", "--json", "--lineage", f.lineage, "--against", "HEAD~1"}, f.repo);
+  CHECK(other.exit_code == 10);
+  CHECK(nlohmann::json::parse(other.out)["error"]["code"] == "not_reviewed");
+}
+
+TEST_CASE("verify --envelope works in a fresh clone and refuses envelopes that do not bind") {
+  Fixture f;
+  RunResult exported =
+      GentleAi({"review", "export-context", "--json", "--lineage", f.lineage}, f.repo);
+  REQUIRE(exported.exit_code == 0);
+  auto env = nlohmann::json::parse(exported.out);
+  Git(f.repo, {"add", "-A"});
+  Git(f.repo, {"commit", "-q", "-m", "candidate"});
+  Git(f.tmp.path(), {"clone", "-q", f.repo, f.tmp.path() + "/ci"});
+  const std::string ci = f.tmp.path() + "/ci";
+  TempDir files;
+  auto verify = [&](const nlohmann::json& envelope, const std::string& against) {
+    WriteFile(files.path() + "/env.json", envelope.dump());
+    std::vector<std::string> args = {"review", "verify", "--json", "--envelope",
+                                     files.path() + "/env.json"};
+    if (!against.empty()) args.insert(args.end(), {"--against", against});
+    auto before = HashTree(ci + "/.git");
+    RunResult r = GentleAi(args, ci);
+    CHECK(HashTree(ci + "/.git") == before);
+    return r;
+  };
+  auto code = [](const RunResult& r) { return nlohmann::json::parse(r.out)["error"]["code"]; };
+
+  CHECK(verify(env, "").exit_code == 0);
+  CHECK(verify(env, "HEAD").exit_code == 0);
+  RunResult not_reviewed = verify(env, "HEAD~1");
+  CHECK(not_reviewed.exit_code == 10);
+  CHECK(code(not_reviewed) == "not_reviewed");
+
+  SECTION("non-canonical base64") {
+    auto bad = env;
+    std::string data = bad["candidate_diff"]["data"];
+    size_t pad = data.find('=');
+    REQUIRE(pad != std::string::npos);  // the fixture's patch length is not a multiple of 3
+    char& last = data[pad - 1];
+    last = last == 'A' ? 'B' : (last == 'B' ? 'C' : last + 1);  // sets bits the padding drops
+    bad["candidate_diff"]["data"] = data;
+    RunResult r = verify(bad, "");
+    CHECK(r.exit_code == 10);
+    CHECK(code(r) == "integrity_mismatch");
+  }
+  SECTION("wrong byte_size") {
+    auto bad = env;
+    bad["candidate_diff"]["byte_size"] = env["candidate_diff"]["byte_size"].get<int>() - 1;
+    CHECK(code(verify(bad, "")) == "integrity_mismatch");
+  }
+  SECTION("wrong sha256") {
+    auto bad = env;
+    bad["candidate_diff"]["sha256"] = "sha256:" + std::string(64, '0');
+    CHECK(code(verify(bad, "")) == "integrity_mismatch");
+  }
+  SECTION("swapped tree ids") {
+    auto bad = env;
+    std::swap(bad["snapshot"]["base_tree"], bad["snapshot"]["candidate_tree"]);
+    CHECK(code(verify(bad, "")) == "integrity_mismatch");
+  }
+  SECTION("a valid diff of other trees") {
+    auto bad = env;
+    const std::string other = "diff --git a/x b/x\nnew file mode 100644\n";
+    bad["candidate_diff"]["data"] = exporter::EncodeBase64(other);
+    bad["candidate_diff"]["byte_size"] = other.size();
+    bad["candidate_diff"]["sha256"] = "sha256:" + store::Sha256Hex(other);
+    RunResult r = verify(bad, "");
+    CHECK(r.exit_code == 10);
+    CHECK(code(r) == "integrity_mismatch");
+  }
+  SECTION("not an envelope") {
+    auto bad = env;
+    bad["schema"] = "something-else";
+    CHECK(code(verify(bad, "")) == "integrity_mismatch");
+  }
+}
+
+}  // namespace gentle::testing
