@@ -23,5 +23,21 @@ lineage=$("$bin" review start --untracked src/helper.c --json | sed 's/.*"lineag
 step "$bin" review status --lineage "$lineage"
 step "$bin" review list
 step "$bin" review status --json
+
+# What exactly was reviewed: the frozen diff, re-derived and verified against the record.
+step "$bin" review export-context --lineage "$lineage"
+"$bin" review export-context --lineage "$lineage" --json --output "$work/envelope.json"
+echo "(envelope written to $work/envelope.json)"
+
+# CI: the candidate is committed; a fresh clone with no store verifies the envelope against it.
+git -c user.name=Demo -c user.email=demo@example.com add -A
+git -c user.name=Demo -c user.email=demo@example.com commit -q -m "Greet with Hello"
+git clone -q "$repo" "$work/ci-clone"
+step "$bin" review verify --cwd "$work/ci-clone" --envelope "$work/envelope.json" --against HEAD
+echo "... and against a tree that was not reviewed:"
+set +e
+step "$bin" review verify --cwd "$work/ci-clone" --envelope "$work/envelope.json" --against HEAD~1
+echo "exit code: $? (not_reviewed)"
+set -e
 echo
 echo "demo repository left at $repo"
