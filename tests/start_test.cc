@@ -299,3 +299,18 @@ TEST_CASE("two processes starting the same candidate at once make one lineage an
 }
 
 }  // namespace gentle::testing
+
+namespace gentle::testing {
+
+TEST_CASE("a changed path that is not valid UTF-8 is refused, not recorded lossily") {
+  TempDir tmp;
+  std::string repo = InitRepo(tmp.path());
+  WriteFile(repo + "/latin1-\xe9.txt", "x\n");
+  Git(repo, {"add", "latin1-\xe9.txt"});
+  RunResult r = GentleAi({"review", "start", "--json"}, repo);
+  CHECK(r.exit_code == 2);
+  CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "usage");
+  CHECK(access((repo + "/.git/gentle-ai/review-transactions/v2").c_str(), F_OK) != 0);
+}
+
+}  // namespace gentle::testing
