@@ -66,8 +66,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["lineage"] = r.lineage;
     out["state"] = r.state;
     out["candidate_tree"] = r.candidate_tree;
-    out["against_tree"] =
-        r.against_tree.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(r.against_tree);
+    out["against_tree"] = NullIfEmpty(r.against_tree);
     out["byte_size"] = r.byte_size;
     out["sha256"] = r.sha256;
     out["engine"] = r.engine;

@@ -44,17 +44,12 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     for (const auto& s : *result) {
       nlohmann::ordered_json entry;
       entry["lineage"] = s.lineage;
-      entry["state"] = s.state.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.state);
-      entry["kind"] = s.kind.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.kind);
+      entry["state"] = NullIfEmpty(s.state);
+      entry["kind"] = NullIfEmpty(s.kind);
       entry["applicability"] = s.applicability;
-      entry["revision"] =
-          s.revision.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.revision);
-      entry["target_identity"] = s.target_identity.empty()
-                                     ? nlohmann::ordered_json()
-                                     : nlohmann::ordered_json(s.target_identity);
-      entry["live_target_identity"] = s.live_target_identity.empty()
-                                          ? nlohmann::ordered_json()
-                                          : nlohmann::ordered_json(s.live_target_identity);
+      entry["revision"] = NullIfEmpty(s.revision);
+      entry["target_identity"] = NullIfEmpty(s.target_identity);
+      entry["live_target_identity"] = NullIfEmpty(s.live_target_identity);
       if (!s.detail.empty()) entry["detail"] = s.detail;
       out["lineages"].push_back(entry);
     }
@@ -80,9 +75,8 @@ int RunList(const CommonOptions& common) {
       nlohmann::ordered_json entry;
       entry["lineage"] = s.lineage;
       entry["state"] = s.state;
-      entry["kind"] = s.kind.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.kind);
-      entry["created_at"] =
-          s.created_at.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.created_at);
+      entry["kind"] = NullIfEmpty(s.kind);
+      entry["created_at"] = NullIfEmpty(s.created_at);
       entry["path_count"] = s.path_count;
       out["lineages"].push_back(entry);
     }

@@ -13,8 +13,7 @@ int ReportError(const Status& status, bool json) {
     nlohmann::ordered_json error;
     error["code"] = std::string(CodeName(status.code()));
     error["message"] = status.message();
-    error["lineage"] = status.lineage().empty() ? nlohmann::ordered_json()
-                                                : nlohmann::ordered_json(status.lineage());
+    error["lineage"] = NullIfEmpty(status.lineage());
     error["details"] = nlohmann::ordered_json::object();
     for (const auto& [key, value] : status.details()) error["details"][key] = value;
     nlohmann::ordered_json envelope;
@@ -29,6 +28,10 @@ int ReportError(const Status& status, bool json) {
     std::cerr << "gentle-ai: " << CodeName(status.code()) << ": " << message << "\n";
   }
   return ExitCodeFor(status.code());
+}
+
+nlohmann::ordered_json NullIfEmpty(const std::string& value) {
+  return value.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
 }
 
 int PrintJson(const nlohmann::ordered_json& document) {

@@ -13,6 +13,9 @@ namespace gentle::cli {
 // Prints the failure and returns its exit code.
 int ReportError(const Status& status, bool json);
 
+// `value` as a JSON string, or null when it is empty.
+nlohmann::ordered_json NullIfEmpty(const std::string& value);
+
 // Prints a JSON document (compact, one line) on stdout and returns 0.
 int PrintJson(const nlohmann::ordered_json& document);
 

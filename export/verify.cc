@@ -14,17 +14,9 @@ namespace gentle::exporter {
 namespace {
 
 Result<std::string> TreeOf(const store::Repository& repo, const std::string& rev) {
-  git_object* object = nullptr;
-  if (git_revparse_single(&object, repo.raw(), rev.c_str()) != 0) {
-    return Status(Code::kUsage, "cannot resolve --against " + rev);
-  }
-  git_object* tree = nullptr;
-  int rc = git_object_peel(&tree, object, GIT_OBJECT_TREE);
-  git_object_free(object);
-  if (rc != 0) return Status(Code::kUsage, "--against " + rev + " does not name a tree");
-  std::string hex = store::OidHex(*git_object_id(tree));
-  git_object_free(tree);
-  return hex;
+  auto tree = store::PeelRevision(repo.raw(), rev, GIT_OBJECT_TREE);
+  if (!tree.ok()) return Status(Code::kUsage, "--against: " + tree.status().message());
+  return store::OidHex(*tree);
 }
 
 Status CheckAgainst(const store::Repository& repo, const std::optional<std::string>& against,

@@ -30,6 +30,23 @@ std::string CanonicalPath(const std::string& path) {
   return out;
 }
 
+Result<git_oid> PeelRevision(git_repository* repo, const std::string& rev, git_object_t type) {
+  git_object* object = nullptr;
+  if (git_revparse_single(&object, repo, rev.c_str()) != 0) {
+    return Status(Code::kUsage, "cannot resolve revision: " + rev);
+  }
+  git_object* peeled = nullptr;
+  int rc = git_object_peel(&peeled, object, type);
+  git_object_free(object);
+  if (rc != 0) {
+    return Status(Code::kUsage, "revision " + rev + " does not name a " +
+                                    (type == GIT_OBJECT_TREE ? "tree" : "commit"));
+  }
+  git_oid oid = *git_object_id(peeled);
+  git_object_free(peeled);
+  return oid;
+}
+
 Result<Repository> Repository::Discover(const std::string& start_dir) {
   EnsureLibgit2();
   std::string start = CanonicalPath(start_dir);

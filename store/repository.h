@@ -41,6 +41,10 @@ class Repository {
   std::string worktree_root_;
 };
 
+// Resolves a revision expression and peels it to `type` (GIT_OBJECT_COMMIT or GIT_OBJECT_TREE);
+// `usage` when it does not resolve or does not peel.
+Result<git_oid> PeelRevision(git_repository* repo, const std::string& rev, git_object_t type);
+
 // Initialises libgit2 once per process.
 void EnsureLibgit2();
 

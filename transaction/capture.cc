@@ -18,31 +18,11 @@ git_oid EmptyTreeId() {
 }
 
 Result<git_oid> ResolveCommit(git_repository* repo, const std::string& rev) {
-  git_object* object = nullptr;
-  if (git_revparse_single(&object, repo, rev.c_str()) != 0) {
-    return Status(Code::kUsage, "cannot resolve revision: " + rev);
-  }
-  git_object* commit = nullptr;
-  int rc = git_object_peel(&commit, object, GIT_OBJECT_COMMIT);
-  git_object_free(object);
-  if (rc != 0) return Status(Code::kUsage, "revision is not a commit: " + rev);
-  git_oid oid = *git_object_id(commit);
-  git_object_free(commit);
-  return oid;
+  return store::PeelRevision(repo, rev, GIT_OBJECT_COMMIT);
 }
 
 Result<git_oid> ResolveTree(git_repository* repo, const std::string& rev) {
-  git_object* object = nullptr;
-  if (git_revparse_single(&object, repo, rev.c_str()) != 0) {
-    return Status(Code::kUsage, "cannot resolve revision: " + rev);
-  }
-  git_object* tree = nullptr;
-  int rc = git_object_peel(&tree, object, GIT_OBJECT_TREE);
-  git_object_free(object);
-  if (rc != 0) return Status(Code::kUsage, "revision does not name a tree: " + rev);
-  git_oid oid = *git_object_id(tree);
-  git_object_free(tree);
-  return oid;
+  return store::PeelRevision(repo, rev, GIT_OBJECT_TREE);
 }
 
 Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree) {
