@@ -1,24 +1,25 @@
+// OpenSSL's direct SHA-256 functions are used instead of EVP: under OpenSSL 3 the first EVP fetch
+// initialises the provider machinery (~3.5 million instructions, measured with callgrind), which
+// dominated small read commands. The direct functions are deprecated in 3.0 but supported there.
+#define OPENSSL_API_COMPAT 0x10100000L
 #include "store/sha256.h"
 
-#include <openssl/evp.h>
+#include <openssl/sha.h>
 
 namespace gentle::store {
 
-Sha256::Sha256() : ctx_(EVP_MD_CTX_new()) {
-  EVP_DigestInit_ex(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr);
-}
+Sha256::Sha256() : ctx_(new SHA256_CTX) { SHA256_Init(static_cast<SHA256_CTX*>(ctx_)); }
 
-Sha256::~Sha256() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
+Sha256::~Sha256() { delete static_cast<SHA256_CTX*>(ctx_); }
 
 void Sha256::Update(std::string_view bytes) {
-  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), bytes.data(), bytes.size());
+  SHA256_Update(static_cast<SHA256_CTX*>(ctx_), bytes.data(), bytes.size());
 }
 
 std::string Sha256::FinishRaw() {
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  EVP_DigestFinal_ex(static_cast<EVP_MD_CTX*>(ctx_), digest, &length);
-  return std::string(reinterpret_cast<const char*>(digest), length);
+  unsigned char digest[SHA256_DIGEST_LENGTH];
+  SHA256_Final(digest, static_cast<SHA256_CTX*>(ctx_));
+  return std::string(reinterpret_cast<const char*>(digest), sizeof(digest));
 }
 
 std::string Sha256::FinishHex() { return HexEncode(FinishRaw()); }

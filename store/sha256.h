@@ -22,7 +22,7 @@ class Sha256 {
   std::string FinishRaw();
 
  private:
-  void* ctx_;  // EVP_MD_CTX*, kept opaque so OpenSSL headers stay out of this header.
+  void* ctx_;  // SHA256_CTX*, kept opaque so OpenSSL headers stay out of this header.
 };
 
 std::string Sha256Hex(std::string_view bytes);
