@@ -7,12 +7,14 @@
 // each differing section is classified (binary, funcname, file-header, hunk-body).
 #include <git2.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "git_oracle.h"
@@ -51,7 +53,7 @@ std::string Classify(const std::string& expected, const std::string& actual) {
 int Usage() {
   std::fprintf(stderr,
                "usage: engine-compare --repo DIR [--range A..B] [--max N] [--budget BYTES] "
-               "[--show N]\n");
+               "[--show N] [--no-oracle]\n");
   return 2;
 }
 
@@ -62,6 +64,7 @@ int main(int argc, char** argv) {
   long max_pairs = -1;
   size_t budget = SIZE_MAX;
   int show = 3;
+  bool no_oracle = false;  // time the engine alone (profiling); every pair counts as identical
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
@@ -73,6 +76,8 @@ int main(int argc, char** argv) {
       max_pairs = std::atol(value().c_str());
     else if (arg == "--budget")
       budget = std::strtoull(value().c_str(), nullptr, 10);
+    else if (arg == "--no-oracle")
+      no_oracle = true;
     else if (arg == "--show")
       show = std::atoi(value().c_str());
     else
@@ -103,6 +108,9 @@ int main(int argc, char** argv) {
   std::map<std::string, long> class_sections, class_pairs;
   double engine_seconds = 0, oracle_seconds = 0;
   size_t bytes = 0;
+  long text_pairs = 0;  // pairs without any binary section: no AppendBinaryPatch cost
+  double text_engine_seconds = 0, text_oracle_seconds = 0;
+  std::vector<std::tuple<double, double, std::string>> slowest;  // engine s, oracle s, commit
   size_t start = 0;
   while (start < rl.out.size()) {
     size_t nl = rl.out.find('\n', start);
@@ -129,9 +137,12 @@ int main(int argc, char** argv) {
     options.max_bytes = budget;
     auto engine = gentle::testing::EngineDiff(repo.get(), base, cand, options);
     auto t1 = std::chrono::steady_clock::now();
-    auto oracle = gentle::testing::OracleDiff(git_dir, base, cand);
+    auto oracle = no_oracle && engine.ok() ? gentle::Result<std::string>(engine->bytes)
+                                           : gentle::testing::OracleDiff(git_dir, base, cand);
     auto t2 = std::chrono::steady_clock::now();
     engine_seconds += std::chrono::duration<double>(t1 - t0).count();
+    slowest.emplace_back(std::chrono::duration<double>(t1 - t0).count(),
+                         std::chrono::duration<double>(t2 - t1).count(), commit);
     oracle_seconds += std::chrono::duration<double>(t2 - t1).count();
     if (!engine.ok() || !oracle.ok()) {
       ++failed;
@@ -141,6 +152,11 @@ int main(int argc, char** argv) {
       continue;
     }
     bytes += oracle->size();
+    if (oracle->find("\nGIT binary patch\n") == std::string::npos) {
+      ++text_pairs;
+      text_engine_seconds += std::chrono::duration<double>(t1 - t0).count();
+      text_oracle_seconds += std::chrono::duration<double>(t2 - t1).count();
+    }
     if (engine->bytes == *oracle) {
       ++identical;
       continue;
@@ -169,5 +185,12 @@ int main(int argc, char** argv) {
   }
   std::printf("patch bytes %zu; engine %.2f s in process, oracle %.2f s as processes\n", bytes,
               engine_seconds, oracle_seconds);
+  std::printf("pairs without binary sections: %ld; engine %.2f s, oracle %.2f s\n", text_pairs,
+              text_engine_seconds, text_oracle_seconds);
+  std::sort(slowest.rbegin(), slowest.rend());
+  for (size_t i = 0; i < slowest.size() && i < 5; ++i) {
+    std::printf("slow: %s engine %.3f s oracle %.3f s\n", std::get<2>(slowest[i]).c_str(),
+                std::get<0>(slowest[i]), std::get<1>(slowest[i]));
+  }
   return different == 0 && failed == 0 ? 0 : 1;
 }
