@@ -1,7 +1,8 @@
 // engine-compare: runs the native patch engine and the pinned git oracle on every first-parent
 // commit pair (C^1^{tree} -> C^{tree}) of a repository and reports how many are byte-identical.
 //
-//   engine-compare --repo DIR [--range A..B] [--max N] [--budget BYTES] [--show N]
+//   engine-compare --repo DIR [--range A..B | --pair A B] [--max N] [--budget BYTES] [--show N]
+//                  [--no-oracle]
 //
 // Without --range the walk starts at HEAD. Differing pairs are split into per-file sections and
 // each differing section is classified (binary, funcname, file-header, hunk-body).
@@ -53,7 +54,7 @@ std::string Classify(const std::string& expected, const std::string& actual) {
 int Usage() {
   std::fprintf(stderr,
                "usage: engine-compare --repo DIR [--range A..B] [--max N] [--budget BYTES] "
-               "[--show N] [--no-oracle]\n");
+               "[--show N] [--no-oracle] [--pair A B]\n");
   return 2;
 }
 
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
   long max_pairs = -1;
   size_t budget = SIZE_MAX;
   int show = 3;
+  std::string pair_from, pair_to;  // --pair A B: one pair, A's tree -> B's tree
   bool no_oracle = false;  // time the engine alone (profiling); every pair counts as identical
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
@@ -76,7 +78,10 @@ int main(int argc, char** argv) {
       max_pairs = std::atol(value().c_str());
     else if (arg == "--budget")
       budget = std::strtoull(value().c_str(), nullptr, 10);
-    else if (arg == "--no-oracle")
+    else if (arg == "--pair") {
+      pair_from = value();
+      pair_to = value();
+    } else if (arg == "--no-oracle")
       no_oracle = true;
     else if (arg == "--show")
       show = std::atoi(value().c_str());
@@ -97,7 +102,16 @@ int main(int argc, char** argv) {
                                        "--parents"};
   if (max_pairs >= 0) rev_list.push_back("--max-count=" + std::to_string(max_pairs));
   rev_list.push_back(range.empty() ? "HEAD" : range);
+  if (!pair_from.empty()) {
+    // rev-parse prints B then A, the same "commit parent" shape rev-list --parents gives.
+    rev_list = {"git", "--git-dir=" + git_dir, "rev-parse", pair_to + "^{commit}",
+                pair_from + "^{commit}"};
+  }
   CommandResult rl = RunCommand(rev_list, env);
+  if (!pair_from.empty() && rl.exit_code == 0) {
+    std::replace(rl.out.begin(), rl.out.end(), '\n', ' ');
+    rl.out.back() = '\n';
+  }
   if (rl.exit_code != 0) {
     std::fprintf(stderr, "rev-list failed: %s\n", rl.err.c_str());
     return 2;
@@ -177,7 +191,10 @@ int main(int argc, char** argv) {
                   gentle::testing::FirstDifference(*oracle, engine->bytes).c_str());
     }
   }
-  std::printf("repo %s range %s\n", git_dir.c_str(), range.empty() ? "HEAD" : range.c_str());
+  std::printf("repo %s range %s\n", git_dir.c_str(),
+              !pair_from.empty() ? (pair_from + " " + pair_to).c_str()
+              : range.empty()    ? "HEAD"
+                                 : range.c_str());
   std::printf("pairs %ld identical %ld different %ld failed %ld\n", pairs, identical, different,
               failed);
   for (const auto& [cls, n] : class_sections) {
