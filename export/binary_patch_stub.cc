@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "export/binary_patch.h"
+#include "export/binary_patch_fallback.h"
 #include "export/git_flags.h"
 
 extern char** environ;
@@ -103,6 +104,9 @@ Scratch& GetScratch() {
 }
 
 }  // namespace
+
+// Every binary section of this stub comes from the git CLI, so the derivation must say so.
+bool BinaryPatchUsesGitCli() { return true; }
 
 Status AppendBinaryPatch(std::string_view old_data, std::string_view new_data, std::string* out) {
   static std::mutex mutex;

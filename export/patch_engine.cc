@@ -7,6 +7,7 @@
 #include <mutex>
 #include <thread>
 
+#include "export/binary_patch_fallback.h"
 #include "export/file_section.h"
 
 namespace gentle::exporter {
@@ -106,7 +107,8 @@ struct FileWork {
 };
 
 // The section (two for a type change) of one file, appended to `out`, which stays within `cap`.
-Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::string* out) {
+Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::string* out,
+                 bool* wrote_binary) {
   LoadedSide old_side;
   LoadedSide new_side;
   GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_file, work.old_mode, work.path, &old_side));
@@ -114,10 +116,11 @@ Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::st
   if (work.status == 'T') {
     // git prints a type change as the old path deleted, then the new one added.
     const FileSide absent;
-    GENTLE_RETURN_IF_ERROR(AppendFileSection(work.path, old_side.side, absent, cap, out));
-    return AppendFileSection(work.path, absent, new_side.side, cap, out);
+    GENTLE_RETURN_IF_ERROR(
+        AppendFileSection(work.path, old_side.side, absent, cap, out, wrote_binary));
+    return AppendFileSection(work.path, absent, new_side.side, cap, out, wrote_binary);
   }
-  return AppendFileSection(work.path, old_side.side, new_side.side, cap, out);
+  return AppendFileSection(work.path, old_side.side, new_side.side, cap, out, wrote_binary);
 }
 
 // Below this many files the patch is written on the calling thread only.
@@ -131,7 +134,7 @@ constexpr size_t kWindow = 8;
 // order, so the bytes, the first error and the budget cut-off are exactly the sequential ones.
 // The helper thread reads through its own repository handle, as libgit2 objects are not shared.
 Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size_t max_bytes,
-                  std::string* out) {
+                  std::string* out, bool* wrote_binary) {
   RepoPtr helper_repo;
   if (files.size() >= kParallelMinFiles && std::thread::hardware_concurrency() > 1) {
     git_repository* opened = nullptr;
@@ -142,7 +145,7 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
   }
   if (!helper_repo) {
     for (const FileWork& work : files) {
-      GENTLE_RETURN_IF_ERROR(WriteFile(repo, work, max_bytes, out));
+      GENTLE_RETURN_IF_ERROR(WriteFile(repo, work, max_bytes, out, wrote_binary));
       if (out->size() > max_bytes) {
         return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
       }
@@ -152,6 +155,7 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
 
   struct Slot {
     bool ready = false;
+    bool binary = false;
     Status status;
     std::string bytes;
   };
@@ -172,8 +176,10 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
     const size_t used = appended_bytes.load();
     const size_t cap = max_bytes > used ? max_bytes - used : 0;
     std::string bytes;
-    Status status = WriteFile(r, files[i], cap, &bytes);
+    bool binary = false;
+    Status status = WriteFile(r, files[i], cap, &bytes, &binary);
     lock.lock();
+    slots[i].binary = binary;
     slots[i].status = std::move(status);
     slots[i].bytes = std::move(bytes);
     slots[i].ready = true;
@@ -214,6 +220,7 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
         changed.notify_all();
         break;
       }
+      *wrote_binary = *wrote_binary || slot.binary;
       appended = i + 1;
       appended_bytes.store(out->size());
       changed.notify_all();
@@ -226,6 +233,9 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
 }
 
 }  // namespace
+
+// Default when the linked AppendBinaryPatch is fully native; a fallback overrides it.
+__attribute__((weak)) bool BinaryPatchUsesGitCli() { return false; }
 
 Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
                                  const git_oid& candidate_tree, const PatchOptions& options) {
@@ -297,7 +307,9 @@ Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
   // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched
   // reserved pages cost nothing.
   patch.bytes.reserve(std::min<size_t>(options.max_bytes, size_t{64} << 20));
-  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, options.max_bytes, &patch.bytes));
+  bool wrote_binary = false;
+  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, options.max_bytes, &patch.bytes, &wrote_binary));
+  if (wrote_binary && BinaryPatchUsesGitCli()) patch.engine = "native+git-binary-delta";
   return patch;
 }
 
