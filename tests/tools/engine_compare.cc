@@ -2,7 +2,7 @@
 // commit pair (C^1^{tree} -> C^{tree}) of a repository and reports how many are byte-identical.
 //
 //   engine-compare --repo DIR [--range A..B | --pair A B] [--max N] [--budget BYTES] [--show N]
-//                  [--no-oracle]
+//                  [--no-oracle] [--repeat N]
 //
 // Without --range the walk starts at HEAD. Differing pairs are split into per-file sections and
 // each differing section is classified (binary, funcname, file-header, hunk-body).
@@ -54,7 +54,7 @@ std::string Classify(const std::string& expected, const std::string& actual) {
 int Usage() {
   std::fprintf(stderr,
                "usage: engine-compare --repo DIR [--range A..B] [--max N] [--budget BYTES] "
-               "[--show N] [--no-oracle] [--pair A B]\n");
+               "[--show N] [--no-oracle] [--pair A B] [--repeat N]\n");
   return 2;
 }
 
@@ -66,27 +66,31 @@ int main(int argc, char** argv) {
   size_t budget = SIZE_MAX;
   int show = 3;
   std::string pair_from, pair_to;  // --pair A B: one pair, A's tree -> B's tree
+  int repeat = 1;  // run the engine this many times per pair; the rest report the warm minimum
   bool no_oracle = false;  // time the engine alone (profiling); every pair counts as identical
   for (int i = 1; i < argc; ++i) {
     std::string arg = argv[i];
     auto value = [&]() -> std::string { return i + 1 < argc ? argv[++i] : ""; };
-    if (arg == "--repo")
+    if (arg == "--repo") {
       repo_dir = value();
-    else if (arg == "--range")
+    } else if (arg == "--range") {
       range = value();
-    else if (arg == "--max")
+    } else if (arg == "--max") {
       max_pairs = std::atol(value().c_str());
-    else if (arg == "--budget")
+    } else if (arg == "--budget") {
       budget = std::strtoull(value().c_str(), nullptr, 10);
-    else if (arg == "--pair") {
+    } else if (arg == "--pair") {
       pair_from = value();
       pair_to = value();
-    } else if (arg == "--no-oracle")
+    } else if (arg == "--repeat") {
+      repeat = std::max(1, std::atoi(value().c_str()));
+    } else if (arg == "--no-oracle") {
       no_oracle = true;
-    else if (arg == "--show")
+    } else if (arg == "--show") {
       show = std::atoi(value().c_str());
-    else
+    } else {
       return Usage();
+    }
   }
   if (repo_dir.empty()) return Usage();
 
@@ -150,13 +154,26 @@ int main(int argc, char** argv) {
     gentle::exporter::PatchOptions options;
     options.max_bytes = budget;
     auto engine = gentle::testing::EngineDiff(repo.get(), base, cand, options);
+    const double engine_first =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (repeat > 1) {
+      double warm = 1e9;
+      for (int r = 1; r < repeat; ++r) {
+        auto w0 = std::chrono::steady_clock::now();
+        auto again = gentle::testing::EngineDiff(repo.get(), base, cand, options);
+        warm = std::min(
+            warm, std::chrono::duration<double>(std::chrono::steady_clock::now() - w0).count());
+        if (!again.ok() || !engine.ok() || again->bytes != engine->bytes) warm = -1;
+      }
+      std::printf("pair %s: engine first %.4f s, warm min %.4f s over %d runs\n", commit.c_str(),
+                  engine_first, warm, repeat - 1);
+    }
     auto t1 = std::chrono::steady_clock::now();
     auto oracle = no_oracle && engine.ok() ? gentle::Result<std::string>(engine->bytes)
                                            : gentle::testing::OracleDiff(git_dir, base, cand);
     auto t2 = std::chrono::steady_clock::now();
-    engine_seconds += std::chrono::duration<double>(t1 - t0).count();
-    slowest.emplace_back(std::chrono::duration<double>(t1 - t0).count(),
-                         std::chrono::duration<double>(t2 - t1).count(), commit);
+    engine_seconds += engine_first;
+    slowest.emplace_back(engine_first, std::chrono::duration<double>(t2 - t1).count(), commit);
     oracle_seconds += std::chrono::duration<double>(t2 - t1).count();
     if (!engine.ok() || !oracle.ok()) {
       ++failed;
@@ -168,7 +185,7 @@ int main(int argc, char** argv) {
     bytes += oracle->size();
     if (oracle->find("\nGIT binary patch\n") == std::string::npos) {
       ++text_pairs;
-      text_engine_seconds += std::chrono::duration<double>(t1 - t0).count();
+      text_engine_seconds += engine_first;
       text_oracle_seconds += std::chrono::duration<double>(t2 - t1).count();
     }
     if (engine->bytes == *oracle) {
@@ -200,9 +217,9 @@ int main(int argc, char** argv) {
   for (const auto& [cls, n] : class_sections) {
     std::printf("class %s: %ld pairs / %ld sections\n", cls.c_str(), class_pairs[cls], n);
   }
-  std::printf("patch bytes %zu; engine %.2f s in process, oracle %.2f s as processes\n", bytes,
+  std::printf("patch bytes %zu; engine %.3f s in process, oracle %.3f s as processes\n", bytes,
               engine_seconds, oracle_seconds);
-  std::printf("pairs without binary sections: %ld; engine %.2f s, oracle %.2f s\n", text_pairs,
+  std::printf("pairs without binary sections: %ld; engine %.3f s, oracle %.3f s\n", text_pairs,
               text_engine_seconds, text_oracle_seconds);
   std::sort(slowest.rbegin(), slowest.rend());
   for (size_t i = 0; i < slowest.size() && i < 5; ++i) {
