@@ -81,18 +81,19 @@ std::vector<std::string> GitEnv(const std::string& dir) {
           "GIT_DIR=" + dir + "/repo.git"};
 }
 
+// Created once and deliberately never destroyed, so the exit handler can still read it.
 Scratch& GetScratch() {
-  static Scratch scratch = [] {
-    Scratch s;
+  static Scratch* scratch = [] {
+    auto* s = new Scratch;
     git_libgit2_init();
     std::string tmpl = (std::filesystem::temp_directory_path() / "gentle-binstub-XXXXXX").string();
     if (mkdtemp(tmpl.data()) == nullptr) {
-      s.status = Status(Code::kInternal, "mkdtemp failed");
+      s->status = Status(Code::kInternal, "mkdtemp failed");
       return s;
     }
-    s.dir = tmpl;
-    if (git_repository_init(&s.repo, (s.dir + "/repo.git").c_str(), 1) != 0) {
-      s.status = Status(Code::kInternal, "cannot create the scratch repository");
+    s->dir = tmpl;
+    if (git_repository_init(&s->repo, (s->dir + "/repo.git").c_str(), 1) != 0) {
+      s->status = Status(Code::kInternal, "cannot create the scratch repository");
     }
     std::atexit([] {
       std::error_code ec;
@@ -100,7 +101,7 @@ Scratch& GetScratch() {
     });
     return s;
   }();
-  return scratch;
+  return *scratch;
 }
 
 }  // namespace
