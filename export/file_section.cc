@@ -1,5 +1,6 @@
 #include "export/file_section.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "export/binary_patch.h"

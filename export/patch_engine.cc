@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <cstdio>
 #include <memory>
 #include <mutex>
+#include <system_error>
 #include <thread>
 
 #include "export/binary_patch_fallback.h"
@@ -24,11 +26,11 @@ struct DiffDeleter {
 struct BlobDeleter {
   void operator()(git_blob* b) const { git_blob_free(b); }
 };
-using TreePtr = std::unique_ptr<git_tree, TreeDeleter>;
-using DiffPtr = std::unique_ptr<git_diff, DiffDeleter>;
 struct RepoDeleter {
   void operator()(git_repository* r) const { git_repository_free(r); }
 };
+using TreePtr = std::unique_ptr<git_tree, TreeDeleter>;
+using DiffPtr = std::unique_ptr<git_diff, DiffDeleter>;
 using BlobPtr = std::unique_ptr<git_blob, BlobDeleter>;
 using RepoPtr = std::unique_ptr<git_repository, RepoDeleter>;
 
@@ -65,7 +67,8 @@ Result<TreePtr> LookupTree(git_repository* repo, const git_oid& id) {
   return TreePtr(tree);
 }
 
-// One side of a delta with its contents loaded.
+// One side of a delta with its contents loaded. Not movable in practice: side.content may point
+// into `synthetic`.
 struct LoadedSide {
   FileSide side;
   BlobPtr blob;
@@ -129,7 +132,19 @@ constexpr size_t kParallelMinFiles = 16;
 // finished-but-unappended sections.
 constexpr size_t kWindow = 8;
 
-// Writes every file's section in order into patch->bytes. Two threads share the per-file work
+// Writes every file's section on the calling thread, in order.
+Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>& files,
+                              size_t max_bytes, std::string* out, bool* wrote_binary) {
+  for (const FileWork& work : files) {
+    GENTLE_RETURN_IF_ERROR(WriteFile(repo, work, max_bytes, out, wrote_binary));
+    if (out->size() > max_bytes) {
+      return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
+    }
+  }
+  return Status::Ok();
+}
+
+// Writes every file's section in order into `out`. Two threads share the per-file work
 // (blob inflation, myers, formatting); the calling thread appends finished sections strictly in
 // order, so the bytes, the first error and the budget cut-off are exactly the sequential ones.
 // The helper thread reads through its own repository handle, as libgit2 objects are not shared.
@@ -143,15 +158,7 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
       helper_repo.reset(opened);
     }
   }
-  if (!helper_repo) {
-    for (const FileWork& work : files) {
-      GENTLE_RETURN_IF_ERROR(WriteFile(repo, work, max_bytes, out, wrote_binary));
-      if (out->size() > max_bytes) {
-        return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
-      }
-    }
-    return Status::Ok();
-  }
+  if (!helper_repo) return WriteFilesSequentially(repo, files, max_bytes, out, wrote_binary);
 
   struct Slot {
     bool ready = false;
@@ -185,14 +192,20 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
     slots[i].ready = true;
     changed.notify_all();
   };
-  std::thread helper([&] {
-    std::unique_lock<std::mutex> lock(mutex);
-    for (;;) {
-      changed.wait(lock, [&] { return stop || next_claim >= files.size() || can_claim(); });
-      if (!can_claim()) return;
-      compute(helper_repo.get(), next_claim++, lock);
-    }
-  });
+  std::thread helper;
+  try {
+    helper = std::thread([&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      for (;;) {
+        changed.wait(lock, [&] { return stop || next_claim >= files.size() || can_claim(); });
+        if (!can_claim()) return;
+        compute(helper_repo.get(), next_claim++, lock);
+      }
+    });
+  } catch (const std::system_error&) {
+    // No thread to be had: nothing was claimed yet, so the sequential writer starts from scratch.
+    return WriteFilesSequentially(repo, files, max_bytes, out, wrote_binary);
+  }
 
   Status result;
   {
