@@ -93,13 +93,20 @@ TEST_CASE("engine ignores repository configuration and attributes", "[engine][co
   }
   std::filesystem::create_directories(git_dir + "/info");
   std::ofstream(git_dir + "/info/attributes") << "* binary\n*.c diff=cpp\n*.py -diff\n";
-  RepoHandle repo(git_dir);
-  for (size_t i = 0; i < pairs.size(); ++i) {
-    auto engine = EngineDiff(repo.get(), pairs[i].base, pairs[i].candidate);
-    INFO(pairs[i].name);
-    REQUIRE(engine.ok());
-    INFO(FirstDifference(baseline[i], engine->bytes));
-    CHECK(engine->bytes == baseline[i]);
+  // The same objects in a non-bare clone with worktree attributes, opened from the worktree.
+  const std::string worktree = dir.path() + "/clone";
+  REQUIRE(RunCommand({"git", "clone", "-q", "--no-checkout", git_dir, worktree}, OracleEnv())
+              .exit_code == 0);
+  std::ofstream(worktree + "/.gitattributes") << "* binary\n*.c diff=cpp\n";
+  for (const std::string& where : {git_dir, worktree}) {
+    RepoHandle repo(where);
+    for (size_t i = 0; i < pairs.size(); ++i) {
+      auto engine = EngineDiff(repo.get(), pairs[i].base, pairs[i].candidate);
+      INFO(where << ": " << pairs[i].name);
+      REQUIRE(engine.ok());
+      INFO(FirstDifference(baseline[i], engine->bytes));
+      CHECK(engine->bytes == baseline[i]);
+    }
   }
 }
 
