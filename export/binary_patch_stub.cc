@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "export/binary_patch.h"
+#include "export/binary_patch_fallback.h"
 #include "export/git_flags.h"
 
 extern char** environ;
@@ -80,18 +81,19 @@ std::vector<std::string> GitEnv(const std::string& dir) {
           "GIT_DIR=" + dir + "/repo.git"};
 }
 
+// Created once and deliberately never destroyed, so the exit handler can still read it.
 Scratch& GetScratch() {
-  static Scratch scratch = [] {
-    Scratch s;
+  static Scratch* scratch = [] {
+    auto* s = new Scratch;
     git_libgit2_init();
     std::string tmpl = (std::filesystem::temp_directory_path() / "gentle-binstub-XXXXXX").string();
     if (mkdtemp(tmpl.data()) == nullptr) {
-      s.status = Status(Code::kInternal, "mkdtemp failed");
+      s->status = Status(Code::kInternal, "mkdtemp failed");
       return s;
     }
-    s.dir = tmpl;
-    if (git_repository_init(&s.repo, (s.dir + "/repo.git").c_str(), 1) != 0) {
-      s.status = Status(Code::kInternal, "cannot create the scratch repository");
+    s->dir = tmpl;
+    if (git_repository_init(&s->repo, (s->dir + "/repo.git").c_str(), 1) != 0) {
+      s->status = Status(Code::kInternal, "cannot create the scratch repository");
     }
     std::atexit([] {
       std::error_code ec;
@@ -99,10 +101,13 @@ Scratch& GetScratch() {
     });
     return s;
   }();
-  return scratch;
+  return *scratch;
 }
 
 }  // namespace
+
+// Every binary section of this stub comes from the git CLI, so the derivation must say so.
+bool BinaryPatchUsesGitCli() { return true; }
 
 Status AppendBinaryPatch(std::string_view old_data, std::string_view new_data, std::string* out) {
   static std::mutex mutex;

@@ -1,5 +1,6 @@
 #include "export/file_section.h"
 
+#include <cstdio>
 #include <cstring>
 
 #include "export/binary_patch.h"
@@ -185,7 +186,7 @@ bool LooksBinary(std::string_view content) {
 }
 
 Status AppendFileSection(std::string_view path, const FileSide& old_side, const FileSide& new_side,
-                         size_t max_bytes, std::string* out) {
+                         size_t max_bytes, std::string* out, bool* wrote_binary) {
   out->append("diff --git ");
   AppendQuotedPath("a/", path, out);
   out->push_back(' ');
@@ -223,6 +224,7 @@ Status AppendFileSection(std::string_view path, const FileSide& old_side, const 
 
   const bool gitlink = old_side.mode == kModeGitlink || new_side.mode == kModeGitlink;
   if (!gitlink && (LooksBinary(old_side.content) || LooksBinary(new_side.content))) {
+    *wrote_binary = true;
     GENTLE_RETURN_IF_ERROR(AppendBinaryPatch(old_side.content, new_side.content, out));
     if (out->size() > max_bytes) return BudgetExceeded(max_bytes);
     return Status::Ok();

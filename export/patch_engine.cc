@@ -1,8 +1,15 @@
 #include "export/patch_engine.h"
 
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
 #include <memory>
-#include <optional>
+#include <mutex>
+#include <system_error>
+#include <thread>
 
+#include "export/binary_patch_fallback.h"
 #include "export/file_section.h"
 
 namespace gentle::exporter {
@@ -19,9 +26,13 @@ struct DiffDeleter {
 struct BlobDeleter {
   void operator()(git_blob* b) const { git_blob_free(b); }
 };
+struct RepoDeleter {
+  void operator()(git_repository* r) const { git_repository_free(r); }
+};
 using TreePtr = std::unique_ptr<git_tree, TreeDeleter>;
 using DiffPtr = std::unique_ptr<git_diff, DiffDeleter>;
 using BlobPtr = std::unique_ptr<git_blob, BlobDeleter>;
+using RepoPtr = std::unique_ptr<git_repository, RepoDeleter>;
 
 std::string OidHex(const git_oid& oid) {
   char hex[GIT_OID_HEXSZ + 1];
@@ -56,7 +67,8 @@ Result<TreePtr> LookupTree(git_repository* repo, const git_oid& id) {
   return TreePtr(tree);
 }
 
-// One side of a delta with its contents loaded.
+// One side of a delta with its contents loaded. Not movable in practice: side.content may point
+// into `synthetic`.
 struct LoadedSide {
   FileSide side;
   BlobPtr blob;
@@ -87,7 +99,156 @@ Status LoadSide(git_repository* repo, const git_diff_file& file, uint32_t mode,
   return Status::Ok();
 }
 
+// One file of the patch: what the tree diff said, with canonical modes.
+struct FileWork {
+  std::string path;
+  char status;
+  uint32_t old_mode;
+  uint32_t new_mode;
+  git_diff_file old_file;
+  git_diff_file new_file;
+};
+
+// The section (two for a type change) of one file, appended to `out`, which stays within `cap`.
+Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::string* out,
+                 bool* wrote_binary) {
+  LoadedSide old_side;
+  LoadedSide new_side;
+  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_file, work.old_mode, work.path, &old_side));
+  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.new_file, work.new_mode, work.path, &new_side));
+  if (work.status == 'T') {
+    // git prints a type change as the old path deleted, then the new one added.
+    const FileSide absent;
+    GENTLE_RETURN_IF_ERROR(
+        AppendFileSection(work.path, old_side.side, absent, cap, out, wrote_binary));
+    return AppendFileSection(work.path, absent, new_side.side, cap, out, wrote_binary);
+  }
+  return AppendFileSection(work.path, old_side.side, new_side.side, cap, out, wrote_binary);
+}
+
+// Below this many files the patch is written on the calling thread only.
+constexpr size_t kParallelMinFiles = 16;
+// How many files a worker may run ahead of the one being appended; bounds memory held in
+// finished-but-unappended sections.
+constexpr size_t kWindow = 8;
+
+// Writes every file's section on the calling thread, in order.
+Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>& files,
+                              size_t max_bytes, std::string* out, bool* wrote_binary) {
+  for (const FileWork& work : files) {
+    GENTLE_RETURN_IF_ERROR(WriteFile(repo, work, max_bytes, out, wrote_binary));
+    if (out->size() > max_bytes) {
+      return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
+    }
+  }
+  return Status::Ok();
+}
+
+// Writes every file's section in order into `out`. Two threads share the per-file work
+// (blob inflation, myers, formatting); the calling thread appends finished sections strictly in
+// order, so the bytes, the first error and the budget cut-off are exactly the sequential ones.
+// The helper thread reads through its own repository handle, as libgit2 objects are not shared.
+Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size_t max_bytes,
+                  std::string* out, bool* wrote_binary) {
+  RepoPtr helper_repo;
+  if (files.size() >= kParallelMinFiles && std::thread::hardware_concurrency() > 1) {
+    git_repository* opened = nullptr;
+    if (git_repository_open_ext(&opened, git_repository_path(repo), GIT_REPOSITORY_OPEN_NO_SEARCH,
+                                nullptr) == 0) {
+      helper_repo.reset(opened);
+    }
+  }
+  if (!helper_repo) return WriteFilesSequentially(repo, files, max_bytes, out, wrote_binary);
+
+  struct Slot {
+    bool ready = false;
+    bool binary = false;
+    Status status;
+    std::string bytes;
+  };
+  std::vector<Slot> slots(files.size());
+  std::mutex mutex;
+  std::condition_variable changed;
+  size_t next_claim = 0;
+  size_t appended = 0;
+  bool stop = false;
+  std::atomic<size_t> appended_bytes{0};
+
+  auto can_claim = [&] {
+    return !stop && next_claim < files.size() && next_claim < appended + kWindow;
+  };
+  // Computes slot i outside the lock; `lock` is held on entry and on return.
+  auto compute = [&](git_repository* r, size_t i, std::unique_lock<std::mutex>& lock) {
+    lock.unlock();
+    const size_t used = appended_bytes.load();
+    const size_t cap = max_bytes > used ? max_bytes - used : 0;
+    std::string bytes;
+    bool binary = false;
+    Status status = WriteFile(r, files[i], cap, &bytes, &binary);
+    lock.lock();
+    slots[i].binary = binary;
+    slots[i].status = std::move(status);
+    slots[i].bytes = std::move(bytes);
+    slots[i].ready = true;
+    changed.notify_all();
+  };
+  std::thread helper;
+  try {
+    helper = std::thread([&] {
+      std::unique_lock<std::mutex> lock(mutex);
+      for (;;) {
+        changed.wait(lock, [&] { return stop || next_claim >= files.size() || can_claim(); });
+        if (!can_claim()) return;
+        compute(helper_repo.get(), next_claim++, lock);
+      }
+    });
+  } catch (const std::system_error&) {
+    // No thread to be had: nothing was claimed yet, so the sequential writer starts from scratch.
+    return WriteFilesSequentially(repo, files, max_bytes, out, wrote_binary);
+  }
+
+  Status result;
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    for (size_t i = 0; i < files.size(); ++i) {
+      while (!slots[i].ready) {
+        if (can_claim()) {
+          compute(repo, next_claim++, lock);
+        } else {
+          changed.wait(lock);
+        }
+      }
+      Slot slot = std::move(slots[i]);
+      if (slot.status.ok()) {
+        lock.unlock();
+        out->append(slot.bytes);
+        lock.lock();
+        if (out->size() > max_bytes) {
+          slot.status = Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
+        }
+      }
+      if (!slot.status.ok()) {
+        result = std::move(slot.status);
+        stop = true;
+        changed.notify_all();
+        break;
+      }
+      *wrote_binary = *wrote_binary || slot.binary;
+      appended = i + 1;
+      appended_bytes.store(out->size());
+      changed.notify_all();
+    }
+    stop = true;
+    changed.notify_all();
+  }
+  helper.join();
+  return result;
+}
+
 }  // namespace
+
+// Default when the linked AppendBinaryPatch is fully native; a fallback overrides it.
+__attribute__((weak)) bool BinaryPatchUsesGitCli() { return false; }
 
 Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
                                  const git_oid& candidate_tree, const PatchOptions& options) {
@@ -109,62 +270,59 @@ Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
 
   DerivedPatch patch;
   patch.engine = "native";
+  std::vector<FileWork> files;
   const size_t count = git_diff_num_deltas(diff.get());
+  files.reserve(count);
   for (size_t i = 0; i < count; ++i) {
     const git_diff_delta* delta = git_diff_get_delta(diff.get(), i);
-    const std::string_view path =
-        delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path;
-    uint32_t old_mode = 0;
-    uint32_t new_mode = 0;
-    char status;
+    FileWork work{delta->new_file.path != nullptr ? delta->new_file.path : delta->old_file.path,
+                  'M',
+                  0,
+                  0,
+                  delta->old_file,
+                  delta->new_file};
     switch (delta->status) {
       case GIT_DELTA_ADDED:
-        new_mode = CanonicalMode(delta->new_file.mode);
-        status = 'A';
+        work.new_mode = CanonicalMode(delta->new_file.mode);
+        work.status = 'A';
         break;
       case GIT_DELTA_DELETED:
-        old_mode = CanonicalMode(delta->old_file.mode);
-        status = 'D';
+        work.old_mode = CanonicalMode(delta->old_file.mode);
+        work.status = 'D';
         break;
       case GIT_DELTA_MODIFIED:
-        old_mode = CanonicalMode(delta->old_file.mode);
-        new_mode = CanonicalMode(delta->new_file.mode);
-        status = 'M';
+        work.old_mode = CanonicalMode(delta->old_file.mode);
+        work.new_mode = CanonicalMode(delta->new_file.mode);
         // Raw modes such as 100664 differ from 100644 only until canonicalised, as git reads them.
-        if (old_mode == new_mode && git_oid_equal(&delta->old_file.id, &delta->new_file.id)) {
+        if (work.old_mode == work.new_mode &&
+            git_oid_equal(&delta->old_file.id, &delta->new_file.id)) {
           continue;
         }
         break;
       case GIT_DELTA_TYPECHANGE:
-        old_mode = CanonicalMode(delta->old_file.mode);
-        new_mode = CanonicalMode(delta->new_file.mode);
-        status = 'T';
+        work.old_mode = CanonicalMode(delta->old_file.mode);
+        work.new_mode = CanonicalMode(delta->new_file.mode);
+        work.status = 'T';
         break;
       default:
-        return Status(Code::kInternal, "unexpected tree diff status for " + std::string(path));
+        return Status(Code::kInternal, "unexpected tree diff status for " + work.path);
     }
-
-    LoadedSide old_side;
-    LoadedSide new_side;
-    GENTLE_RETURN_IF_ERROR(LoadSide(repo, delta->old_file, old_mode, path, &old_side));
-    GENTLE_RETURN_IF_ERROR(LoadSide(repo, delta->new_file, new_mode, path, &new_side));
-
-    patch.manifest.push_back(ManifestEntry{
-        std::string(path), status, ModeString(old_mode), ModeString(new_mode),
-        old_mode != 0 ? OidHex(delta->old_file.id) : std::string(GIT_OID_HEXSZ, '0'),
-        new_mode != 0 ? OidHex(delta->new_file.id) : std::string(GIT_OID_HEXSZ, '0')});
-    if (status == 'T') {
-      // git prints a type change as the old path deleted, then the new one added.
-      const FileSide absent;
-      GENTLE_RETURN_IF_ERROR(
-          AppendFileSection(path, old_side.side, absent, options.max_bytes, &patch.bytes));
-      GENTLE_RETURN_IF_ERROR(
-          AppendFileSection(path, absent, new_side.side, options.max_bytes, &patch.bytes));
-    } else {
-      GENTLE_RETURN_IF_ERROR(
-          AppendFileSection(path, old_side.side, new_side.side, options.max_bytes, &patch.bytes));
-    }
+    // The diff owns the path strings; the work item keeps its own copy.
+    work.old_file.path = nullptr;
+    work.new_file.path = nullptr;
+    const std::string zeros(GIT_OID_HEXSZ, '0');
+    patch.manifest.push_back(
+        ManifestEntry{work.path, work.status, ModeString(work.old_mode), ModeString(work.new_mode),
+                      work.old_mode != 0 ? OidHex(delta->old_file.id) : zeros,
+                      work.new_mode != 0 ? OidHex(delta->new_file.id) : zeros});
+    files.push_back(std::move(work));
   }
+  // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched
+  // reserved pages cost nothing.
+  patch.bytes.reserve(std::min<size_t>(options.max_bytes, size_t{64} << 20));
+  bool wrote_binary = false;
+  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, options.max_bytes, &patch.bytes, &wrote_binary));
+  if (wrote_binary && BinaryPatchUsesGitCli()) patch.engine = "native+git-binary-delta";
   return patch;
 }
 

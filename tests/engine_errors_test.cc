@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "export/binary_patch_fallback.h"
 #include "git_oracle.h"
 #include "tests/test_repo.h"
 
@@ -74,6 +75,9 @@ TEST_CASE("budget_exceeded exactly when the patch passes max_bytes", "[engine][b
   auto oracle = OracleDiff(repo.git_dir(), Repo::Hex(empty), Repo::Hex(full));
   REQUIRE(oracle.ok());
   REQUIRE(*oracle == whole->bytes);
+  // A binary section was written: the engine name says whether git produced it.
+  CHECK(whole->engine ==
+        (exporter::BinaryPatchUsesGitCli() ? "native+git-binary-delta" : "native"));
 
   exporter::PatchOptions exact;
   exact.max_bytes = size;
@@ -173,6 +177,52 @@ TEST_CASE("manifest lists each changed path once, in output order", "[engine][ma
     const auto& m = r->manifest[i];
     CHECK(std::tie(m.path, m.status, m.old_mode, m.new_mode, m.old_oid, m.new_oid) == expected[i]);
   }
+}
+
+}  // namespace gentle::testing
+
+namespace gentle::testing {
+
+// Enough files to take the two-thread path: the answer must still be the sequential one.
+TEST_CASE("many files: first error in patch order wins, budget cut is exact", "[engine][budget]") {
+  Repo repo;
+  std::vector<std::tuple<std::string, git_filemode_t, git_oid>> entries;
+  std::vector<git_oid> blobs;
+  for (int i = 0; i < 60; ++i) {
+    std::string text;
+    for (int l = 0; l < 40; ++l)
+      text += "file " + std::to_string(i) + " line " + std::to_string(l) + "\n";
+    blobs.push_back(repo.Blob(text));
+    char name[16];
+    std::snprintf(name, sizeof(name), "f%02d", i);
+    entries.emplace_back(name, GIT_FILEMODE_BLOB, blobs.back());
+  }
+  git_oid empty = repo.Tree({});
+  git_oid full = repo.Tree(entries);
+  auto whole = exporter::DerivePatch(repo.get(), empty, full, {});
+  REQUIRE(whole.ok());
+  REQUIRE(whole->manifest.size() == 60);
+  auto oracle = OracleDiff(repo.git_dir(), Repo::Hex(empty), Repo::Hex(full));
+  REQUIRE(oracle.ok());
+  CHECK(FirstDifference(*oracle, whole->bytes) == "");
+  for (int round = 0; round < 20; ++round) {
+    CHECK(exporter::DerivePatch(repo.get(), empty, full, {})->bytes == whole->bytes);
+  }
+  const size_t size = whole->bytes.size();
+  exporter::PatchOptions exact;
+  exact.max_bytes = size;
+  CHECK(exporter::DerivePatch(repo.get(), empty, full, exact).ok());
+  exact.max_bytes = size - 1;
+  CHECK(exporter::DerivePatch(repo.get(), empty, full, exact).status().code() ==
+        Code::kBudgetExceeded);
+
+  repo.RemoveObject(blobs[45]);
+  CHECK(exporter::DerivePatch(repo.get(), empty, full, {}).status().code() ==
+        Code::kObjectsMissing);
+  exporter::PatchOptions small;
+  small.max_bytes = size / 10;  // passed long before file 45
+  CHECK(exporter::DerivePatch(repo.get(), empty, full, small).status().code() ==
+        Code::kBudgetExceeded);
 }
 
 }  // namespace gentle::testing

@@ -17,7 +17,8 @@ extern char** environ;
 namespace gentle::testing {
 
 TempDir::TempDir() {
-  std::string tmpl = (std::filesystem::temp_directory_path() / "gentle-test-XXXXXX").string();
+  std::string tmpl =
+      (std::filesystem::temp_directory_path() / "gentle-engine-test-XXXXXX").string();
   if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
   path_ = tmpl;
 }
@@ -122,10 +123,10 @@ CommandResult RunCommand(const std::vector<std::string>& argv,
 }
 
 const std::vector<std::string>& OracleEnv() {
-  static const TempDir* home = new TempDir();  // lives for the process; empty by construction
+  static const TempDir home;  // empty by construction; removed at exit, after `env` below
   static const std::vector<std::string> env = {
       "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_ATTR_NOSYSTEM=1", "LC_ALL=C",
-      "HOME=" + home->path(),  "GIT_TERMINAL_PROMPT=0"};
+      "HOME=" + home.path(),   "GIT_TERMINAL_PROMPT=0"};
   return env;
 }
 
