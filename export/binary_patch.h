@@ -1,0 +1,35 @@
+// git's `GIT binary patch` section for one file, as printed by `git diff --binary` with
+// core.loosecompression=1.
+//
+// Contract: AppendBinaryPatch appends exactly
+//   "GIT binary patch\n" <forward hunk> <reverse hunk>
+// where the forward hunk rebuilds new_data from old_data and the reverse hunk rebuilds old_data
+// from new_data. Each hunk is
+//   "literal <size of the side being rebuilt>\n"  or  "delta <size of the raw delta>\n"
+//   base85 lines of the zlib stream (base85.h: 52 bytes per line, length char first)
+//   "\n"
+// The literal payload is the level-1 zlib stream of the whole side being rebuilt (an empty side
+// gives "literal 0\nHcmV?d00001\n\n"). A delta is only attempted when both sides are non-empty,
+// with its raw size capped at the size of that literal zlib stream, and is chosen only when its
+// level-1 zlib stream is strictly shorter than the literal's. Decimal sizes have no padding.
+// Headers before the section
+// ("diff --git", "index", mode lines) are not written here. On error nothing is appended.
+#ifndef GENTLE_EXPORT_BINARY_PATCH_H_
+#define GENTLE_EXPORT_BINARY_PATCH_H_
+
+#include <string>
+#include <string_view>
+
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+Status AppendBinaryPatch(std::string_view old_data, std::string_view new_data, std::string* out);
+
+// False when a delta for either direction might differ from git's (see DeltaIsGitIdenticalFor in
+// git_delta.h); such a file should be rendered by the pinned git CLI instead.
+bool BinaryPatchIsGitIdenticalFor(std::string_view old_data, std::string_view new_data);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_BINARY_PATCH_H_
