@@ -9,7 +9,9 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
+#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -123,6 +125,20 @@ class Generator {
     std::string x = Letters(ny + ny / 3 + Below(ny)) + z.substr(z.size() - k);
     p.old_data = z + y;
     p.new_data = x + y;
+    return p;
+  }
+
+  // A pair from real file contents: an edited copy, or (sometimes) another real file.
+  Pair RealFile(const std::vector<std::string>& files) {
+    Pair p;
+    p.shape = "real-file";
+    p.old_data = files[Below(files.size())];
+    if (Below(8) == 0) {
+      p.new_data = files[Below(files.size())];
+    } else {
+      p.new_data = Edit(p.old_data, 1 + Below(8));
+    }
+    if (p.old_data == p.new_data) p.new_data.push_back('\x01');
     return p;
   }
 
@@ -368,9 +384,10 @@ std::vector<std::string> RunBatch(const std::vector<Pair>& pairs, uint64_t seed,
   return failures;
 }
 
-enum class Corpus { kMixed, kLarge, kCapEdge };
+enum class Corpus { kMixed, kLarge, kCapEdge, kReal };
 
-void RunCorpus(uint64_t seed, size_t pairs, size_t batch_size, Corpus corpus) {
+void RunCorpus(uint64_t seed, size_t pairs, size_t batch_size, Corpus corpus,
+               const std::vector<std::string>& real_files = {}) {
   Generator gen(seed);
   Tally tally;
   std::vector<std::string> failures;
@@ -379,6 +396,7 @@ void RunCorpus(uint64_t seed, size_t pairs, size_t batch_size, Corpus corpus) {
     for (size_t k = 0; k < batch_size && done + k < pairs; ++k) {
       batch.push_back(corpus == Corpus::kLarge     ? gen.Large()
                       : corpus == Corpus::kCapEdge ? gen.CapEdge()
+                      : corpus == Corpus::kReal    ? gen.RealFile(real_files)
                                                    : gen.Next());
     }
     auto f = RunBatch(batch, seed, done, &tally);
@@ -413,6 +431,31 @@ TEST_CASE("AppendBinaryPatch matches git diff --binary on multi-megabyte files")
 TEST_CASE("AppendBinaryPatch matches git where the delta size meets the literal cap") {
   uint64_t seed = EnvNumber("GENTLE_BINARY_SEED", 20261130) + 2;
   RunCorpus(seed, 1000, 250, Corpus::kCapEdge);
+}
+
+}  // namespace gentle::exporter
+
+namespace gentle::exporter {
+
+// Hidden (run with "[real]"): edits of the real files under GENTLE_BINARY_REAL_DIR (up to 2 MiB
+// each).
+TEST_CASE("AppendBinaryPatch matches git diff --binary on edits of real files", "[.][real]") {
+  const char* dir = std::getenv("GENTLE_BINARY_REAL_DIR");
+  if (dir == nullptr) return;
+  std::vector<std::string> files;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(
+           dir, std::filesystem::directory_options::skip_permission_denied)) {
+    std::error_code ec;
+    if (!e.is_regular_file(ec) || e.is_symlink(ec)) continue;
+    auto size = e.file_size(ec);
+    if (ec || size == 0 || size > (2u << 20)) continue;
+    std::ifstream f(e.path(), std::ios::binary);
+    files.emplace_back(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    if (files.size() >= 400) break;
+  }
+  REQUIRE(!files.empty());
+  uint64_t seed = EnvNumber("GENTLE_BINARY_SEED", 20261130) + 3;
+  RunCorpus(seed, EnvNumber("GENTLE_BINARY_PAIRS", 300), 100, Corpus::kReal, files);
 }
 
 }  // namespace gentle::exporter
