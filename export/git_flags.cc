@@ -3,18 +3,25 @@
 namespace gentle::exporter {
 
 const std::vector<std::string>& PinnedDiffFlags() {
-  static const std::vector<std::string> kFlags = {
-      "--binary",       "--full-index",           "--no-color",        "--no-renames",
-      "--no-ext-diff",  "--no-textconv",          "--diff-algorithm=myers",
-      "--no-indent-heuristic", "--unified=3",     "--ignore-submodules=none",
-      "--src-prefix=a/", "--dst-prefix=b/"};
+  static const std::vector<std::string> kFlags = {"--binary",
+                                                  "--full-index",
+                                                  "--no-color",
+                                                  "--no-renames",
+                                                  "--no-ext-diff",
+                                                  "--no-textconv",
+                                                  "--diff-algorithm=myers",
+                                                  "--no-indent-heuristic",
+                                                  "--unified=3",
+                                                  "--ignore-submodules=none",
+                                                  "--src-prefix=a/",
+                                                  "--dst-prefix=b/"};
   return kFlags;
 }
 
 const std::vector<std::string>& PinnedConfigArgs() {
   static const std::vector<std::string> kPins = {
-      "-c", "core.quotePath=true",      "-c", "diff.suppressBlankEmpty=false",
-      "-c", "diff.interHunkContext=0",  "-c", "core.loosecompression=1",
+      "-c", "core.quotePath=true",     "-c", "diff.suppressBlankEmpty=false",
+      "-c", "diff.interHunkContext=0", "-c", "core.loosecompression=1",
       "-c", "diff.relative=false"};
   return kPins;
 }

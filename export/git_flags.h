@@ -1,5 +1,5 @@
-// The pinned git CLI invocation of DESIGN.md section 8: the flags, configuration pins and environment
-// under which `git diff` is the oracle the native engine must match byte for byte.
+// The pinned git CLI invocation of DESIGN.md section 8: the flags, configuration pins and
+// environment under which `git diff` is the oracle the native engine must match byte for byte.
 #ifndef GENTLE_EXPORT_GIT_FLAGS_H_
 #define GENTLE_EXPORT_GIT_FLAGS_H_
 
@@ -15,7 +15,8 @@ const std::vector<std::string>& PinnedDiffFlags();
 const std::vector<std::string>& PinnedConfigArgs();
 
 // Full argv for the oracle: git [pins] diff [flags] <base> <candidate> --
-std::vector<std::string> OracleArgv(const std::string& base_tree, const std::string& candidate_tree);
+std::vector<std::string> OracleArgv(const std::string& base_tree,
+                                    const std::string& candidate_tree);
 
 }  // namespace gentle::exporter
 
