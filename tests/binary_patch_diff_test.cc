@@ -41,7 +41,7 @@ class Generator {
 
   Pair Next() {
     Pair p;
-    switch (Below(12)) {
+    switch (Below(14)) {
       case 0:
         p.shape = "random-independent";
         p.old_data = Random(Size());
@@ -101,6 +101,17 @@ class Generator {
         p.shape = "shuffled-chunks";
         p.old_data = Mixed(Size());
         p.new_data = Shuffle(p.old_data);
+        break;
+      case 12:
+        // Zero padding with sparse small values: the windows git files in predictable buckets.
+        p.shape = "sparse-zeros";
+        p.old_data = Sparse(Size());
+        p.new_data = Below(3) ? Edit(p.old_data, 1 + Below(6)) : Sparse(p.old_data.size());
+        break;
+      case 13:
+        p.shape = "record-table";
+        p.old_data = Records(Size());
+        p.new_data = Edit(p.old_data, 1 + Below(10));
         break;
       default:
         p.shape = "empty-side";
@@ -186,6 +197,28 @@ class Generator {
   std::string Letters(size_t n) {
     std::string s(n, '\0');
     for (char& c : s) c = "acgt"[Below(4)];
+    return s;
+  }
+
+  std::string Sparse(size_t n) {
+    std::string s(n, '\0');
+    size_t flips = 1 + Below(1 + n / 16);
+    for (size_t i = 0; i < flips && n > 0; ++i)
+      s[Below(n)] = static_cast<char>(1 + Below(Below(2) ? 4 : 255));
+    return s;
+  }
+
+  // Fixed-size records of small little-endian integers, like tables in object files.
+  std::string Records(size_t n) {
+    size_t width = 4 * (1 + Below(12));
+    std::string s;
+    for (uint32_t i = 0; s.size() < n; ++i) {
+      for (size_t f = 0; f < width; f += 4) {
+        uint32_t v = Below(3) == 0 ? i : static_cast<uint32_t>(Below(Below(2) ? 16 : 70000));
+        for (int b = 0; b < 4; ++b) s.push_back(static_cast<char>(v >> (8 * b)));
+      }
+    }
+    s.resize(n);
     return s;
   }
 
