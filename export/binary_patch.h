@@ -26,8 +26,8 @@ namespace gentle::exporter {
 
 Status AppendBinaryPatch(std::string_view old_data, std::string_view new_data, std::string* out);
 
-// False when a delta for either direction might differ from git's (see DeltaIsGitIdenticalFor in
-// git_delta.h); such a file should be rendered by the pinned git CLI instead.
+// False when a delta for either direction might differ from git's (DeltaIsGitIdenticalFor in
+// git_delta.h: only sides of 4 GiB or more); such a file should be rendered by the git CLI instead.
 bool BinaryPatchIsGitIdenticalFor(std::string_view old_data, std::string_view new_data);
 
 }  // namespace gentle::exporter

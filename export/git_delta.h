@@ -1,14 +1,14 @@
-// A delta encoder whose output is meant to equal git's (`git diff --binary`) byte for byte.
+// A delta encoder whose output equals git's (`git diff --binary`, git 2.39) byte for byte.
 //
 // Contract: CreateGitDelta(source, target, max_size) returns the pack-format delta (see
-// delta_ops.h) that rebuilds `target` from `source`, or nullopt when the encoder's running output
-// size (inserts pending included) exceeds `max_size` at any step (0 = unlimited), or when either
-// side is empty. The matching behaviour (documented in docs/binary-patch.md) was written from the
-// delta format, public descriptions of git's encoder and differential testing against the git CLI;
-// no git or libgit2 code was used. The index is exact (content-compared 16-byte windows), which
-// equals git's behaviour whenever git does not thin an over-full hash bucket;
-// DeltaIsGitIdenticalFor reports whether the source is crowded enough for git's thinning to
-// possibly change the stream.
+// delta_ops.h) that rebuilds `target` from `source`, or nullopt when either side is empty or when
+// the encoder's running output size (a pending insert counted with its count byte) exceeds
+// `max_size` after any step (0 = unlimited) -- a later backward extension does not undo that. The
+// matching behaviour is described in docs/binary-patch.md. It was written from the delta format,
+// public descriptions of git's encoder, black-box probes (scripts/probe-git-delta.py) and
+// differential testing against the git CLI; no git or libgit2 code was used. DeltaIsGitIdenticalFor
+// names the inputs outside the measured envelope (currently only sides of 4 GiB or more) so a
+// caller can route them to the CLI.
 #ifndef GENTLE_EXPORT_GIT_DELTA_H_
 #define GENTLE_EXPORT_GIT_DELTA_H_
 

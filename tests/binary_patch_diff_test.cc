@@ -41,7 +41,7 @@ class Generator {
 
   Pair Next() {
     Pair p;
-    switch (Below(14)) {
+    switch (Below(15)) {
       case 0:
         p.shape = "random-independent";
         p.old_data = Random(Size());
