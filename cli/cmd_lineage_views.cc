@@ -84,6 +84,8 @@ int RunList(const CommonOptions& common) {
       entry["created_at"] =
           s.created_at.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(s.created_at);
       entry["path_count"] = s.path_count;
+      if (s.state == "consumed") entry["tombstone"] = s.evidence;
+      if (s.state == "retired") entry["audit_record"] = s.evidence;
       out["lineages"].push_back(entry);
     }
     return PrintJson(out);
@@ -91,8 +93,8 @@ int RunList(const CommonOptions& common) {
   if (result->empty()) std::cout << "no lineages\n";
   for (const auto& s : *result) {
     std::cout << s.lineage << "  " << s.state << "  " << (s.kind.empty() ? "-" : s.kind) << "  "
-              << (s.created_at.empty() ? "-" : s.created_at) << "  " << s.path_count
-              << " path(s)\n";
+              << (s.created_at.empty() ? "-" : s.created_at) << "  " << s.path_count << " path(s)"
+              << (s.evidence.empty() ? "" : "  " + s.evidence) << "\n";
   }
   return 0;
 }

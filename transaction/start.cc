@@ -5,11 +5,13 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/index_sync.h"
 #include "store/layout.h"
 #include "store/pin_ref.h"
 #include "store/record.h"
 #include "store/repository.h"
 #include "store/store_guard.h"
+#include "store/store_scan.h"
 #include "transaction/capture.h"
 #include "transaction/clock.h"
 
@@ -76,6 +78,10 @@ Result<StartResult> Start(const StartRequest& request) {
 
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForWrite(layout));
   store::FaultPoint("start:locked");
+  // Opening the index for writing also recovers interrupted mutations (and rebuilds a missing or
+  // corrupt index), so the existence checks below see a settled store.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> index,
+                          store::OpenIndexForWriter(repo, layout));
   auto existing = store::LoadRecord(layout, lineage);
   if (existing.ok()) {
     if (existing->initial_snapshot.identity != snapshot.identity) {
@@ -95,17 +101,24 @@ Result<StartResult> Start(const StartRequest& request) {
         .WithLineage(lineage);
   }
 
+  std::string revision;
+  const std::string file = store::EncodeRecordFile(
+      InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
+  // Prepared row, file work, committed row (docs/index.md): a crash before the record is written
+  // leaves a prepared row that the next writer undoes (pin and empty directory included).
+  GENTLE_RETURN_IF_ERROR(
+      index->UpsertLineage(store::LineageRowOf(written, store::RowStatus::kPrepared)));
+  store::FaultPoint("start:index-prepared");
   GENTLE_RETURN_IF_ERROR(
       store::WritePinRef(repo, lineage, snapshot.base_tree, snapshot.candidate_tree));
   store::FaultPoint("start:pinned");
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage)));
   store::FaultPoint("start:lineage-dir");
-  std::string revision;
-  const std::string file = store::EncodeRecordFile(
-      InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
   GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(layout.record_path(lineage), file));
   store::FaultPoint("start:record-written");
-  GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
+  GENTLE_RETURN_IF_ERROR(index->MarkLineageCommitted(lineage));
+  store::FaultPoint("start:index-committed");
   return ResultOf(written, true);
 }
 
