@@ -50,6 +50,20 @@ bool StoreHasContent(const StoreLayout& layout) {
   return false;
 }
 
+// Removes the unpublished `.atomic-*` temp files a crashed atomic write left in `dir`. Callers
+// hold the writer lock, so no live write owns them.
+Status RemoveTemps(const std::string& dir) {
+  auto names = ListDirectory(dir);
+  if (!names.ok()) return Status::Ok();
+  bool removed = false;
+  for (const std::string& name : *names) {
+    if (name.compare(0, 8, ".atomic-") != 0) continue;
+    GENTLE_RETURN_IF_ERROR(RemoveTree(dir + "/" + name));
+    removed = true;
+  }
+  return removed ? SyncDirectory(dir) : Status::Ok();
+}
+
 // Removes `dir` when it holds nothing but unpublished `.atomic-*` temp files.
 Status RemoveIfOnlyTemps(const std::string& dir) {
   auto names = ListDirectory(dir);
@@ -81,6 +95,7 @@ Status ResolveQuarantineFiles(const Repository& repo, const StoreLayout& layout,
     return Status::Ok();
   }
   // The lineage directory never moved: the mutation did not happen.
+  if (KindOf(qdir) == PathKind::kMissing) return Status::Ok();
   GENTLE_RETURN_IF_ERROR(RemoveTree(qdir));
   return SyncDirectory(layout.quarantine_dir());
 }
@@ -103,7 +118,7 @@ Status ResolveTombstoneFiles(const Repository& repo, const StoreLayout& layout,
     GENTLE_RETURN_IF_ERROR(RemoveTree(file));
     GENTLE_RETURN_IF_ERROR(SyncDirectory(layout.tombstone_dir()));
   }
-  return Status::Ok();
+  return RemoveTemps(layout.tombstone_dir());
 }
 
 Status ResolveResetTrash(const Repository& repo, const StoreLayout& layout) {
@@ -218,6 +233,7 @@ Status RecoverInterrupted(const Repository& repo, const StoreLayout& layout, Ind
   for (const LineageRow& row : prepared.lineages) {
     auto record = LoadRecord(layout, row.lineage_id);
     if (record.ok()) {
+      GENTLE_RETURN_IF_ERROR(RemoveTemps(layout.lineage_dir(row.lineage_id)));
       GENTLE_RETURN_IF_ERROR(db->UpsertLineage(LineageRowOf(*record, RowStatus::kCommitted)));
       continue;
     }

@@ -8,6 +8,7 @@
 #include "store/lineage_id.h"
 #include "store/pin_ref.h"
 #include "store/secret.h"
+#include "store/store_scan.h"
 #include "store/tombstone.h"
 #include "transaction/mutation.h"
 
@@ -120,8 +121,12 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   result.tombstone = store::TombstonePath(layout, key);
 
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
-  GENTLE_RETURN_IF_ERROR(scope->index->UpsertTombstone(store::TombstoneRow{
-      key, lineage, result.target_identity, result.repository, store::RowStatus::kPrepared}));
+  // Both rows the burn touches are prepared, so a reader meeting either resolves it from files.
+  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
+    GENTLE_RETURN_IF_ERROR(scope->index->UpsertTombstone(store::TombstoneRow{
+        key, lineage, result.target_identity, result.repository, store::RowStatus::kPrepared}));
+    return scope->index->UpsertLineage(store::LineageRowOf(record, store::RowStatus::kPrepared));
+  }));
   store::FaultPoint("burn:index-prepared");
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.tombstone_dir()));
   GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(

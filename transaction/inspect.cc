@@ -131,13 +131,14 @@ Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
                                               const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
-    if (store::KindOf(layout.lineage_dir(lineage)) == store::PathKind::kDirectory) {
+    Status absent = store::ClassifyAbsent(layout, lineage);
+    if (absent.code() == Code::kNotFound &&
+        store::KindOf(layout.lineage_dir(lineage)) == store::PathKind::kDirectory) {
       return Status(Code::kNotFound, "lineage " + lineage +
-                                         " is an incomplete entry with no record (review "
-                                         "reclaim)")
+                                         " is an incomplete entry with no record (review reclaim)")
           .WithLineage(lineage);
     }
-    return store::ClassifyAbsent(layout, lineage);
+    return absent;
   }
   if (!record.ok()) return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
   LiveTargets live(repo);

@@ -26,12 +26,14 @@ Result<store::RecordView> LoadForMutation(const MutationScope& scope, const std:
   auto record = store::LoadRecord(scope.layout, lineage);
   if (!record.ok()) {
     if (record.status().code() != Code::kNotFound) return record.status();
-    if (store::KindOf(scope.layout.lineage_dir(lineage)) == store::PathKind::kDirectory) {
+    Status absent = store::ClassifyAbsent(scope.layout, lineage);
+    if (absent.code() == Code::kNotFound &&
+        store::KindOf(scope.layout.lineage_dir(lineage)) == store::PathKind::kDirectory) {
       return Status(Code::kNotFound, "lineage " + lineage +
                                          " is an incomplete entry with no record (review reclaim)")
           .WithLineage(lineage);
     }
-    return store::ClassifyAbsent(scope.layout, lineage);
+    return absent;
   }
   if (record->historical_compat) {
     return Status(Code::kReadOnly, "historical compatibility authority is read-only: " +

@@ -28,8 +28,9 @@ Result<std::string> FreshQuarantineName(const store::StoreLayout& layout,
   return Status(Code::kInternal, "cannot choose a fresh quarantine directory name");
 }
 
+// `record`: the lineage's record (abandon), or null (reclaim: there is none).
 Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest& request,
-                                      const std::string& verb,
+                                      const std::string& verb, const store::RecordView* record,
                                       const nlohmann::ordered_json* extra) {
   const store::StoreLayout& layout = scope->layout;
   const std::string& lineage = request.lineage;
@@ -49,8 +50,12 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
   audit.residue = residue;
 
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope));
-  GENTLE_RETURN_IF_ERROR(
-      scope->index->UpsertQuarantine(store::QuarantineRowOf(layout, name, audit)));
+  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
+    GENTLE_RETURN_IF_ERROR(
+        scope->index->UpsertQuarantine(store::QuarantineRowOf(layout, name, audit)));
+    if (record == nullptr) return Status::Ok();
+    return scope->index->UpsertLineage(store::LineageRowOf(*record, store::RowStatus::kPrepared));
+  }));
   store::FaultPoint(verb + ":index-prepared");
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.quarantine_dir()));
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), qdir));
@@ -121,7 +126,7 @@ Result<RetireResult> Abandon(const RetireRequest& request) {
   a["discarded_work"]["captured_lens_results"] = nlohmann::ordered_json::array();
   a["discarded_work"]["findings_present"] = false;
   GENTLE_ASSIGN_OR_RETURN(RetireResult result,
-                          MoveToQuarantine(scope.get(), request, "abandon", &extra));
+                          MoveToQuarantine(scope.get(), request, "abandon", &record, &extra));
   result.revision = record.revision;
   return result;
 }
@@ -150,7 +155,7 @@ Result<RetireResult> Reclaim(const RetireRequest& request) {
         .WithLineage(request.lineage)
         .WithDetail("operation", "abandon");
   }
-  return MoveToQuarantine(scope.get(), request, "reclaim", nullptr);
+  return MoveToQuarantine(scope.get(), request, "reclaim", nullptr, nullptr);
 }
 
 }  // namespace gentle::transaction
