@@ -76,6 +76,22 @@ bool Exists(const std::string& path);
 std::vector<std::string> TraceFaultPoints(const LifecycleRepo& repo,
                                           const std::vector<std::string>& args);
 
+// A compact-v2 store as the Go gentle-ai writes it (fixtures/gostore/README.md), built in
+// `repo` from real trees: no index.sqlite, no pin refs, files 0644.
+struct GoStore {
+  std::string live;      // reviewing, many extra state fields, reviewer-results/
+  std::string approved;  // approved, with gentle-ai's plain approved_ack_token
+  std::string approved_token;
+  std::string historical;  // carries a retired field: read_only
+  std::string burned;      // tombstone only
+  std::string tombstone;   // its file
+  std::string abandoned;   // committed quarantine entry
+  std::string abandoned_audit;
+  std::string interrupted;  // quarantine entry still `prepared`, residue in place
+  std::string interrupted_audit;
+};
+GoStore BuildGoStore(LifecycleRepo& repo);
+
 }  // namespace gentle::testing
 
 #endif  // GENTLE_TESTS_LIFECYCLE_SUPPORT_H_
