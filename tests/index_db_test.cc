@@ -443,9 +443,9 @@ TEST_CASE("index: read-only queries leave index.sqlite byte-identical") {
   CHECK(dir.Entries() ==
         std::set<std::string>{"index.sqlite", "index.sqlite-shm", "index.sqlite-wal"});
   CHECK(fs::file_size(dir.File("index.sqlite-wal")) == 0);
-  // -shm is SQLite's shared-memory coordination file (read marks, a copy of the WAL header): a
-  // reader may update it in place; it holds no data. Its size does not change.
-  CHECK(ReadBytes(dir.File("index.sqlite-shm")).size() == shm_before.size());
+  // The reader maps -shm read-only (readonly_shm=1): not even SQLite's read marks change.
+  CHECK(ReadBytes(dir.File("index.sqlite-shm")) == shm_before);
+  CHECK(ReadBytes(dir.File("index.sqlite-wal")).empty());
 }
 
 TEST_CASE("index: lookup by lineage among 100,000 tombstones is a keyed search") {

@@ -141,12 +141,7 @@ std::map<std::string, std::string> LifecycleRepo::StoreBytes() const {
       struct stat st;
       lstat(entry.path().c_str(), &st);
       std::string value = "mode=" + std::to_string(st.st_mode) + ";";
-      if (entry.is_regular_file()) {
-        std::string bytes = ReadFile(entry.path().string());
-        value += rel.size() > 4 && rel.substr(rel.size() - 4) == "-shm"
-                     ? "size=" + std::to_string(bytes.size())
-                     : bytes;
-      }
+      if (entry.is_regular_file()) value += ReadFile(entry.path().string());
       out[rel] = value;
     }
   }

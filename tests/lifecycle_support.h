@@ -58,8 +58,8 @@ class LifecycleRepo {
   };
   Approved StartApproved();
 
-  // Every file under <common-dir>/gentle-ai (path -> mode + bytes; index.sqlite-shm by size only,
-  // it is SQLite's shared-memory coordination file) plus every refs/gentle-ai ref.
+  // Every file under <common-dir>/gentle-ai (path -> mode + bytes, index.sqlite-wal and -shm
+  // included) plus every refs/gentle-ai ref.
   std::map<std::string, std::string> StoreBytes() const;
 
  private:

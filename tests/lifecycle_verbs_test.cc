@@ -443,9 +443,19 @@ TEST_CASE("lifecycle: store reset prints its plan without --yes, removes everyth
   CHECK(repo.Review({"status", "--lineage", approved.lineage}).exit_code == 3);
 }
 
+// Every file under `dir` (path -> bytes).
+std::map<std::string, std::string> TreeBytes(const std::string& dir) {
+  std::map<std::string, std::string> out;
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    out[entry.path().string()] = entry.is_regular_file() ? ReadFile(entry.path().string()) : "";
+  }
+  return out;
+}
+
 TEST_CASE("lifecycle: read paths write nothing; with no index they create none") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
+  auto whole = TreeBytes(repo.common_dir());
   auto before = repo.StoreBytes();
   for (const auto& args :
        std::vector<std::vector<std::string>>{{"status"},
@@ -457,6 +467,8 @@ TEST_CASE("lifecycle: read paths write nothing; with no index they create none")
     repo.Review(args);
     CHECK(repo.StoreBytes() == before);
   }
+  // The whole common dir, index.sqlite-wal and -shm included, is byte-identical.
+  CHECK(TreeBytes(repo.common_dir()) == whole);
   for (const char* suffix : {"", "-wal", "-shm"}) {
     fs::remove(repo.store_root() + "/index.sqlite" + suffix);
   }

@@ -78,10 +78,6 @@ Result<StartResult> Start(const StartRequest& request) {
 
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForWrite(layout));
   store::FaultPoint("start:locked");
-  // Opening the index for writing also recovers interrupted mutations (and rebuilds a missing or
-  // corrupt index), so the existence checks below see a settled store.
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> index,
-                          store::OpenIndexForWriter(repo, layout));
   auto existing = store::LoadRecord(layout, lineage);
   if (existing.ok()) {
     if (existing->initial_snapshot.identity != snapshot.identity) {
@@ -101,6 +97,10 @@ Result<StartResult> Start(const StartRequest& request) {
         .WithLineage(lineage);
   }
 
+  // Every refusal above changed nothing; from here on the store is written. Opening the index
+  // for writing first recovers interrupted mutations (and rebuilds a missing or corrupt index).
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> index,
+                          store::OpenIndexForWriter(repo, layout));
   std::string revision;
   const std::string file = store::EncodeRecordFile(
       InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
