@@ -1,5 +1,6 @@
 #include "store/index_sync.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -16,6 +17,17 @@
 
 namespace gentle::store {
 namespace {
+
+// The first `n` bytes of a regular file (fewer if it is shorter or unreadable).
+std::string FileHeader(const std::string& path, size_t n) {
+  std::string out(n, '\0');
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return "";
+  ssize_t got = pread(fd, out.data(), n, 0);
+  close(fd);
+  out.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  return out;
+}
 
 bool NonEmptyFile(const std::string& path) {
   struct stat st;
@@ -170,6 +182,18 @@ bool QuarantineEffective(const StoreLayout& layout, const QuarantineRow& row) {
 
 Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout) {
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.index_path()));
+  // Writers keep -wal and -shm (PERSIST_WAL). Without them SQLite would create an empty -wal to
+  // read the database: rather than write, answer from the files until the next writer runs.
+  if (KindOf(layout.index_path()) == PathKind::kFile &&
+      (KindOf(layout.index_path() + "-wal") != PathKind::kFile ||
+       KindOf(layout.index_path() + "-shm") != PathKind::kFile)) {
+    // Only a WAL database needs them; anything else is opened (and found unusable) as usual.
+    const std::string header = FileHeader(layout.index_path(), 100);
+    const std::string_view magic("SQLite format 3\0", 16);
+    if (header.size() == 100 && header.compare(0, 16, magic) == 0 && header[18] == 2) {
+      return std::unique_ptr<IndexDb>();
+    }
+  }
   auto db = IndexDb::OpenReadOnly(layout.index_path());
   if (db.ok()) return std::move(db).value();
   if (db.status().code() == Code::kNotFound) return std::unique_ptr<IndexDb>();
