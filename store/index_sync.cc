@@ -180,20 +180,22 @@ bool QuarantineEffective(const StoreLayout& layout, const QuarantineRow& row) {
   return KindOf(ResiduePath(layout, row.quarantine_dir)) == PathKind::kDirectory;
 }
 
+bool IndexReadableWithoutWrites(const StoreLayout& layout) {
+  // Writers keep -wal and -shm (PERSIST_WAL). Without them SQLite would create an empty -wal to
+  // read a WAL database. Only a WAL database needs them: anything else is opened (and found
+  // unusable) as usual.
+  if (KindOf(layout.index_path() + "-wal") == PathKind::kFile &&
+      KindOf(layout.index_path() + "-shm") == PathKind::kFile) {
+    return true;
+  }
+  const std::string header = FileHeader(layout.index_path(), 100);
+  const std::string_view magic("SQLite format 3\0", 16);
+  return !(header.size() == 100 && header.compare(0, 16, magic) == 0 && header[18] == 2);
+}
+
 Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout) {
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.index_path()));
-  // Writers keep -wal and -shm (PERSIST_WAL). Without them SQLite would create an empty -wal to
-  // read the database: rather than write, answer from the files until the next writer runs.
-  if (KindOf(layout.index_path()) == PathKind::kFile &&
-      (KindOf(layout.index_path() + "-wal") != PathKind::kFile ||
-       KindOf(layout.index_path() + "-shm") != PathKind::kFile)) {
-    // Only a WAL database needs them; anything else is opened (and found unusable) as usual.
-    const std::string header = FileHeader(layout.index_path(), 100);
-    const std::string_view magic("SQLite format 3\0", 16);
-    if (header.size() == 100 && header.compare(0, 16, magic) == 0 && header[18] == 2) {
-      return std::unique_ptr<IndexDb>();
-    }
-  }
+  if (!IndexReadableWithoutWrites(layout)) return std::unique_ptr<IndexDb>();
   auto db = IndexDb::OpenReadOnly(layout.index_path());
   if (db.ok()) return std::move(db).value();
   if (db.status().code() == Code::kNotFound) return std::unique_ptr<IndexDb>();

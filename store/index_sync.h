@@ -28,6 +28,10 @@ void Notice(std::string_view text);
 
 Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout);
 
+// False for a WAL index whose -wal or -shm is missing: SQLite would create them to read it, so
+// read paths must not open it (they answer from the files until the next writer runs).
+bool IndexReadableWithoutWrites(const StoreLayout& layout);
+
 Result<std::unique_ptr<IndexDb>> OpenIndexForWriter(const Repository& repo,
                                                     const StoreLayout& layout);
 

@@ -31,8 +31,6 @@ std::vector<Scenario> Scenarios() {
       {"start",
        [](LifecycleRepo& repo, std::string* lineage) {
          repo.Write("fresh.txt", "fresh\n");
-         Run dry = repo.Review({"status"});
-         (void)dry;
          *lineage = "";
          return std::vector<std::string>{"start", "--untracked", "fresh.txt"};
        },

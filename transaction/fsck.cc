@@ -114,9 +114,12 @@ Result<FsckReport> Fsck(const std::string& cwd) {
 
   store::IndexOptions options;
   options.quick_check = true;
-  auto db = store::IndexDb::OpenReadOnly(layout.index_path(), options);
   const bool has_content = !files.rows.lineages.empty() || !files.rows.tombstones.empty() ||
                            !files.rows.quarantine.empty();
+  auto db = store::IndexReadableWithoutWrites(layout)
+                ? store::IndexDb::OpenReadOnly(layout.index_path(), options)
+                : Result<std::unique_ptr<store::IndexDb>>(
+                      Status(Code::kNotFound, "index.sqlite-wal or -shm is missing"));
   if (db.ok()) {
     report.index_present = true;
     GENTLE_RETURN_IF_ERROR(CompareIndex(layout, files, **db, &report));
