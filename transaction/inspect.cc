@@ -1,6 +1,7 @@
 #include "transaction/inspect.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -233,47 +234,72 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
 
 }  // namespace
 
-Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd) {
+Status VisitLineages(const std::string& cwd,
+                     const std::function<void(const LineageSummary&)>& visit) {
   GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
-  if (!db) return ListFromFiles(layout);
-
-  std::vector<LineageSummary> out;
-  std::set<std::string> live;
+  if (!db) {
+    GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> all, ListFromFiles(layout));
+    for (const LineageSummary& s : all) visit(s);
+    return Status::Ok();
+  }
+  // A second connection answers the keyed "already listed?" questions while the first streams,
+  // so nothing proportional to the number of lineages is held in memory.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> keyed, store::OpenIndexForReader(layout));
+  if (!keyed) return Status(Code::kBusy, "index.sqlite changed while listing; retry");
+  auto live = [&](const std::string& lineage) -> Result<bool> {
+    GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(lineage));
+    if (!row) return false;
+    if (row->status == store::RowStatus::kCommitted) return true;
+    return store::KindOf(layout.record_path(lineage)) == store::PathKind::kFile;
+  };
+  Status failure;
   GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
     if (row.status == store::RowStatus::kCommitted) {
-      live.insert(row.lineage_id);
-      out.push_back(SummaryOf(row));
+      visit(SummaryOf(row));
       return true;
     }
     // A prepared row: a mutation in flight or interrupted; the record says what is true.
     auto record = store::LoadRecord(layout, row.lineage_id);
-    if (record.ok()) {
-      live.insert(row.lineage_id);
-      out.push_back(SummaryOf(store::LineageRowOf(*record, store::RowStatus::kCommitted)));
-    }
+    if (record.ok()) visit(SummaryOf(store::LineageRowOf(*record, store::RowStatus::kCommitted)));
     return true;
   }));
   std::string previous;
   GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::TombstoneRow& row) {
-    if (row.lineage_id == previous || live.count(row.lineage_id)) return true;
-    if (!store::TombstoneEffective(layout, row)) return true;
+    if (row.lineage_id == previous || !store::TombstoneEffective(layout, row)) return true;
+    auto is_live = live(row.lineage_id);
+    if (!is_live.ok()) {
+      failure = is_live.status();
+      return false;
+    }
+    if (*is_live) return true;
     previous = row.lineage_id;
-    live.insert(row.lineage_id);
-    out.push_back(
-        {row.lineage_id, "consumed", "", "", 0, "", store::TombstonePath(layout, row.key)});
+    visit({row.lineage_id, "consumed", "", "", 0, "", store::TombstonePath(layout, row.key)});
     return true;
   }));
+  GENTLE_RETURN_IF_ERROR(failure);
   previous.clear();
   GENTLE_RETURN_IF_ERROR(db->ListQuarantine([&](const store::QuarantineRow& row) {
-    if (row.lineage_id == previous || live.count(row.lineage_id)) return true;
-    if (!store::QuarantineEffective(layout, row)) return true;
+    if (row.lineage_id == previous || !store::QuarantineEffective(layout, row)) return true;
     previous = row.lineage_id;
-    out.push_back({row.lineage_id, "retired", "", "", 0, "", row.audit_path});
+    auto is_live = live(row.lineage_id);
+    auto tombstone = keyed->FindTombstoneByLineage(row.lineage_id);
+    if (!is_live.ok() || !tombstone.ok()) {
+      failure = !is_live.ok() ? is_live.status() : tombstone.status();
+      return false;
+    }
+    if (*is_live || (*tombstone && store::TombstoneEffective(layout, **tombstone))) return true;
+    visit({row.lineage_id, "retired", "", "", 0, "", row.audit_path});
     return true;
   }));
+  return failure;
+}
+
+Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd) {
+  std::vector<LineageSummary> out;
+  GENTLE_RETURN_IF_ERROR(VisitLineages(cwd, [&](const LineageSummary& s) { out.push_back(s); }));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #define GENTLE_TRANSACTION_INSPECT_H_
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -51,6 +52,10 @@ struct LineageSummary {
 // the files, with the same answer. Incomplete entries (a directory without a record) and
 // unreadable records are not lineages here; `review fsck` reports them.
 Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd);
+// The same, streamed to `visit` in the same order. With an index, memory does not grow with the
+// number of lineages (duplicates are found by keyed lookups on a second read-only connection).
+Status VisitLineages(const std::string& cwd,
+                     const std::function<void(const LineageSummary&)>& visit);
 
 }  // namespace gentle::transaction
 
