@@ -35,9 +35,9 @@ Result<std::vector<std::string>> ListLiveLineages(const StoreLayout& layout) {
   }
   std::vector<std::string> out;
   for (const std::string& name : *names) {
-    if (IsValidLineageId(name) && KindOf(layout.lineage_dir(name)) == PathKind::kDirectory) {
-      out.push_back(name);
-    }
+    // Not only directories: a symlink or a file under a lineage's name is listed too, so its
+    // reader refuses it as corrupted instead of the lineage silently disappearing.
+    if (IsValidLineageId(name)) out.push_back(name);
   }
   return out;
 }
@@ -53,7 +53,8 @@ Result<std::optional<Tombstone>> FindTombstone(const StoreLayout& layout,
   for (const std::string& name : *names) {
     const std::string path = layout.tombstone_dir() + "/" + name;
     auto bytes = ReadFileLimited(path, kMaxTombstoneBytes);
-    if (!bytes.ok()) continue;
+    // A symlink, a directory or an oversized file cannot be attributed to a lineage: fail closed.
+    if (!bytes.ok()) return bytes.status();
     auto doc = ParseJson(*bytes);
     if (!doc || !doc->is_object()) continue;
     if (StringField(*doc, "schema") != "gentle-ai.review-terminal-consumption/v1") continue;
@@ -77,8 +78,10 @@ Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layou
   for (const std::string& name : *names) {
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     const std::string path = layout.quarantine_dir() + "/" + name + "/reclaim-record.json";
+    GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
     auto bytes = ReadFileLimited(path, kMaxAuditBytes);
-    if (!bytes.ok()) continue;
+    if (!bytes.ok() && bytes.status().code() == Code::kNotFound) continue;  // prepared, no record
+    if (!bytes.ok()) return bytes.status();
     auto doc = ParseJson(*bytes);
     if (!doc || !doc->is_object() || StringField(*doc, "lineage_id") != lineage) continue;
     found = path;

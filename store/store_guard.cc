@@ -35,6 +35,18 @@ Status CheckBatchMarker(const StoreLayout& layout) {
   return Status::Ok();
 }
 
+Status PreflightWrite(const StoreLayout& layout) {
+  GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
+  for (const std::string& lock : {layout.maintenance_lock(), layout.v2_lock()}) {
+    GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), lock));
+    const PathKind kind = KindOf(lock);
+    if (kind != PathKind::kMissing && kind != PathKind::kFile) {
+      return Status(Code::kCorrupted, "lock file is not a regular file: " + lock);
+    }
+  }
+  return Status::Ok();
+}
+
 Result<StoreGuard> StoreGuard::ForRead(const StoreLayout& layout) {
   GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.maintenance_lock()));
