@@ -1,0 +1,50 @@
+// index.sqlite that is garbage, empty, a directory or a symlink. On this branch no command reads
+// the index yet (the lifecycle work wires it in; the files are the source of truth): every reader
+// must answer from the files exactly as without the index, and leave the index file untouched.
+// When the index is wired in, these expectations become "a clear code or a rebuild" — see
+// docs/reliability.md.
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <filesystem>
+
+#include "tests/hostile_support.h"
+
+namespace gentle::testing {
+
+TEST_CASE("a garbage index.sqlite does not change what readers answer") {
+  StoreFixture f;
+  const std::string index = f.root() + "/index.sqlite";
+  std::vector<std::string> expected;
+  auto all_readers = LineageReaders(f.lineage);
+  all_readers.push_back({"review", "list"});
+  all_readers.push_back({"review", "status"});
+  for (const auto& args : all_readers) {
+    expected.push_back(ExpectOutcome(args, f.repo, 0, "").dump());
+  }
+  SECTION("random bytes") {
+    std::string garbage;
+    for (int i = 0; i < 8192; ++i) garbage.push_back(static_cast<char>((i * 7919) % 251));
+    WriteFile(index, garbage);
+  }
+  SECTION("a SQLite header followed by garbage") {
+    WriteFile(index, std::string("SQLite format 3\0", 16) + std::string(4080, '\xa5'));
+  }
+  SECTION("empty file") { WriteFile(index, ""); }
+  SECTION("a directory") { REQUIRE(mkdir(index.c_str(), 0700) == 0); }
+  SECTION("a symlink to a file outside") {
+    WriteFile(f.tmp.path() + "/outside.sqlite", "not a database");
+    REQUIRE(symlink((f.tmp.path() + "/outside.sqlite").c_str(), index.c_str()) == 0);
+  }
+  SECTION("stale -wal and -shm beside it") {
+    WriteFile(index, "garbage");
+    WriteFile(index + "-wal", "garbage wal");
+    WriteFile(index + "-shm", "garbage shm");
+  }
+  for (size_t i = 0; i < all_readers.size(); ++i) {
+    CHECK(ExpectOutcome(all_readers[i], f.repo, 0, "", {f.tmp.path()}).dump() == expected[i]);
+  }
+}
+
+}  // namespace gentle::testing
