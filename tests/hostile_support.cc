@@ -1,7 +1,9 @@
 #include "tests/hostile_support.h"
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 
 #include "store/digests.h"
 #include "store/go_json.h"
@@ -11,6 +13,11 @@ namespace gentle::testing {
 RunResult Hostile(const std::vector<std::string>& args, const std::string& cwd) {
   std::vector<std::string> argv = {"timeout", "-k", "5", "60", GENTLE_AI_BIN};
   argv.insert(argv.end(), args.begin(), args.end());
+  // GENTLE_HOSTILE_LOG=FILE counts the runs for docs/reliability.md (one line per command).
+  if (const char* log = std::getenv("GENTLE_HOSTILE_LOG")) {
+    std::ofstream(log, std::ios::app)
+        << args.size() << " " << (args.size() > 1 ? args[1] : "") << "\n";
+  }
   return Run(argv, cwd,
              {{"GIT_CONFIG_NOSYSTEM", "1"},
               {"GIT_CONFIG_GLOBAL", "/dev/null"},

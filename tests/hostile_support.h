@@ -2,10 +2,13 @@
 //
 // Hostile runs the built gentle-ai under coreutils `timeout` (60 s, then KILL), so a hang fails the
 // test with exit 124 or 137 instead of stalling the suite, and a crash shows as 128+signal instead
-// of a lost process. ExpectRefusal runs one command with --json and checks, in this order: the exit
-// code, the error envelope's code (stdout is exactly one JSON document), and that the git common
-// dir and every `untouched` directory are byte-identical before and after (HashTree). StoreFixture
-// builds a repository with one started lineage and names the store's paths.
+// of a lost process. With GENTLE_HOSTILE_LOG=FILE each run appends one line to FILE (to count
+// runs for docs/reliability.md).
+//
+// ExpectOutcome runs one command with --json and checks: the exit code, the error envelope's code
+// (stdout is exactly one JSON document), and that the git common dir and every `untouched`
+// directory are byte-identical before and after (HashTree). StoreFixture builds a repository with
+// one started lineage and names the store's paths.
 #ifndef GENTLE_TESTS_HOSTILE_SUPPORT_H_
 #define GENTLE_TESTS_HOSTILE_SUPPORT_H_
 
