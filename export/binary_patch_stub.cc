@@ -80,8 +80,11 @@ std::vector<std::string> GitEnv(const std::string& dir) {
           "GIT_DIR=" + dir + "/repo.git"};
 }
 
+// Never destroyed: the atexit handler below is registered while the scratch is still being built,
+// so it runs after a function-local static's destructor would have freed `dir` (ASan found that
+// heap-use-after-free at exit of every export with a binary file).
 Scratch& GetScratch() {
-  static Scratch scratch = [] {
+  static Scratch& scratch = *new Scratch([] {
     Scratch s;
     git_libgit2_init();
     std::string tmpl = (std::filesystem::temp_directory_path() / "gentle-binstub-XXXXXX").string();
@@ -98,7 +101,7 @@ Scratch& GetScratch() {
       std::filesystem::remove_all(GetScratch().dir, ec);
     });
     return s;
-  }();
+  }());
   return scratch;
 }
 
