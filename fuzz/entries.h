@@ -2,23 +2,19 @@
 // opt-in with GENTLE_FUZZ) and by the corpus replay test (tests/fuzz_replay_test.cc, always built).
 //
 // Contract of every entry: it must return for every input (no crash, no uncaught exception, no
-// hang, no sanitizer report). It returns "" when the code under test kept its documented properties
-// for this input, or a description of the property it broke; the libFuzzer driver aborts on a
-// non-empty answer so the input is saved as a crash, the replay test fails with it.
+// hang, no sanitizer report). It returns "" when the code under test kept its documented
+// properties for this input, or a description of the property it broke; the libFuzzer driver
+// aborts on a non-empty answer so the input is saved as a crash, the replay test fails with it.
 //
-//   FuzzRecordCodec     store::ParseRecordFile: failures are `corrupted`; a parsed record's
-//   revision
-//                       binds its compact state; re-encoding the state parses back to the same
-//                       revision.
-//   FuzzEnvelopeReader  exporter::ParseEnvelope: failures are `integrity_mismatch`; a parsed
-//   envelope's
-//                       sha256 binds its decoded patch.
-//   FuzzLineageId       store::IsValidLineageId agrees with the regex of DESIGN.md section 3 and
-//   the
-//                       128-byte cap; a valid id builds a path that stays inside v2/.
-//   FuzzCliArguments    gentle::cli::Run on argv built from the input (tokens split at '\n' or NUL)
-//                       inside a scratch repository (CliScratch); the exit code is a documented
-//                       one.
+// - FuzzRecordCodec: store::ParseRecordFile. Failures are `corrupted`; a parsed record's revision
+//   binds its compact state; re-encoding the state parses back to the same revision and fields.
+// - FuzzEnvelopeReader: exporter::ParseEnvelope. Failures are `integrity_mismatch`; a parsed
+//   envelope's sha256 binds its decoded patch, which is within the 4 MiB budget.
+// - FuzzLineageId: store::IsValidLineageId agrees with the syntax of DESIGN.md section 3 and the
+//   128-byte cap, restated independently; refusals are `usage`; a valid id builds a path that
+//   stays inside its lineage directory.
+// - FuzzCliArguments: gentle::cli::Run on argv built from the input (tokens split at '\n' or NUL)
+//   inside a scratch repository (CliScratch); the exit code is a documented one (0..12).
 #ifndef GENTLE_FUZZ_ENTRIES_H_
 #define GENTLE_FUZZ_ENTRIES_H_
 
