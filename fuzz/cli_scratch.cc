@@ -30,6 +30,9 @@ CliScratch Build() {
   Shell("'" GENTLE_SOURCE_DIR "/fixtures/make-demo-repo.sh' '" + s.repo + "' >/dev/null");
   std::ofstream(s.repo + "/src/greet.c", std::ios::app) << "/* edited by the fuzz scratch */\n";
   std::ofstream(s.repo + "/notes.txt") << "an untracked file\n";
+  // A binary edit, so export-context and verify also write a `GIT binary patch` section.
+  std::ofstream(s.repo + "/assets/logo.png", std::ios::binary)
+      << std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR-fuzz", 21);
   if (chdir(s.repo.c_str()) != 0) SetupFailed("chdir " + s.repo);
   setenv("GENTLE_LOCK_TIMEOUT_MS", "100", 1);
   auto started = transaction::Start({s.repo, {}});

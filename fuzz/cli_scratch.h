@@ -1,7 +1,7 @@
 // CliScratch: the scratch repository the CLI fuzz target runs every command in.
 //
 // Created once per process (first use) under $TMPDIR with fixtures/make-demo-repo.sh plus an edited
-// tracked file and an untracked file, one lineage started on that candidate and its context
+// tracked text file, an edited binary file and an untracked file, one lineage started on that candidate and its context
 // envelope written beside the repository, so `start`, `status`, `export-context` and `verify` all
 // have something to work on (the fuzz input names them with the tokens @lineage and @envelope). The
 // process's working directory is moved into the repository and GENTLE_LOCK_TIMEOUT_MS is pinned to
