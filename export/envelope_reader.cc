@@ -1,6 +1,8 @@
 #include "export/envelope_reader.h"
 
 #include <nlohmann/json.hpp>
+#include <set>
+#include <vector>
 
 #include "export/base64.h"
 #include "export/derivation.h"
@@ -14,6 +16,25 @@ using Json = nlohmann::json;
 struct Bad {
   std::string what;
 };
+
+constexpr int kMaxDepth = 64;
+
+// Like the record codec: a duplicate key (readers disagree on which copy wins) or nesting deeper
+// than any envelope has is refused rather than silently resolved.
+Json ParseStrict(std::string_view text) {
+  std::vector<std::set<std::string>> keys;
+  Json::parser_callback_t callback = [&keys](int depth, Json::parse_event_t event, Json& parsed) {
+    if (depth > kMaxDepth) throw Bad{"is nested too deeply"};
+    if (event == Json::parse_event_t::object_start) keys.emplace_back();
+    if (event == Json::parse_event_t::object_end) keys.pop_back();
+    if (event == Json::parse_event_t::key &&
+        !keys.back().insert(parsed.get<std::string>()).second) {
+      throw Bad{"has a duplicate key \"" + parsed.get<std::string>() + "\""};
+    }
+    return true;
+  };
+  return Json::parse(text.begin(), text.end(), callback);
+}
 
 const Json& Member(const Json& object, const char* key) {
   if (!object.is_object() || !object.contains(key)) throw Bad{std::string("lacks ") + key};
@@ -45,7 +66,7 @@ Result<Envelope> ParseEnvelope(std::string_view text) {
   };
   if (text.size() > kMaxEnvelopeBytes) return bad("is too large");
   try {
-    Json j = Json::parse(text);
+    Json j = ParseStrict(text);
     if (String(j, "schema") != "gentle-ai.review-context-export/v1")
       return bad("has a foreign schema");
     Envelope e;

@@ -1,7 +1,8 @@
 // ParseEnvelope: reads a `gentle-ai.review-context-export/v1` envelope without trusting it. Checks
 // the JSON shape and the candidate_diff binding (canonical base64, byte_size, sha256); returns the
 // decoded patch and the snapshot fields. Any failure is `integrity_mismatch` (shape errors
-// included: the envelope is an untrusted input that does not bind).
+// included: the envelope is an untrusted input that does not bind), also a duplicate object key or
+// nesting deeper than 64 levels.
 #ifndef GENTLE_EXPORT_ENVELOPE_READER_H_
 #define GENTLE_EXPORT_ENVELOPE_READER_H_
 

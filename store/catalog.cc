@@ -18,9 +18,9 @@ Result<std::vector<std::string>> ListLiveLineages(const StoreLayout& layout) {
   }
   std::vector<std::string> out;
   for (const std::string& name : *names) {
-    if (IsValidLineageId(name) && KindOf(layout.lineage_dir(name)) == PathKind::kDirectory) {
-      out.push_back(name);
-    }
+    // Not only directories: a symlink or a file under a lineage's name is listed too, so its
+    // reader refuses it as corrupted instead of the lineage silently disappearing.
+    if (IsValidLineageId(name)) out.push_back(name);
   }
   return out;
 }

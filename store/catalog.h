@@ -13,7 +13,8 @@
 
 namespace gentle::store {
 
-// Lineage ids of the directories under v2/ (entries that are not valid ids are skipped).
+// Lineage ids named by the entries under v2/ (names that are not valid ids are skipped; an entry
+// that is not a directory is still listed, so reading it reports the damage).
 Result<std::vector<std::string>> ListLiveLineages(const StoreLayout& layout);
 
 struct Tombstone {

@@ -35,9 +35,37 @@ Status CheckBatchMarker(const StoreLayout& layout) {
   return Status::Ok();
 }
 
+Status PreflightWrite(const StoreLayout& layout) {
+  GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
+  for (const std::string& lock : {layout.maintenance_lock(), layout.v2_lock()}) {
+    GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), lock));
+    const PathKind kind = KindOf(lock);
+    if (kind != PathKind::kMissing && kind != PathKind::kFile) {
+      return Status(Code::kCorrupted, "lock file is not a regular file: " + lock);
+    }
+  }
+  return Status::Ok();
+}
+
+Status CheckStoreShape(const StoreLayout& layout) {
+  for (const std::string& path :
+       {layout.maintenance_lock(), layout.v2_lock(), layout.tombstone_dir(), layout.quarantine_dir(),
+        layout.index_path()}) {
+    GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
+  }
+  for (const std::string& dir : {layout.root(), layout.v2_dir(), layout.tombstone_dir(),
+                                 layout.quarantine_dir()}) {
+    PathKind kind = KindOf(dir);
+    if (kind != PathKind::kMissing && kind != PathKind::kDirectory) {
+      return Status(Code::kCorrupted, "store path is not a directory: " + dir);
+    }
+  }
+  return Status::Ok();
+}
+
 Result<StoreGuard> StoreGuard::ForRead(const StoreLayout& layout) {
   GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
-  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.maintenance_lock()));
+  GENTLE_RETURN_IF_ERROR(CheckStoreShape(layout));
   StoreGuard guard;
   GENTLE_ASSIGN_OR_RETURN(guard.maintenance_,
                           FileLock::Acquire(layout.maintenance_lock(), LockMode::kShared, false));
@@ -64,6 +92,7 @@ namespace {
 Status LockForMutation(const StoreLayout& layout, LockMode maintenance_mode, FileLock* maintenance,
                        FileLock* writer) {
   GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
+  GENTLE_RETURN_IF_ERROR(CheckStoreShape(layout));
   GENTLE_RETURN_IF_ERROR(EnsureDirectory(layout.common_dir(), layout.v2_dir()));
   GENTLE_ASSIGN_OR_RETURN(*maintenance,
                           FileLock::Acquire(layout.maintenance_lock(), maintenance_mode, true));

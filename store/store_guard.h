@@ -30,6 +30,16 @@ class StoreGuard {
 
 Status CheckBatchMarker(const StoreLayout& layout);
 
+// Refuses (kCorrupted) a store whose fixed paths (root, v2, tombstones, quarantine, locks, index) are
+// symlinks or, for the directories, not directories. A handful of lstat calls: every operation runs
+// it before trusting the store.
+Status CheckStoreShape(const StoreLayout& layout);
+
+// What ForWrite would refuse, checked without creating, locking or writing anything: the batch
+// marker, a symlinked component down to either lock file, a lock file that is not a regular file.
+// A mutation runs it before it writes git objects, so a damaged store costs no object write.
+Status PreflightWrite(const StoreLayout& layout);
+
 }  // namespace gentle::store
 
 #endif  // GENTLE_STORE_STORE_GUARD_H_

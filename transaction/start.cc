@@ -67,7 +67,8 @@ Result<StartResult> Start(const StartRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(request.cwd));
   GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
   const store::StoreLayout layout(repo.common_dir());
-  GENTLE_RETURN_IF_ERROR(store::CheckBatchMarker(layout));
+  // Before the capture writes objects: a store the guard would refuse costs no object write.
+  GENTLE_RETURN_IF_ERROR(store::PreflightWrite(layout));
 
   GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot,
                           CaptureSnapshot(repo, request.selector, store::ObjectWrites::kWrite));
