@@ -290,6 +290,17 @@ void RunDerive(benchmark::State& state, const TreePair& pair) {
 void BM_DerivePatchText(benchmark::State& state) { RunDerive(state, TextPair(state.range(0))); }
 BENCHMARK(BM_DerivePatchText)->Arg(8)->Arg(64)->Arg(512)->Arg(1600)->Unit(benchmark::kMillisecond);
 
+// The same with libgit2's strict hash verification of every object read switched off (git itself
+// does not re-hash objects on read). Not what the product does: this measures what that check
+// costs, for docs/performance.md.
+void BM_DerivePatchTextNoHashCheck(benchmark::State& state) {
+  const TreePair& pair = TextPair(state.range(0));
+  git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0);
+  RunDerive(state, pair);
+  git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
+}
+BENCHMARK(BM_DerivePatchTextNoHashCheck)->Arg(64)->Arg(512)->Unit(benchmark::kMillisecond);
+
 // Binary sections go through AppendBinaryPatch (the git CLI while export/binary_patch_stub.cc is
 // linked; the label says which).
 void BM_DerivePatchBinary(benchmark::State& state) {
