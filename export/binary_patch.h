@@ -1,16 +1,19 @@
-// AppendBinaryPatch: the body of a `git diff --binary` section for one binary file pair.
+// git's `GIT binary patch` section for one file, as printed by `git diff --binary` with
+// core.loosecompression=1.
 //
-// Contract (agreed between the patch engine and the binary-patch writer): for old -> new contents,
-// appends exactly these bytes, identical to git diff --binary with core.loosecompression=1:
-//
-//   "GIT binary patch\n"
-//   forward hunk:  "literal <n>\n" or "delta <n>\n", base85 lines, then "\n"
-//   reverse hunk:  "literal <n>\n" or "delta <n>\n", base85 lines, then "\n"
-//
-// i.e. from the line "GIT binary patch" through the blank line that ends the reverse hunk. The
-// caller writes everything before it (`diff --git`, mode and `index` lines) and nothing after it.
-// It is called only when the contents differ and at least one side is binary; either side may be
-// empty. On failure `out` may hold a partial append; the caller discards it.
+// Contract: AppendBinaryPatch appends exactly
+//   "GIT binary patch\n" <forward hunk> <reverse hunk>
+// where the forward hunk rebuilds new_data from old_data and the reverse hunk rebuilds old_data
+// from new_data. Each hunk is
+//   "literal <size of the side being rebuilt>\n"  or  "delta <size of the raw delta>\n"
+//   base85 lines of the zlib stream (base85.h: 52 bytes per line, length char first)
+//   "\n"
+// The literal payload is the level-1 zlib stream of the whole side being rebuilt (an empty side
+// gives "literal 0\nHcmV?d00001\n\n"). A delta is only attempted when both sides are non-empty,
+// with its raw size capped at the size of that literal zlib stream, and is chosen only when its
+// level-1 zlib stream is strictly shorter than the literal's. Decimal sizes have no padding.
+// Headers before the section
+// ("diff --git", "index", mode lines) are not written here. On error nothing is appended.
 #ifndef GENTLE_EXPORT_BINARY_PATCH_H_
 #define GENTLE_EXPORT_BINARY_PATCH_H_
 
@@ -22,6 +25,10 @@
 namespace gentle::exporter {
 
 Status AppendBinaryPatch(std::string_view old_data, std::string_view new_data, std::string* out);
+
+// False when a delta for either direction might differ from git's (DeltaIsGitIdenticalFor in
+// git_delta.h: only sides of 4 GiB or more); such a file should be rendered by the git CLI instead.
+bool BinaryPatchIsGitIdenticalFor(std::string_view old_data, std::string_view new_data);
 
 }  // namespace gentle::exporter
 

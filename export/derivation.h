@@ -24,7 +24,7 @@ inline constexpr size_t kMaxContextBytes = 4194304;
 struct Derived {
   std::string patch;
   std::vector<ManifestEntry> manifest;  // bytewise path order
-  std::string engine;                   // "native", "native+git-binary-delta" or "git"
+  std::string engine;                   // "native", or "git" with --engine git
 };
 
 // kDigestOnly is for snapshots that carry only the digest of their paths (a context envelope).

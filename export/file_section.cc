@@ -186,7 +186,7 @@ bool LooksBinary(std::string_view content) {
 }
 
 Status AppendFileSection(std::string_view path, const FileSide& old_side, const FileSide& new_side,
-                         size_t max_bytes, std::string* out, bool* wrote_binary) {
+                         size_t max_bytes, std::string* out) {
   out->append("diff --git ");
   AppendQuotedPath("a/", path, out);
   out->push_back(' ');
@@ -224,7 +224,6 @@ Status AppendFileSection(std::string_view path, const FileSide& old_side, const 
 
   const bool gitlink = old_side.mode == kModeGitlink || new_side.mode == kModeGitlink;
   if (!gitlink && (LooksBinary(old_side.content) || LooksBinary(new_side.content))) {
-    *wrote_binary = true;
     GENTLE_RETURN_IF_ERROR(AppendBinaryPatch(old_side.content, new_side.content, out));
     if (out->size() > max_bytes) return BudgetExceeded(max_bytes);
     return Status::Ok();

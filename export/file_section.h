@@ -30,10 +30,9 @@ uint32_t CanonicalMode(uint32_t raw_mode);
 // git's binary test with no attributes: a NUL in the first 8000 bytes, or larger than 512 MiB.
 bool LooksBinary(std::string_view content);
 
-// Appends the section for `path` changing from `old_side` to `new_side` (not both absent). Sets
-// *wrote_binary when the section carries a "GIT binary patch" body.
+// Appends the section for `path` changing from `old_side` to `new_side` (not both absent).
 Status AppendFileSection(std::string_view path, const FileSide& old_side, const FileSide& new_side,
-                         size_t max_bytes, std::string* out, bool* wrote_binary);
+                         size_t max_bytes, std::string* out);
 
 }  // namespace gentle::exporter
 

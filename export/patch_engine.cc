@@ -9,7 +9,6 @@
 #include <system_error>
 #include <thread>
 
-#include "export/binary_patch_fallback.h"
 #include "export/file_section.h"
 #include "export/tree_delta.h"
 
@@ -87,8 +86,7 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
 using FileWork = TreeChange;
 
 // The section (two for a type change) of one file, appended to `out`, which stays within `cap`.
-Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::string* out,
-                 bool* wrote_binary) {
+Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::string* out) {
   LoadedSide old_side;
   LoadedSide new_side;
   GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_oid, work.old_mode, work.path, &old_side));
@@ -97,10 +95,10 @@ Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::st
     // git prints a type change as the old path deleted, then the new one added.
     const FileSide absent;
     GENTLE_RETURN_IF_ERROR(
-        AppendFileSection(work.path, old_side.side, absent, cap, out, wrote_binary));
-    return AppendFileSection(work.path, absent, new_side.side, cap, out, wrote_binary);
+        AppendFileSection(work.path, old_side.side, absent, cap, out));
+    return AppendFileSection(work.path, absent, new_side.side, cap, out);
   }
-  return AppendFileSection(work.path, old_side.side, new_side.side, cap, out, wrote_binary);
+  return AppendFileSection(work.path, old_side.side, new_side.side, cap, out);
 }
 
 // Below this many files the patch is written on the calling thread only.
@@ -111,9 +109,9 @@ constexpr size_t kWindow = 8;
 
 // Writes every file's section on the calling thread, in order.
 Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>& files,
-                              size_t max_bytes, std::string* out, bool* wrote_binary) {
+                              size_t max_bytes, std::string* out) {
   for (const FileWork& work : files) {
-    GENTLE_RETURN_IF_ERROR(WriteFile(repo, work, max_bytes, out, wrote_binary));
+    GENTLE_RETURN_IF_ERROR(WriteFile(repo, work, max_bytes, out));
     if (out->size() > max_bytes) {
       return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
     }
@@ -126,7 +124,7 @@ Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>&
 // order, so the bytes, the first error and the budget cut-off are exactly the sequential ones.
 // The helper thread reads through its own repository handle, as libgit2 objects are not shared.
 Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size_t max_bytes,
-                  std::string* out, bool* wrote_binary) {
+                  std::string* out) {
   RepoPtr helper_repo;
   if (files.size() >= kParallelMinFiles && std::thread::hardware_concurrency() > 1) {
     git_repository* opened = nullptr;
@@ -135,11 +133,10 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
       helper_repo.reset(opened);
     }
   }
-  if (!helper_repo) return WriteFilesSequentially(repo, files, max_bytes, out, wrote_binary);
+  if (!helper_repo) return WriteFilesSequentially(repo, files, max_bytes, out);
 
   struct Slot {
     bool ready = false;
-    bool binary = false;
     Status status;
     std::string bytes;
   };
@@ -160,10 +157,8 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
     const size_t used = appended_bytes.load();
     const size_t cap = max_bytes > used ? max_bytes - used : 0;
     std::string bytes;
-    bool binary = false;
-    Status status = WriteFile(r, files[i], cap, &bytes, &binary);
+    Status status = WriteFile(r, files[i], cap, &bytes);
     lock.lock();
-    slots[i].binary = binary;
     slots[i].status = std::move(status);
     slots[i].bytes = std::move(bytes);
     slots[i].ready = true;
@@ -181,7 +176,7 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
     });
   } catch (const std::system_error&) {
     // No thread to be had: nothing was claimed yet, so the sequential writer starts from scratch.
-    return WriteFilesSequentially(repo, files, max_bytes, out, wrote_binary);
+    return WriteFilesSequentially(repo, files, max_bytes, out);
   }
 
   Status result;
@@ -210,7 +205,6 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
         changed.notify_all();
         break;
       }
-      *wrote_binary = *wrote_binary || slot.binary;
       appended = i + 1;
       appended_bytes.store(out->size());
       changed.notify_all();
@@ -223,9 +217,6 @@ Status WriteFiles(git_repository* repo, const std::vector<FileWork>& files, size
 }
 
 }  // namespace
-
-// Default when the linked AppendBinaryPatch is fully native; a fallback overrides it.
-__attribute__((weak)) bool BinaryPatchUsesGitCli() { return false; }
 
 Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
                                  const git_oid& candidate_tree, const PatchOptions& options) {
@@ -249,9 +240,7 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
   // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched
   // reserved pages cost nothing.
   patch.bytes.reserve(std::min<size_t>(options.max_bytes, size_t{64} << 20));
-  bool wrote_binary = false;
-  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, options.max_bytes, &patch.bytes, &wrote_binary));
-  if (wrote_binary && BinaryPatchUsesGitCli()) patch.engine = "native+git-binary-delta";
+  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, options.max_bytes, &patch.bytes));
   return patch;
 }
 

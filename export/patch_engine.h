@@ -40,7 +40,7 @@ struct PatchOptions {
 struct DerivedPatch {
   std::string bytes;
   std::vector<ManifestEntry> manifest;  // in output order
-  std::string engine;                   // "native" or "native+git-binary-delta"
+  std::string engine;                   // "native": every section, binary ones included
 };
 
 Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,

@@ -5,7 +5,6 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "export/binary_patch_fallback.h"
 #include "git_oracle.h"
 #include "tests/test_repo.h"
 
@@ -75,9 +74,8 @@ TEST_CASE("budget_exceeded exactly when the patch passes max_bytes", "[engine][b
   auto oracle = OracleDiff(repo.git_dir(), Repo::Hex(empty), Repo::Hex(full));
   REQUIRE(oracle.ok());
   REQUIRE(*oracle == whole->bytes);
-  // A binary section was written: the engine name says whether git produced it.
-  CHECK(whole->engine ==
-        (exporter::BinaryPatchUsesGitCli() ? "native+git-binary-delta" : "native"));
+  // A binary section was written, natively.
+  CHECK(whole->engine == "native");
 
   exporter::PatchOptions exact;
   exact.max_bytes = size;

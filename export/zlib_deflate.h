@@ -1,0 +1,22 @@
+// One-shot zlib compression as git writes it for binary patches.
+//
+// Contract: DeflateZlib returns the complete zlib stream (2-byte header, raw deflate data, Adler-32
+// trailer) of `data`, produced by deflateInit(level) with zlib's defaults (windowBits 15, memLevel
+// 8, default strategy) and a single deflate(Z_FINISH) into a deflateBound-sized buffer. With the
+// system zlib (1.2.13) and level 1 this is byte-identical to git's `core.loosecompression=1` output
+// ("78 01 ...").
+#ifndef GENTLE_EXPORT_ZLIB_DEFLATE_H_
+#define GENTLE_EXPORT_ZLIB_DEFLATE_H_
+
+#include <string>
+#include <string_view>
+
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+Result<std::string> DeflateZlib(std::string_view data, int level);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_ZLIB_DEFLATE_H_
