@@ -227,12 +227,16 @@ start_pair() {
   local name=$1 repo=$2
   local gd nfiles
   gd=$(git -C "$repo" rev-parse --absolute-git-dir)
-  git -C "$repo" update-index -q --refresh || true
+  # Rewrite the index a second after the last checkout write, so that no entry is "racily clean"
+  # (mtime not older than the index): otherwise both tools re-hash every such file, and the run
+  # measures a freshly generated checkout instead of a working repository.
+  sleep 1
+  rm -f "$gd/index"
+  git -C "$repo" reset -q
   nfiles=$(git -C "$repo" ls-files | wc -l)
   local f
   f=$(git -C "$repo" ls-files | sed -n '100p')
   echo "benchmark change" >>"$repo/$f"
-  sleep 1  # keep the changed file out of git's racy-clean window
   cat >"$work/reset-$name.sh" <<EOS
 cp "$gd/index" "$work/scratch-index-$name"
 rm -rf "$gd/gentle-ai"
