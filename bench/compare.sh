@@ -97,15 +97,19 @@ note() { echo "$*" | tee -a "$report"; }
 summarize() {
   python3 - "$@" <<'PY'
 import json, statistics, sys
-a_all, b_all, ratios = [], [], []
+a_all, b_all, ratios, cpu_a, cpu_b = [], [], [], [], []
 for path in sys.argv[1:]:
     res = json.load(open(path))["results"]
     ia, ib = (0, 1) if path.endswith(".ab.json") else (1, 0)
     a, b = res[ia]["times"], res[ib]["times"]
     a_all += a; b_all += b
     ratios.append(statistics.median(a) / statistics.median(b))
+    # hyperfine reports mean user and system time per command: CPU used, whatever the load.
+    cpu_a.append(res[ia]["user"] + res[ia]["system"])
+    cpu_b.append(res[ib]["user"] + res[ib]["system"])
 ma, mb = statistics.median(a_all), statistics.median(b_all)
-print("%.2f %.2f %.2f %.2f %.2f" % (ma * 1e3, mb * 1e3, ma / mb, min(ratios), max(ratios)))
+print("%.2f %.2f %.2f %.2f %.2f %.2f" % (ma * 1e3, mb * 1e3, ma / mb, min(ratios), max(ratios),
+                                         statistics.mean(cpu_a) / statistics.mean(cpu_b)))
 PY
 }
 
@@ -128,12 +132,12 @@ pair() {
   done
   local s
   s=$(summarize "${files[@]}")
-  read -r ma mb ratio rmin rmax <<<"$s"
+  read -r ma mb ratio rmin rmax cpu <<<"$s"
   local icount=""
   if [ "$instructions" = 1 ]; then
-    icount=" | $(instr "$a") / $(instr "$b")"
+    icount=" $(instr "$a") / $(instr "$b") |"
   fi
-  note "| $name | $ma | $mb | **$ratio** | $rmin–$rmax | $load$icount |"
+  note "| $name | $ma | $mb | **$ratio** | $rmin–$rmax | $cpu | $load |$icount"
 }
 
 # Same as pair, but shell mode (for commands that need && or variables) with a prepare command.
@@ -152,8 +156,8 @@ pair_shell() {
       files+=("$out/$name.$r.ba.json")
     fi
   done
-  read -r ma mb ratio rmin rmax <<<"$(summarize "${files[@]}")"
-  note "| $name | $ma | $mb | **$ratio** | $rmin–$rmax | $load |"
+  read -r ma mb ratio rmin rmax cpu <<<"$(summarize "${files[@]}")"
+  note "| $name | $ma | $mb | **$ratio** | $rmin–$rmax | $cpu | $load |"
 }
 
 # instr "command": instructions of one run under callgrind, in millions (main process only).
@@ -198,10 +202,10 @@ if [[ $sections == *export* ]]; then
   note ""
   note "## export-context vs pinned git diff (A = gentle-ai, B = git; ms)"
   note ""
-  hdr="| diff | A median | B median | A/B | per-round A/B | load |"
+  hdr="| diff | A median | B median | A/B | per-round A/B | CPU A/B | load |"
   [ "$instructions" = 1 ] && hdr="$hdr instructions A / B |"
   note "$hdr"
-  note "|---|---:|---:|---:|---|---:|$([ "$instructions" = 1 ] && echo '---|')"
+  note "|---|---:|---:|---:|---|---:|---:|$([ "$instructions" = 1 ] && echo '---|')"
   if [ "$which_repos" != gen ]; then
     for r in git libgit2; do
       [ -d "$work/$r" ] || git clone -q --shared --no-checkout "$data/$r.git" "$work/$r"
@@ -252,8 +256,8 @@ if [[ $sections == *start* ]]; then
   note ""
   note "## start vs git add -A && git write-tree on a scratch index (A = gentle-ai, B = git; ms)"
   note ""
-  note "| repository | A median | B median | A/B | per-round A/B | load |"
-  note "|---|---:|---:|---:|---|---:|"
+  note "| repository | A median | B median | A/B | per-round A/B | CPU A/B | load |"
+  note "|---|---:|---:|---:|---|---:|---:|"
   if [ "$which_repos" != gen ]; then
     [ -d "$work/libgit2-wt" ] || git clone -q --shared "$data/libgit2.git" "$work/libgit2-wt"
     start_pair "libgit2-checkout" "$work/libgit2-wt"
