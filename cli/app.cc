@@ -89,7 +89,109 @@ int Run(int argc, char** argv) {
     };
   });
 
-  for (CLI::App* command : {&app, review, start, status, list, export_context, verify}) {
+
+  // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
+  // --expected-revision is refused rather than ignored.
+  LifecycleOptions life;
+  std::string expected_revision, body, body_file;
+  auto lineage_flag = [&](CLI::App* command) {
+    command->add_option("--lineage", life.lineage, "The lineage id")->required();
+  };
+  auto revision_flag = [&](CLI::App* command, bool required) {
+    auto* option = command->add_option("--expected-revision", expected_revision,
+                                       "The revision you read (compare-and-swap)");
+    if (required) option->required();
+  };
+  auto given = [](CLI::App* command, const char* name) {
+    const CLI::Option* option = command->get_option_no_throw(name);
+    return option != nullptr && option->count() > 0;
+  };
+  auto finish = [&](CLI::App* command) {
+    if (given(command, "--expected-revision")) life.expected_revision = expected_revision;
+    if (given(command, "--body")) life.body = body;
+    if (given(command, "--body-file")) life.body_file = body_file;
+  };
+
+  CLI::App* verdict = review->add_subcommand("verdict", "Record a reviewer's verdict");
+  AddCommon(verdict, &common);
+  lineage_flag(verdict);
+  verdict->add_option("--verdict", life.verdict, "APPROVE | REQUEST_CHANGES | NEEDS_DISCUSSION")
+      ->required();
+  verdict->add_option("--actor", life.actor, "Who decides")->required();
+  verdict->add_option("--role", life.role, "The actor's role (reviewer)")->required();
+  verdict->add_option("--body", body, "The review body text");
+  verdict->add_option("--body-file", body_file, "A file holding the review body");
+  revision_flag(verdict, false);
+  verdict->callback([&] {
+    finish(verdict);
+    action = [&] { return RunVerdict(common, life); };
+  });
+
+  CLI::App* burn = review->add_subcommand(
+      "burn", "Consume an approved lineage's acknowledgement token (exclusive lock)");
+  AddCommon(burn, &common);
+  lineage_flag(burn);
+  burn->add_option("--token", life.token, "The token APPROVE returned")->required();
+  revision_flag(burn, true);
+  burn->callback([&] {
+    finish(burn);
+    action = [&] { return RunBurn(common, life); };
+  });
+
+  CLI::App* abandon = review->add_subcommand("abandon", "Retire a lineage into quarantine");
+  AddCommon(abandon, &common);
+  lineage_flag(abandon);
+  abandon->add_option("--reason", life.reason, "operator_disposition | retired_schema")->required();
+  abandon->add_option("--actor", life.actor, "Who decides")->required();
+  revision_flag(abandon, false);
+  abandon->callback([&] {
+    finish(abandon);
+    action = [&] { return RunAbandon(common, life); };
+  });
+
+  CLI::App* reclaim = review->add_subcommand(
+      "reclaim", "Retire an incomplete lineage entry (no record) into quarantine");
+  AddCommon(reclaim, &common);
+  lineage_flag(reclaim);
+  reclaim->add_option("--reason", life.reason, "Why")->required();
+  reclaim->add_option("--actor", life.actor, "Who decides")->required();
+  reclaim->callback([&] { action = [&] { return RunReclaim(common, life); }; });
+
+  CLI::App* invalidate = review->add_subcommand(
+      "invalidate", "Withdraw a pristine reviewing lineage (the record stays, invalidated)");
+  AddCommon(invalidate, &common);
+  lineage_flag(invalidate);
+  invalidate->add_option("--reason", life.reason, "Why")->required();
+  invalidate->add_option("--actor", life.actor, "Who decides")->required();
+  revision_flag(invalidate, false);
+  invalidate->callback([&] {
+    finish(invalidate);
+    action = [&] { return RunInvalidate(common, life); };
+  });
+
+  CLI::App* store = review->add_subcommand("store", "The store as a whole");
+  store->require_subcommand(1);
+  CLI::App* reset = store->add_subcommand(
+      "reset", "Remove the whole store and its pin refs (prints the plan unless --yes)");
+  AddCommon(reset, &common);
+  reset->add_flag("--yes", life.yes, "Really remove");
+  reset->callback([&] { action = [&] { return RunStoreReset(common, life); }; });
+
+  CLI::App* fsck = review->add_subcommand(
+      "fsck", "Prove that files, index and pin refs agree (read-only; exit 0 only when clean)");
+  AddCommon(fsck, &common);
+  fsck->callback([&] { action = [&] { return RunFsck(common); }; });
+
+  CLI::App* index = review->add_subcommand("index", "The SQLite index");
+  index->require_subcommand(1);
+  CLI::App* rebuild =
+      index->add_subcommand("rebuild", "Regenerate index.sqlite from the files alone");
+  AddCommon(rebuild, &common);
+  rebuild->callback([&] { action = [&] { return RunIndexRebuild(common); }; });
+
+  for (CLI::App* command : {&app, review, start, status, list, export_context, verify, verdict,
+                            burn, abandon, reclaim, invalidate, store, reset, fsck, index,
+                            rebuild}) {
     command->allow_extras(false);
   }
   try {

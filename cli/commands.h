@@ -34,6 +34,29 @@ struct VerifyOptions {
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 
+// review verdict | burn | abandon | reclaim | invalidate | store reset | fsck | index rebuild
+struct LifecycleOptions {
+  std::string lineage;
+  std::string verdict;
+  std::string actor;
+  std::string role;
+  std::optional<std::string> body;
+  std::optional<std::string> body_file;
+  std::string token;
+  std::string reason;
+  std::optional<std::string> expected_revision;
+  bool yes = false;
+};
+
+int RunVerdict(const CommonOptions& common, const LifecycleOptions& options);
+int RunBurn(const CommonOptions& common, const LifecycleOptions& options);
+int RunAbandon(const CommonOptions& common, const LifecycleOptions& options);
+int RunReclaim(const CommonOptions& common, const LifecycleOptions& options);
+int RunInvalidate(const CommonOptions& common, const LifecycleOptions& options);
+int RunStoreReset(const CommonOptions& common, const LifecycleOptions& options);
+int RunFsck(const CommonOptions& common);
+int RunIndexRebuild(const CommonOptions& common);
+
 }  // namespace gentle::cli
 
 #endif  // GENTLE_CLI_COMMANDS_H_

@@ -24,11 +24,14 @@ Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::
                         " is a historical-compatibility record (retired fields); it is read-only")
           .WithLineage(lineage);
     }
-    GENTLE_ASSIGN_OR_RETURN(auto tombstone, store::FindTombstone(layout, lineage));
-    if (tombstone) {
+    // A live record whose lineage is also burned is a duplicate claim (one keyed index lookup).
+    Status absent = store::ClassifyAbsent(layout, lineage);
+    if (absent.code() == Code::kConsumed) {
       return Status(Code::kAmbiguous, "lineage " + lineage + " has a live record and a tombstone")
           .WithLineage(lineage)
-          .WithDetail("tombstone", tombstone->file);
+          .WithDetail("tombstone", absent.details().count("tombstone")
+                                       ? absent.details().at("tombstone")
+                                       : std::string());
     }
     return record;
   }

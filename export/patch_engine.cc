@@ -94,8 +94,7 @@ Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::st
   if (work.status == 'T') {
     // git prints a type change as the old path deleted, then the new one added.
     const FileSide absent;
-    GENTLE_RETURN_IF_ERROR(
-        AppendFileSection(work.path, old_side.side, absent, cap, out));
+    GENTLE_RETURN_IF_ERROR(AppendFileSection(work.path, old_side.side, absent, cap, out));
     return AppendFileSection(work.path, absent, new_side.side, cap, out);
   }
   return AppendFileSection(work.path, old_side.side, new_side.side, cap, out);

@@ -39,5 +39,30 @@ set +e
 step "$bin" review verify --cwd "$work/ci-clone" --envelope "$work/envelope.json" --against HEAD~1
 echo "exit code: $? (not_reviewed)"
 set -e
+
+# The decision: approve (a one-time token comes back), then burn the acknowledgement.
+json_field() { sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p"; }
+revision=$("$bin" review status --lineage "$lineage" --json | json_field revision)
+verdict=$("$bin" review verdict --lineage "$lineage" --verdict APPROVE --actor demo-reviewer \
+  --role reviewer --body "Looks right." --expected-revision "$revision" --json)
+echo; echo "$ gentle-ai review verdict --lineage $lineage --verdict APPROVE ... --json"; echo "$verdict"
+token=$(echo "$verdict" | json_field token)
+approved=$(echo "$verdict" | json_field revision)
+step "$bin" review burn --lineage "$lineage" --token "$token" --expected-revision "$approved"
+set +e
+step "$bin" review export-context --lineage "$lineage"
+echo "exit code: $? (consumed)"
+set -e
+
+# Another candidate, abandoned: it is retired, with an audit record.
+printf '/* scratch */\n' >> src/greet.c
+second=$("$bin" review start --json | json_field lineage)
+step "$bin" review abandon --lineage "$second" --reason operator_disposition --actor demo-operator
+set +e
+step "$bin" review export-context --lineage "$second"
+echo "exit code: $? (retired)"
+set -e
+step "$bin" review list
+step "$bin" review fsck
 echo
 echo "demo repository left at $repo"

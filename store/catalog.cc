@@ -1,30 +1,13 @@
 #include "store/catalog.h"
 
-#include <nlohmann/json.hpp>
-
+#include "store/audit_record.h"
 #include "store/file_io.h"
+#include "store/index_sync.h"
 #include "store/lineage_id.h"
+#include "store/time_order.h"
+#include "store/tombstone.h"
 
 namespace gentle::store {
-namespace {
-
-constexpr size_t kMaxTombstoneBytes = 4096;
-constexpr size_t kMaxAuditBytes = 1u << 20;
-
-std::optional<nlohmann::json> ParseJson(const std::string& text) {
-  try {
-    return nlohmann::json::parse(text);
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
-}
-
-std::string StringField(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
-
-}  // namespace
 
 Result<std::vector<std::string>> ListLiveLineages(const StoreLayout& layout) {
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.v2_dir()));
@@ -51,15 +34,11 @@ Result<std::optional<Tombstone>> FindTombstone(const StoreLayout& layout,
     return names.status();
   }
   for (const std::string& name : *names) {
-    const std::string path = layout.tombstone_dir() + "/" + name;
-    auto bytes = ReadFileLimited(path, kMaxTombstoneBytes);
-    if (!bytes.ok()) continue;
-    auto doc = ParseJson(*bytes);
-    if (!doc || !doc->is_object()) continue;
-    if (StringField(*doc, "schema") != "gentle-ai.review-terminal-consumption/v1") continue;
-    if (StringField(*doc, "lineage") != lineage) continue;
+    if (name.size() != 69 || name.compare(64, 5, ".json") != 0) continue;
+    auto row = LoadTombstone(layout, name.substr(0, 64));
+    if (!row.ok() || row->lineage_id != lineage) continue;
     return std::optional<Tombstone>(
-        Tombstone{path, lineage, StringField(*doc, "repository"), StringField(*doc, "target")});
+        Tombstone{TombstonePath(layout, row->key), lineage, row->repository, row->target_identity});
   }
   return std::optional<Tombstone>();
 }
@@ -74,34 +53,70 @@ Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layou
   }
   const std::string prefix = lineage + "-";
   std::optional<std::string> found;
+  std::string newest;
   for (const std::string& name : *names) {
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
-    const std::string path = layout.quarantine_dir() + "/" + name + "/reclaim-record.json";
-    auto bytes = ReadFileLimited(path, kMaxAuditBytes);
-    if (!bytes.ok()) continue;
-    auto doc = ParseJson(*bytes);
-    if (!doc || !doc->is_object() || StringField(*doc, "lineage_id") != lineage) continue;
-    found = path;
+    auto record = LoadAuditRecord(layout, name);
+    if (!record.ok() || record->lineage_id != lineage) continue;
+    // A prepared record counts only once its residue is in place (gentle-ai's rule).
+    if (record->status != "committed" &&
+        KindOf(ResiduePath(layout, name)) != PathKind::kDirectory) {
+      continue;
+    }
+    const std::string order = TimeOrderKey(record->reclaimed_at);
+    if (!found || order >= newest) {
+      found = AuditPath(layout, name);
+      newest = order;
+    }
   }
   return found;
 }
 
-Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage) {
-  GENTLE_ASSIGN_OR_RETURN(auto tombstone, FindTombstone(layout, lineage));
-  if (tombstone) {
-    return Status(Code::kConsumed, "lineage " + lineage + " was approved and burned")
-        .WithLineage(lineage)
-        .WithDetail("tombstone", tombstone->file);
-  }
-  GENTLE_ASSIGN_OR_RETURN(auto audit, FindQuarantineRecord(layout, lineage));
-  if (audit) {
-    return Status(Code::kRetired,
-                  "lineage " + lineage + " was abandoned or reclaimed; see " + *audit)
-        .WithLineage(lineage)
-        .WithDetail("audit_record", *audit);
-  }
+namespace {
+
+Status Consumed(const std::string& lineage, const std::string& file) {
+  return Status(Code::kConsumed, "lineage " + lineage + " was approved and burned")
+      .WithLineage(lineage)
+      .WithDetail("tombstone", file);
+}
+
+Status Retired(const std::string& lineage, const std::string& audit) {
+  return Status(Code::kRetired, "lineage " + lineage + " was abandoned or reclaimed; see " + audit)
+      .WithLineage(lineage)
+      .WithDetail("audit_record", audit);
+}
+
+Status NotFound(const std::string& lineage) {
   return Status(Code::kNotFound, "no lineage " + lineage + " in this repository's store")
       .WithLineage(lineage);
+}
+
+// Two keyed lookups; a prepared row (a mutation in flight or interrupted) counts only if the files
+// show that the mutation took effect.
+Status ClassifyFromIndex(const StoreLayout& layout, IndexDb& db, const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(auto tombstone, db.FindTombstoneByLineage(lineage));
+  if (tombstone && TombstoneEffective(layout, *tombstone)) {
+    return Consumed(lineage, TombstonePath(layout, tombstone->key));
+  }
+  GENTLE_ASSIGN_OR_RETURN(auto audit, db.FindQuarantineByLineage(lineage));
+  if (audit && QuarantineEffective(layout, *audit)) return Retired(lineage, audit->audit_path);
+  return NotFound(lineage);
+}
+
+}  // namespace
+
+Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db, OpenIndexForReader(layout));
+  if (db) return ClassifyFromIndex(layout, *db, lineage);
+  return ClassifyAbsentFromFiles(layout, lineage);
+}
+
+Status ClassifyAbsentFromFiles(const StoreLayout& layout, const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(auto tombstone, FindTombstone(layout, lineage));
+  if (tombstone) return Consumed(lineage, tombstone->file);
+  GENTLE_ASSIGN_OR_RETURN(auto audit, FindQuarantineRecord(layout, lineage));
+  if (audit) return Retired(lineage, *audit);
+  return NotFound(lineage);
 }
 
 }  // namespace gentle::store

@@ -1,6 +1,6 @@
 // Catalog: what the store knows about lineages that is not a live record — burned lineages
 // (tombstones) and abandoned or reclaimed ones (quarantine audit records) — and the list of live
-// lineage directories. Read-only.
+// lineage directories. Read-only: the index is opened read-only and never created.
 #ifndef GENTLE_STORE_CATALOG_H_
 #define GENTLE_STORE_CATALOG_H_
 
@@ -30,8 +30,13 @@ Result<std::optional<Tombstone>> FindTombstone(const StoreLayout& layout,
 Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layout,
                                                         const std::string& lineage);
 
-// For a lineage with no live record: kConsumed, kRetired (audit path in details) or kNotFound.
+// For a lineage with no live record: kConsumed (tombstone path in details), kRetired (audit path
+// in details) or kNotFound. Two keyed index lookups (tombstones_by_lineage, then
+// quarantine_by_lineage); without a usable index, ClassifyAbsentFromFiles.
 Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage);
+// The same answer from the files alone: a scan of the tombstone and quarantine directories (for
+// stores that have no index yet, e.g. written by the Go gentle-ai).
+Status ClassifyAbsentFromFiles(const StoreLayout& layout, const std::string& lineage);
 
 }  // namespace gentle::store
 

@@ -22,12 +22,15 @@ int LockTimeoutMillis() {
   return 2000;
 }
 
-FileLock::FileLock(FileLock&& other) noexcept : fd_(std::exchange(other.fd_, -1)) {}
+FileLock::FileLock(FileLock&& other) noexcept
+    : fd_(std::exchange(other.fd_, -1)),
+      owner_written_(std::exchange(other.owner_written_, false)) {}
 
 FileLock& FileLock::operator=(FileLock&& other) noexcept {
   if (this != &other) {
     Release();
     fd_ = std::exchange(other.fd_, -1);
+    owner_written_ = std::exchange(other.owner_written_, false);
   }
   return *this;
 }
@@ -36,6 +39,11 @@ FileLock::~FileLock() { Release(); }
 
 void FileLock::Release() {
   if (fd_ >= 0) {
+    // The owner record is a hint for the holder's lifetime only (gentle-ai truncates it on release
+    // too), so a lock file reads the same before and after any completed command.
+    if (owner_written_ && ftruncate(fd_, 0) != 0) {
+      // Best effort: a stale hint is harmless, the kernel's lock is the truth.
+    }
     flock(fd_, LOCK_UN);
     close(fd_);
     fd_ = -1;
@@ -75,6 +83,7 @@ Status FileLock::WriteOwner(std::string_view text) {
   if (ftruncate(fd_, 0) != 0 || pwrite(fd_, text.data(), text.size(), 0) < 0) {
     return Status(Code::kInternal, std::string("cannot write lock owner: ") + strerror(errno));
   }
+  owner_written_ = true;
   return Status::Ok();
 }
 

@@ -29,13 +29,15 @@ class FileLock {
   static Result<FileLock> Acquire(const std::string& path, LockMode mode, bool create);
 
   bool held() const { return fd_ >= 0; }
-  // Replaces the file's content with `text` (the writer lock's owner record).
+  // Replaces the file's content with `text` (the writer lock's owner record); the file is
+  // truncated again when the lock is released.
   Status WriteOwner(std::string_view text);
 
  private:
   explicit FileLock(int fd) : fd_(fd) {}
   void Release();
   int fd_ = -1;
+  bool owner_written_ = false;
 };
 
 // The configured timeout in milliseconds.

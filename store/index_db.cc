@@ -1,5 +1,7 @@
 #include "store/index_db.h"
 
+#include <sqlite3.h>
+
 #include <exception>
 #include <utility>
 
@@ -71,11 +73,18 @@ constexpr const char* kPreparedQuarantine =
     "SELECT quarantine_dir, lineage_id, audit_path, reason, actor, reclaimed_at, status "
     "FROM quarantine WHERE status = 'prepared' ORDER BY quarantine_dir";
 
+constexpr const char* kListTombstones =
+    "SELECT key, lineage_id, target_identity, repository, status FROM tombstones "
+    "ORDER BY lineage_id, status, key";
+constexpr const char* kListQuarantine =
+    "SELECT quarantine_dir, lineage_id, audit_path, reason, actor, reclaimed_at, status "
+    "FROM quarantine ORDER BY lineage_id, status, reclaimed_order DESC, quarantine_dir DESC";
+
 constexpr const char* kAllStatements[] = {
-    kUpsertLineage,    kCommitLineage,    kDeleteLineage,      kFindLineage,
-    kListLineages,     kPreparedLineages, kUpsertTombstone,    kCommitTombstone,
-    kDeleteTombstone,  kFindTombstone,    kPreparedTombstones, kUpsertQuarantine,
-    kCommitQuarantine, kDeleteQuarantine, kFindQuarantine,     kPreparedQuarantine,
+    kListTombstones,   kListQuarantine, kUpsertLineage,      kCommitLineage,    kDeleteLineage,
+    kFindLineage,      kListLineages,   kPreparedLineages,   kUpsertTombstone,  kCommitTombstone,
+    kDeleteTombstone,  kFindTombstone,  kPreparedTombstones, kUpsertQuarantine, kCommitQuarantine,
+    kDeleteQuarantine, kFindQuarantine, kPreparedQuarantine,
 };
 
 Result<RowStatus> ParseRowStatus(const std::string& text) {
@@ -177,6 +186,12 @@ Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadWrite(const std::string& path,
   if (journal != "wal") {
     return Status(Code::kInternal, "index: cannot enable WAL (journal_mode is " + journal + ")");
   }
+  // Keep index.sqlite-wal and -shm when this connection closes (the WAL is checkpointed and
+  // truncated to zero bytes instead of deleted), so that a later read-only open finds them and
+  // creates nothing: read paths leave the store's directory listing unchanged.
+  int persist = 1;
+  sqlite3_file_control(conn->raw(), "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+  GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA journal_size_limit = 0"));
   return Finish(std::move(conn), /*read_only=*/false, options);
 }
 
@@ -298,6 +313,26 @@ Status IndexDb::ListLineages(const std::function<bool(const LineageRow&)>& visit
     GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
     if (!has_row) return Status::Ok();
     GENTLE_ASSIGN_OR_RETURN(LineageRow row, ReadLineage(stmt));
+    if (!visit(row)) return Status::Ok();
+  }
+}
+
+Status IndexDb::ListTombstones(const std::function<bool(const TombstoneRow&)>& visit) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kListTombstones));
+  while (true) {
+    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+    if (!has_row) return Status::Ok();
+    GENTLE_ASSIGN_OR_RETURN(TombstoneRow row, ReadTombstone(stmt));
+    if (!visit(row)) return Status::Ok();
+  }
+}
+
+Status IndexDb::ListQuarantine(const std::function<bool(const QuarantineRow&)>& visit) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kListQuarantine));
+  while (true) {
+    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+    if (!has_row) return Status::Ok();
+    GENTLE_ASSIGN_OR_RETURN(QuarantineRow row, ReadQuarantine(stmt));
     if (!visit(row)) return Status::Ok();
   }
 }

@@ -7,11 +7,12 @@
 // row resolves it from the files; ListPrepared() returns them all for that purpose, and
 // ReplaceAll() regenerates the whole index from the files (`review index rebuild`).
 //
-// Open modes: OpenReadWrite() creates the file and migrates the schema; OpenReadOnly() never
-// creates index.sqlite (kNotFound if absent or uninitialised, so the caller falls back to the
-// files) and never writes it. Note: a read-only open of a WAL database in a writable directory
-// creates an empty index.sqlite-wal and an index.sqlite-shm if they are absent, as SQLite requires
-// for WAL readers; index.sqlite itself stays byte-identical.
+// Open modes: OpenReadWrite() creates the file and migrates the schema, and keeps the -wal and
+// -shm files when it closes (SQLITE_FCNTL_PERSIST_WAL; the WAL is truncated to zero bytes);
+// OpenReadOnly() never creates index.sqlite (kNotFound if absent or uninitialised, so the caller
+// falls back to the files) and never writes it. Note: a read-only open of a WAL database in a
+// writable directory creates an empty index.sqlite-wal and an index.sqlite-shm if they are absent,
+// as SQLite requires for WAL readers; index.sqlite itself stays byte-identical.
 //
 // Errors: kBusy when another writer holds the lock past the busy timeout (safe to retry),
 // kCorrupted when the file is not a gentle-ai index, fails its integrity check, or comes from a
@@ -126,6 +127,8 @@ class IndexDb {
   Status UpsertTombstone(const TombstoneRow& row);
   Status MarkTombstoneCommitted(std::string_view key);
   Status DeleteTombstone(std::string_view key);
+  // Every tombstone, ordered by (lineage_id, status, key), streaming like ListLineages.
+  Status ListTombstones(const std::function<bool(const TombstoneRow&)>& visit);
   // The lineage's committed tombstone, else its prepared one (first by key), else nullopt.
   Result<std::optional<TombstoneRow>> FindTombstoneByLineage(std::string_view lineage_id);
 
@@ -133,6 +136,9 @@ class IndexDb {
   Status UpsertQuarantine(const QuarantineRow& row);
   Status MarkQuarantineCommitted(std::string_view quarantine_dir);
   Status DeleteQuarantine(std::string_view quarantine_dir);
+  // Every entry, ordered by (lineage_id, status, newest first), streaming like ListLineages: the
+  // first row of each lineage is the one FindQuarantineByLineage returns.
+  Status ListQuarantine(const std::function<bool(const QuarantineRow&)>& visit);
   // The lineage's newest committed entry, else its newest prepared one, else nullopt.
   Result<std::optional<QuarantineRow>> FindQuarantineByLineage(std::string_view lineage_id);
 

@@ -1,5 +1,7 @@
 #include "store/pin_ref.h"
 
+#include <algorithm>
+
 #include "store/layout.h"
 #include "store/tree_rows.h"
 
@@ -71,6 +73,23 @@ bool PinRefExists(const Repository& repo, const std::string& lineage) {
   if (git_reference_lookup(&ref, repo.raw(), name.c_str()) != 0) return false;
   git_reference_free(ref);
   return true;
+}
+
+Result<std::vector<std::string>> ListPinRefs(const Repository& repo) {
+  const std::string prefix = StoreLayout::PinRef("");
+  git_reference_iterator* it = nullptr;
+  if (git_reference_iterator_glob_new(&it, repo.raw(), (prefix + "*").c_str()) != 0) {
+    return Status(Code::kInternal, "cannot list pin refs: " + LastGitError());
+  }
+  std::vector<std::string> out;
+  const char* name = nullptr;
+  while (git_reference_next_name(&name, it) == 0) {
+    std::string full(name);
+    if (full.compare(0, prefix.size(), prefix) == 0) out.push_back(full.substr(prefix.size()));
+  }
+  git_reference_iterator_free(it);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 }  // namespace gentle::store

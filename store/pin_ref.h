@@ -6,6 +6,7 @@
 #define GENTLE_STORE_PIN_REF_H_
 
 #include <string>
+#include <vector>
 
 #include "store/repository.h"
 #include "store/status.h"
@@ -16,6 +17,8 @@ Status WritePinRef(const Repository& repo, const std::string& lineage, const std
                    const std::string& candidate_tree);
 Status DeletePinRef(const Repository& repo, const std::string& lineage);
 bool PinRefExists(const Repository& repo, const std::string& lineage);
+// Lineage ids of every refs/gentle-ai/reviews/* ref, sorted.
+Result<std::vector<std::string>> ListPinRefs(const Repository& repo);
 
 }  // namespace gentle::store
 

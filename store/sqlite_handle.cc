@@ -106,8 +106,27 @@ Result<std::unique_ptr<SqliteConnection>> SqliteConnection::Open(const std::stri
   int flags = SQLITE_OPEN_NOFOLLOW | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_NOMUTEX;
   flags |=
       mode == Mode::kReadOnly ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
+  // Read-only opens map the WAL's -shm read-only too (readonly_shm=1): a reader then never writes
+  // a byte of the store, not even SQLite's shared-memory read marks; when no writer has the
+  // wal-index initialised it reads the WAL file into private memory instead.
+  std::string name = path;
+  if (mode == Mode::kReadOnly) {
+    flags |= SQLITE_OPEN_URI;
+    name = "file:";
+    for (char c : path) {
+      if (c == '%' || c == '?' || c == '#') {
+        static const char* kHex = "0123456789ABCDEF";
+        name += '%';
+        name += kHex[(static_cast<unsigned char>(c) >> 4) & 0xf];
+        name += kHex[static_cast<unsigned char>(c) & 0xf];
+      } else {
+        name += c;
+      }
+    }
+    name += "?readonly_shm=1";
+  }
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(path.c_str(), &db, flags, nullptr);
+  int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
   if (rc != SQLITE_OK) {
     int sys_errno = db != nullptr ? sqlite3_system_errno(db) : 0;
     Status status = SqliteStatus(rc, db, "open " + path);

@@ -157,45 +157,56 @@ TEST_CASE("matrix: unknown lineage is not_found; bad id is usage") {
   CHECK(bad.error["code"] == "usage");
 }
 
+// Approves the fixture's lineage and returns {revision, token}.
+static std::pair<std::string, std::string> Approve(const Fixture& f) {
+  RunResult r = GentleAi({"review", "verdict", "--json", "--lineage", f.lineage, "--verdict",
+                          "APPROVE", "--actor", "ana", "--role", "reviewer", "--body", "LGTM"},
+                         f.repo);
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  auto doc = nlohmann::json::parse(r.out);
+  return {doc["revision"], doc["token"]};
+}
+
 TEST_CASE("matrix: a burned lineage is consumed") {
   Fixture f;
-  auto rec = f.record();
-  const std::string target = rec["state"]["current_snapshot"]["identity"];
-  const std::string repo_key = store::RepoKey(f.repo);
-  REQUIRE(mkdir((f.root() + "/terminal-consumption").c_str(), 0700) == 0);
-  REQUIRE(mkdir((f.root() + "/terminal-consumption/v1").c_str(), 0700) == 0);
-  WriteFile(f.root() + "/terminal-consumption/v1/" + store::TombstoneFileName(repo_key, target),
-            "{\"schema\":\"gentle-ai.review-terminal-consumption/v1\",\"repository\":\"" +
-                repo_key + "\",\"target\":\"" + target + "\",\"lineage\":\"" + f.lineage + "\"}");
-  SECTION("record still present: duplicate claims are ambiguous") {
-    auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
-    CHECK(r.exit_code == 7);
-    CHECK(r.error["code"] == "ambiguous");
-  }
+  auto [revision, token] = Approve(f);
+  const std::string backup = f.tmp.path() + "/record-backup";
+  WriteFile(backup, ReadFile(f.record_path()));
+  RunResult burn = GentleAi(
+      {"review", "burn", "--lineage", f.lineage, "--token", token, "--expected-revision", revision},
+      f.repo);
+  REQUIRE(burn.exit_code == 0);
   SECTION("record gone: consumed") {
-    REQUIRE(unlink(f.record_path().c_str()) == 0);
-    REQUIRE(rmdir((f.root() + "/v2/" + f.lineage).c_str()) == 0);
     auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
     CHECK(r.exit_code == 4);
     CHECK(r.error["code"] == "consumed");
+  }
+  SECTION("the record put back beside its tombstone: duplicate claims are ambiguous") {
+    WriteFile(f.record_path(), ReadFile(backup));
+    auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+    CHECK(r.exit_code == 7);
+    CHECK(r.error["code"] == "ambiguous");
   }
 }
 
 TEST_CASE("matrix: an abandoned lineage is retired and points at its audit record") {
   Fixture f;
-  const std::string qdir = f.root() + "/quarantine/" + f.lineage + "-123456";
-  REQUIRE(mkdir((f.root() + "/quarantine").c_str(), 0700) == 0);
-  REQUIRE(mkdir(qdir.c_str(), 0700) == 0);
-  REQUIRE(rename((f.root() + "/v2/" + f.lineage).c_str(), (qdir + "/residue").c_str()) == 0);
-  WriteFile(
-      qdir + "/reclaim-record.json",
-      "{\n  \"schema\": \"gentle-ai.review-reclaim-record/v1\",\n  \"status\": \"committed\",\n"
-      "  \"lineage_id\": \"" +
-          f.lineage + "\",\n  \"reason\": \"operator_disposition\"\n}\n");
+  RunResult abandon = GentleAi({"review", "abandon", "--json", "--lineage", f.lineage, "--reason",
+                                "operator_disposition", "--actor", "ops"},
+                               f.repo);
+  INFO(abandon.out << abandon.err);
+  REQUIRE(abandon.exit_code == 0);
   auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
   CHECK(r.exit_code == 5);
   CHECK(r.error["code"] == "retired");
-  CHECK(r.error["details"]["audit_record"] == qdir + "/reclaim-record.json");
+  const std::string audit = r.error["details"]["audit_record"];
+  CHECK(audit.rfind(f.root() + "/quarantine/" + f.lineage + "-", 0) == 0);
+  CHECK(audit.size() > 20);
+  CHECK(audit.substr(audit.size() - 20) == "/reclaim-record.json");
+  auto record = nlohmann::json::parse(ReadFile(audit));
+  CHECK(record["status"] == "committed");
+  CHECK(record["lineage_id"] == f.lineage);
 }
 
 TEST_CASE("matrix: a historical-compat record is read_only") {

@@ -418,8 +418,12 @@ TEST_CASE("index: read-only queries leave index.sqlite byte-identical") {
     REQUIRE(
         db->UpsertQuarantine(Quarantine("review-c-1", "review-c", "2026-01-01T00:00:00Z")).ok());
   }
-  // The last read-write close checkpoints and removes the WAL side files.
-  REQUIRE(dir.Entries() == std::set<std::string>{"index.sqlite"});
+  // The last read-write close checkpoints, truncates the WAL and keeps the side files
+  // (SQLITE_FCNTL_PERSIST_WAL), so a read-only open has nothing to create.
+  REQUIRE(dir.Entries() ==
+          std::set<std::string>{"index.sqlite", "index.sqlite-shm", "index.sqlite-wal"});
+  CHECK(fs::file_size(dir.File("index.sqlite-wal")) == 0);
+  std::string shm_before = ReadBytes(dir.File("index.sqlite-shm"));
   std::string before = ReadBytes(path);
   auto mtime_before = fs::last_write_time(path);
   {
@@ -436,12 +440,12 @@ TEST_CASE("index: read-only queries leave index.sqlite byte-identical") {
   }
   CHECK(ReadBytes(path) == before);
   CHECK(fs::last_write_time(path) == mtime_before);
-  // Documented: SQLite's WAL reader may create an empty -wal and a -shm; nothing else appears.
-  for (const std::string& name : dir.Entries()) {
-    CHECK((name == "index.sqlite" || name == "index.sqlite-wal" || name == "index.sqlite-shm"));
-  }
-  if (fs::exists(dir.File("index.sqlite-wal")))
-    CHECK(fs::file_size(dir.File("index.sqlite-wal")) == 0);
+  CHECK(dir.Entries() ==
+        std::set<std::string>{"index.sqlite", "index.sqlite-shm", "index.sqlite-wal"});
+  CHECK(fs::file_size(dir.File("index.sqlite-wal")) == 0);
+  // The reader maps -shm read-only (readonly_shm=1): not even SQLite's read marks change.
+  CHECK(ReadBytes(dir.File("index.sqlite-shm")) == shm_before);
+  CHECK(ReadBytes(dir.File("index.sqlite-wal")).empty());
 }
 
 TEST_CASE("index: lookup by lineage among 100,000 tombstones is a keyed search") {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -62,6 +63,7 @@ RunResult GentleAi(const std::vector<std::string>& args, const std::string& cwd,
 }
 
 void WriteFile(const std::string& path, const std::string& bytes) {
+  std::filesystem::create_directories(std::filesystem::path(path).parent_path());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
   REQUIRE(out.good());
   out << bytes;

@@ -140,8 +140,11 @@ TEST_CASE("a tampered record is corrupted") {
   auto error = StatusOf(repo, lineage, 7);
   CHECK(error["error"]["code"] == "corrupted");
   CHECK(error["error"]["lineage"] == lineage);
-  auto list = nlohmann::json::parse(GentleAi({"review", "list", "--json"}, repo).out);
-  CHECK(list["lineages"][0]["state"] == "corrupted");
+  // list reads the index (a catalog, not a verifier); fsck is what proves files and index agree.
+  auto fsck = GentleAi({"review", "fsck", "--json"}, repo);
+  CHECK(fsck.exit_code != 0);
+  CHECK(fsck.out.find(lineage) != std::string::npos);
+  CHECK(HashTree(repo + "/.git") == before);
   auto all = nlohmann::json::parse(GentleAi({"review", "status", "--json"}, repo).out);
   CHECK(all["lineages"][0]["applicability"] == "corrupted");
   CHECK(HashTree(repo + "/.git") == before);

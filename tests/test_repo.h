@@ -56,6 +56,7 @@ RunResult GitRun(const std::string& repo, const std::vector<std::string>& args,
 RunResult GentleAi(const std::vector<std::string>& args, const std::string& cwd,
                    const std::map<std::string, std::string>& env = {});
 
+// Creates missing parent directories.
 void WriteFile(const std::string& path, const std::string& bytes);
 std::string ReadFile(const std::string& path);
 

@@ -1,14 +1,22 @@
 #include "transaction/inspect.h"
 
+#include <algorithm>
+#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "store/catalog.h"
+#include "store/file_io.h"
+#include "store/index_sync.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
 #include "store/repository.h"
 #include "store/store_guard.h"
+#include "store/store_scan.h"
+#include "store/time_order.h"
+#include "store/tombstone.h"
 #include "transaction/capture.h"
 
 namespace gentle::transaction {
@@ -59,57 +67,112 @@ class LiveTargets {
 
 }  // namespace
 
+namespace {
+
+LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std::string& lineage,
+                     const Result<store::RecordView>& record) {
+  LineageStatus s;
+  s.lineage = lineage;
+  if (!record.ok()) {
+    s.applicability = "corrupted";
+    s.detail = record.status().message();
+    return s;
+  }
+  const store::RecordView& r = *record;
+  s.state = r.state;
+  s.kind = r.initial_snapshot.kind;
+  s.revision = r.revision;
+  s.target_identity = r.current_snapshot.identity;
+  const Result<std::string>& live_identity =
+      repo.is_bare() && s.kind != "commit-range"
+          ? Result<std::string>(Status(Code::kUsage, "a bare repository has no workspace"))
+          : live.For(SelectorOf(r));
+  if (live_identity.ok()) {
+    s.live_target_identity = *live_identity;
+    if (*live_identity == s.target_identity) {
+      s.applicability = "current_target";
+    } else {
+      s.applicability = "unrelated";
+      s.detail = "the live target differs from the lineage's snapshot";
+    }
+  } else {
+    s.applicability = "unrelated";
+    s.detail = "the live target cannot be computed here: " + live_identity.status().message();
+  }
+  return s;
+}
+
+// Whether another live lineage's current target is `identity`: from the catalog when there is an
+// index (no record is loaded), else from the records.
+Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lineage,
+                        const std::string& identity) {
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
+  bool found = false;
+  if (db) {
+    GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
+      if (row.lineage_id != lineage && row.target_identity == identity &&
+          store::KindOf(layout.record_path(row.lineage_id)) == store::PathKind::kFile) {
+        found = true;
+      }
+      return !found;
+    }));
+    return found;
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
+  for (const std::string& id : ids) {
+    if (id == lineage) continue;
+    auto other = store::LoadRecord(layout, id);
+    if (other.ok() && other->current_snapshot.identity == identity) return true;
+  }
+  return false;
+}
+
+Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
+                                              const store::StoreLayout& layout,
+                                              const std::string& lineage) {
+  auto record = store::LoadRecord(layout, lineage);
+  if (!record.ok() && record.status().code() == Code::kNotFound) {
+    Status absent = store::ClassifyAbsent(layout, lineage);
+    if (absent.code() == Code::kNotFound &&
+        store::KindOf(layout.lineage_dir(lineage)) == store::PathKind::kDirectory) {
+      return Status(Code::kNotFound, "lineage " + lineage +
+                                         " is an incomplete entry with no record (review reclaim)")
+          .WithLineage(lineage);
+    }
+    return absent;
+  }
+  if (!record.ok()) return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
+  LiveTargets live(repo);
+  LineageStatus s = Assess(repo, live, lineage, record);
+  if (s.applicability == "current_target") {
+    GENTLE_ASSIGN_OR_RETURN(bool contested, OtherClaim(layout, lineage, s.target_identity));
+    if (contested) {
+      s.applicability = "ambiguous";
+      s.detail = "more than one lineage claims the live target";
+    }
+  }
+  return std::vector<LineageStatus>{s};
+}
+
+}  // namespace
+
 Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
                                                  const std::optional<std::string>& lineage) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
   GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
+  if (lineage) return InspectOne(repo, layout, *lineage);
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
-
-  std::vector<Loaded> loaded;
-  for (const std::string& id : ids) loaded.push_back({id, store::LoadRecord(layout, id)});
-  if (lineage) {
-    bool present = false;
-    for (const Loaded& l : loaded) present |= l.lineage == *lineage;
-    if (!present) return store::ClassifyAbsent(layout, *lineage);
-  }
 
   LiveTargets live(repo);
   // How many live lineages claim each live identity, so a contested target is `ambiguous`.
   std::map<std::string, int> claims;
   std::vector<LineageStatus> out;
-  for (const Loaded& l : loaded) {
-    LineageStatus s;
-    s.lineage = l.lineage;
-    if (!l.record.ok()) {
-      s.applicability = "corrupted";
-      s.detail = l.record.status().message();
-      out.push_back(std::move(s));
-      continue;
-    }
-    const store::RecordView& r = *l.record;
-    s.state = r.state;
-    s.kind = r.initial_snapshot.kind;
-    s.revision = r.revision;
-    s.target_identity = r.current_snapshot.identity;
-    const Result<std::string>& live_identity =
-        repo.is_bare() && s.kind != "commit-range"
-            ? Result<std::string>(Status(Code::kUsage, "a bare repository has no workspace"))
-            : live.For(SelectorOf(r));
-    if (live_identity.ok()) {
-      s.live_target_identity = *live_identity;
-      if (*live_identity == s.target_identity) {
-        s.applicability = "current_target";
-        ++claims[s.target_identity];
-      } else {
-        s.applicability = "unrelated";
-        s.detail = "the live target differs from the lineage's snapshot";
-      }
-    } else {
-      s.applicability = "unrelated";
-      s.detail = "the live target cannot be computed here: " + live_identity.status().message();
-    }
+  for (const std::string& id : ids) {
+    auto record = store::LoadRecord(layout, id);
+    LineageStatus s = Assess(repo, live, id, record);
+    if (s.applicability == "current_target") ++claims[s.target_identity];
     out.push_back(std::move(s));
   }
   for (LineageStatus& s : out) {
@@ -118,15 +181,7 @@ Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
       s.detail = "more than one lineage claims the live target";
     }
   }
-  if (!lineage) return out;
-  for (LineageStatus& s : out) {
-    if (s.lineage != *lineage) continue;
-    if (s.applicability == "corrupted") {
-      return Status(Code::kCorrupted, s.detail).WithLineage(s.lineage);
-    }
-    return std::vector<LineageStatus>{s};
-  }
-  return Status(Code::kInternal, "lineage vanished during status");
+  return out;
 }
 
 std::string ApplicabilityOf(const store::Repository& repo, const store::RecordView& record) {
@@ -136,28 +191,122 @@ std::string ApplicabilityOf(const store::Repository& repo, const store::RecordVi
                                                                          : "unrelated";
 }
 
-Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd) {
+namespace {
+
+LineageSummary SummaryOf(const store::LineageRow& row) {
+  LineageSummary s;
+  s.lineage = row.lineage_id;
+  s.state = row.state;
+  s.kind = row.kind;
+  s.created_at = row.created_at;
+  s.path_count = static_cast<size_t>(row.path_count);
+  s.revision = row.revision;
+  return s;
+}
+
+// Lists from the files alone (no index yet: a fresh or Go-written store).
+Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layout) {
+  GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files, store::ScanStoreFiles(layout));
+  std::vector<LineageSummary> out;
+  std::set<std::string> live;
+  std::sort(files.rows.lineages.begin(), files.rows.lineages.end(),
+            [](const store::LineageRow& a, const store::LineageRow& b) {
+              return std::pair(store::TimeOrderKey(a.created_at), a.lineage_id) <
+                     std::pair(store::TimeOrderKey(b.created_at), b.lineage_id);
+            });
+  for (const auto& row : files.rows.lineages) {
+    live.insert(row.lineage_id);
+    out.push_back(SummaryOf(row));
+  }
+  for (const auto& row : files.rows.tombstones) {
+    if (live.count(row.lineage_id) || !store::TombstoneEffective(layout, row)) continue;
+    live.insert(row.lineage_id);
+    out.push_back(
+        {row.lineage_id, "consumed", "", "", 0, "", store::TombstonePath(layout, row.key)});
+  }
+  std::map<std::string, const store::QuarantineRow*> newest;
+  for (const auto& row : files.rows.quarantine) {
+    if (live.count(row.lineage_id) || !store::QuarantineEffective(layout, row)) continue;
+    auto& slot = newest[row.lineage_id];
+    if (slot == nullptr ||
+        store::TimeOrderKey(row.reclaimed_at) > store::TimeOrderKey(slot->reclaimed_at)) {
+      slot = &row;
+    }
+  }
+  for (const auto& [id, row] : newest) {
+    out.push_back({id, "retired", "", "", 0, "", row->audit_path});
+  }
+  return out;
+}
+
+}  // namespace
+
+Status VisitLineages(const std::string& cwd,
+                     const std::function<void(const LineageSummary&)>& visit) {
   GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
-  std::vector<LineageSummary> out;
-  for (const std::string& id : ids) {
-    auto record = store::LoadRecord(layout, id);
-    LineageSummary s;
-    s.lineage = id;
-    if (record.ok()) {
-      s.state = record->state;
-      s.kind = record->initial_snapshot.kind;
-      s.created_at = record->created_at;
-      s.path_count = record->initial_snapshot.paths.size();
-    } else if (record.status().code() == Code::kNotFound) {
-      s.state = "incomplete";
-    } else {
-      s.state = "corrupted";
-    }
-    out.push_back(std::move(s));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
+  if (!db) {
+    GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> all, ListFromFiles(layout));
+    for (const LineageSummary& s : all) visit(s);
+    return Status::Ok();
   }
+  // A second connection answers the keyed "already listed?" questions while the first streams,
+  // so nothing proportional to the number of lineages is held in memory.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> keyed, store::OpenIndexForReader(layout));
+  if (!keyed) return Status(Code::kBusy, "index.sqlite changed while listing; retry");
+  auto live = [&](const std::string& lineage) -> Result<bool> {
+    GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(lineage));
+    if (!row) return false;
+    if (row->status == store::RowStatus::kCommitted) return true;
+    return store::KindOf(layout.record_path(lineage)) == store::PathKind::kFile;
+  };
+  Status failure;
+  GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
+    if (row.status == store::RowStatus::kCommitted) {
+      visit(SummaryOf(row));
+      return true;
+    }
+    // A prepared row: a mutation in flight or interrupted; the record says what is true.
+    auto record = store::LoadRecord(layout, row.lineage_id);
+    if (record.ok()) visit(SummaryOf(store::LineageRowOf(*record, store::RowStatus::kCommitted)));
+    return true;
+  }));
+  std::string previous;
+  GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::TombstoneRow& row) {
+    if (row.lineage_id == previous || !store::TombstoneEffective(layout, row)) return true;
+    auto is_live = live(row.lineage_id);
+    if (!is_live.ok()) {
+      failure = is_live.status();
+      return false;
+    }
+    if (*is_live) return true;
+    previous = row.lineage_id;
+    visit({row.lineage_id, "consumed", "", "", 0, "", store::TombstonePath(layout, row.key)});
+    return true;
+  }));
+  GENTLE_RETURN_IF_ERROR(failure);
+  previous.clear();
+  GENTLE_RETURN_IF_ERROR(db->ListQuarantine([&](const store::QuarantineRow& row) {
+    if (row.lineage_id == previous || !store::QuarantineEffective(layout, row)) return true;
+    previous = row.lineage_id;
+    auto is_live = live(row.lineage_id);
+    auto tombstone = keyed->FindTombstoneByLineage(row.lineage_id);
+    if (!is_live.ok() || !tombstone.ok()) {
+      failure = !is_live.ok() ? is_live.status() : tombstone.status();
+      return false;
+    }
+    if (*is_live || (*tombstone && store::TombstoneEffective(layout, **tombstone))) return true;
+    visit({row.lineage_id, "retired", "", "", 0, "", row.audit_path});
+    return true;
+  }));
+  return failure;
+}
+
+Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd) {
+  std::vector<LineageSummary> out;
+  GENTLE_RETURN_IF_ERROR(VisitLineages(cwd, [&](const LineageSummary& s) { out.push_back(s); }));
   return out;
 }
 

@@ -11,6 +11,7 @@
 #define GENTLE_TRANSACTION_INSPECT_H_
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -32,7 +33,9 @@ struct LineageStatus {
   std::string detail;                // why, for unrelated and corrupted
 };
 
-// With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors).
+// With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors), loading
+// only its own record; consumed/retired are keyed index lookups. Without: every live lineage
+// directory (one without a readable record reports `corrupted`).
 Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
                                                  const std::optional<std::string>& lineage);
 
@@ -42,13 +45,23 @@ std::string ApplicabilityOf(const store::Repository& repo, const store::RecordVi
 
 struct LineageSummary {
   std::string lineage;
-  std::string state;  // "corrupted" when the record does not verify
-  std::string kind;
+  std::string state;  // the record's state, or "consumed" / "retired"
+  std::string kind;   // empty for consumed and retired
   std::string created_at;
   size_t path_count = 0;
+  std::string revision;  // empty for consumed and retired
+  std::string evidence;  // consumed: the tombstone file; retired: the audit record
 };
 
+// Every lineage the store knows: live ones (by creation time), then consumed, then retired (the
+// newest audit record of each). From the index; without one (a fresh or Go-written store), from
+// the files, with the same answer. Incomplete entries (a directory without a record) and
+// unreadable records are not lineages here; `review fsck` reports them.
 Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd);
+// The same, streamed to `visit` in the same order. With an index, memory does not grow with the
+// number of lineages (duplicates are found by keyed lookups on a second read-only connection).
+Status VisitLineages(const std::string& cwd,
+                     const std::function<void(const LineageSummary&)>& visit);
 
 }  // namespace gentle::transaction
 

@@ -6,11 +6,13 @@
 #include "store/fault_point.h"
 #include "store/file_io.h"
 #include "store/go_json.h"
+#include "store/index_sync.h"
 #include "store/layout.h"
 #include "store/pin_ref.h"
 #include "store/record.h"
 #include "store/repository.h"
 #include "store/store_guard.h"
+#include "store/store_scan.h"
 #include "transaction/capture.h"
 #include "transaction/clock.h"
 
@@ -102,17 +104,28 @@ Result<StartResult> Start(const StartRequest& request) {
         .WithLineage(lineage);
   }
 
+  // Every refusal above changed nothing; from here on the store is written. Opening the index
+  // for writing first recovers interrupted mutations (and rebuilds a missing or corrupt index).
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> index,
+                          store::OpenIndexForWriter(repo, layout));
+  std::string revision;
+  const std::string file = store::EncodeRecordFile(
+      InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
+  // Prepared row, file work, committed row (docs/index.md): a crash before the record is written
+  // leaves a prepared row that the next writer undoes (pin and empty directory included).
+  GENTLE_RETURN_IF_ERROR(
+      index->UpsertLineage(store::LineageRowOf(written, store::RowStatus::kPrepared)));
+  store::FaultPoint("start:index-prepared");
   GENTLE_RETURN_IF_ERROR(
       store::WritePinRef(repo, lineage, snapshot.base_tree, snapshot.candidate_tree));
   store::FaultPoint("start:pinned");
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage)));
   store::FaultPoint("start:lineage-dir");
-  std::string revision;
-  const std::string file = store::EncodeRecordFile(
-      InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
   GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(layout.record_path(lineage), file));
   store::FaultPoint("start:record-written");
-  GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
+  GENTLE_RETURN_IF_ERROR(index->MarkLineageCommitted(lineage));
+  store::FaultPoint("start:index-committed");
   return ResultOf(written, true);
 }
 

@@ -1,0 +1,92 @@
+#include "store/audit_record.h"
+
+#include <nlohmann/json.hpp>
+
+#include "store/file_io.h"
+#include "store/go_marshal.h"
+#include "store/lineage_id.h"
+
+namespace gentle::store {
+
+std::string AuditPath(const StoreLayout& layout, std::string_view quarantine_dir) {
+  return layout.quarantine_dir() + "/" + std::string(quarantine_dir) + "/" +
+         std::string(kAuditFileName);
+}
+
+std::string ResiduePath(const StoreLayout& layout, std::string_view quarantine_dir) {
+  return layout.quarantine_dir() + "/" + std::string(quarantine_dir) + "/residue";
+}
+
+std::string EncodeAuditRecord(const AuditRecord& r, const nlohmann::ordered_json* extra) {
+  nlohmann::ordered_json j;
+  j["schema"] = kAuditSchema;
+  j["status"] = r.status;
+  j["lineage_id"] = r.lineage_id;
+  j["reason"] = r.reason;
+  j["actor"] = r.actor;
+  j["reclaimed_at"] = r.reclaimed_at;
+  j["source_path"] = r.source_path;
+  j["quarantine_path"] = r.quarantine_path;
+  j["residue"] = r.residue;
+  if (extra != nullptr && extra->is_object()) {
+    for (const auto& item : extra->items()) j[item.key()] = item.value();
+  }
+  return MarshalIndent(j) + "\n";
+}
+
+Result<AuditRecord> ParseAuditRecord(std::string_view bytes) {
+  auto corrupted = [](const std::string& why) {
+    return Status(Code::kCorrupted, "quarantine audit record " + why);
+  };
+  if (bytes.size() > kMaxAuditBytes) return corrupted("exceeds 1 MiB");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(bytes);
+  } catch (const std::exception& e) {
+    return corrupted(std::string("is not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object()) return corrupted("is not an object");
+  auto text = [&](const char* key) -> std::string {
+    auto it = doc.find(key);
+    return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
+  };
+  if (text("schema") != kAuditSchema) return corrupted("has a foreign schema");
+  AuditRecord r;
+  r.status = text("status");
+  r.lineage_id = text("lineage_id");
+  r.reason = text("reason");
+  r.actor = text("actor");
+  r.reclaimed_at = text("reclaimed_at");
+  r.source_path = text("source_path");
+  r.quarantine_path = text("quarantine_path");
+  if (auto it = doc.find("residue"); it != doc.end() && it->is_array()) {
+    for (const auto& name : *it) {
+      if (name.is_string()) r.residue.push_back(name.get<std::string>());
+    }
+  }
+  if (r.status != "prepared" && r.status != "committed") return corrupted("has an unknown status");
+  if (!IsValidLineageId(r.lineage_id)) return corrupted("names an invalid lineage id");
+  return r;
+}
+
+Result<AuditRecord> LoadAuditRecord(const StoreLayout& layout, std::string_view quarantine_dir) {
+  const std::string path = AuditPath(layout, quarantine_dir);
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
+  GENTLE_ASSIGN_OR_RETURN(std::string bytes, ReadFileLimited(path, kMaxAuditBytes));
+  return ParseAuditRecord(bytes);
+}
+
+QuarantineRow QuarantineRowOf(const StoreLayout& layout, std::string_view quarantine_dir,
+                              const AuditRecord& record) {
+  QuarantineRow row;
+  row.quarantine_dir = std::string(quarantine_dir);
+  row.lineage_id = record.lineage_id;
+  row.audit_path = AuditPath(layout, quarantine_dir);
+  row.reason = record.reason;
+  row.actor = record.actor;
+  row.reclaimed_at = record.reclaimed_at;
+  row.status = record.status == "committed" ? RowStatus::kCommitted : RowStatus::kPrepared;
+  return row;
+}
+
+}  // namespace gentle::store

@@ -1,0 +1,57 @@
+// IndexSync: how commands open index.sqlite, and how the index is kept in step with the files
+// (DESIGN.md section 5; protocol in docs/index.md and docs/lifecycle.md).
+//
+// Readers: OpenIndexForReader opens read-only and never creates anything. No index (a fresh store,
+// or one written by the Go gentle-ai) yields nullptr: the caller falls back to the files. An
+// unusable index (corrupt, not ours) also yields nullptr, after a one-line notice on stderr.
+//
+// Writers, under the store's writer lock: OpenIndexForWriter opens read-write; if index.sqlite is
+// missing while the files hold something, or is corrupt, it is rebuilt from the files with a
+// one-line notice on stderr. It then runs RecoverInterrupted: each prepared row left by a crashed
+// mutation is finished or undone by looking at the files, and an interrupted store reset is
+// completed. RebuildIndex regenerates the whole index from the files (`review index rebuild`).
+#ifndef GENTLE_STORE_INDEX_SYNC_H_
+#define GENTLE_STORE_INDEX_SYNC_H_
+
+#include <memory>
+#include <string_view>
+
+#include "store/index_db.h"
+#include "store/layout.h"
+#include "store/repository.h"
+#include "store/status.h"
+
+namespace gentle::store {
+
+// "gentle-ai: notice: <text>" on stderr.
+void Notice(std::string_view text);
+
+Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout);
+
+// False for a WAL index whose -wal or -shm is missing: SQLite would create them to read it, so
+// read paths must not open it (they answer from the files until the next writer runs).
+bool IndexReadableWithoutWrites(const StoreLayout& layout);
+
+Result<std::unique_ptr<IndexDb>> OpenIndexForWriter(const Repository& repo,
+                                                    const StoreLayout& layout);
+
+Status RecoverInterrupted(const Repository& repo, const StoreLayout& layout, IndexDb* db);
+
+struct RebuildReport {
+  size_t lineages = 0;
+  size_t tombstones = 0;
+  size_t quarantine = 0;
+  size_t repinned = 0;   // live lineages whose missing pin ref was rewritten
+  size_t recovered = 0;  // interrupted mutations finished or undone from the files
+};
+// Finishes interrupted file protocols, re-pins live lineages whose trees are present, and replaces
+// every row of the index with what the files say. Caller holds the writer lock.
+Result<RebuildReport> RebuildIndex(const Repository& repo, const StoreLayout& layout);
+
+// Whether a prepared row describes a mutation that took effect, judged from the files alone.
+bool TombstoneEffective(const StoreLayout& layout, const TombstoneRow& row);
+bool QuarantineEffective(const StoreLayout& layout, const QuarantineRow& row);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_INDEX_SYNC_H_

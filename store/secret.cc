@@ -1,0 +1,33 @@
+#include "store/secret.h"
+
+#include <openssl/crypto.h>
+#include <openssl/rand.h>
+
+#include "store/sha256.h"
+
+namespace gentle::store {
+
+Result<std::string> RandomHex(size_t bytes) {
+  std::string raw(bytes, '\0');
+  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(bytes)) != 1) {
+    return Status(Code::kInternal, "the random number generator failed");
+  }
+  return HexEncode(raw);
+}
+
+std::string TokenDigest(std::string_view token) { return "sha256:" + Sha256Hex(token); }
+
+bool ConstantTimeEqual(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  return CRYPTO_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+bool IsTokenSyntax(std::string_view token) {
+  if (token.size() != 64) return false;
+  for (char c : token) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+}  // namespace gentle::store

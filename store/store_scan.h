@@ -1,0 +1,46 @@
+// StoreScan: what the files of a store say, independent of index.sqlite (DESIGN.md sections 3, 5).
+//
+// ScanStoreFiles reads every lineage directory under v2/, every tombstone under
+// terminal-consumption/v1/ and every quarantine audit record, and returns the rows an index of
+// those files holds (the input of `review index rebuild`) plus one Finding for each entry that is
+// damaged or left half-done by an interrupted mutation (for `review fsck`). It only reads. Its
+// cost is proportional to the size of the store: it serves rebuild and fsck, never lookups.
+#ifndef GENTLE_STORE_STORE_SCAN_H_
+#define GENTLE_STORE_STORE_SCAN_H_
+
+#include <string>
+#include <vector>
+
+#include "store/index_db.h"
+#include "store/layout.h"
+#include "store/record.h"
+#include "store/status.h"
+
+namespace gentle::store {
+
+// One disagreement, named by a stable fsck code (docs/lifecycle.md lists them).
+struct Finding {
+  std::string code;
+  std::string lineage;  // may be empty
+  std::string path;     // may be empty
+  std::string message;
+};
+
+struct StoreFiles {
+  IndexSnapshot rows;                   // committed rows, except prepared audit records
+  std::vector<std::string> incomplete;  // lineage directories holding no record
+  std::vector<Finding> findings;
+};
+
+Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout);
+
+// The catalog row of a record.
+LineageRow LineageRowOf(const RecordView& record, RowStatus status);
+
+// Leftovers of an interrupted `review store reset` beside the store root.
+Result<std::vector<std::string>> ResetTrashDirs(const StoreLayout& layout);
+inline constexpr std::string_view kResetTrashPrefix = "review-transactions.reset-";
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_STORE_SCAN_H_

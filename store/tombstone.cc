@@ -1,0 +1,73 @@
+#include "store/tombstone.h"
+
+#include <nlohmann/json.hpp>
+
+#include "store/digests.h"
+#include "store/file_io.h"
+#include "store/go_marshal.h"
+#include "store/lineage_id.h"
+
+namespace gentle::store {
+
+std::string TombstoneKey(std::string_view repo_key, std::string_view target_identity) {
+  std::string name = TombstoneFileName(repo_key, target_identity);
+  return name.substr(0, name.size() - std::string_view(".json").size());
+}
+
+std::string TombstonePath(const StoreLayout& layout, std::string_view key) {
+  return layout.tombstone_dir() + "/" + std::string(key) + ".json";
+}
+
+std::string EncodeTombstone(std::string_view repo_key, std::string_view target_identity,
+                            std::string_view lineage) {
+  nlohmann::ordered_json j;
+  j["schema"] = kTombstoneSchema;
+  j["repository"] = repo_key;
+  j["target"] = target_identity;
+  j["lineage"] = lineage;
+  return MarshalCompact(j);
+}
+
+Result<TombstoneRow> ParseTombstone(std::string_view bytes, std::string_view key) {
+  auto corrupted = [&](const std::string& why) {
+    return Status(Code::kCorrupted, "tombstone " + std::string(key) + " " + why);
+  };
+  if (bytes.size() > kMaxTombstoneBytes) return corrupted("exceeds 4096 bytes");
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(bytes);
+  } catch (const std::exception& e) {
+    return corrupted(std::string("is not valid JSON: ") + e.what());
+  }
+  if (!doc.is_object() || doc.size() != 4) return corrupted("is not a tombstone object");
+  for (const char* field : {"schema", "repository", "target", "lineage"}) {
+    if (!doc.contains(field) || !doc[field].is_string()) {
+      return corrupted(std::string("lacks \"") + field + "\"");
+    }
+  }
+  TombstoneRow row;
+  row.key = std::string(key);
+  row.lineage_id = doc["lineage"].get<std::string>();
+  row.target_identity = doc["target"].get<std::string>();
+  row.repository = doc["repository"].get<std::string>();
+  row.status = RowStatus::kCommitted;
+  if (doc["schema"].get<std::string>() != kTombstoneSchema)
+    return corrupted("has a foreign schema");
+  if (!IsSha256Id(row.repository) || !IsSha256Id(row.target_identity)) {
+    return corrupted("has a malformed repository or target");
+  }
+  if (!IsValidLineageId(row.lineage_id)) return corrupted("names an invalid lineage id");
+  if (TombstoneKey(row.repository, row.target_identity) != key) {
+    return corrupted("file name does not bind its repository and target");
+  }
+  return row;
+}
+
+Result<TombstoneRow> LoadTombstone(const StoreLayout& layout, std::string_view key) {
+  const std::string path = TombstonePath(layout, key);
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
+  GENTLE_ASSIGN_OR_RETURN(std::string bytes, ReadFileLimited(path, kMaxTombstoneBytes));
+  return ParseTombstone(bytes, key);
+}
+
+}  // namespace gentle::store

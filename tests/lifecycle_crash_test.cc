@@ -1,0 +1,224 @@
+// Crash safety: every mutation is stopped at each of its durable steps (GENTLE_FAULT_POINT; the
+// process _exits 86 there). Afterwards the next command must see a consistent store (reads
+// succeed and report the state from before or after the mutation, never a third one), the next
+// writer recovers, and `review fsck` is clean.
+#include <catch2/catch.hpp>
+#include <functional>
+#include <set>
+
+#include "tests/lifecycle_support.h"
+
+namespace gentle::testing {
+using namespace life;  // tests/lifecycle_support.h
+namespace {
+
+using Json = nlohmann::json;
+
+struct Scenario {
+  std::string name;
+  // Prepares the repository and returns the command to interrupt and the lineage it concerns.
+  std::function<std::vector<std::string>(LifecycleRepo&, std::string*)> setup;
+  // Fault points this mutation must pass (the contract; the trace may hold more).
+  std::vector<std::string> required;
+  // Acceptable `status --lineage` exit codes right after the crash (before / after the mutation).
+  std::set<int> status_exits;
+  // Acceptable exit codes when the interrupted command is retried after recovery: it completes
+  // (0) or reports that it had already taken effect.
+  std::set<int> retry_exits;
+};
+
+std::vector<Scenario> Scenarios() {
+  return {
+      {"start",
+       [](LifecycleRepo& repo, std::string* lineage) {
+         repo.Write("fresh.txt", "fresh\n");
+         *lineage = "";
+         return std::vector<std::string>{"start", "--untracked", "fresh.txt"};
+       },
+       {"start:locked", "start:index-prepared", "start:pinned", "start:lineage-dir",
+        "start:record-written", "start:index-committed"},
+       {},
+       {0}},
+      {"verdict",
+       [](LifecycleRepo& repo, std::string* lineage) {
+         *lineage = repo.StartNew()["lineage"];
+         return std::vector<std::string>{"verdict",  "--lineage", *lineage, "--verdict",
+                                         "APPROVE",  "--actor",   "a",      "--role",
+                                         "reviewer", "--body",    "b"};
+       },
+       {"verdict:locked", "verdict:index-prepared", "verdict:record-written",
+        "verdict:index-committed"},
+       {0},
+       {0, 6}},
+      {"burn",
+       [](LifecycleRepo& repo, std::string* lineage) {
+         auto approved = repo.StartApproved();
+         *lineage = approved.lineage;
+         return std::vector<std::string>{"burn",           "--lineage",    approved.lineage,
+                                         "--token",        approved.token, "--expected-revision",
+                                         approved.revision};
+       },
+       {"burn:locked", "burn:index-prepared", "burn:tombstone-written", "burn:record-removed",
+        "burn:lineage-removed", "burn:unpinned", "burn:index-committed"},
+       {0, 4},
+       {0, 4}},
+      {"abandon",
+       [](LifecycleRepo& repo, std::string* lineage) {
+         *lineage = repo.StartNew()["lineage"];
+         return std::vector<std::string>{
+             "abandon", "--lineage", *lineage, "--reason", "operator_disposition",
+             "--actor", "ops"};
+       },
+       {"abandon:locked", "abandon:index-prepared", "abandon:quarantine-dir",
+        "abandon:audit-prepared", "abandon:moved", "abandon:audit-committed", "abandon:unpinned",
+        "abandon:index-committed"},
+       {0, 5},
+       {0, 5}},
+      {"reclaim",
+       [](LifecycleRepo& repo, std::string* lineage) {
+         repo.StartNew();
+         *lineage = "review-00000000c0ffee00";
+         WriteFile(repo.store_root() + "/v2/" + *lineage + "/.atomic-x", "partial");
+         return std::vector<std::string>{"reclaim", "--lineage", *lineage, "--reason",
+                                         "crash",   "--actor",   "ops"};
+       },
+       {"reclaim:locked", "reclaim:index-prepared", "reclaim:quarantine-dir",
+        "reclaim:audit-prepared", "reclaim:moved", "reclaim:audit-committed", "reclaim:unpinned",
+        "reclaim:index-committed"},
+       {3, 5},
+       {0, 5}},
+      {"invalidate",
+       [](LifecycleRepo& repo, std::string* lineage) {
+         *lineage = repo.StartNew()["lineage"];
+         return std::vector<std::string>{"invalidate", "--lineage", *lineage, "--reason",
+                                         "r",          "--actor",   "ops"};
+       },
+       {"invalidate:locked", "invalidate:index-prepared", "invalidate:record-written",
+        "invalidate:index-committed"},
+       {0},
+       {0, 6}},
+      {"store reset",
+       [](LifecycleRepo& repo, std::string* lineage) {
+         auto approved = repo.StartApproved();
+         *lineage = approved.lineage;
+         return std::vector<std::string>{"store", "reset", "--yes"};
+       },
+       {"reset:locked", "reset:store-moved", "reset:unpinned", "reset:removed"},
+       {0, 3},
+       {0}},
+      {"index rebuild",
+       [](LifecycleRepo& repo, std::string* lineage) {
+         *lineage = repo.StartNew()["lineage"];
+         return std::vector<std::string>{"index", "rebuild"};
+       },
+       {"index-rebuild:locked", "index-rebuild:files-recovered", "index-rebuild:old-removed",
+        "index-rebuild:replaced"},
+       {0},
+       {0}},
+  };
+}
+
+TEST_CASE("crash: every durable step of every mutation leaves a recoverable, consistent store") {
+  for (const Scenario& scenario : Scenarios()) {
+    std::vector<std::string> points;
+    {
+      LifecycleRepo repo;
+      std::string lineage;
+      auto args = scenario.setup(repo, &lineage);
+      points = TraceFaultPoints(repo, args);
+    }
+    INFO("mutation: " << scenario.name << "; trace: " << Json(points).dump());
+    for (const std::string& required : scenario.required) {
+      CHECK(std::find(points.begin(), points.end(), required) != points.end());
+    }
+    std::set<std::string> distinct(points.begin(), points.end());
+    for (const std::string& point : distinct) {
+      INFO("fault point: " << point);
+      LifecycleRepo repo;
+      std::string lineage;
+      auto args = scenario.setup(repo, &lineage);
+      Run crashed = repo.Review(args, {{"GENTLE_FAULT_POINT", point}});
+      REQUIRE(crashed.exit_code == 86);
+
+      // The next reader sees a consistent store.
+      Run list = repo.Review({"list"});
+      INFO("list: " << list.out << list.err);
+      CHECK(list.exit_code == 0);
+      if (!lineage.empty()) {
+        Run status = repo.Review({"status", "--lineage", lineage});
+        INFO("status: " << status.out << status.err);
+        CHECK(scenario.status_exits.count(status.exit_code) == 1);
+      }
+      Run all = repo.Review({"status"});
+      INFO("status: " << all.out << all.err);
+      CHECK(all.exit_code == 0);
+      for (const auto& s : all.Json()["lineages"]) CHECK(s["applicability"] != "corrupted");
+
+      // The next writer recovers; the interrupted command can be retried; then fsck is clean.
+      repo.StartNew();
+      Run retry = repo.Review(args);
+      INFO("retry: " << retry.out << retry.err);
+      CHECK(scenario.retry_exits.count(retry.exit_code) == 1);
+      Run fsck = repo.Review({"fsck"});
+      INFO("fsck: " << fsck.out << fsck.err);
+      CHECK(fsck.exit_code == 0);
+    }
+  }
+}
+
+TEST_CASE("crash: an interrupted burn is finished or undone, never half-done") {
+  // Before the record is removed, the burn did not happen: the token still works.
+  {
+    LifecycleRepo repo;
+    auto approved = repo.StartApproved();
+    std::vector<std::string> burn = {"burn",           "--lineage",    approved.lineage,
+                                     "--token",        approved.token, "--expected-revision",
+                                     approved.revision};
+    REQUIRE(repo.Review(burn, {{"GENTLE_FAULT_POINT", "burn:tombstone-written"}}).exit_code == 86);
+    CHECK(repo.Review({"status", "--lineage", approved.lineage}).exit_code == 0);
+    Run again = repo.Review(burn);
+    INFO(again.out << again.err);
+    CHECK(again.exit_code == 0);
+    CHECK(repo.Review({"fsck"}).exit_code == 0);
+  }
+  // After the record is removed, the burn took effect: readers say consumed, a writer finishes it.
+  {
+    LifecycleRepo repo;
+    auto approved = repo.StartApproved();
+    std::vector<std::string> burn = {"burn",           "--lineage",    approved.lineage,
+                                     "--token",        approved.token, "--expected-revision",
+                                     approved.revision};
+    REQUIRE(repo.Review(burn, {{"GENTLE_FAULT_POINT", "burn:record-removed"}}).exit_code == 86);
+    CHECK(repo.Review({"status", "--lineage", approved.lineage}).exit_code == 4);
+    CHECK(repo.Review(burn).exit_code == 4);
+    CHECK(repo.Review({"fsck"}).exit_code == 7);  // pin and directory remain until a writer runs
+    repo.StartNew();
+    CHECK(repo.Review({"fsck"}).exit_code == 0);
+    CHECK(repo.Git({"for-each-ref", "refs/gentle-ai/reviews/" + approved.lineage}).out.empty());
+  }
+}
+
+TEST_CASE("crash: an interrupted abandon is resolved by whether residue/ exists") {
+  for (const char* point : {"abandon:audit-prepared", "abandon:moved"}) {
+    INFO(point);
+    LifecycleRepo repo;
+    const std::string lineage = repo.StartNew()["lineage"];
+    std::vector<std::string> abandon = {
+        "abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor", "ops"};
+    REQUIRE(repo.Review(abandon, {{"GENTLE_FAULT_POINT", point}}).exit_code == 86);
+    const bool moved = std::string(point) == "abandon:moved";
+    CHECK(repo.Review({"status", "--lineage", lineage}).exit_code == (moved ? 5 : 0));
+    Run rebuild = repo.Review({"index", "rebuild"});
+    REQUIRE(rebuild.exit_code == 0);
+    CHECK(repo.Review({"fsck"}).exit_code == 0);
+    Run list = repo.Review({"list"});
+    CHECK(list.Json()["lineages"][0]["state"] == (moved ? "retired" : "reviewing"));
+    if (moved) {
+      const std::string audit = list.Json()["lineages"][0]["audit_record"];
+      CHECK(Json::parse(ReadFile(audit))["status"] == "committed");
+    }
+  }
+}
+
+}  // namespace
+}  // namespace gentle::testing

@@ -1,0 +1,157 @@
+#include "transaction/burn.h"
+
+#include <git2.h>
+
+#include "store/digests.h"
+#include "store/fault_point.h"
+#include "store/file_io.h"
+#include "store/lineage_id.h"
+#include "store/pin_ref.h"
+#include "store/secret.h"
+#include "store/store_scan.h"
+#include "store/tombstone.h"
+#include "transaction/mutation.h"
+
+namespace gentle::transaction {
+namespace {
+
+std::string StringMember(const nlohmann::ordered_json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
+}
+
+// Worktree roots of the repository: the main worktree and every linked one.
+std::vector<std::string> WorktreeRoots(const store::Repository& repo) {
+  std::vector<std::string> roots;
+  if (!repo.worktree_root().empty()) roots.push_back(repo.worktree_root());
+  const std::string& common = repo.common_dir();
+  if (common.size() > 5 && common.compare(common.size() - 5, 5, "/.git") == 0) {
+    roots.push_back(common.substr(0, common.size() - 5));
+  }
+  git_strarray names = {nullptr, 0};
+  if (git_worktree_list(&names, repo.raw()) == 0) {
+    for (size_t i = 0; i < names.count; ++i) {
+      git_worktree* wt = nullptr;
+      if (git_worktree_lookup(&wt, repo.raw(), names.strings[i]) == 0) {
+        roots.push_back(store::CanonicalPath(git_worktree_path(wt)));
+        git_worktree_free(wt);
+      }
+    }
+    git_strarray_dispose(&names);
+  }
+  return roots;
+}
+
+// The worktree root whose identity the record was started in, or the current worktree's.
+Result<std::string> OriginalWorktreeRoot(const store::Repository& repo,
+                                         const nlohmann::ordered_json& state, bool* original) {
+  std::string recorded;
+  if (auto it = state.find("initial_atomic_start"); it != state.end() && it->is_object()) {
+    recorded = StringMember(*it, "worktree_identity");
+  }
+  *original = true;
+  if (!recorded.empty()) {
+    for (const std::string& root : WorktreeRoots(repo)) {
+      if (root.empty()) continue;
+      auto candidate = store::Repository::Discover(root);
+      if (candidate.ok() && candidate->worktree_root() == root &&
+          candidate->WorktreeIdentity() == recorded) {
+        return root;
+      }
+    }
+  }
+  *original = false;
+  if (repo.worktree_root().empty()) {
+    return Status(Code::kUsage, "the lineage's worktree is gone; run burn from a worktree");
+  }
+  return repo.worktree_root();
+}
+
+Status CheckToken(const nlohmann::ordered_json& state, const std::string& token,
+                  const std::string& lineage) {
+  const std::string digest = StringMember(state, "approved_ack_token_sha256");
+  const std::string go_token = StringMember(state, "approved_ack_token");
+  bool match = false;
+  if (!digest.empty()) {
+    match = store::ConstantTimeEqual(store::TokenDigest(token), digest);
+  } else if (!go_token.empty()) {
+    match = store::ConstantTimeEqual(token, go_token);
+  }
+  if (!match) {
+    return Status(Code::kForbidden, "the acknowledgement token does not match lineage " + lineage)
+        .WithLineage(lineage);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<BurnResult> Burn(const BurnRequest& request) {
+  GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
+  if (!store::IsTokenSyntax(request.token)) {
+    return Status(Code::kUsage, "--token must be 64 lowercase hex digits");
+  }
+  if (!store::IsSha256Id(request.expected_revision)) {
+    return Status(Code::kUsage, "--expected-revision is required: sha256:<64 lowercase hex>");
+  }
+  const std::string& lineage = request.lineage;
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
+                          LockStore(request.cwd, LockKind::kMaintenance));
+  store::FaultPoint("burn:locked");
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView record,
+                          LoadForMutation(*scope, lineage, request.expected_revision, "burn"));
+  if (record.state != "approved") {
+    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
+                                         "; only an approved lineage can be burned")
+        .WithLineage(lineage)
+        .WithDetail("state", record.state);
+  }
+  GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
+  GENTLE_RETURN_IF_ERROR(CheckToken(state, request.token, lineage));
+
+  BurnResult result;
+  result.lineage = lineage;
+  result.revision = record.revision;
+  result.target_identity = record.current_snapshot.identity;
+  GENTLE_ASSIGN_OR_RETURN(std::string root,
+                          OriginalWorktreeRoot(scope->repo, state, &result.original_worktree));
+  result.repository = store::RepoKey(root);
+  const std::string key = store::TombstoneKey(result.repository, result.target_identity);
+  const store::StoreLayout& layout = scope->layout;
+  result.tombstone = store::TombstonePath(layout, key);
+
+  GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
+  // Both rows the burn touches are prepared, so a reader meeting either resolves it from files.
+  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
+    GENTLE_RETURN_IF_ERROR(scope->index->UpsertTombstone(store::TombstoneRow{
+        key, lineage, result.target_identity, result.repository, store::RowStatus::kPrepared}));
+    return scope->index->UpsertLineage(store::LineageRowOf(record, store::RowStatus::kPrepared));
+  }));
+  store::FaultPoint("burn:index-prepared");
+  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.tombstone_dir()));
+  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(
+      result.tombstone,
+      store::EncodeTombstone(result.repository, result.target_identity, lineage)));
+  store::FaultPoint("burn:tombstone-written");
+  GENTLE_RETURN_IF_ERROR(store::RemoveTree(layout.record_path(lineage)));
+  GENTLE_RETURN_IF_ERROR(store::SyncDirectory(layout.lineage_dir(lineage)));
+  store::FaultPoint("burn:record-removed");
+  for (const std::string& extra :
+       {layout.root() + "/effect-markers/v1/" + lineage, layout.root() + "/incidents/" + lineage}) {
+    GENTLE_RETURN_IF_ERROR(store::CheckNoSymlinks(layout.common_dir(), extra));
+    GENTLE_RETURN_IF_ERROR(store::RemoveTree(extra));
+  }
+  GENTLE_RETURN_IF_ERROR(store::RemoveTree(layout.lineage_dir(lineage)));
+  GENTLE_RETURN_IF_ERROR(store::SyncDirectory(layout.v2_dir()));
+  store::FaultPoint("burn:lineage-removed");
+  GENTLE_RETURN_IF_ERROR(store::DeletePinRef(scope->repo, lineage));
+  store::FaultPoint("burn:unpinned");
+  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
+    GENTLE_RETURN_IF_ERROR(scope->index->MarkTombstoneCommitted(key));
+    return scope->index->DeleteLineage(lineage);
+  }));
+  store::FaultPoint("burn:index-committed");
+  return result;
+}
+
+}  // namespace gentle::transaction

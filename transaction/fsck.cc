@@ -1,0 +1,165 @@
+#include "transaction/fsck.h"
+
+#include <map>
+#include <set>
+
+#include "store/fault_point.h"
+#include "store/file_io.h"
+#include "store/index_db.h"
+#include "store/layout.h"
+#include "store/pin_ref.h"
+#include "store/repository.h"
+#include "store/store_guard.h"
+#include "transaction/mutation.h"
+
+namespace gentle::transaction {
+namespace {
+
+std::string Describe(const store::LineageRow& r) {
+  return r.state + " " + r.revision + " " + r.target_identity + " " + r.kind + " " +
+         std::to_string(r.path_count) + " " + r.created_at + " " +
+         std::string(store::RowStatusName(r.status));
+}
+
+Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& files,
+                    store::IndexDb& db, FsckReport* report) {
+  auto add = [&](const char* code, const std::string& lineage, const std::string& path,
+                 const std::string& message) {
+    report->findings.push_back({code, lineage, path, message});
+  };
+  std::map<std::string, const store::LineageRow*> lineages;
+  for (const auto& row : files.rows.lineages) lineages[row.lineage_id] = &row;
+  std::set<std::string> seen;
+  GENTLE_RETURN_IF_ERROR(db.ListLineages([&](const store::LineageRow& row) {
+    seen.insert(row.lineage_id);
+    auto it = lineages.find(row.lineage_id);
+    const std::string path = layout.record_path(row.lineage_id);
+    if (row.status == store::RowStatus::kPrepared) {
+      add("index_prepared", row.lineage_id, path, "catalog row still prepared");
+    } else if (it == lineages.end()) {
+      add("index_extra_lineage", row.lineage_id, path, "catalog row without a record");
+    } else if (Describe(*it->second) != Describe(row)) {
+      add("index_stale_lineage", row.lineage_id, path,
+          "catalog row says " + Describe(row) + ", the record says " + Describe(*it->second));
+    }
+    return true;
+  }));
+  for (const auto& [id, row] : lineages) {
+    if (!seen.count(id)) {
+      add("index_missing_lineage", id, layout.record_path(id), "record not in the catalog");
+    }
+  }
+
+  std::map<std::string, const store::TombstoneRow*> tombstones;
+  for (const auto& row : files.rows.tombstones) tombstones[row.key] = &row;
+  seen.clear();
+  GENTLE_RETURN_IF_ERROR(db.ListTombstones([&](const store::TombstoneRow& row) {
+    seen.insert(row.key);
+    auto it = tombstones.find(row.key);
+    const std::string path = layout.tombstone_dir() + "/" + row.key + ".json";
+    if (row.status == store::RowStatus::kPrepared) {
+      add("index_prepared", row.lineage_id, path, "tombstone row still prepared");
+    } else if (it == tombstones.end()) {
+      add("index_extra_tombstone", row.lineage_id, path, "tombstone row without its file");
+    } else if (!(*it->second == row)) {
+      add("index_stale_tombstone", row.lineage_id, path, "tombstone row differs from its file");
+    }
+    return true;
+  }));
+  for (const auto& [key, row] : tombstones) {
+    if (!seen.count(key)) {
+      add("index_missing_tombstone", row->lineage_id, layout.tombstone_dir() + "/" + key + ".json",
+          "tombstone file not in the index");
+    }
+  }
+
+  std::map<std::string, const store::QuarantineRow*> quarantine;
+  for (const auto& row : files.rows.quarantine) quarantine[row.quarantine_dir] = &row;
+  seen.clear();
+  GENTLE_RETURN_IF_ERROR(db.ListQuarantine([&](const store::QuarantineRow& row) {
+    seen.insert(row.quarantine_dir);
+    auto it = quarantine.find(row.quarantine_dir);
+    if (row.status == store::RowStatus::kPrepared) {
+      add("index_prepared", row.lineage_id, row.audit_path, "quarantine row still prepared");
+    } else if (it == quarantine.end()) {
+      add("index_extra_quarantine", row.lineage_id, row.audit_path,
+          "quarantine row without its audit record");
+    } else if (!(*it->second == row)) {
+      add("index_stale_quarantine", row.lineage_id, row.audit_path,
+          "quarantine row differs from its audit record");
+    }
+    return true;
+  }));
+  for (const auto& [dir, row] : quarantine) {
+    if (!seen.count(dir)) {
+      add("index_missing_quarantine", row->lineage_id, row->audit_path,
+          "audit record not in the index");
+    }
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<FsckReport> Fsck(const std::string& cwd) {
+  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  const store::StoreLayout layout(repo.common_dir());
+  GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
+  GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files, store::ScanStoreFiles(layout));
+  FsckReport report;
+  report.lineages = files.rows.lineages.size();
+  report.tombstones = files.rows.tombstones.size();
+  report.quarantine = files.rows.quarantine.size();
+  report.findings = files.findings;
+
+  store::IndexOptions options;
+  options.quick_check = true;
+  const bool has_content = !files.rows.lineages.empty() || !files.rows.tombstones.empty() ||
+                           !files.rows.quarantine.empty();
+  auto db = store::IndexReadableWithoutWrites(layout)
+                ? store::IndexDb::OpenReadOnly(layout.index_path(), options)
+                : Result<std::unique_ptr<store::IndexDb>>(
+                      Status(Code::kNotFound, "index.sqlite-wal or -shm is missing"));
+  if (db.ok()) {
+    report.index_present = true;
+    GENTLE_RETURN_IF_ERROR(CompareIndex(layout, files, **db, &report));
+  } else if (db.status().code() == Code::kNotFound) {
+    if (has_content) {
+      report.findings.push_back({"index_missing", "", layout.index_path(),
+                                 "no usable index.sqlite (review index rebuild)"});
+    }
+  } else if (db.status().code() == Code::kCorrupted) {
+    report.findings.push_back({"index_corrupted", "", layout.index_path(), db.status().message()});
+  } else {
+    return db.status();
+  }
+
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::ListPinRefs(repo));
+  report.pin_refs = pins.size();
+  std::set<std::string> pinned(pins.begin(), pins.end());
+  std::set<std::string> live;
+  for (const auto& row : files.rows.lineages) {
+    live.insert(row.lineage_id);
+    if (!pinned.count(row.lineage_id)) {
+      report.findings.push_back({"pin_missing", row.lineage_id,
+                                 store::StoreLayout::PinRef(row.lineage_id),
+                                 "live lineage without its pin ref (review index rebuild)"});
+    }
+  }
+  for (const std::string& lineage : pins) {
+    if (!live.count(lineage) &&
+        store::KindOf(layout.record_path(lineage)) == store::PathKind::kMissing) {
+      report.findings.push_back({"pin_orphan", lineage, store::StoreLayout::PinRef(lineage),
+                                 "pin ref without a live record"});
+    }
+  }
+  return report;
+}
+
+Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope, LockStore(cwd, LockKind::kWriter));
+  store::FaultPoint("index-rebuild:locked");
+  return store::RebuildIndex(scope->repo, scope->layout);
+}
+
+}  // namespace gentle::transaction

@@ -1,0 +1,42 @@
+#include "transaction/invalidate.h"
+
+#include "store/fault_point.h"
+#include "store/lineage_id.h"
+#include "transaction/clock.h"
+#include "transaction/mutation.h"
+
+namespace gentle::transaction {
+
+Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
+  GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
+  GENTLE_RETURN_IF_ERROR(RequireText("--reason", request.reason));
+  GENTLE_RETURN_IF_ERROR(RequireText("--actor", request.actor));
+  GENTLE_RETURN_IF_ERROR(CheckExpectedRevision(request.expected_revision));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
+                          LockStore(request.cwd, LockKind::kWriter));
+  store::FaultPoint("invalidate:locked");
+  GENTLE_ASSIGN_OR_RETURN(
+      store::RecordView record,
+      LoadForMutation(*scope, request.lineage, request.expected_revision, "invalidate"));
+  GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
+  const auto history = state.find("verdict_history");
+  const bool pristine =
+      record.state == "reviewing" &&
+      (history == state.end() || history->is_null() || (history->is_array() && history->empty()));
+  if (!pristine) {
+    return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
+                                         (record.state == "reviewing" ? " with verdicts" : "") +
+                                         "; invalidate needs a pristine reviewing record")
+        .WithLineage(request.lineage)
+        .WithDetail("state", record.state);
+  }
+  state["state"] = "invalidated";
+  state["invalidation_reason"] = Trimmed(request.reason);
+  state["invalidated_by"] = Trimmed(request.actor);
+  state["invalidated_at"] = NowRfc3339();
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
+                          CommitState(scope.get(), state, request.lineage, "invalidate"));
+  return InvalidateResult{request.lineage, record.revision, written.revision, written.state};
+}
+
+}  // namespace gentle::transaction

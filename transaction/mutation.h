@@ -1,0 +1,62 @@
+// MutationScope: the common frame of every mutating operation on a lineage (DESIGN.md sections
+// 4-6).
+//
+//   LockStore          discover the repository, check the batch marker, take the store locks
+//                      (shared or exclusive maintenance lock, then v2/LOCK).
+//   LoadForMutation    the lineage's record under the lock; an absent record is classified
+//                      (not_found / consumed / retired), a historical-compat record is read_only,
+//                      an expected revision that differs is conflict.
+//   OpenIndex          the index for writing (interrupted mutations recovered first). Operations
+//                      call it only after every refusal check, so a refused command writes nothing.
+//   CommitState        the one protocol for rewriting a record: prepared index row, atomic record
+//                      write, committed row, with a fault point after each durable step.
+#ifndef GENTLE_TRANSACTION_MUTATION_H_
+#define GENTLE_TRANSACTION_MUTATION_H_
+
+#include <memory>
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+
+#include "store/index_db.h"
+#include "store/layout.h"
+#include "store/record.h"
+#include "store/repository.h"
+#include "store/status.h"
+#include "store/store_guard.h"
+
+namespace gentle::transaction {
+
+struct MutationScope {
+  store::Repository repo;
+  store::StoreLayout layout;
+  store::StoreGuard guard;
+  std::unique_ptr<store::IndexDb> index;
+};
+
+enum class LockKind { kWriter, kMaintenance };
+
+Result<std::unique_ptr<MutationScope>> LockStore(const std::string& cwd, LockKind kind);
+
+Result<store::RecordView> LoadForMutation(const MutationScope& scope, const std::string& lineage,
+                                          const std::optional<std::string>& expected_revision,
+                                          std::string_view verb);
+
+Status OpenIndex(MutationScope* scope);
+
+// The record's state as an ordered JSON object (member order and unknown members preserved).
+Result<nlohmann::ordered_json> StateOf(const store::RecordView& record);
+
+// Writes `state` as the lineage's new record. Fault points: <verb>:index-prepared,
+// <verb>:record-written, <verb>:index-committed.
+Result<store::RecordView> CommitState(MutationScope* scope, const nlohmann::ordered_json& state,
+                                      const std::string& lineage, std::string_view verb);
+
+// Usage checks shared by the verbs.
+Status RequireText(std::string_view flag, const std::string& value);
+Status CheckExpectedRevision(const std::optional<std::string>& expected_revision);
+std::string Trimmed(const std::string& text);
+
+}  // namespace gentle::transaction
+
+#endif  // GENTLE_TRANSACTION_MUTATION_H_

@@ -1,0 +1,161 @@
+#include "transaction/retire.h"
+
+#include <sys/stat.h>
+
+#include "store/audit_record.h"
+#include "store/fault_point.h"
+#include "store/file_io.h"
+#include "store/lineage_id.h"
+#include "store/pin_ref.h"
+#include "store/secret.h"
+#include "store/store_scan.h"
+#include "transaction/clock.h"
+#include "transaction/mutation.h"
+
+namespace gentle::transaction {
+namespace {
+
+// A fresh quarantine directory name "<lineage>-<random digits>" (like Go's os.MkdirTemp).
+Result<std::string> FreshQuarantineName(const store::StoreLayout& layout,
+                                        const std::string& lineage) {
+  for (int attempt = 0; attempt < 16; ++attempt) {
+    GENTLE_ASSIGN_OR_RETURN(std::string hex, store::RandomHex(4));
+    const std::string name = lineage + "-" + std::to_string(std::stoul(hex, nullptr, 16));
+    if (store::KindOf(layout.quarantine_dir() + "/" + name) == store::PathKind::kMissing) {
+      return name;
+    }
+  }
+  return Status(Code::kInternal, "cannot choose a fresh quarantine directory name");
+}
+
+// `record`: the lineage's record (abandon), or null (reclaim: there is none).
+Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest& request,
+                                      const std::string& verb, const store::RecordView* record,
+                                      const nlohmann::ordered_json* extra) {
+  const store::StoreLayout& layout = scope->layout;
+  const std::string& lineage = request.lineage;
+  const std::string source = layout.lineage_dir(lineage);
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> residue, store::ListDirectory(source));
+  GENTLE_ASSIGN_OR_RETURN(std::string name, FreshQuarantineName(layout, lineage));
+  const std::string qdir = layout.quarantine_dir() + "/" + name;
+
+  store::AuditRecord audit;
+  audit.status = "prepared";
+  audit.lineage_id = lineage;
+  audit.reason = Trimmed(request.reason);
+  audit.actor = Trimmed(request.actor);
+  audit.reclaimed_at = NowRfc3339();
+  audit.source_path = source;
+  audit.quarantine_path = qdir;
+  audit.residue = residue;
+
+  GENTLE_RETURN_IF_ERROR(OpenIndex(scope));
+  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
+    GENTLE_RETURN_IF_ERROR(
+        scope->index->UpsertQuarantine(store::QuarantineRowOf(layout, name, audit)));
+    if (record == nullptr) return Status::Ok();
+    return scope->index->UpsertLineage(store::LineageRowOf(*record, store::RowStatus::kPrepared));
+  }));
+  store::FaultPoint(verb + ":index-prepared");
+  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.quarantine_dir()));
+  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), qdir));
+  store::FaultPoint(verb + ":quarantine-dir");
+  const std::string audit_path = store::AuditPath(layout, name);
+  GENTLE_RETURN_IF_ERROR(
+      store::WriteFileAtomic(audit_path, store::EncodeAuditRecord(audit, extra)));
+  store::FaultPoint(verb + ":audit-prepared");
+  GENTLE_RETURN_IF_ERROR(store::RenameDurable(source, store::ResiduePath(layout, name)));
+  store::FaultPoint(verb + ":moved");
+  audit.status = "committed";
+  GENTLE_RETURN_IF_ERROR(
+      store::WriteFileAtomic(audit_path, store::EncodeAuditRecord(audit, extra)));
+  store::FaultPoint(verb + ":audit-committed");
+  GENTLE_RETURN_IF_ERROR(store::DeletePinRef(scope->repo, lineage));
+  store::FaultPoint(verb + ":unpinned");
+  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
+    GENTLE_RETURN_IF_ERROR(scope->index->MarkQuarantineCommitted(name));
+    return scope->index->DeleteLineage(lineage);
+  }));
+  store::FaultPoint(verb + ":index-committed");
+
+  RetireResult result;
+  result.lineage = lineage;
+  result.operation = "review/" + verb;
+  result.audit_record = audit_path;
+  result.quarantine_path = qdir;
+  result.reason = audit.reason;
+  result.actor = audit.actor;
+  result.reclaimed_at = audit.reclaimed_at;
+  return result;
+}
+
+Status ValidateCommon(const RetireRequest& request) {
+  GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
+  GENTLE_RETURN_IF_ERROR(RequireText("--reason", request.reason));
+  GENTLE_RETURN_IF_ERROR(RequireText("--actor", request.actor));
+  return CheckExpectedRevision(request.expected_revision);
+}
+
+}  // namespace
+
+Result<RetireResult> Abandon(const RetireRequest& request) {
+  GENTLE_RETURN_IF_ERROR(ValidateCommon(request));
+  if (request.reason != "operator_disposition" && request.reason != "retired_schema") {
+    return Status(Code::kUsage,
+                  "--reason must be operator_disposition or retired_schema for abandon");
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
+                          LockStore(request.cwd, LockKind::kWriter));
+  store::FaultPoint("abandon:locked");
+  GENTLE_ASSIGN_OR_RETURN(
+      store::RecordView record,
+      LoadForMutation(*scope, request.lineage, request.expected_revision, "abandon"));
+  if (record.state == "approved" || record.state == "escalated" || record.state == "invalidated" ||
+      record.state == "decision_required") {
+    return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
+                                         "; a terminal lineage cannot be abandoned")
+        .WithLineage(request.lineage)
+        .WithDetail("state", record.state);
+  }
+  nlohmann::ordered_json extra;
+  nlohmann::ordered_json& a = extra["abandonment"];
+  a["schema"] = "gentle-ai.review-abandon-authorization/v2";
+  a["lineage_id"] = request.lineage;
+  a["revision"] = record.revision;
+  a["snapshot_identity"] = record.initial_snapshot.identity;
+  a["discarded_work"]["captured_lens_results"] = nlohmann::ordered_json::array();
+  a["discarded_work"]["findings_present"] = false;
+  GENTLE_ASSIGN_OR_RETURN(RetireResult result,
+                          MoveToQuarantine(scope.get(), request, "abandon", &record, &extra));
+  result.revision = record.revision;
+  return result;
+}
+
+Result<RetireResult> Reclaim(const RetireRequest& request) {
+  GENTLE_RETURN_IF_ERROR(ValidateCommon(request));
+  if (request.expected_revision) {
+    return Status(Code::kUsage, "reclaim takes no --expected-revision: the entry has no record");
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
+                          LockStore(request.cwd, LockKind::kWriter));
+  store::FaultPoint("reclaim:locked");
+  const store::StoreLayout& layout = scope->layout;
+  GENTLE_RETURN_IF_ERROR(
+      store::CheckNoSymlinks(layout.common_dir(), layout.record_path(request.lineage)));
+  if (store::KindOf(layout.lineage_dir(request.lineage)) != store::PathKind::kDirectory) {
+    GENTLE_ASSIGN_OR_RETURN(store::RecordView unused,
+                            LoadForMutation(*scope, request.lineage, std::nullopt, "reclaim"));
+    (void)unused;
+    return Status(Code::kInternal, "lineage directory vanished under the lock");
+  }
+  if (store::KindOf(layout.record_path(request.lineage)) != store::PathKind::kMissing) {
+    return Status(Code::kWrongState, "lineage " + request.lineage +
+                                         " is a complete entry (it has a record); use `review "
+                                         "abandon`")
+        .WithLineage(request.lineage)
+        .WithDetail("operation", "abandon");
+  }
+  return MoveToQuarantine(scope.get(), request, "reclaim", nullptr, nullptr);
+}
+
+}  // namespace gentle::transaction

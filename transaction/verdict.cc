@@ -1,0 +1,91 @@
+#include "transaction/verdict.h"
+
+#include "store/fault_point.h"
+#include "store/lineage_id.h"
+#include "store/secret.h"
+#include "store/sha256.h"
+#include "transaction/clock.h"
+#include "transaction/mutation.h"
+#include "transaction/review_state.h"
+
+namespace gentle::transaction {
+namespace {
+
+std::optional<ReviewState> TargetOf(std::string_view verdict) {
+  if (verdict == "APPROVE") return ReviewState::kApproved;
+  if (verdict == "REQUEST_CHANGES") return ReviewState::kCorrectionRequired;
+  if (verdict == "NEEDS_DISCUSSION") return ReviewState::kEscalated;
+  return std::nullopt;
+}
+
+}  // namespace
+
+Status ValidateVerdictRequest(const VerdictRequest& r) {
+  if (!TargetOf(r.verdict)) {
+    return Status(Code::kUsage,
+                  "--verdict must be exactly APPROVE, REQUEST_CHANGES or "
+                  "NEEDS_DISCUSSION, got \"" +
+                      r.verdict + "\"");
+  }
+  GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(r.lineage));
+  GENTLE_RETURN_IF_ERROR(RequireText("--actor", r.actor));
+  GENTLE_RETURN_IF_ERROR(CheckExpectedRevision(r.expected_revision));
+  if (r.role != "reviewer") {
+    return Status(Code::kForbidden, "role \"" + r.role + "\" may not give verdicts (only reviewer)")
+        .WithLineage(r.lineage)
+        .WithDetail("role", r.role);
+  }
+  return Status::Ok();
+}
+
+Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
+  GENTLE_RETURN_IF_ERROR(ValidateVerdictRequest(request));
+  const ReviewState target = *TargetOf(request.verdict);
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
+                          LockStore(request.cwd, LockKind::kWriter));
+  store::FaultPoint("verdict:locked");
+  GENTLE_ASSIGN_OR_RETURN(
+      store::RecordView record,
+      LoadForMutation(*scope, request.lineage, request.expected_revision, "verdict"));
+  auto from = ParseReviewState(record.state);
+  if (!from || (*from != ReviewState::kReviewing && *from != ReviewState::kCorrectionRequired)) {
+    return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
+                                         "; a verdict needs " + "reviewing or correction_required")
+        .WithLineage(request.lineage)
+        .WithDetail("state", record.state);
+  }
+  GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
+
+  VerdictResult result;
+  result.lineage = request.lineage;
+  result.verdict = request.verdict;
+  result.previous_state = record.state;
+  result.state = std::string(ReviewStateName(target));
+  result.previous_revision = record.revision;
+  result.body_sha256 = "sha256:" + store::Sha256Hex(request.body);
+  result.at = NowRfc3339();
+  if (target == ReviewState::kApproved) {
+    GENTLE_ASSIGN_OR_RETURN(result.token, store::RandomHex(32));
+    state["approved_ack_token_sha256"] = store::TokenDigest(result.token);
+  }
+  state["state"] = result.state;
+  nlohmann::ordered_json entry;
+  entry["verdict"] = request.verdict;
+  entry["actor"] = Trimmed(request.actor);
+  entry["role"] = request.role;
+  entry["body_sha256"] = result.body_sha256;
+  entry["at"] = result.at;
+  entry["from_state"] = result.previous_state;
+  entry["to_state"] = result.state;
+  if (!state.contains("verdict_history") || !state["verdict_history"].is_array()) {
+    state["verdict_history"] = nlohmann::ordered_json::array();
+  }
+  state["verdict_history"].push_back(entry);
+
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
+                          CommitState(scope.get(), state, request.lineage, "verdict"));
+  result.revision = written.revision;
+  return result;
+}
+
+}  // namespace gentle::transaction
