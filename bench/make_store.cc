@@ -20,12 +20,14 @@
 #include <string>
 #include <vector>
 
+#include "store/audit_record.h"
 #include "store/digests.h"
 #include "store/index_db.h"
 #include "store/layout.h"
 #include "store/record.h"
 #include "store/sha256.h"
 #include "store/snapshot.h"
+#include "store/tombstone.h"
 
 namespace {
 
@@ -136,32 +138,31 @@ int main(int argc, char** argv) {
                                snapshot.identity, store::RowStatus::kCommitted});
     }
   }
+  // Tombstones and audit records are encoded by the same functions burn and abandon use
+  // (store/tombstone.h, store/audit_record.h), and indexed with the same row builders.
   for (uint64_t i = 0; i < burned; ++i) {
     const std::string id = LineageId(live + i + 1);
     const std::string target = "sha256:" + store::Sha256Hex("target " + id);
-    const std::string name = store::TombstoneFileName(repo_key, target);
-    WriteFile(layout.tombstone_dir() + "/" + name,
-              "{\"schema\":\"gentle-ai.review-terminal-consumption/v1\",\"repository\":\"" +
-                  repo_key + "\",\"target\":\"" + target + "\",\"lineage\":\"" + id + "\"}");
+    const std::string key = store::TombstoneKey(repo_key, target);
+    WriteFile(store::TombstonePath(layout, key), store::EncodeTombstone(repo_key, target, id));
     if (index) {
-      rows.tombstones.push_back({name.substr(0, name.size() - 5), id, target, repo_key,
-                                 store::RowStatus::kCommitted});
+      rows.tombstones.push_back({key, id, target, repo_key, store::RowStatus::kCommitted});
     }
   }
   for (uint64_t i = 0; i < retired; ++i) {
     const std::string id = LineageId(live + burned + i + 1);
     const std::string dir_name = id + "-" + store::Sha256Hex(id).substr(0, 8);
-    const std::string dir = layout.quarantine_dir() + "/" + dir_name;
-    MakeDir(dir);
-    const std::string audit = dir + "/reclaim-record.json";
-    WriteFile(audit, "{\n  \"schema\": \"gentle-ai.review-reclaim-record/v1\",\n"
-                     "  \"status\": \"committed\",\n  \"lineage_id\": \"" +
-                         id + "\",\n  \"reason\": \"abandoned\",\n  \"actor\": \"make-store\",\n"
-                              "  \"reclaimed_at\": \"" + Created(i) + "\"\n}\n");
-    if (index) {
-      rows.quarantine.push_back({dir_name, id, audit, "abandoned", "make-store", Created(i),
-                                 store::RowStatus::kCommitted});
-    }
+    MakeDir(layout.quarantine_dir() + "/" + dir_name);
+    store::AuditRecord audit;
+    audit.status = "committed";
+    audit.lineage_id = id;
+    audit.reason = "abandoned";
+    audit.actor = "make-store";
+    audit.reclaimed_at = Created(i);
+    audit.source_path = layout.lineage_dir(id);
+    audit.quarantine_path = layout.quarantine_dir() + "/" + dir_name;
+    WriteFile(store::AuditPath(layout, dir_name), store::EncodeAuditRecord(audit, nullptr));
+    if (index) rows.quarantine.push_back(store::QuarantineRowOf(layout, dir_name, audit));
   }
   if (index) {
     auto db = store::IndexDb::OpenReadWrite(layout.index_path());
