@@ -33,7 +33,9 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
   request.cwd = common.cwd;
   request.lineage = options.lineage;
   request.engine = options.engine;
-  request.applicability = transaction::ApplicabilityOf;
+  // Applicability is reported only in the JSON envelope. Computing it recaptures the live target
+  // (for current-changes: hashes the whole worktree), so the raw patch does not pay for it.
+  if (common.json) request.applicability = transaction::ApplicabilityOf;
   auto result = exporter::ExportContext(request);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) return Emit(exporter::RenderEnvelope(*result) + "\n", options.output, true);

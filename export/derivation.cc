@@ -2,9 +2,12 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <string_view>
 
 #include "export/oracle_runner.h"
 #include "store/digests.h"
+#include "store/repository.h"
 #include "store/tree_rows.h"
 
 namespace gentle::exporter {
@@ -21,45 +24,21 @@ const std::string& ZeroOid() {
   return zero;
 }
 
-Result<store::TreeRows> RowsOf(git_repository* repo, const std::string& tree_hex) {
-  if (tree_hex == store::kEmptyTreeSha1) return store::TreeRows();
-  git_oid oid;
-  if (git_oid_fromstr(&oid, tree_hex.c_str()) != 0) {
-    return Status(Code::kCorrupted, "malformed tree id " + tree_hex);
-  }
-  auto rows = store::FlattenTree(repo, oid);
-  if (!rows.ok()) {
-    Status st = rows.status();
-    return st.WithDetail("object", tree_hex);
-  }
-  return rows;
+ManifestEntry ToManifest(const TreeChange& c) {
+  return {c.path,
+          c.status,
+          Mode(c.old_mode),
+          Mode(c.new_mode),
+          c.old_mode != 0 ? store::OidHex(c.old_oid) : ZeroOid(),
+          c.new_mode != 0 ? store::OidHex(c.new_oid) : ZeroOid()};
 }
 
-std::vector<ManifestEntry> BuildManifest(const store::TreeRows& base,
-                                         const store::TreeRows& candidate) {
-  std::vector<ManifestEntry> out;
-  auto added = [&](const store::TreeRow& r) {
-    out.push_back({r.path, 'A', "000000", Mode(r.mode), ZeroOid(), store::OidHex(r.oid)});
-  };
-  auto deleted = [&](const store::TreeRow& r) {
-    out.push_back({r.path, 'D', Mode(r.mode), "000000", store::OidHex(r.oid), ZeroOid()});
-  };
-  size_t i = 0, j = 0;
-  while (i < base.size() || j < candidate.size()) {
-    if (j == candidate.size() || (i < base.size() && base[i].path < candidate[j].path)) {
-      deleted(base[i++]);
-    } else if (i == base.size() || candidate[j].path < base[i].path) {
-      added(candidate[j++]);
-    } else {
-      const store::TreeRow& a = base[i++];
-      const store::TreeRow& b = candidate[j++];
-      if (a.mode == b.mode && git_oid_equal(&a.oid, &b.oid)) continue;
-      const char status = (a.mode & 0170000) == (b.mode & 0170000) ? 'M' : 'T';
-      out.push_back(
-          {a.path, status, Mode(a.mode), Mode(b.mode), store::OidHex(a.oid), store::OidHex(b.oid)});
-    }
+Result<git_oid> ParseTreeId(const std::string& hex) {
+  git_oid oid;
+  if (git_oid_fromstr(&oid, hex.c_str()) != 0) {
+    return Status(Code::kCorrupted, "malformed tree id " + hex);
   }
-  return out;
+  return oid;
 }
 
 Status Mismatch(const std::string& what) { return Status(Code::kIntegrityMismatch, what); }
@@ -68,10 +47,14 @@ Status Mismatch(const std::string& what) { return Status(Code::kIntegrityMismatc
 
 Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapshot& snapshot,
                               const std::string& engine, PathsCheck paths_check, size_t max_bytes) {
-  GENTLE_ASSIGN_OR_RETURN(store::TreeRows base, RowsOf(repo.raw(), snapshot.base_tree));
-  GENTLE_ASSIGN_OR_RETURN(store::TreeRows candidate, RowsOf(repo.raw(), snapshot.candidate_tree));
+  // Only the subtrees that differ are read (as git diff does); a subtree shared by both trees
+  // cannot contribute a changed path.
+  GENTLE_ASSIGN_OR_RETURN(git_oid base_oid, ParseTreeId(snapshot.base_tree));
+  GENTLE_ASSIGN_OR_RETURN(git_oid candidate_oid, ParseTreeId(snapshot.candidate_tree));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes,
+                          DiffTrees(repo.raw(), base_oid, candidate_oid));
   Derived derived;
-  derived.manifest = BuildManifest(base, candidate);
+  for (const TreeChange& c : changes) derived.manifest.push_back(ToManifest(c));
   std::vector<std::string> paths;
   for (const ManifestEntry& e : derived.manifest) paths.push_back(e.path);
   if (paths_check == PathsCheck::kListAndDigest && paths != snapshot.paths) {
@@ -87,13 +70,9 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
     derived.engine = "git";
     return derived;
   }
-  git_oid base_oid, candidate_oid;
-  git_oid_fromstr(&base_oid, snapshot.base_tree.c_str());
-  git_oid_fromstr(&candidate_oid, snapshot.candidate_tree.c_str());
   PatchOptions options;
   options.max_bytes = max_bytes;
-  GENTLE_ASSIGN_OR_RETURN(DerivedPatch patch,
-                          DerivePatch(repo.raw(), base_oid, candidate_oid, options));
+  GENTLE_ASSIGN_OR_RETURN(DerivedPatch patch, WritePatch(repo.raw(), changes, options));
   std::vector<std::string> engine_paths;
   for (const ManifestEntry& e : patch.manifest) engine_paths.push_back(e.path);
   std::sort(engine_paths.begin(), engine_paths.end());

@@ -1,9 +1,9 @@
 // DerivePatch: the native patch engine of DESIGN.md section 8.
 //
 // Re-derives, in process, the patch between two trees, byte-identical to the pinned git CLI oracle
-// (export/git_flags.h) run against a bare repository with no attributes. libgit2 supplies objects,
-// the tree-to-tree delta list and myers hunks; the patch text (headers, quoting, function context,
-// modes) is written here. Binary sections come from AppendBinaryPatch (export/binary_patch.h).
+// (export/git_flags.h) run against a bare repository with no attributes. libgit2 supplies objects
+// and myers hunks; the tree-to-tree change list is DiffTrees (export/tree_delta.h); the patch text
+// (headers, quoting, function context, modes) is written here. Binary sections come from AppendBinaryPatch (export/binary_patch.h).
 //
 // Errors: kObjectsMissing when a tree, subtree or blob is absent; kBudgetExceeded as soon as the
 // output would exceed options.max_bytes (generation stops, memory stays bounded by the budget);
@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "export/tree_delta.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
@@ -44,6 +45,10 @@ struct DerivedPatch {
 
 Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
                                  const git_oid& candidate_tree, const PatchOptions& options);
+
+// DerivePatch's second half, for a caller that already holds DiffTrees(base, candidate).
+Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChange>& changes,
+                                const PatchOptions& options);
 
 }  // namespace gentle::exporter
 

@@ -93,13 +93,31 @@ Status NotFound(const std::string& lineage) {
 
 // Two keyed lookups; a prepared row (a mutation in flight or interrupted) counts only if the files
 // show that the mutation took effect.
+// The evidence file an index row points at must still be a regular file reached without symlinks;
+// otherwise the store was tampered with and the answer is `corrupted`, not the row's word.
+Status CheckEvidenceFile(const StoreLayout& layout, const std::string& path,
+                         const std::string& lineage) {
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
+  const PathKind kind = KindOf(path);
+  if (kind != PathKind::kFile && kind != PathKind::kMissing) {
+    return Status(Code::kCorrupted, "store evidence is not a regular file: " + path)
+        .WithLineage(lineage);
+  }
+  return Status::Ok();
+}
+
 Status ClassifyFromIndex(const StoreLayout& layout, IndexDb& db, const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(auto tombstone, db.FindTombstoneByLineage(lineage));
   if (tombstone && TombstoneEffective(layout, *tombstone)) {
-    return Consumed(lineage, TombstonePath(layout, tombstone->key));
+    const std::string path = TombstonePath(layout, tombstone->key);
+    GENTLE_RETURN_IF_ERROR(CheckEvidenceFile(layout, path, lineage));
+    return Consumed(lineage, path);
   }
   GENTLE_ASSIGN_OR_RETURN(auto audit, db.FindQuarantineByLineage(lineage));
-  if (audit && QuarantineEffective(layout, *audit)) return Retired(lineage, audit->audit_path);
+  if (audit && QuarantineEffective(layout, *audit)) {
+    GENTLE_RETURN_IF_ERROR(CheckEvidenceFile(layout, audit->audit_path, lineage));
+    return Retired(lineage, audit->audit_path);
+  }
   return NotFound(lineage);
 }
 

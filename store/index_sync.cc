@@ -199,7 +199,9 @@ Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout) {
   auto db = IndexDb::OpenReadOnly(layout.index_path());
   if (db.ok()) return std::move(db).value();
   if (db.status().code() == Code::kNotFound) return std::unique_ptr<IndexDb>();
-  if (db.status().code() == Code::kCorrupted) {
+  // Anything but contention means the index cannot be trusted (garbage, damaged side files, an
+  // I/O error): the files are the source of truth, so answer from them.
+  if (db.status().code() != Code::kBusy) {
     Notice("index.sqlite is unusable (" + db.status().message() +
            "); reading the files instead (the next mutation or `review index rebuild` rebuilds "
            "it)");

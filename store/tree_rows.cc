@@ -128,8 +128,14 @@ Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id) {
     return Status(Code::kObjectsMissing,
                   "cannot read tree " + OidHex(tree_id) + ": " + LastGitError());
   }
-  std::sort(rows.begin(), rows.end(),
-            [](const TreeRow& a, const TreeRow& b) { return a.path < b.path; });
+  // A pre-order walk of trees in git's canonical entry order (a subtree sorts as "name/") already
+  // yields full paths in bytewise order, so the O(n log n) string sort is only needed for trees
+  // written out of order (hash-object --literally). Checking is one linear pass; sorting 30,000
+  // rows that were already in order cost 94M instructions of a 665M-instruction `review start`.
+  auto by_path = [](const TreeRow& a, const TreeRow& b) { return a.path < b.path; };
+  if (!std::is_sorted(rows.begin(), rows.end(), by_path)) {
+    std::sort(rows.begin(), rows.end(), by_path);
+  }
   return rows;
 }
 

@@ -83,6 +83,8 @@ std::string BurnByHand(const StoreFixture& f) {
             "{\"schema\":\"gentle-ai.review-terminal-consumption/v1\",\"repository\":\"" +
                 repo_key + "\",\"target\":\"" + target + "\",\"lineage\":\"" + f.lineage + "\"}");
   std::filesystem::remove_all(f.lineage_dir());
+  // The index learns of the hand-made tombstone the way it learns of a Go-written one.
+  REQUIRE(GentleAi({"review", "index", "rebuild"}, f.repo).exit_code == 0);
   return dir;
 }
 
@@ -96,6 +98,8 @@ std::string AbandonByHand(const StoreFixture& f) {
             "{\n  \"schema\": \"gentle-ai.review-reclaim-record/v1\",\n  \"status\": "
             "\"committed\",\n  \"lineage_id\": \"" +
                 f.lineage + "\",\n  \"reason\": \"operator_disposition\"\n}\n");
+  // The index learns of the hand-made entry the way it learns of a Go-written one.
+  REQUIRE(GentleAi({"review", "index", "rebuild"}, f.repo).exit_code == 0);
   return entry;
 }
 

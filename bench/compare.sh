@@ -1,0 +1,326 @@
+#!/usr/bin/env bash
+# compare.sh: whole-process comparisons of gentle-ai against git, as ratios (docs/performance.md).
+#
+#   bench/compare.sh [--build DIR] [--data DIR] [--work DIR] [--out DIR] [--rounds N] [--runs N]
+#                    [--sections export,start,store] [--sizes "1000 10000 100000"]
+#                    [--real-only | --gen-only] [--instructions]
+#
+# Each pair A/B is measured with hyperfine in --rounds rounds of --runs runs per command, the order
+# of A and B swapped every round (A,B then B,A, ...), so that load from other processes on a shared
+# machine hits both alike. Reported: the median over all runs of each command, the ratio A/B of
+# the medians, and the spread of the per-round ratios (min..max). The 1-minute load average is
+# recorded before each pair. --instructions adds a callgrind instruction count (noise-free, one run
+# each; child processes are not followed).
+#
+# Needs: hyperfine, git, python3 (to summarise hyperfine's JSON), /usr/bin/time, valgrind for
+# --instructions. Real repositories are bare clones in --data (default /work/data): git.git and
+# libgit2.git, e.g. `git clone --bare https://github.com/git/git.git`; they are only read (a
+# `git clone --shared --no-checkout` of them is made in --work). Nothing fetched is committed.
+#
+# Sections:
+#   export  `gentle-ai review export-context --lineage L` vs the pinned `git diff` (OracleArgv of
+#           export/git_flags.h, GIT_CONFIG_NOSYSTEM=1, GIT_CONFIG_GLOBAL=/dev/null, empty HOME,
+#           LC_ALL=C) on the same two trees; the lineage comes from `review start --kind
+#           commit-range`. The bytes are compared once (identical: yes/no).
+#   start   `gentle-ai review start` (lineage removed before each run, so every run creates it) vs
+#           `git add -A && git write-tree` on a fresh copy of the index (GIT_INDEX_FILE), on a
+#           checkout of libgit2 and on the generated 30,000-file repository, each with one file
+#           changed.
+#   store   list, status --lineage, and export-context of a consumed / retired / unknown lineage
+#           (exit 4 / 5 / 3), with N live records + N tombstones + N quarantine entries, for each
+#           N of --sizes; wall time (hyperfine median) and peak RSS (/usr/bin/time %M).
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+build=$here/../build
+data=/work/data
+work=""
+out=""
+rounds=3
+runs=5
+sections=export,start,store
+sizes="1000 10000 100000"
+which_repos=both
+instructions=0
+while [ $# -gt 0 ]; do
+  case $1 in
+    --build) build=$2; shift 2 ;;
+    --data) data=$2; shift 2 ;;
+    --work) work=$2; shift 2 ;;
+    --out) out=$2; shift 2 ;;
+    --rounds) rounds=$2; shift 2 ;;
+    --runs) runs=$2; shift 2 ;;
+    --sections) sections=$2; shift 2 ;;
+    --sizes) sizes=$2; shift 2 ;;
+    --real-only) which_repos=real; shift ;;
+    --gen-only) which_repos=gen; shift ;;
+    --instructions) instructions=1; shift ;;
+    *) echo "compare.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+build=$(cd "$build" && pwd)
+gai=$build/gentle-ai
+make_store=$build/bench/make-store
+[ -x "$gai" ] || { echo "compare.sh: no $gai (build first)" >&2; exit 2; }
+[ -n "$work" ] || work=$(mktemp -d "${TMPDIR:-/tmp}/gentle-compare-XXXXXX")
+mkdir -p "$work"
+work=$(cd "$work" && pwd)
+[ -n "$out" ] || out=$work/results
+mkdir -p "$out" "$work/home"
+report=$out/report.md
+
+# The oracle's environment, for both sides (gentle-ai ignores git configuration anyway).
+export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$work/home LC_ALL=C
+export GIT_AUTHOR_NAME=bench GIT_AUTHOR_EMAIL=bench@example.com
+export GIT_COMMITTER_NAME=bench GIT_COMMITTER_EMAIL=bench@example.com
+oracle_pins=(-c core.quotePath=true -c diff.suppressBlankEmpty=false -c diff.interHunkContext=0
+             -c core.loosecompression=1 -c diff.relative=false)
+oracle_flags=(--binary --full-index --no-color --no-renames --no-ext-diff --no-textconv
+              --diff-algorithm=myers --no-indent-heuristic --unified=3 --ignore-submodules=none
+              --src-prefix=a/ --dst-prefix=b/ -O/dev/null)
+
+loadavg() { cut -d' ' -f1 /proc/loadavg; }
+note() { echo "$*" | tee -a "$report"; }
+
+{
+  echo "# compare.sh run $(date -u +%Y-%m-%dT%H:%M:%SZ)"
+  echo
+  echo "- machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
+  echo "- gentle-ai: $gai ($(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'))"
+  echo "- $(git --version), $(hyperfine --version)"
+  echo "- rounds=$rounds runs/round=$runs, A/B order alternated per round"
+  echo
+} >"$report"
+
+# summarize JSON... NAME: prints "medA medB ratio rmin rmax" from hyperfine JSON files, where
+# command 0 of each file is A or B as recorded in the file name (.ab.json / .ba.json).
+summarize() {
+  python3 - "$@" <<'PY'
+import json, statistics, sys
+a_all, b_all, ratios, cpu_a, cpu_b = [], [], [], [], []
+for path in sys.argv[1:]:
+    res = json.load(open(path))["results"]
+    ia, ib = (0, 1) if path.endswith(".ab.json") else (1, 0)
+    a, b = res[ia]["times"], res[ib]["times"]
+    a_all += a; b_all += b
+    ratios.append(statistics.median(a) / statistics.median(b))
+    # hyperfine reports mean user and system time per command: CPU used, whatever the load.
+    cpu_a.append(res[ia]["user"] + res[ia]["system"])
+    cpu_b.append(res[ib]["user"] + res[ib]["system"])
+ma, mb = statistics.median(a_all), statistics.median(b_all)
+print("%.2f %.2f %.2f %.2f %.2f %.2f" % (ma * 1e3, mb * 1e3, ma / mb, min(ratios), max(ratios),
+                                         statistics.mean(cpu_a) / statistics.mean(cpu_b)))
+PY
+}
+
+# pair NAME "A command" "B command" [hyperfine options...]: alternated rounds, one table row.
+pair() {
+  local name=$1 a=$2 b=$3
+  shift 3
+  local load files=() r
+  load=$(loadavg)
+  for r in $(seq 1 "$rounds"); do
+    if [ $((r % 2)) -eq 1 ]; then
+      hyperfine -N --warmup 1 --runs "$runs" --style none --export-json "$out/$name.$r.ab.json" \
+        "$@" "$a" "$b" >/dev/null
+      files+=("$out/$name.$r.ab.json")
+    else
+      hyperfine -N --warmup 1 --runs "$runs" --style none --export-json "$out/$name.$r.ba.json" \
+        "$@" "$b" "$a" >/dev/null
+      files+=("$out/$name.$r.ba.json")
+    fi
+  done
+  local s
+  s=$(summarize "${files[@]}")
+  read -r ma mb ratio rmin rmax cpu <<<"$s"
+  local icount=""
+  if [ "$instructions" = 1 ]; then
+    icount=" $(instr "$a") / $(instr "$b") |"
+  fi
+  note "| $name | $ma | $mb | **$ratio** | $rmin–$rmax | $cpu | $load |$icount"
+}
+
+# Same as pair, but shell mode (for commands that need && or variables) with a prepare command.
+pair_shell() {
+  local name=$1 a=$2 b=$3 prep=$4
+  local load files=() r
+  load=$(loadavg)
+  for r in $(seq 1 "$rounds"); do
+    if [ $((r % 2)) -eq 1 ]; then
+      hyperfine --warmup 1 --runs "$runs" --style none --prepare "$prep" \
+        --export-json "$out/$name.$r.ab.json" "$a" "$b" >/dev/null
+      files+=("$out/$name.$r.ab.json")
+    else
+      hyperfine --warmup 1 --runs "$runs" --style none --prepare "$prep" \
+        --export-json "$out/$name.$r.ba.json" "$b" "$a" >/dev/null
+      files+=("$out/$name.$r.ba.json")
+    fi
+  done
+  read -r ma mb ratio rmin rmax cpu <<<"$(summarize "${files[@]}")"
+  note "| $name | $ma | $mb | **$ratio** | $rmin–$rmax | $cpu | $load |"
+}
+
+# instr "command": instructions of one run under callgrind, in millions (main process only).
+instr() {
+  local n
+  # shellcheck disable=SC2086
+  n=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $1 2>&1 >/dev/null |
+      sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | tail -1)
+  [ -n "$n" ] && echo "$((n / 1000000))M" || echo "?"
+}
+
+# ------------------------------------------------------------------------------------------------
+# export
+
+# export_pair NAME REPO BASE HEAD: a commit-range lineage in the non-bare clone REPO, then A/B.
+export_pair() {
+  local name=$1 repo=$2 base=$3 head=$4
+  local lineage bt ct
+  lineage=$("$gai" review start --cwd "$repo" --kind commit-range --base "$base" --head "$head" \
+              --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])')
+  bt=$(git -C "$repo" rev-parse "$base^{tree}")
+  ct=$(git -C "$repo" rev-parse "$head^{tree}")
+  local gd
+  gd=$(git -C "$repo" rev-parse --absolute-git-dir)
+  local a="$gai review export-context --cwd $repo --lineage $lineage"
+  local b="git --git-dir=$gd ${oracle_pins[*]} diff ${oracle_flags[*]} $bt $ct --"
+  # shellcheck disable=SC2086
+  $a >"$work/$name.a.patch" || true
+  # shellcheck disable=SC2086
+  $b >"$work/$name.b.patch"
+  local size same engine
+  size=$(wc -c <"$work/$name.b.patch")
+  same=$(cmp -s "$work/$name.a.patch" "$work/$name.b.patch" && echo yes || echo NO)
+  engine=$("$gai" review export-context --cwd "$repo" --lineage "$lineage" --json 2>/dev/null |
+             python3 -c 'import json,sys; print(json.load(sys.stdin)["derivation"]["engine"])' ||
+             echo refused)
+  note "<!-- $name: $base..$head, patch $size bytes, identical=$same, engine=$engine -->"
+  pair "$name ($((size / 1024)) KiB, identical=$same, $engine)" "$a" "$b" --output=pipe
+}
+
+if [[ $sections == *export* ]]; then
+  note ""
+  note "## export-context vs pinned git diff (A = gentle-ai, B = git; ms)"
+  note ""
+  hdr="| diff | A median | B median | A/B | per-round A/B | CPU A/B | load |"
+  [ "$instructions" = 1 ] && hdr="$hdr instructions A / B |"
+  note "$hdr"
+  note "|---|---:|---:|---:|---|---:|---:|$([ "$instructions" = 1 ] && echo '---|')"
+  if [ "$which_repos" != gen ]; then
+    for r in git libgit2; do
+      [ -d "$work/$r" ] || git clone -q --shared --no-checkout "$data/$r.git" "$work/$r"
+    done
+    export_pair "git-small" "$work/git" v2.39.0~1 v2.39.0
+    export_pair "git-2MB" "$work/git" v2.38.0 v2.39.0
+    export_pair "libgit2-binary" "$work/libgit2" 2ad152509^ 2ad152509
+    export_pair "git-near4MiB" "$work/git" v2.37.0 2e71cbbddd64
+  fi
+  if [ "$which_repos" != real ]; then
+    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" 30000 >/dev/null
+    for shape in small text2m binary near4m; do
+      export_pair "gen-$shape" "$work/gen" base "$shape"
+    done
+  fi
+fi
+
+# ------------------------------------------------------------------------------------------------
+# start
+
+# start_pair NAME REPO: one file changed in REPO's worktree, then A/B with a fresh scratch index.
+start_pair() {
+  local name=$1 repo=$2
+  local gd nfiles
+  gd=$(git -C "$repo" rev-parse --absolute-git-dir)
+  # Rewrite the index a second after the last checkout write, so that no entry is "racily clean"
+  # (mtime not older than the index): otherwise both tools re-hash every such file, and the run
+  # measures a freshly generated checkout instead of a working repository.
+  sleep 1
+  rm -f "$gd/index"
+  git -C "$repo" reset -q
+  nfiles=$(git -C "$repo" ls-files | wc -l)
+  local f
+  f=$(git -C "$repo" ls-files | sed -n '100p')
+  echo "benchmark change" >>"$repo/$f"
+  cat >"$work/reset-$name.sh" <<EOS
+cp "$gd/index" "$work/scratch-index-$name"
+rm -rf "$gd/gentle-ai"
+git -C "$repo" for-each-ref --format='delete %(refname)' refs/gentle-ai | git -C "$repo" update-ref --stdin
+EOS
+  local a="$gai review start --cwd $repo"
+  local b="cd $repo && GIT_INDEX_FILE=$work/scratch-index-$name git add -A && GIT_INDEX_FILE=$work/scratch-index-$name git write-tree"
+  pair_shell "$name ($nfiles files, 1 changed)" "$a" "$b" "bash $work/reset-$name.sh"
+  git -C "$repo" checkout -q -- "$f"
+}
+
+if [[ $sections == *start* ]]; then
+  note ""
+  note "## start vs git add -A && git write-tree on a scratch index (A = gentle-ai, B = git; ms)"
+  note ""
+  note "| repository | A median | B median | A/B | per-round A/B | CPU A/B | load |"
+  note "|---|---:|---:|---:|---|---:|---:|"
+  if [ "$which_repos" != gen ]; then
+    [ -d "$work/libgit2-wt" ] || git clone -q --shared "$data/libgit2.git" "$work/libgit2-wt"
+    start_pair "libgit2-checkout" "$work/libgit2-wt"
+  fi
+  if [ "$which_repos" != real ]; then
+    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" 30000 >/dev/null
+    start_pair "generated" "$work/gen"
+  fi
+fi
+
+# ------------------------------------------------------------------------------------------------
+# store
+
+# timed NAME EXPECTED_EXIT command...: one /usr/bin/time run; prints "seconds peakKB exit".
+timed() {
+  local rc=0
+  /usr/bin/time -f "%e %M" -o "$work/time.out" "$@" >/dev/null 2>"$work/time.err" || rc=$?
+  echo "$(cat "$work/time.out" | tail -1) $rc"
+}
+
+if [[ $sections == *store* ]]; then
+  note ""
+  note "## store size: N live records + N tombstones + N quarantine entries (ms median of hyperfine; peak RSS KiB)"
+  note ""
+  note "| N | generate s | list ms | list RSS | status --lineage ms | status RSS | consumed ms (exit) | retired ms (exit) | unknown ms (exit) | classify RSS | load |"
+  note "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  for n in $sizes; do
+    repo=$work/store-$n
+    rm -rf "$repo"
+    git init -q "$repo"
+    echo seed >"$repo/README.md"
+    git -C "$repo" add -A && git -C "$repo" commit -qm seed
+    t0=$(date +%s.%N)
+    "$make_store" --git-common-dir "$repo/.git" --worktree-root "$repo" --live "$n" \
+      --burned "$n" --retired "$n" >"$work/ids-$n"
+    t1=$(date +%s.%N)
+    gen_s=$(python3 -c "print('%.1f' % ($t1 - $t0))")
+    live=$(sed -n 's/^live=//p' "$work/ids-$n")
+    consumed=$(sed -n 's/^consumed=//p' "$work/ids-$n")
+    retired=$(sed -n 's/^retired=//p' "$work/ids-$n")
+    unknown=$(sed -n 's/^unknown=//p' "$work/ids-$n")
+    load=$(loadavg)
+    med() {  # med "command": hyperfine median in ms (non-zero exits allowed)
+      local r=$runs
+      [ "$n" -ge 100000 ] && r=3
+      hyperfine -N -i --warmup 1 --runs "$r" --style none --output=pipe \
+        --export-json "$work/med.json" "$1" >/dev/null 2>&1
+      python3 -c "import json; print('%.1f' % (json.load(open('$work/med.json'))['results'][0]['median'] * 1e3))"
+    }
+    list_ms=$(med "$gai review list --cwd $repo")
+    read -r _ list_kb _ <<<"$(timed "$gai" review list --cwd "$repo")"
+    st_ms=$(med "$gai review status --cwd $repo --lineage $live")
+    read -r _ st_kb _ <<<"$(timed "$gai" review status --cwd "$repo" --lineage "$live")"
+    c_ms=$(med "$gai review export-context --cwd $repo --lineage $consumed")
+    read -r _ c_kb c_rc <<<"$(timed "$gai" review export-context --cwd "$repo" --lineage "$consumed")"
+    r_ms=$(med "$gai review export-context --cwd $repo --lineage $retired")
+    read -r _ r_kb r_rc <<<"$(timed "$gai" review export-context --cwd "$repo" --lineage "$retired")"
+    u_ms=$(med "$gai review export-context --cwd $repo --lineage $unknown")
+    read -r _ u_kb u_rc <<<"$(timed "$gai" review export-context --cwd "$repo" --lineage "$unknown")"
+    kb=$(printf '%s\n' "$c_kb" "$r_kb" "$u_kb" | sort -n | tail -1)
+    note "| $n | $gen_s | $list_ms | $list_kb | $st_ms | $st_kb | $c_ms ($c_rc) | $r_ms ($r_rc) | $u_ms ($u_rc) | $kb | $load |"
+  done
+fi
+
+echo
+echo "report: $report"
