@@ -1,7 +1,8 @@
 // Stores written by the Go gentle-ai (fixtures/gostore): status, list, fsck and index rebuild read
 // them without an index and without writing; mutations honour their records (extra fields kept,
 // gentle-ai's plain approval token accepted, historical-compat records read_only).
-// export-context is not on this branch; its Go-store test belongs with it.
+// export-context exports the live Go record byte-identically to the pinned git CLI and classifies
+// the rest (historical read_only, burned consumed, abandoned retired), writing nothing.
 #include <catch2/catch.hpp>
 #include <set>
 
@@ -48,6 +49,54 @@ TEST_CASE("gostore: status reads every entry of a Go-written store and writes no
   CHECK(all.Json()["lineages"].size() == 3);
   CHECK(repo.StoreBytes() == before);
   CHECK_FALSE(Exists(repo.store_root() + "/index.sqlite"));
+}
+
+TEST_CASE("gostore: export-context reads a Go-written store and writes nothing") {
+  LifecycleRepo repo;
+  GoStore g = BuildGoStore(repo);
+  auto before = repo.StoreBytes();
+  Run live = repo.Review({"export-context", "--lineage", g.live}, {}, /*json=*/false);
+  INFO(live.out << live.err);
+  REQUIRE(live.exit_code == 0);
+  auto record = Json::parse(ReadFile(repo.store_root() + "/v2/" + g.live + "/review-state.json"));
+  const auto& snapshot = record["state"]["initial_snapshot"];
+  Run oracle = repo.Git({"-c",
+                         "core.quotePath=true",
+                         "-c",
+                         "diff.suppressBlankEmpty=false",
+                         "-c",
+                         "diff.interHunkContext=0",
+                         "-c",
+                         "core.loosecompression=1",
+                         "-c",
+                         "diff.relative=false",
+                         "diff",
+                         "--binary",
+                         "--full-index",
+                         "--no-color",
+                         "--no-renames",
+                         "--no-ext-diff",
+                         "--no-textconv",
+                         "--diff-algorithm=myers",
+                         "--no-indent-heuristic",
+                         "--unified=3",
+                         "--ignore-submodules=none",
+                         "--src-prefix=a/",
+                         "--dst-prefix=b/",
+                         "-O/dev/null",
+                         snapshot["base_tree"],
+                         snapshot["candidate_tree"],
+                         "--"});
+  REQUIRE(oracle.exit_code == 0);
+  CHECK(!live.out.empty());
+  CHECK(live.out == oracle.out);
+  CHECK(repo.Review({"export-context", "--lineage", g.historical}).Json()["error"]["code"] ==
+        "read_only");
+  CHECK(repo.Review({"export-context", "--lineage", g.burned}).Json()["error"]["code"] ==
+        "consumed");
+  CHECK(repo.Review({"export-context", "--lineage", g.abandoned}).Json()["error"]["code"] ==
+        "retired");
+  CHECK(repo.StoreBytes() == before);
 }
 
 TEST_CASE("gostore: list, fsck and index rebuild") {

@@ -4,7 +4,7 @@
 // retired, historical-compat), by writing the files those verbs leave, as export_context_test.cc
 // does. Read commands: status, status --lineage, list, export-context (native, --engine git,
 // --output to a file outside the repository), verify --lineage [--against], verify --envelope
-// [--against]; `review fsck` joins them when it lands (see kFsckCommands below).
+// [--against], and `review fsck` (human and --json; see kFsckCommands below).
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -17,9 +17,9 @@
 namespace gentle::testing {
 namespace {
 
-// FSCK: when `review fsck` lands (issue 4), add {"review", "fsck"} here; every test below then
-// proves it read-only over every state.
-const std::vector<std::vector<std::string>> kFsckCommands = {};
+// fsck (it exits non-zero on damaged states; what matters here is that it writes nothing).
+const std::vector<std::vector<std::string>> kFsckCommands = {{"review", "fsck"},
+                                                             {"review", "fsck", "--json"}};
 
 struct Store {
   TempDir tmp;
