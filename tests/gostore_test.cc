@@ -6,6 +6,7 @@
 #include <catch2/catch.hpp>
 #include <set>
 
+#include "export/git_flags.h"
 #include "store/record.h"
 #include "tests/lifecycle_support.h"
 
@@ -60,33 +61,10 @@ TEST_CASE("gostore: export-context reads a Go-written store and writes nothing")
   REQUIRE(live.exit_code == 0);
   auto record = Json::parse(ReadFile(repo.store_root() + "/v2/" + g.live + "/review-state.json"));
   const auto& snapshot = record["state"]["initial_snapshot"];
-  Run oracle = repo.Git({"-c",
-                         "core.quotePath=true",
-                         "-c",
-                         "diff.suppressBlankEmpty=false",
-                         "-c",
-                         "diff.interHunkContext=0",
-                         "-c",
-                         "core.loosecompression=1",
-                         "-c",
-                         "diff.relative=false",
-                         "diff",
-                         "--binary",
-                         "--full-index",
-                         "--no-color",
-                         "--no-renames",
-                         "--no-ext-diff",
-                         "--no-textconv",
-                         "--diff-algorithm=myers",
-                         "--no-indent-heuristic",
-                         "--unified=3",
-                         "--ignore-submodules=none",
-                         "--src-prefix=a/",
-                         "--dst-prefix=b/",
-                         "-O/dev/null",
-                         snapshot["base_tree"],
-                         snapshot["candidate_tree"],
-                         "--"});
+  std::vector<std::string> oracle_args =
+      exporter::OracleArgv(snapshot["base_tree"], snapshot["candidate_tree"]);
+  oracle_args.erase(oracle_args.begin());  // repo.Git supplies "git"
+  Run oracle = repo.Git(oracle_args);
   REQUIRE(oracle.exit_code == 0);
   CHECK(!live.out.empty());
   CHECK(live.out == oracle.out);
