@@ -152,7 +152,8 @@ TEST_CASE("crash: every durable step of every mutation leaves a recoverable, con
       Run all = repo.Review({"status"});
       INFO("status: " << all.out << all.err);
       CHECK(all.exit_code == 0);
-      for (const auto& s : all.Json()["lineages"]) CHECK(s["applicability"] != "corrupted");
+      const auto all_json = all.Json();  // keep the document alive while iterating it
+      for (const auto& s : all_json["lineages"]) CHECK(s["applicability"] != "corrupted");
 
       // The next writer recovers; the interrupted command can be retried; then fsck is clean.
       repo.StartNew();

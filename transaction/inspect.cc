@@ -73,6 +73,13 @@ LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std
                      const Result<store::RecordView>& record) {
   LineageStatus s;
   s.lineage = lineage;
+  if (!record.ok() && record.status().code() == Code::kNotFound) {
+    // A lineage directory without a record: an interrupted start, burn or abandon (the record is
+    // the commit point). Not damage: the next writer or `review reclaim` resolves it.
+    s.applicability = "incomplete";
+    s.detail = "no record in the lineage directory (an interrupted operation; see review reclaim)";
+    return s;
+  }
   if (!record.ok()) {
     s.applicability = "corrupted";
     s.detail = record.status().message();

@@ -7,6 +7,7 @@
 //   ambiguous       more than one live lineage claims the live target
 //   unrelated       the live target differs (or cannot be computed here)
 //   corrupted       the record cannot be read or does not verify
+//   incomplete      a lineage directory without a record (an interrupted operation)
 #ifndef GENTLE_TRANSACTION_INSPECT_H_
 #define GENTLE_TRANSACTION_INSPECT_H_
 
