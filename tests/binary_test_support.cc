@@ -13,17 +13,6 @@
 
 namespace gentle::binary_test {
 
-TempDir::TempDir() {
-  std::string templ = (std::filesystem::temp_directory_path() / "gentle-binary-XXXXXX").string();
-  if (mkdtemp(templ.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = templ;
-}
-
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
 std::string RunCapture(const std::string& command, int* exit_code) {
   std::string out;
   FILE* pipe = popen(command.c_str(), "r");

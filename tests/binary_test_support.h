@@ -9,21 +9,12 @@
 #include <string_view>
 
 #include "store/status.h"
+#include "tests/test_repo.h"
 
 namespace gentle::binary_test {
 
 // A fresh directory under the system temp dir, removed recursively on destruction.
-class TempDir {
- public:
-  TempDir();
-  ~TempDir();
-  TempDir(const TempDir&) = delete;
-  TempDir& operator=(const TempDir&) = delete;
-  const std::string& path() const { return path_; }
-
- private:
-  std::string path_;
-};
+using ::gentle::testing::TempDir;
 
 // Runs `command` through /bin/sh; returns its stdout exactly; *exit_code gets the exit status.
 std::string RunCapture(const std::string& command, int* exit_code);

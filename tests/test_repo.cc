@@ -20,7 +20,8 @@ TempDir::TempDir() {
   std::string tmpl =
       (std::filesystem::temp_directory_path() / "gentle-engine-test-XXXXXX").string();
   if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  path_ = tmpl;
+  // Canonical, so paths built from it compare equal to the symlink-resolved ones the store records.
+  path_ = std::filesystem::canonical(tmpl).string();
 }
 
 TempDir::~TempDir() {
