@@ -311,10 +311,4 @@ Status VisitLineages(const std::string& cwd,
   return failure;
 }
 
-Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd) {
-  std::vector<LineageSummary> out;
-  GENTLE_RETURN_IF_ERROR(VisitLineages(cwd, [&](const LineageSummary& s) { out.push_back(s); }));
-  return out;
-}
-
 }  // namespace gentle::transaction

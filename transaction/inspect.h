@@ -57,10 +57,9 @@ struct LineageSummary {
 // Every lineage the store knows: live ones (by creation time), then consumed, then retired (the
 // newest audit record of each). From the index; without one (a fresh or Go-written store), from
 // the files, with the same answer. Incomplete entries (a directory without a record) and
-// unreadable records are not lineages here; `review fsck` reports them.
-Result<std::vector<LineageSummary>> ListLineages(const std::string& cwd);
-// The same, streamed to `visit` in the same order. With an index, memory does not grow with the
-// number of lineages (duplicates are found by keyed lookups on a second read-only connection).
+// unreadable records are not lineages here; `review fsck` reports them. Streamed to `visit`: with
+// an index, memory does not grow with the number of lineages (duplicates are found by keyed
+// lookups on a second read-only connection).
 Status VisitLineages(const std::string& cwd,
                      const std::function<void(const LineageSummary&)>& visit);
 
