@@ -28,12 +28,11 @@ nlohmann::json Run::Json() const {
   return doc;
 }
 
-Run Exec(const std::string& program, const std::vector<std::string>& args, const std::string& cwd,
-         const Env& env) {
-  TempDir capture;
-  const std::string out_path = capture.path() + "/out", err_path = capture.path() + "/err";
+int SpawnToFiles(const std::string& program, const std::vector<std::string>& args,
+                 const std::string& cwd, const Env& env, const std::string& out_path,
+                 const std::string& err_path) {
   pid_t pid = fork();
-  REQUIRE(pid >= 0);
+  if (pid < 0) return -1;
   if (pid == 0) {
     int out = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
     int err = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -49,9 +48,17 @@ Run Exec(const std::string& program, const std::vector<std::string>& args, const
     _exit(127);
   }
   int status = 0;
-  waitpid(pid, &status, 0);
+  if (waitpid(pid, &status, 0) != pid) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+Run Exec(const std::string& program, const std::vector<std::string>& args, const std::string& cwd,
+         const Env& env) {
+  TempDir capture;
+  const std::string out_path = capture.path() + "/out", err_path = capture.path() + "/err";
   Run run;
-  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+  run.exit_code = SpawnToFiles(program, args, cwd, env, out_path, err_path);
+  REQUIRE(run.exit_code >= 0);
   run.out = ReadFile(out_path);
   run.err = ReadFile(err_path);
   return run;

@@ -21,6 +21,13 @@ struct Run {
 
 using Env = std::vector<std::pair<std::string, std::string>>;
 
+// Runs `program` with `args` in `cwd`, extra environment `env`, stdout and stderr into the two
+// files; returns the exit code (128 + signal), -1 if it could not be run. No Catch macros, so a
+// forked test process may call it.
+int SpawnToFiles(const std::string& program, const std::vector<std::string>& args,
+                 const std::string& cwd, const Env& env, const std::string& out_path,
+                 const std::string& err_path);
+
 // Runs `program` with `args` in `cwd`, extra environment `env`, capturing stdout and stderr.
 Run Exec(const std::string& program, const std::vector<std::string>& args, const std::string& cwd,
          const Env& env = {});
