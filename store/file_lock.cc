@@ -22,6 +22,59 @@ int LockTimeoutMillis() {
   return 2000;
 }
 
+namespace {
+
+enum class Turnstile { kHeld, kBusy, kUnsupported };
+
+// Sets (F_RDLCK/F_WRLCK) or clears (F_UNLCK) the turnstile: an open-file-description lock on byte
+// 0 of the lock file. On Linux it is independent of flock(2) on the same file, and like flock it
+// is dropped by the kernel when the descriptor is closed (also when the process dies).
+Turnstile SetTurnstile(int fd, short type) {
+  struct flock range {};
+  range.l_type = type;
+  range.l_whence = SEEK_SET;
+  range.l_start = 0;
+  range.l_len = 1;
+  if (fcntl(fd, F_OFD_SETLK, &range) == 0) return Turnstile::kHeld;
+  return errno == EAGAIN || errno == EACCES ? Turnstile::kBusy : Turnstile::kUnsupported;
+}
+
+// Polls for the flock until the deadline. flock gives a waiting exclusive lock no priority over
+// new shared ones, so under a steady stream of readers a writer could wait forever. An exclusive
+// taker therefore holds the turnstile (write) while it waits, and a shared taker must get the
+// turnstile (read) for the moment of its own flock attempt: readers arriving after a waiting
+// writer queue behind it, the readers already in drain, and the writer gets its turn. Where the
+// file system has no OFD locks the turnstile is skipped (plain flock, as before).
+Status WaitForFlock(int fd, LockMode mode, const std::string& path) {
+  const bool exclusive = mode == LockMode::kExclusive;
+  const int operation = (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB;
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(LockTimeoutMillis());
+  bool writer_turn = false;  // exclusive only: this process holds the turnstile
+  for (;;) {
+    Turnstile turnstile = Turnstile::kHeld;
+    if (!writer_turn) turnstile = SetTurnstile(fd, exclusive ? F_WRLCK : F_RDLCK);
+    if (turnstile != Turnstile::kBusy) {
+      writer_turn = exclusive && turnstile == Turnstile::kHeld;
+      const int rc = flock(fd, operation);
+      const int error = errno;
+      if (turnstile == Turnstile::kHeld && (!exclusive || rc == 0)) SetTurnstile(fd, F_UNLCK);
+      if (rc == 0) return Status::Ok();
+      if (error != EWOULDBLOCK && error != EINTR) {
+        if (writer_turn) SetTurnstile(fd, F_UNLCK);
+        return Status(Code::kInternal, "flock " + path + ": " + strerror(error));
+      }
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      if (writer_turn) SetTurnstile(fd, F_UNLCK);
+      return Status(Code::kBusy, "another gentle-ai process holds " + path + "; retry");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+}  // namespace
+
 FileLock::FileLock(FileLock&& other) noexcept
     : fd_(std::exchange(other.fd_, -1)),
       owner_written_(std::exchange(other.owner_written_, false)) {}
@@ -64,18 +117,7 @@ Result<FileLock> FileLock::Acquire(const std::string& path, LockMode mode, bool 
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
     return Status(Code::kCorrupted, "lock file is not a regular file: " + path);
   }
-  const int operation = (mode == LockMode::kShared ? LOCK_SH : LOCK_EX) | LOCK_NB;
-  const auto deadline =
-      std::chrono::steady_clock::now() + std::chrono::milliseconds(LockTimeoutMillis());
-  while (flock(fd, operation) != 0) {
-    if (errno != EWOULDBLOCK && errno != EINTR) {
-      return Status(Code::kInternal, "flock " + path + ": " + strerror(errno));
-    }
-    if (std::chrono::steady_clock::now() >= deadline) {
-      return Status(Code::kBusy, "another gentle-ai process holds " + path + "; retry");
-    }
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
+  GENTLE_RETURN_IF_ERROR(WaitForFlock(fd, mode, path));
   return lock;
 }
 

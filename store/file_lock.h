@@ -2,8 +2,10 @@
 //
 // Acquisition never blocks indefinitely: it polls LOCK_NB every 10 ms and gives up with `busy`
 // (safe to retry) after the timeout, 2 s by default (GENTLE_LOCK_TIMEOUT_MS overrides it, for
-// tests). The lock file must be a regular file; a directory, a symlink or anything else there is
-// `corrupted`. The kernel's ownership is the truth: a crashed holder releases the lock.
+// tests). A waiting exclusive taker is not starved by shared ones arriving after it: it holds a
+// turnstile (an OFD lock on byte 0 of the same file) that new shared takers must pass. The lock
+// file must be a regular file; a directory, a symlink or anything else there is `corrupted`. The
+// kernel's ownership is the truth: a crashed holder releases the lock and the turnstile.
 #ifndef GENTLE_STORE_FILE_LOCK_H_
 #define GENTLE_STORE_FILE_LOCK_H_
 
