@@ -1,5 +1,6 @@
 #include "transaction/workspace_rows.h"
 
+#include <git2/sys/repository.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -18,6 +19,12 @@ struct GitDeleter {
   void operator()(T* p) const { Free(p); }
 };
 using IndexPtr = std::unique_ptr<git_index, GitDeleter<git_index, git_index_free>>;
+
+// Detaches whatever index was given to the repository with git_repository_set_index.
+struct RepositoryIndexReset {
+  git_repository* repo;
+  ~RepositoryIndexReset() { git_repository_set_index(repo, nullptr); }
+};
 
 bool ConfigBool(git_repository* repo, const char* key, bool fallback) {
   git_config* config = nullptr;
@@ -162,6 +169,15 @@ Result<TreeRows> WorkspaceRows(const store::Repository& repo, Projection project
     return Status(Code::kCorrupted, "cannot read the index: " + store::LastGitError());
   }
   IndexPtr index(raw_index);
+  // Hand the repository this in-memory copy, so that the filter and attribute lookups inside
+  // git_blob_create_from_workdir / git_repository_hashfile (.gitattributes in the index, autocrlf's
+  // "index blob has CR" check) use it instead of parsing the same file a second time (24% of a
+  // start on 30,000 files). Nothing ever writes it; the repository lets go of it on return, so a
+  // later reader in this process loads the index from disk again.
+  if (git_repository_set_index(repo.raw(), index.get()) != 0) {
+    return Status(Code::kInternal, "cannot share the index: " + store::LastGitError());
+  }
+  RepositoryIndexReset reset_index{repo.raw()};
   Context ctx{repo, writes, ConfigBool(repo.raw(), "core.filemode", true), false, {}};
   struct stat index_st;
   if (stat(index_path.c_str(), &index_st) == 0) {
@@ -194,6 +210,7 @@ Result<TreeRows> WorkspaceRows(const store::Repository& repo, Projection project
     if (row) rows.push_back(std::move(*row));
   }
 
+  const size_t tracked = rows.size();
   for (const std::string& raw_path : intended_untracked) {
     GENTLE_ASSIGN_OR_RETURN(std::string path, NormalizeRepoPath(raw_path));
     if (git_index_get_bypath(index.get(), path.c_str(), 0) != nullptr) continue;
@@ -208,8 +225,14 @@ Result<TreeRows> WorkspaceRows(const store::Repository& repo, Projection project
     GENTLE_ASSIGN_OR_RETURN(auto row, RowFromDisk(ctx, path, nullptr));
     if (row) rows.push_back(std::move(*row));
   }
-  std::sort(rows.begin(), rows.end(),
-            [](const TreeRow& a, const TreeRow& b) { return a.path < b.path; });
+  // The index lists its entries sorted bytewise by path, so the tracked rows arrive sorted; only
+  // the intended-untracked tail needs sorting and a linear merge (sorting all 30,000 rows again was
+  // 15% of a start).
+  auto by_path = [](const TreeRow& a, const TreeRow& b) { return a.path < b.path; };
+  const auto tail = rows.begin() + static_cast<std::ptrdiff_t>(tracked);
+  if (!std::is_sorted(rows.begin(), tail, by_path)) std::sort(rows.begin(), tail, by_path);
+  std::sort(tail, rows.end(), by_path);
+  std::inplace_merge(rows.begin(), tail, rows.end(), by_path);
   rows.erase(std::unique(rows.begin(), rows.end(),
                          [](const TreeRow& a, const TreeRow& b) { return a.path == b.path; }),
              rows.end());
