@@ -28,6 +28,32 @@ bool GitTreeOrder(const Entry& a, const Entry& b) {
   return next(a) < next(b);
 }
 
+// "<octal mode> " as a tree entry spells it; snprintf for every entry was 3.5% of a start.
+void AppendMode(std::string& out, uint32_t mode) {
+  switch (mode) {
+    case 0100644:
+      out.append("100644 ");
+      return;
+    case 0100755:
+      out.append("100755 ");
+      return;
+    case 0120000:
+      out.append("120000 ");
+      return;
+    case 0160000:
+      out.append("160000 ");
+      return;
+    case 040000:
+      out.append("40000 ");
+      return;
+    default: {
+      char text[16];
+      std::snprintf(text, sizeof(text), "%o ", mode);
+      out.append(text);
+    }
+  }
+}
+
 class TreeWriter {
  public:
   TreeWriter(git_repository* repo, ObjectWrites writes) : repo_(repo), writes_(writes) {}
@@ -55,10 +81,11 @@ class TreeWriter {
     }
     std::sort(entries.begin(), entries.end(), GitTreeOrder);
     std::string data;
+    size_t size = 0;
+    for (const Entry& e : entries) size += 8 + e.name.size() + GIT_OID_RAWSZ;
+    data.reserve(size);
     for (const Entry& e : entries) {
-      char mode[16];
-      std::snprintf(mode, sizeof(mode), "%o ", e.mode);
-      data.append(mode);
+      AppendMode(data, e.mode);
       data.append(e.name);
       data.push_back('\0');
       data.append(reinterpret_cast<const char*>(e.oid.id), GIT_OID_RAWSZ);

@@ -176,6 +176,36 @@ TEST_CASE("mode change, symlink, binary and odd paths are captured like git") {
   CHECK(snapshot["paths"].size() == 5);
 }
 
+// The filters libgit2 applies while hashing a changed file read the index: .gitattributes that
+// exists only there, and autocrlf's rule that an index blob with CR is not converted. start hands
+// them the index it already read (not the file again); these pin that they still see it.
+TEST_CASE("attributes only in the index and autocrlf's index check are applied like git") {
+  TempDir tmp;
+  std::string repo = InitRepo(tmp.path());
+  WriteFile(repo + "/dir/.gitattributes", "*.dat text\n");
+  WriteFile(repo + "/dir/x.dat", "one\ntwo\n");
+  WriteFile(repo + "/crlf.txt", "a\r\nb\r\n");
+  Git(repo, {"add", "-A"});
+  Git(repo, {"commit", "-q", "-m", "attributes"});
+  // Only the index still has dir/.gitattributes (skip-worktree keeps it there for git add -A).
+  Git(repo, {"update-index", "--skip-worktree", "dir/.gitattributes"});
+  REQUIRE(unlink((repo + "/dir/.gitattributes").c_str()) == 0);
+  WriteFile(repo + "/dir/x.dat", "one\r\ntwo\r\nthree\r\n");  // `text`: stored with LF
+  Git(repo, {"config", "core.autocrlf", "true"});
+  WriteFile(repo + "/crlf.txt", "a\r\nb\r\nc\r\n");  // index blob has CR: stored as is
+  auto out = StartJson(repo);
+  auto snapshot = Record(repo, out["lineage"])["state"]["initial_snapshot"];
+  const std::string oracle = OracleWorkspaceTree(repo, {});
+  CheckSnapshotAgainstOracle(repo, snapshot, Trim(Git(repo, {"rev-parse", "HEAD^{tree}"})), oracle);
+  CHECK(Git(repo, {"cat-file", "blob", oracle + ":dir/x.dat"}) == "one\ntwo\nthree\n");
+  CHECK(Git(repo, {"cat-file", "blob", oracle + ":crlf.txt"}) == "a\r\nb\r\nc\r\n");
+  CHECK(snapshot["paths"] == nlohmann::json::array({"crlf.txt", "dir/x.dat"}));
+  // status hashes the same files without writing (git_repository_hashfile) and agrees.
+  RunResult status = GentleAi({"review", "status", "--lineage", out["lineage"], "--json"}, repo);
+  REQUIRE(status.exit_code == 0);
+  CHECK(nlohmann::json::parse(status.out)["lineages"][0]["applicability"] == "current_target");
+}
+
 TEST_CASE("a submodule commit is captured as the new gitlink") {
   TempDir tmp;
   std::string sub = InitRepo(tmp.path(), "sub");
