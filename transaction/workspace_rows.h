@@ -4,10 +4,11 @@
 // The user's index is read into a private in-memory copy (store::ReadIndexFile, or libgit2's
 // git_index_open when that reader declines the file); nothing is written to it, to the worktree
 // or to HEAD. While hashing, libgit2's filters are lent an in-memory index with the entries they
-// look up (.gitattributes, the hashed paths) instead of parsing .git/index again. Tracked files whose stat data matches a non-racy index entry keep the entry's object
-// id; others are hashed through the repository's filters (autocrlf, attributes). With
-// ObjectWrites::kWrite the new blobs are also written to the object database (START); with
-// kHashOnly nothing at all is written (STATUS).
+// look up (.gitattributes, the hashed paths) instead of parsing .git/index again. Tracked files
+// whose stat data matches a non-racy index entry keep the entry's object id; others are hashed
+// through the repository's filters (autocrlf, attributes). With ObjectWrites::kWrite the new blobs
+// are also written to the object database (START); with kHashOnly nothing at all is written
+// (STATUS).
 #ifndef GENTLE_TRANSACTION_WORKSPACE_ROWS_H_
 #define GENTLE_TRANSACTION_WORKSPACE_ROWS_H_
 
