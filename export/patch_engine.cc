@@ -11,19 +11,17 @@
 
 #include "export/file_section.h"
 #include "export/tree_delta.h"
+#include "store/object_reader.h"
 
 namespace gentle::exporter {
 namespace {
 
 constexpr uint32_t kModeGitlink = 0160000;
 
-struct BlobDeleter {
-  void operator()(git_blob* b) const { git_blob_free(b); }
-};
 struct RepoDeleter {
   void operator()(git_repository* r) const { git_repository_free(r); }
 };
-using BlobPtr = std::unique_ptr<git_blob, BlobDeleter>;
+using store::BlobPtr;
 using RepoPtr = std::unique_ptr<git_repository, RepoDeleter>;
 
 std::string OidHex(const git_oid& oid) {
@@ -36,18 +34,6 @@ std::string ModeString(uint32_t mode) {
   char buf[16];
   std::snprintf(buf, sizeof(buf), "%06o", mode);
   return buf;
-}
-
-std::string LastGitError() {
-  const git_error* e = git_error_last();
-  return e != nullptr && e->message != nullptr ? e->message : "unknown libgit2 error";
-}
-
-Status FromGitError(int rc, const std::string& what) {
-  if (rc == GIT_ENOTFOUND) {
-    return Status(Code::kObjectsMissing, what + ": " + LastGitError());
-  }
-  return Status(Code::kInternal, what + ": " + LastGitError());
 }
 
 // One side of a delta with its contents loaded. Not movable in practice: side.content may point
@@ -68,17 +54,20 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
     loaded->side.content = loaded->synthetic;
     return Status::Ok();
   }
-  git_blob* blob = nullptr;
-  int rc = git_blob_lookup(&blob, repo, &id);
-  if (rc != 0) {
-    return FromGitError(rc, "blob " + OidHex(id) + " at " + std::string(path))
-        .WithDetail("object", OidHex(id))
-        .WithDetail("path", std::string(path));
+  // Read and hash-checked by store/object_reader.h (libgit2's own check is off).
+  auto blob = store::LookupBlob(repo, id);
+  if (!blob.ok()) {
+    const Status& cause = blob.status();
+    Status status(cause.code(),
+                  "blob " + OidHex(id) + " at " + std::string(path) + ": " + cause.message());
+    for (const auto& [key, value] : cause.details()) status.WithDetail(key, value);
+    return status.WithDetail("path", std::string(path));
   }
-  loaded->blob.reset(blob);
-  loaded->side.blob = blob;
-  loaded->side.content = std::string_view(static_cast<const char*>(git_blob_rawcontent(blob)),
-                                          static_cast<size_t>(git_blob_rawsize(blob)));
+  loaded->blob = std::move(blob).value();
+  loaded->side.blob = loaded->blob.get();
+  loaded->side.content =
+      std::string_view(static_cast<const char*>(git_blob_rawcontent(loaded->blob.get())),
+                       static_cast<size_t>(git_blob_rawsize(loaded->blob.get())));
   return Status::Ok();
 }
 
@@ -140,8 +129,8 @@ RepoPtr ObjectsOnly(git_repository* repo) {
 // directory opened as bare), which in a working repository of 30,000 files is a 2.6 MB read and
 // SHA-1 check per handle: 85% of a small export's instructions. The calling thread wraps the
 // caller's object database (its caches are shared); the helper wraps the one it opens.
-Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& files,
-                  size_t max_bytes, std::string* out) {
+Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& files, size_t max_bytes,
+                  std::string* out) {
   RepoPtr objects_only = ObjectsOnly(caller_repo);
   git_repository* repo = objects_only ? objects_only.get() : caller_repo;
   RepoPtr helper_repo;
@@ -252,10 +241,10 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
   const std::string zeros(GIT_OID_HEXSZ, '0');
   patch.manifest.reserve(files.size());
   for (const TreeChange& work : files) {
-    patch.manifest.push_back(
-        ManifestEntry{work.path, work.status, ModeString(work.old_mode), ModeString(work.new_mode),
-                      work.old_mode != 0 ? OidHex(work.old_oid) : zeros,
-                      work.new_mode != 0 ? OidHex(work.new_oid) : zeros});
+    patch.manifest.push_back(ManifestEntry{work.path, work.status, ModeString(work.old_mode),
+                                           ModeString(work.new_mode),
+                                           work.old_mode != 0 ? OidHex(work.old_oid) : zeros,
+                                           work.new_mode != 0 ? OidHex(work.new_oid) : zeros});
   }
   // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched
   // reserved pages cost nothing.

@@ -6,89 +6,62 @@
 #include <string_view>
 
 #include "export/file_section.h"
+#include "store/raw_tree.h"
 #include "store/repository.h"
 #include "store/tree_rows.h"
 
 namespace gentle::exporter {
 namespace {
 
-using store::LastGitError;
 using store::OidHex;
+using store::RawTree;
+using store::RawTreeEntry;
 
-struct TreeFree {
-  void operator()(git_tree* tree) const { git_tree_free(tree); }
+struct OdbFree {
+  void operator()(git_odb* odb) const { git_odb_free(odb); }
 };
-using TreePtr = std::unique_ptr<git_tree, TreeFree>;
+using OdbPtr = std::unique_ptr<git_odb, OdbFree>;
 
-Status MissingTree(const git_oid& id, const std::string& /*root_hex*/) {
-  return Status(Code::kObjectsMissing, "tree " + OidHex(id) + " is not in the object database")
+// Any failure to read a tree that must be read (absent, not a tree, malformed, or not hashing to
+// its id) is objects_missing, naming the tree.
+Result<RawTree> ReadTree(git_odb* odb, const git_oid& id) {
+  auto tree = store::ReadTree(odb, id);
+  if (tree.ok()) return tree;
+  return Status(Code::kObjectsMissing, "tree " + OidHex(id) + " cannot be read from the object " +
+                                           "database: " + tree.status().message())
       .WithDetail("object", OidHex(id));
 }
 
-struct WalkPayload {
-  const std::string* prefix;
-  store::TreeRows* rows;
-};
+Status CollectEntry(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
+                    const std::string& root_hex, store::TreeRows* out);
 
-int CollectRow(const char* root, const git_tree_entry* entry, void* payload) {
-  if (git_tree_entry_type(entry) == GIT_OBJECT_TREE) return 0;
-  auto* p = static_cast<WalkPayload*>(payload);
-  p->rows->push_back({*p->prefix + root + git_tree_entry_name(entry),
-                      CanonicalMode(git_tree_entry_filemode_raw(entry)),
-                      *git_tree_entry_id(entry)});
-  return 0;
-}
-
-// Every non-tree entry under `tree`, its paths prefixed with `prefix` (FlattenTree's rows).
-Status CollectAll(const git_tree* tree, const std::string& prefix, const std::string& root_hex,
-                  store::TreeRows* out) {
-  WalkPayload payload{&prefix, out};
-  if (git_tree_walk(tree, GIT_TREEWALK_PRE, CollectRow, &payload) != 0) {
-    return Status(Code::kObjectsMissing, "cannot read a tree under " + root_hex + ": " +
-                                             LastGitError())
-        .WithDetail("object", root_hex);
+// Every non-tree entry under `tree` in a pre-order walk, its paths prefixed with `prefix`, modes
+// canonical as git diff shows them (FlattenTree's rows, before sorting).
+Status CollectAll(git_odb* odb, const RawTree& tree, const std::string& prefix,
+                  const std::string& root_hex, store::TreeRows* out) {
+  for (const RawTreeEntry& entry : tree.entries()) {
+    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, entry, prefix, root_hex, out));
   }
   return Status::Ok();
 }
 
 // The rows of one side's entry: itself, or everything under it when it is a tree.
-Status CollectEntry(git_repository* repo, const git_tree_entry* entry, const std::string& prefix,
+Status CollectEntry(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
                     const std::string& root_hex, store::TreeRows* out) {
-  const std::string name = git_tree_entry_name(entry);
-  if (git_tree_entry_type(entry) != GIT_OBJECT_TREE) {
-    out->push_back({prefix + name, CanonicalMode(git_tree_entry_filemode_raw(entry)),
-                    *git_tree_entry_id(entry)});
+  std::string path = prefix;
+  path.append(entry.name);
+  if (!entry.is_tree()) {
+    out->push_back({std::move(path), CanonicalMode(entry.mode), entry.id});
     return Status::Ok();
   }
-  git_tree* raw = nullptr;
-  if (git_tree_lookup(&raw, repo, git_tree_entry_id(entry)) != 0) {
-    return MissingTree(*git_tree_entry_id(entry), root_hex);
+  auto sub = store::ReadTree(odb, entry.id);
+  if (!sub.ok()) {
+    return Status(Code::kObjectsMissing,
+                  "cannot read a tree under " + root_hex + ": " + sub.status().message())
+        .WithDetail("object", OidHex(entry.id));
   }
-  TreePtr sub(raw);
-  return CollectAll(sub.get(), prefix + name + "/", root_hex, out);
-}
-
-// Entry names strictly increasing in git's tree order (a subtree compares as "name/"): what
-// git_tree_entry_byname's binary search needs, and true of every tree git itself writes.
-bool CanonicalOrder(const git_tree* tree) {
-  const size_t n = git_tree_entrycount(tree);
-  auto key = [](const git_tree_entry* e) {
-    std::string k = git_tree_entry_name(e);
-    if (git_tree_entry_type(e) == GIT_OBJECT_TREE) k.push_back('/');
-    return k;
-  };
-  std::vector<std::string_view> names;
-  names.reserve(n);
-  for (size_t i = 0; i < n; ++i) {
-    if (i > 0 &&
-        !(key(git_tree_entry_byindex(tree, i - 1)) < key(git_tree_entry_byindex(tree, i)))) {
-      return false;
-    }
-    names.push_back(git_tree_entry_name(git_tree_entry_byindex(tree, i)));
-  }
-  // A file and a subtree of the same name would be adjacent in neither order: check names alone.
-  std::sort(names.begin(), names.end());
-  return std::adjacent_find(names.begin(), names.end()) == names.end();
+  path.push_back('/');
+  return CollectAll(odb, *sub, path, root_hex, out);
 }
 
 // The rows of `a` and of `b` (trees at the same path) that can differ: entries equal on both
@@ -96,73 +69,57 @@ bool CanonicalOrder(const git_tree* tree) {
 // BuildManifest over these subsets yields exactly what it yields over the full flattened trees,
 // because the rows left out are present, identical, on both sides. Trees not in canonical order
 // (hash-object --literally) are taken whole, as before.
-Status DiffRows(git_repository* repo, const git_tree* a, const git_tree* b,
-                const std::string& prefix, const std::string& a_hex, const std::string& b_hex,
-                store::TreeRows* out_a, store::TreeRows* out_b) {
-  if (!CanonicalOrder(a) || !CanonicalOrder(b)) {
-    GENTLE_RETURN_IF_ERROR(CollectAll(a, prefix, a_hex, out_a));
-    return CollectAll(b, prefix, b_hex, out_b);
+Status DiffRows(git_odb* odb, const RawTree& a, const RawTree& b, const std::string& prefix,
+                const std::string& a_hex, const std::string& b_hex, store::TreeRows* out_a,
+                store::TreeRows* out_b) {
+  if (!a.CanonicalOrder() || !b.CanonicalOrder()) {
+    GENTLE_RETURN_IF_ERROR(CollectAll(odb, a, prefix, a_hex, out_a));
+    return CollectAll(odb, b, prefix, b_hex, out_b);
   }
-  const size_t na = git_tree_entrycount(a);
-  for (size_t i = 0; i < na; ++i) {
-    const git_tree_entry* ea = git_tree_entry_byindex(a, i);
-    const char* name = git_tree_entry_name(ea);
-    const git_tree_entry* eb = git_tree_entry_byname(b, name);
+  for (const RawTreeEntry& ea : a.entries()) {
+    const RawTreeEntry* eb = b.Find(ea.name);
     if (eb == nullptr) {
-      GENTLE_RETURN_IF_ERROR(CollectEntry(repo, ea, prefix, a_hex, out_a));
+      GENTLE_RETURN_IF_ERROR(CollectEntry(odb, ea, prefix, a_hex, out_a));
       continue;
     }
-    const bool a_tree = git_tree_entry_type(ea) == GIT_OBJECT_TREE;
-    const bool b_tree = git_tree_entry_type(eb) == GIT_OBJECT_TREE;
-    const bool same_id = git_oid_equal(git_tree_entry_id(ea), git_tree_entry_id(eb));
-    if (a_tree && b_tree) {
+    const bool same_id = git_oid_equal(&ea.id, &eb->id);
+    if (ea.is_tree() && eb->is_tree()) {
       if (same_id) continue;
-      git_tree* ra = nullptr;
-      if (git_tree_lookup(&ra, repo, git_tree_entry_id(ea)) != 0) {
-        return MissingTree(*git_tree_entry_id(ea), a_hex);
-      }
-      TreePtr sa(ra);
-      git_tree* rb = nullptr;
-      if (git_tree_lookup(&rb, repo, git_tree_entry_id(eb)) != 0) {
-        return MissingTree(*git_tree_entry_id(eb), b_hex);
-      }
-      TreePtr sb(rb);
-      GENTLE_RETURN_IF_ERROR(DiffRows(repo, sa.get(), sb.get(), prefix + name + "/", a_hex, b_hex,
-                                      out_a, out_b));
+      GENTLE_ASSIGN_OR_RETURN(RawTree sa, ReadTree(odb, ea.id));
+      GENTLE_ASSIGN_OR_RETURN(RawTree sb, ReadTree(odb, eb->id));
+      std::string sub = prefix;
+      sub.append(ea.name);
+      sub.push_back('/');
+      GENTLE_RETURN_IF_ERROR(DiffRows(odb, sa, sb, sub, a_hex, b_hex, out_a, out_b));
       continue;
     }
-    if (!a_tree && !b_tree && same_id &&
-        CanonicalMode(git_tree_entry_filemode_raw(ea)) ==
-            CanonicalMode(git_tree_entry_filemode_raw(eb))) {
+    if (!ea.is_tree() && !eb->is_tree() && same_id &&
+        CanonicalMode(ea.mode) == CanonicalMode(eb->mode)) {
       continue;
     }
-    GENTLE_RETURN_IF_ERROR(CollectEntry(repo, ea, prefix, a_hex, out_a));
-    GENTLE_RETURN_IF_ERROR(CollectEntry(repo, eb, prefix, b_hex, out_b));
+    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, ea, prefix, a_hex, out_a));
+    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, *eb, prefix, b_hex, out_b));
   }
-  const size_t nb = git_tree_entrycount(b);
-  for (size_t j = 0; j < nb; ++j) {
-    const git_tree_entry* eb = git_tree_entry_byindex(b, j);
-    if (git_tree_entry_byname(a, git_tree_entry_name(eb)) != nullptr) continue;
-    GENTLE_RETURN_IF_ERROR(CollectEntry(repo, eb, prefix, b_hex, out_b));
+  for (const RawTreeEntry& eb : b.entries()) {
+    if (a.Find(eb.name) != nullptr) continue;
+    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, eb, prefix, b_hex, out_b));
   }
   return Status::Ok();
-}
-
-Result<TreePtr> LookupRoot(git_repository* repo, const git_oid& oid) {
-  git_tree* raw = nullptr;
-  if (git_tree_lookup(&raw, repo, &oid) != 0) return MissingTree(oid, OidHex(oid));
-  return TreePtr(raw);
 }
 
 // The rows of both trees that can differ, each sorted bytewise (see DiffRows). The empty tree is
 // known to libgit2 without being stored.
 Status ChangedRows(git_repository* repo, const git_oid& base_id, const git_oid& candidate_id,
                    store::TreeRows* base, store::TreeRows* candidate) {
+  git_odb* raw_odb = nullptr;
+  if (git_repository_odb(&raw_odb, repo) != 0) {
+    return Status(Code::kInternal, "cannot open object database: " + store::LastGitError());
+  }
+  OdbPtr odb(raw_odb);
   const std::string base_hex = OidHex(base_id), candidate_hex = OidHex(candidate_id);
-  GENTLE_ASSIGN_OR_RETURN(TreePtr a, LookupRoot(repo, base_id));
-  GENTLE_ASSIGN_OR_RETURN(TreePtr b, LookupRoot(repo, candidate_id));
-  GENTLE_RETURN_IF_ERROR(DiffRows(repo, a.get(), b.get(), "", base_hex, candidate_hex, base,
-                                  candidate));
+  GENTLE_ASSIGN_OR_RETURN(RawTree a, ReadTree(odb.get(), base_id));
+  GENTLE_ASSIGN_OR_RETURN(RawTree b, ReadTree(odb.get(), candidate_id));
+  GENTLE_RETURN_IF_ERROR(DiffRows(odb.get(), a, b, "", base_hex, candidate_hex, base, candidate));
   auto by_path = [](const store::TreeRow& x, const store::TreeRow& y) { return x.path < y.path; };
   if (!std::is_sorted(base->begin(), base->end(), by_path)) {
     std::sort(base->begin(), base->end(), by_path);

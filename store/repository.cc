@@ -6,6 +6,8 @@
 #include <mutex>
 
 #include "store/digests.h"
+#include "store/object_reader.h"
+#include "store/verified_view.h"
 
 namespace gentle::store {
 
@@ -13,7 +15,11 @@ void EnsureLibgit2() {
   static std::once_flag once;
   std::call_once(once, [] {
     git_libgit2_init();
-    // The store never follows user config for object caching decisions; keep libgit2 defaults.
+    // Before any repository is opened and any thread started, never changed afterwards: objects
+    // are hash-checked by store/object_reader.h instead (OpenSSL SHA-1; libgit2's collision-
+    // detecting SHA-1 was 44% of a large export). The store never follows user config for object
+    // caching decisions; keep libgit2's defaults.
+    DisableLibgit2HashCheck();
   });
 }
 
@@ -31,8 +37,10 @@ std::string CanonicalPath(const std::string& path) {
 }
 
 Result<git_oid> PeelRevision(git_repository* repo, const std::string& rev, git_object_t type) {
+  // Every object revparse and peel read (commits, tags, trees) is hash-checked by the view.
+  GENTLE_ASSIGN_OR_RETURN(RepositoryPtr view, OpenVerifiedView(repo));
   git_object* object = nullptr;
-  if (git_revparse_single(&object, repo, rev.c_str()) != 0) {
+  if (git_revparse_single(&object, view.get(), rev.c_str()) != 0) {
     return Status(Code::kUsage, "cannot resolve revision: " + rev);
   }
   git_object* peeled = nullptr;
@@ -45,6 +53,16 @@ Result<git_oid> PeelRevision(git_repository* repo, const std::string& rev, git_o
   git_oid oid = *git_object_id(peeled);
   git_object_free(peeled);
   return oid;
+}
+
+Result<git_oid> MergeBase(git_repository* repo, const git_oid& a, const git_oid& b,
+                          const std::string& what) {
+  GENTLE_ASSIGN_OR_RETURN(RepositoryPtr view, OpenVerifiedView(repo));
+  git_oid base;
+  if (git_merge_base(&base, view.get(), &a, &b) != 0) {
+    return Status(Code::kUsage, "no merge base between " + what);
+  }
+  return base;
 }
 
 Result<Repository> Repository::Discover(const std::string& start_dir) {

@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string_view>
 
+#include "store/raw_tree.h"
 #include "store/repository.h"
 
 namespace gentle::store {
@@ -116,15 +118,6 @@ class TreeWriter {
   git_odb* odb_ = nullptr;
 };
 
-int CollectRow(const char* root, const git_tree_entry* entry, void* payload) {
-  auto* rows = static_cast<TreeRows*>(payload);
-  git_filemode_t mode = git_tree_entry_filemode_raw(entry);
-  if (git_tree_entry_type(entry) == GIT_OBJECT_TREE) return 0;
-  rows->push_back({std::string(root) + git_tree_entry_name(entry), CanonicalMode(mode),
-                   *git_tree_entry_id(entry)});
-  return 0;
-}
-
 }  // namespace
 
 uint32_t CanonicalMode(uint32_t mode) {
@@ -142,18 +135,44 @@ uint32_t CanonicalMode(uint32_t mode) {
   }
 }
 
+namespace {
+
+// The rows of every non-tree entry under `tree` (a pre-order walk in stored order, as
+// git_tree_walk), paths prefixed with `prefix`; subtrees are read checked from `odb`.
+Status AppendTreeRows(git_odb* odb, const RawTree& tree, const std::string& prefix, TreeRows* out) {
+  for (const RawTreeEntry& entry : tree.entries()) {
+    std::string path = prefix;
+    path.append(entry.name);
+    if (!entry.is_tree()) {
+      out->push_back({std::move(path), CanonicalMode(entry.mode), entry.id});
+      continue;
+    }
+    GENTLE_ASSIGN_OR_RETURN(RawTree sub, ReadTree(odb, entry.id));
+    path.push_back('/');
+    GENTLE_RETURN_IF_ERROR(AppendTreeRows(odb, sub, path, out));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
 Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id) {
-  git_tree* tree = nullptr;
-  if (git_tree_lookup(&tree, repo, &tree_id) != 0) {
+  git_odb* raw_odb = nullptr;
+  if (git_repository_odb(&raw_odb, repo) != 0) {
+    return Status(Code::kInternal, "cannot open object database: " + LastGitError());
+  }
+  std::unique_ptr<git_odb, void (*)(git_odb*)> odb(raw_odb, git_odb_free);
+  auto root = ReadTree(odb.get(), tree_id);
+  if (!root.ok()) {
     return Status(Code::kObjectsMissing,
-                  "tree " + OidHex(tree_id) + " is not in the object database");
+                  "tree " + OidHex(tree_id) + " cannot be read: " + root.status().message())
+        .WithDetail("object", OidHex(tree_id));
   }
   TreeRows rows;
-  int rc = git_tree_walk(tree, GIT_TREEWALK_PRE, CollectRow, &rows);
-  git_tree_free(tree);
-  if (rc != 0) {
+  if (Status walked = AppendTreeRows(odb.get(), *root, "", &rows); !walked.ok()) {
     return Status(Code::kObjectsMissing,
-                  "cannot read tree " + OidHex(tree_id) + ": " + LastGitError());
+                  "cannot read tree " + OidHex(tree_id) + ": " + walked.message())
+        .WithDetail("object", OidHex(tree_id));
   }
   // A pre-order walk of trees in git's canonical entry order (a subtree sorts as "name/") already
   // yields full paths in bytewise order, so the O(n log n) string sort is only needed for trees

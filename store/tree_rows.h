@@ -28,7 +28,8 @@ using TreeRows = std::vector<TreeRow>;
 // Git's canonical form of a tree entry mode (100664 -> 100644, any exec bit -> 100755).
 uint32_t CanonicalMode(uint32_t mode);
 
-// kObjectsMissing when the tree or a subtree is absent.
+// kObjectsMissing when the tree or a subtree is absent, not a tree, malformed, or does not hash
+// to its id (every tree is read through store/raw_tree.h, checked).
 Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree);
 
 enum class ObjectWrites { kHashOnly, kWrite };

@@ -47,10 +47,8 @@ Result<Base> ResolveBase(const store::Repository& repo, const Selector& selector
     if (unborn) return Status(Code::kUsage, "base-diff needs a HEAD commit; the branch is unborn");
     GENTLE_ASSIGN_OR_RETURN(git_oid base, ResolveCommit(raw, selector.base));
     GENTLE_ASSIGN_OR_RETURN(git_oid head, ResolveCommit(raw, "HEAD"));
-    git_oid merge_base;
-    if (git_merge_base(&merge_base, raw, &base, &head) != 0) {
-      return Status(Code::kUsage, "no merge base between " + selector.base + " and HEAD");
-    }
+    GENTLE_ASSIGN_OR_RETURN(git_oid merge_base,
+                            store::MergeBase(raw, base, head, selector.base + " and HEAD"));
     GENTLE_ASSIGN_OR_RETURN(git_oid tree, ResolveTree(raw, store::OidHex(merge_base)));
     return Base{tree, false};
   }

@@ -1,0 +1,60 @@
+// ObjectReader: reads git objects and checks, with OpenSSL's SHA-1, that their bytes hash to the id
+// they were asked for: SHA-1("<type> <size>\0" + data) == id.
+//
+// The rule (issue 6, docs/performance.md): EnsureLibgit2 (store/repository.h) switches libgit2's
+// own check (GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, collision-detecting SHA-1, several times
+// slower than OpenSSL's on this hardware) off once, process-wide, before any repository is opened;
+// it is never toggled afterwards, so no thread ever sees it change. In exchange every object read
+// whose bytes reach an answer goes through this file or through a verified view
+// (store/verified_view.h, for libgit2's graph walks: revparse, peel, merge-base):
+//   - ReadObject: the raw object (trees are parsed from it by store/raw_tree.h);
+//   - LookupBlob: a git_blob (what git_diff_blobs needs), checked over its raw content, which is
+//     the whole object's data. Blobs are not in libgit2's object cache by default; a cached one is
+//     checked again anyway, so the cache never carries an unchecked object into an answer.
+// Nothing else in the code base may call git_*_lookup, git_odb_read* or git_tree_walk.
+//
+// A replaced or corrupted object (bytes that do not hash to its id), a missing one, or one of
+// another type is refused with kObjectsMissing (details.object), the code DESIGN.md section 8 gives
+// an object that is not there: the object with that id is not to be had. Other read failures
+// (zlib, I/O) are kInternal with libgit2's message, as before; callers reading trees report every
+// failure as kObjectsMissing, as they always did.
+//
+// Only SHA-1 object ids: libgit2 1.5 cannot open a repository with extensions.objectformat =
+// sha256 at all (Repository::Discover refuses it as `usage`), so no SHA-256 object reaches here.
+#ifndef GENTLE_STORE_OBJECT_READER_H_
+#define GENTLE_STORE_OBJECT_READER_H_
+
+#include <git2.h>
+
+#include <memory>
+#include <string_view>
+
+#include "store/status.h"
+
+namespace gentle::store {
+
+struct OdbObjectFree {
+  void operator()(git_odb_object* object) const { git_odb_object_free(object); }
+};
+using OdbObjectPtr = std::unique_ptr<git_odb_object, OdbObjectFree>;
+
+struct BlobFree {
+  void operator()(git_blob* blob) const { git_blob_free(blob); }
+};
+using BlobPtr = std::unique_ptr<git_blob, BlobFree>;
+
+// True when SHA-1("<type> <size>\0" + data) is `id`.
+bool ObjectHashMatches(const git_oid& id, git_object_t type, std::string_view data);
+
+// The object `id` of type `type` from `odb`, its hash checked.
+Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t type);
+
+// The blob `id` from `repo`, its hash checked.
+Result<BlobPtr> LookupBlob(git_repository* repo, const git_oid& id);
+
+// Sets libgit2's process-wide options for the rule above; EnsureLibgit2 calls it once.
+void DisableLibgit2HashCheck();
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_OBJECT_READER_H_

@@ -1,0 +1,56 @@
+// RawTree: a tree object read through the verified reader (store/object_reader.h) and parsed from
+// git's raw format, a sequence of `<octal mode> <name>\0<20-byte id>` entries, instead of
+// git_tree_lookup (which would read the object unchecked, or twice if checked first: libgit2
+// caches no tree over 4 KB).
+//
+// Parsing refuses what libgit2's tree parser refuses (an empty or non-octal mode, a mode above
+// 0xFFFF, a missing space, an empty name, a truncated id), and, like git, a mode written with
+// anything but octal digits. Entries keep the stored order; names point into the object, which the
+// RawTree owns. An entry is a subtree when its mode's type bits are 040000 (libgit2's and git's
+// rule), whatever else its mode says.
+#ifndef GENTLE_STORE_RAW_TREE_H_
+#define GENTLE_STORE_RAW_TREE_H_
+
+#include <git2.h>
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "store/object_reader.h"
+#include "store/status.h"
+
+namespace gentle::store {
+
+struct RawTreeEntry {
+  uint32_t mode;  // as stored (not canonical)
+  std::string_view name;
+  git_oid id;
+  bool is_tree() const { return (mode & 0170000) == 0040000; }
+};
+
+// False when `data` is not a well-formed tree; `out` is then unspecified.
+bool ParseTree(std::string_view data, std::vector<RawTreeEntry>* out);
+
+class RawTree {
+ public:
+  const std::vector<RawTreeEntry>& entries() const { return entries_; }
+  // Entry names strictly increasing in git's tree order (a subtree compares as "name/") and no
+  // name twice: true of every tree git writes (not of `hash-object --literally` ones).
+  bool CanonicalOrder() const;
+  // The entry called `name` (either type); only meaningful when CanonicalOrder().
+  const RawTreeEntry* Find(std::string_view name) const;
+
+ private:
+  friend Result<RawTree> ReadTree(git_odb* odb, const git_oid& id);
+  OdbObjectPtr object_;
+  std::vector<RawTreeEntry> entries_;
+};
+
+// The tree `id`, hash checked and parsed. kObjectsMissing (details.object) when it is absent,
+// not a tree, does not hash to its id, or is malformed; other read failures as ReadObject.
+Result<RawTree> ReadTree(git_odb* odb, const git_oid& id);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_RAW_TREE_H_
