@@ -3,6 +3,7 @@
 #include <sqlite3.h>
 
 #include <exception>
+#include <span>
 #include <utility>
 
 #include "store/index_schema.h"
@@ -80,6 +81,12 @@ constexpr const char* kListQuarantine =
     "SELECT quarantine_dir, lineage_id, audit_path, reason, actor, reclaimed_at, status "
     "FROM quarantine ORDER BY lineage_id, status, reclaimed_order DESC, quarantine_dir DESC";
 
+// What a read-only connection can run; validating only these keeps a reader's open cheap (parsing
+// all of kAllStatements was a quarter of a small export-context).
+constexpr const char* kReadStatements[] = {
+    kListTombstones, kListQuarantine,     kFindLineage,    kListLineages,       kPreparedLineages,
+    kFindTombstone,  kPreparedTombstones, kFindQuarantine, kPreparedQuarantine,
+};
 constexpr const char* kAllStatements[] = {
     kListTombstones,   kListQuarantine, kUpsertLineage,      kCommitLineage,    kDeleteLineage,
     kFindLineage,      kListLineages,   kPreparedLineages,   kUpsertTombstone,  kCommitTombstone,
@@ -205,8 +212,10 @@ Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadOnly(const std::string& path,
 
 Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnection> conn,
                                                  bool read_only, const IndexOptions& options) {
-  GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA synchronous = FULL"));
-  GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA foreign_keys = ON"));
+  if (!read_only) {  // both only matter to writes
+    GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA synchronous = FULL"));
+    GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA foreign_keys = ON"));
+  }
   std::unique_ptr<IndexDb> db(new IndexDb(std::move(conn), read_only, 0));
   if (options.quick_check) GENTLE_RETURN_IF_ERROR(db->QuickCheck());
 
@@ -223,7 +232,11 @@ Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnectio
   }
   db->schema_version_ = kIndexSchemaVersion;
 
-  for (const char* sql : kAllStatements) {
+  // Every statement this connection may run must compile against the tables, or the index does not
+  // match its schema_version (a reader then falls back to the files).
+  const auto statements = read_only ? std::span<const char* const>(kReadStatements)
+                                    : std::span<const char* const>(kAllStatements);
+  for (const char* sql : statements) {
     Result<Statement> stmt = db->conn_->Prepare(sql);
     if (!stmt.ok()) {
       if (stmt.status().code() == Code::kBusy) return stmt.status();
