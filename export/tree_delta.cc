@@ -76,33 +76,39 @@ Status DiffRows(git_odb* odb, const RawTree& a, const RawTree& b, const std::str
     GENTLE_RETURN_IF_ERROR(CollectAll(odb, a, prefix, a_hex, out_a));
     return CollectAll(odb, b, prefix, b_hex, out_b);
   }
-  for (const RawTreeEntry& ea : a.entries()) {
-    const RawTreeEntry* eb = b.Find(ea.name);
-    if (eb == nullptr) {
-      GENTLE_RETURN_IF_ERROR(CollectEntry(odb, ea, prefix, a_hex, out_a));
+  // Both are in tree order: walk them together. Entries with equal keys have the same name and
+  // type; a file and a subtree of one name have different keys and are taken whole on each side,
+  // which is what a type change needs.
+  const std::vector<RawTreeEntry>& ea = a.entries();
+  const std::vector<RawTreeEntry>& eb = b.entries();
+  size_t i = 0, j = 0;
+  while (i < ea.size() || j < eb.size()) {
+    if (j == eb.size() || (i < ea.size() && store::TreeOrderLess(ea[i], eb[j]))) {
+      GENTLE_RETURN_IF_ERROR(CollectEntry(odb, ea[i++], prefix, a_hex, out_a));
       continue;
     }
-    const bool same_id = git_oid_equal(&ea.id, &eb->id);
-    if (ea.is_tree() && eb->is_tree()) {
+    if (i == ea.size() || store::TreeOrderLess(eb[j], ea[i])) {
+      GENTLE_RETURN_IF_ERROR(CollectEntry(odb, eb[j++], prefix, b_hex, out_b));
+      continue;
+    }
+    const RawTreeEntry& x = ea[i++];
+    const RawTreeEntry& y = eb[j++];
+    const bool same_id = git_oid_equal(&x.id, &y.id);
+    if (x.is_tree() && y.is_tree()) {
       if (same_id) continue;
-      GENTLE_ASSIGN_OR_RETURN(RawTree sa, ReadTree(odb, ea.id));
-      GENTLE_ASSIGN_OR_RETURN(RawTree sb, ReadTree(odb, eb->id));
+      GENTLE_ASSIGN_OR_RETURN(RawTree sa, ReadTree(odb, x.id));
+      GENTLE_ASSIGN_OR_RETURN(RawTree sb, ReadTree(odb, y.id));
       std::string sub = prefix;
-      sub.append(ea.name);
+      sub.append(x.name);
       sub.push_back('/');
       GENTLE_RETURN_IF_ERROR(DiffRows(odb, sa, sb, sub, a_hex, b_hex, out_a, out_b));
       continue;
     }
-    if (!ea.is_tree() && !eb->is_tree() && same_id &&
-        CanonicalMode(ea.mode) == CanonicalMode(eb->mode)) {
+    if (!x.is_tree() && !y.is_tree() && same_id && CanonicalMode(x.mode) == CanonicalMode(y.mode)) {
       continue;
     }
-    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, ea, prefix, a_hex, out_a));
-    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, *eb, prefix, b_hex, out_b));
-  }
-  for (const RawTreeEntry& eb : b.entries()) {
-    if (a.Find(eb.name) != nullptr) continue;
-    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, eb, prefix, b_hex, out_b));
+    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, x, prefix, a_hex, out_a));
+    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, y, prefix, b_hex, out_b));
   }
   return Status::Ok();
 }

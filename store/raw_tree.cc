@@ -48,29 +48,28 @@ bool ParseTree(std::string_view data, std::vector<RawTreeEntry>* out) {
   return true;
 }
 
-bool RawTree::CanonicalOrder() const {
-  for (size_t i = 1; i < entries_.size(); ++i) {
-    const RawTreeEntry& a = entries_[i - 1];
-    const RawTreeEntry& b = entries_[i];
-    if (!KeyLess(a.name, a.is_tree(), b.name, b.is_tree())) return false;
-  }
-  // A file and a subtree of the same name need not be adjacent in tree order: check names alone.
-  std::vector<std::string_view> names;
-  names.reserve(entries_.size());
-  for (const RawTreeEntry& e : entries_) names.push_back(e.name);
-  std::sort(names.begin(), names.end());
-  return std::adjacent_find(names.begin(), names.end()) == names.end();
+bool TreeOrderLess(const RawTreeEntry& a, const RawTreeEntry& b) {
+  return KeyLess(a.name, a.is_tree(), b.name, b.is_tree());
 }
 
-const RawTreeEntry* RawTree::Find(std::string_view name) const {
-  for (const bool as_tree : {false, true}) {
-    auto it = std::lower_bound(entries_.begin(), entries_.end(), name,
-                               [as_tree](const RawTreeEntry& e, std::string_view n) {
-                                 return KeyLess(e.name, e.is_tree(), n, as_tree);
-                               });
-    if (it != entries_.end() && it->name == name && it->is_tree() == as_tree) return &*it;
+bool RawTree::CanonicalOrder() const {
+  for (size_t i = 1; i < entries_.size(); ++i) {
+    if (!TreeOrderLess(entries_[i - 1], entries_[i])) return false;
   }
-  return nullptr;
+  // A file and a subtree of the same name need not be adjacent in tree order ("foo", "foo.c",
+  // "foo/"): look each subtree's name up as a file (the entries are now known to be in order).
+  for (const RawTreeEntry& e : entries_) {
+    if (e.is_tree() && FindAs(e.name, /*as_tree=*/false) != nullptr) return false;
+  }
+  return true;
+}
+
+const RawTreeEntry* RawTree::FindAs(std::string_view name, bool as_tree) const {
+  auto it = std::lower_bound(entries_.begin(), entries_.end(), name,
+                             [as_tree](const RawTreeEntry& e, std::string_view n) {
+                               return KeyLess(e.name, e.is_tree(), n, as_tree);
+                             });
+  return it != entries_.end() && it->name == name && it->is_tree() == as_tree ? &*it : nullptr;
 }
 
 Result<RawTree> ReadTree(git_odb* odb, const git_oid& id) {

@@ -29,6 +29,9 @@ struct RawTreeEntry {
   bool is_tree() const { return (mode & 0170000) == 0040000; }
 };
 
+// git's tree order: names compare bytewise, a subtree's as if it ended in '/'.
+bool TreeOrderLess(const RawTreeEntry& a, const RawTreeEntry& b);
+
 // False when `data` is not a well-formed tree; `out` is then unspecified.
 bool ParseTree(std::string_view data, std::vector<RawTreeEntry>* out);
 
@@ -38,10 +41,9 @@ class RawTree {
   // Entry names strictly increasing in git's tree order (a subtree compares as "name/") and no
   // name twice: true of every tree git writes (not of `hash-object --literally` ones).
   bool CanonicalOrder() const;
-  // The entry called `name` (either type); only meaningful when CanonicalOrder().
-  const RawTreeEntry* Find(std::string_view name) const;
 
  private:
+  const RawTreeEntry* FindAs(std::string_view name, bool as_tree) const;
   friend Result<RawTree> ReadTree(git_odb* odb, const git_oid& id);
   OdbObjectPtr object_;
   std::vector<RawTreeEntry> entries_;

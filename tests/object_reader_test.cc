@@ -116,10 +116,6 @@ TEST_CASE("verified reader: good loose and packed objects", "[objread]") {
     REQUIRE(root.ok());
     CHECK(Render(*root) == LsTree(repo, tree));
     REQUIRE(root->CanonicalOrder());
-    REQUIRE(root->Find("dir") != nullptr);
-    CHECK(store::OidHex(root->Find("dir")->id) == sub);
-    CHECK(root->Find("a.txt") != nullptr);
-    CHECK(root->Find("di") == nullptr);
     auto rows = store::FlattenTree(o.repo(), Oid(tree));
     REQUIRE(rows.ok());
     REQUIRE(rows->size() == 2);
