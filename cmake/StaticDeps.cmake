@@ -5,8 +5,9 @@
 # Why: Debian builds every library with BIND_NOW, so each start of gentle-ai resolved ~9,500 symbol
 # relocations across 19 shared objects (libcrypto alone 4,194) before main: 6.4M of the 13M
 # instructions of a small export-context (docs/performance.md). Static archives are resolved at
-# link time. Only libgssapi_krb5 (libgit2's HTTP Negotiate auth; libkrb5-dev ships no archive)
-# stays shared; it is installed with libgit2's runtime package.
+# link time. libgit2's GSSAPI calls (HTTP Negotiate auth; libkrb5-dev ships no archive) and its
+# TLS/SSH initialisers are replaced with `ld --wrap` by store/no_network.cc, linked into every
+# executable: gentle-ai opens no remote. The binary then needs only libc and libm.
 #
 # Included from the top-level CMakeLists.txt after the find_package calls; it re-points the
 # imported targets, so every module keeps linking PkgConfig::LIBGIT2, SQLite::SQLite3,
@@ -24,10 +25,6 @@ endfunction()
 gentle_find_archive(GENTLE_CRYPTO_A crypto)
 gentle_find_archive(GENTLE_SQLITE_A sqlite3)
 gentle_find_archive(GENTLE_Z_A z)
-find_library(GENTLE_GSSAPI NAMES gssapi_krb5 libgssapi_krb5.so.2 NO_CACHE)
-if(NOT GENTLE_GSSAPI)
-  message(FATAL_ERROR "GENTLE_STATIC_DEPS: libgssapi_krb5 not found")
-endif()
 find_package(Threads REQUIRED)
 set(GENTLE_SYSTEM_LIBS Threads::Threads ${CMAKE_DL_LIBS} m rt)
 
@@ -47,10 +44,19 @@ foreach(lib IN LISTS LIBGIT2_STATIC_LIBRARIES)
     endif()
   endif()
 endforeach()
+# An archive placed after libgit2.a: its member is pulled in by the __wrap_ references libgit2 makes.
+add_library(gentle_no_network STATIC ${PROJECT_SOURCE_DIR}/store/no_network.cc)
+set(no_network_wraps)
+foreach(symbol git_mbedtls_stream_global_init git_transport_ssh_global_init
+    gss_delete_sec_context gss_display_status gss_import_name gss_indicate_mechs
+    gss_init_sec_context gss_release_buffer gss_release_name gss_release_oid_set)
+  list(APPEND no_network_wraps "-Wl,--wrap=${symbol}")
+endforeach()
 set_target_properties(PkgConfig::LIBGIT2 PROPERTIES
-  INTERFACE_LINK_LIBRARIES "${git2_archives};${GENTLE_GSSAPI};${GENTLE_SYSTEM_LIBS}"
+  INTERFACE_LINK_LIBRARIES
+    "${git2_archives};gentle_no_network;${GENTLE_SYSTEM_LIBS}"
   INTERFACE_LINK_DIRECTORIES ""
-  INTERFACE_LINK_OPTIONS "")
+  INTERFACE_LINK_OPTIONS "${no_network_wraps}")
 set_target_properties(OpenSSL::Crypto PROPERTIES
   IMPORTED_LOCATION ${GENTLE_CRYPTO_A}
   INTERFACE_LINK_LIBRARIES "${GENTLE_SYSTEM_LIBS}")
