@@ -25,6 +25,9 @@ Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::
           .WithLineage(lineage);
     }
     // A live record whose lineage is also burned is a duplicate claim (one keyed index lookup).
+    // Only a tombstone file can make it one: with none in the store (no burn yet), the index
+    // need not be opened.
+    if (!store::MayHoldTombstones(layout)) return record;
     Status absent = store::ClassifyAbsent(layout, lineage);
     if (absent.code() == Code::kConsumed) {
       return Status(Code::kAmbiguous, "lineage " + lineage + " has a live record and a tombstone")

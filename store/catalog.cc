@@ -1,5 +1,9 @@
 #include "store/catalog.h"
 
+#include <dirent.h>
+
+#include <cstring>
+
 #include "store/audit_record.h"
 #include "store/file_io.h"
 #include "store/index_sync.h"
@@ -122,6 +126,24 @@ Status ClassifyFromIndex(const StoreLayout& layout, IndexDb& db, const std::stri
 }
 
 }  // namespace
+
+bool MayHoldTombstones(const StoreLayout& layout) {
+  const std::string dir = layout.tombstone_dir();
+  const PathKind kind = KindOf(dir);
+  if (kind == PathKind::kMissing) return false;
+  if (kind != PathKind::kDirectory) return true;
+  DIR* handle = opendir(dir.c_str());
+  if (handle == nullptr) return true;
+  bool any = false;
+  while (const dirent* entry = readdir(handle)) {
+    if (std::strcmp(entry->d_name, ".") != 0 && std::strcmp(entry->d_name, "..") != 0) {
+      any = true;
+      break;
+    }
+  }
+  closedir(handle);
+  return any;
+}
 
 Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db, OpenIndexForReader(layout));

@@ -31,6 +31,11 @@ Result<std::optional<Tombstone>> FindTombstone(const StoreLayout& layout,
 Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layout,
                                                         const std::string& lineage);
 
+// False only when no tombstone can exist: the tombstone directory is absent, or is a real
+// directory with no entry at all (no burn has ever been written). Anything else — an entry, a
+// symlink, an unreadable directory — is true, and the caller asks ClassifyAbsent.
+bool MayHoldTombstones(const StoreLayout& layout);
+
 // For a lineage with no live record: kConsumed (tombstone path in details), kRetired (audit path
 // in details) or kNotFound. Two keyed index lookups (tombstones_by_lineage, then
 // quarantine_by_lineage); without a usable index, ClassifyAbsentFromFiles.
