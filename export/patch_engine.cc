@@ -12,23 +12,17 @@
 #include "export/file_section.h"
 #include "export/tree_delta.h"
 #include "store/object_reader.h"
+#include "store/repository.h"
+#include "store/tree_rows.h"
 
 namespace gentle::exporter {
 namespace {
 
 constexpr uint32_t kModeGitlink = 0160000;
 
-struct RepoDeleter {
-  void operator()(git_repository* r) const { git_repository_free(r); }
-};
 using store::BlobPtr;
-using RepoPtr = std::unique_ptr<git_repository, RepoDeleter>;
-
-std::string OidHex(const git_oid& oid) {
-  char hex[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(hex, sizeof(hex), &oid);
-  return hex;
-}
+using store::OidHex;
+using store::RepositoryPtr;
 
 std::string ModeString(uint32_t mode) {
   char buf[16];
@@ -109,14 +103,14 @@ Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>&
 
 // A repository handle over `repo`'s object database only (no worktree, index or config); null
 // if libgit2 refuses.
-RepoPtr ObjectsOnly(git_repository* repo) {
+RepositoryPtr ObjectsOnly(git_repository* repo) {
   git_odb* odb = nullptr;
   git_repository* wrapped = nullptr;
   if (git_repository_odb(&odb, repo) == 0 && git_repository_wrap_odb(&wrapped, odb) != 0) {
     wrapped = nullptr;
   }
   git_odb_free(odb);
-  return RepoPtr(wrapped);
+  return RepositoryPtr(wrapped);
 }
 
 // Writes every file's section in order into `out`. Two threads share the per-file work
@@ -131,14 +125,14 @@ RepoPtr ObjectsOnly(git_repository* repo) {
 // caller's object database (its caches are shared); the helper wraps the one it opens.
 Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& files, size_t max_bytes,
                   std::string* out) {
-  RepoPtr objects_only = ObjectsOnly(caller_repo);
+  RepositoryPtr objects_only = ObjectsOnly(caller_repo);
   git_repository* repo = objects_only ? objects_only.get() : caller_repo;
-  RepoPtr helper_repo;
+  RepositoryPtr helper_repo;
   if (files.size() >= kParallelMinFiles && std::thread::hardware_concurrency() > 1) {
     git_repository* opened = nullptr;
     if (git_repository_open_ext(&opened, git_repository_path(caller_repo),
                                 GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) == 0) {
-      RepoPtr full(opened);
+      RepositoryPtr full(opened);
       helper_repo = ObjectsOnly(full.get());
     }
   }

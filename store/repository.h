@@ -16,6 +16,12 @@
 
 namespace gentle::store {
 
+// An owned libgit2 repository handle.
+struct RepositoryFree {
+  void operator()(git_repository* repo) const { git_repository_free(repo); }
+};
+using RepositoryPtr = std::unique_ptr<git_repository, RepositoryFree>;
+
 class Repository {
  public:
   static Result<Repository> Discover(const std::string& start_dir);
@@ -32,10 +38,7 @@ class Repository {
   std::string WorktreeIdentity() const;
 
  private:
-  struct Deleter {
-    void operator()(git_repository* repo) const { git_repository_free(repo); }
-  };
-  std::unique_ptr<git_repository, Deleter> repo_;
+  RepositoryPtr repo_;
   std::string common_dir_;
   std::string git_dir_;
   std::string worktree_root_;

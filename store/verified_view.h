@@ -18,14 +18,10 @@
 
 #include <memory>
 
+#include "store/repository.h"
 #include "store/status.h"
 
 namespace gentle::store {
-
-struct RepositoryFree {
-  void operator()(git_repository* repo) const { git_repository_free(repo); }
-};
-using RepositoryPtr = std::unique_ptr<git_repository, RepositoryFree>;
 
 // kInternal when the view cannot be built.
 Result<RepositoryPtr> OpenVerifiedView(git_repository* repo);
