@@ -55,13 +55,6 @@ double MonotonicSeconds() {
   return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
 }
 
-std::string Slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // Writes `bytes` to `path` through a temp file and a rename, so a reader never sees it partial.
 void PublishFile(const std::string& path, const std::string& bytes) {
   const std::string temp = path + ".tmp" + std::to_string(getpid());
@@ -73,25 +66,14 @@ void PublishFile(const std::string& path, const std::string& bytes) {
 }
 
 // Runs gentle-ai with `args` in the worker process; no Catch macros (this runs in a forked child).
-struct CommandResult {
-  int exit_code = -1;
-  std::string out;
-  std::string err;
-};
-
-CommandResult RunGentle(const std::vector<std::string>& args, const std::string& scratch) {
+life::Run RunGentle(const std::vector<std::string>& args, const std::string& scratch) {
   const std::string out_path = scratch + "/out", err_path = scratch + "/err";
-  CommandResult r;
+  life::Run r;
   r.exit_code = life::SpawnToFiles(GENTLE_AI_BIN, args, scratch, {}, out_path, err_path);
-  r.out = Slurp(out_path);
-  r.err = Slurp(err_path);
+  r.out = life::ReadFile(out_path);
+  r.err = life::ReadFile(err_path);
   return r;
 }
-
-struct Known {
-  std::string revision;
-  std::string state;
-};
 
 // One worker: `ops` random commands from worktree `cwd`, each logged as a JSON line.
 class Worker {
@@ -128,21 +110,20 @@ class Worker {
 
   // A lineage and the revision to expect: half the time one of the three another worker published
   // last (shared/hot/, so several workers race on the same revision), else one this worker has
-  // seen.
-  // Empty when none is known.
+  // seen. Empty when none is known.
   std::pair<std::string, std::string> PickTarget() {
     if (Uniform(2) == 0) {
       std::vector<fs::path> hot = Newest(Published("hot"), 3);
       if (!hot.empty()) {
         const fs::path& file = hot[Uniform(static_cast<int>(hot.size()))];
-        const std::string revision = Slurp(file.string());
+        const std::string revision = life::ReadFile(file.string());
         if (!revision.empty()) return {file.filename().string(), revision};
       }
     }
     if (known_.empty()) return {};
     auto it = known_.begin();
     std::advance(it, Uniform(static_cast<int>(known_.size())));
-    return {it->first, it->second.revision};
+    return {it->first, it->second};
   }
 
   // The files of shared/<kind>/ (temp files of a publication in progress excluded).
@@ -169,8 +150,8 @@ class Worker {
     return newest;
   }
 
-  void Learn(const std::string& lineage, const std::string& revision, const std::string& state) {
-    known_[lineage] = {revision, state};
+  void Learn(const std::string& lineage, const std::string& revision) {
+    known_[lineage] = revision;
     PublishFile(shared_ + "/hot/" + lineage, revision);
   }
 
@@ -188,7 +169,7 @@ class Worker {
     entry["op"] = op;
     entry["cwd"] = cwd_;
     entry["t0"] = MonotonicSeconds();
-    CommandResult r = RunGentle(args, dir_);
+    life::Run r = RunGentle(args, dir_);
     entry["t1"] = MonotonicSeconds();
     entry["exit"] = r.exit_code;
     entry["out"] = r.out;
@@ -203,7 +184,7 @@ class Worker {
     if (e["exit"] != 0 || !e["json"].is_object()) return;
     for (const Json& l : e["json"]["lineages"]) {
       if (l["revision"].is_string() && l["state"].is_string()) {
-        known_[l["lineage"]] = {l["revision"], l["state"]};
+        known_[l["lineage"]] = l["revision"];
       }
     }
   }
@@ -219,7 +200,7 @@ class Worker {
     }
     Json e = Execute("start", {"start", "--untracked", file}, {{"file", file}});
     if (e["exit"] == 0 && e["json"].is_object()) {
-      Learn(e["json"]["lineage"], e["json"]["revision"], e["json"]["state"]);
+      Learn(e["json"]["lineage"], e["json"]["revision"]);
     }
   }
 
@@ -237,7 +218,7 @@ class Worker {
                      {{"lineage", lineage}, {"expected", expected}, {"verdict", verdict}});
     if (e["exit"] != 0 || !e["json"].is_object()) return;
     const Json& j = e["json"];
-    Learn(lineage, j["revision"], j["state"]);
+    Learn(lineage, j["revision"]);
     if (j["token"].is_string()) {
       const std::string revision = j["revision"];
       PublishFile(shared_ + "/tokens/" + lineage + "." + revision.substr(7),
@@ -255,7 +236,7 @@ class Worker {
     std::vector<fs::path> files = Published("tokens");
     if (files.empty()) return Verdict();
     const fs::path file = files[Uniform(static_cast<int>(files.size()))];
-    std::istringstream in(Slurp(file.string()));
+    std::istringstream in(life::ReadFile(file.string()));
     std::string revision, token;
     in >> revision >> token;
     if (token.empty()) return Verdict();
@@ -286,7 +267,7 @@ class Worker {
   std::string cwd_, dir_, shared_;
   std::ofstream log_;
   int step_ = 0;
-  std::map<std::string, Known> known_;
+  std::map<std::string, std::string> known_;  // lineage -> the revision last seen
 };
 
 // Exit codes each operation may end with, and the error code each non-zero exit must carry.
@@ -379,7 +360,8 @@ TEST_CASE("stress: 8 processes mixing start, verdict, export, status, burn and a
   // Every command, from every worker's log.
   std::vector<Json> log;
   for (int i = 0; i < kWorkers; ++i) {
-    std::istringstream lines(Slurp(scratch.path() + "/worker" + std::to_string(i) + "/log.jsonl"));
+    std::istringstream lines(
+        life::ReadFile(scratch.path() + "/worker" + std::to_string(i) + "/log.jsonl"));
     for (std::string line; std::getline(lines, line);) {
       Json entry = Json::parse(line);
       entry["json"] = Json::parse(std::string(entry["out"]), nullptr, false);
@@ -434,7 +416,7 @@ TEST_CASE("stress: 8 processes mixing start, verdict, export, status, burn and a
       const std::string path = dir.path().string() + "/review-state.json";
       INFO(path);
       REQUIRE(fs::exists(path));
-      Json record = Json::parse(Slurp(path), nullptr, false);
+      Json record = Json::parse(life::ReadFile(path), nullptr, false);
       REQUIRE(record.is_object());
       live[lineage] = record;
     }
@@ -442,13 +424,13 @@ TEST_CASE("stress: 8 processes mixing start, verdict, export, status, burn and a
   std::map<std::string, int> tombstones;
   if (fs::exists(root + "/terminal-consumption/v1")) {
     for (const auto& f : fs::directory_iterator(root + "/terminal-consumption/v1")) {
-      ++tombstones[Json::parse(Slurp(f.path().string()))["lineage"]];
+      ++tombstones[Json::parse(life::ReadFile(f.path().string()))["lineage"]];
     }
   }
   std::multiset<std::pair<std::string, std::string>> audits;  // (lineage, abandoned revision)
   if (fs::exists(root + "/quarantine")) {
     for (const auto& q : fs::directory_iterator(root + "/quarantine")) {
-      Json audit = Json::parse(Slurp(q.path().string() + "/reclaim-record.json"));
+      Json audit = Json::parse(life::ReadFile(q.path().string() + "/reclaim-record.json"));
       REQUIRE(audit["status"] == "committed");
       audits.insert({audit["lineage_id"].get<std::string>(),
                      audit["abandonment"]["revision"].get<std::string>()});
