@@ -63,4 +63,9 @@ set_target_properties(OpenSSL::Crypto PROPERTIES
 set_target_properties(SQLite::SQLite3 PROPERTIES
   IMPORTED_LOCATION ${GENTLE_SQLITE_A}
   INTERFACE_LINK_LIBRARIES "${GENTLE_SYSTEM_LIBS}")
-set_target_properties(ZLIB::ZLIB PROPERTIES IMPORTED_LOCATION ${GENTLE_Z_A})
+# FindZLIB records per-configuration locations (IMPORTED_LOCATION_RELEASE, ...), which win over
+# IMPORTED_LOCATION: drop them, or libz.so stays on the link line.
+set_target_properties(ZLIB::ZLIB PROPERTIES IMPORTED_LOCATION ${GENTLE_Z_A} IMPORTED_CONFIGURATIONS "")
+foreach(config RELEASE DEBUG)
+  set_property(TARGET ZLIB::ZLIB PROPERTY IMPORTED_LOCATION_${config} ${GENTLE_Z_A})
+endforeach()
