@@ -2,12 +2,29 @@
 
 #include <CLI/CLI.hpp>
 #include <cstring>
+#include <functional>
+#include <string_view>
 
 #include "cli/commands.h"
 #include "cli/render.h"
 
 namespace gentle::cli {
 namespace {
+
+// Every option any verb can take, and the action the parsed verb chose.
+struct Invocation {
+  CommonOptions common;
+  transaction::Selector selector;
+  std::string status_lineage;
+  ExportOptions export_options;
+  VerifyOptions verify_options;
+  std::string against;
+  // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
+  // --expected-revision is refused rather than ignored.
+  LifecycleOptions life;
+  std::string expected_revision, body, body_file;
+  std::function<int()> action;
+};
 
 bool WantsJson(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
@@ -16,9 +33,219 @@ bool WantsJson(int argc, char** argv) {
   return false;
 }
 
-void AddCommon(CLI::App* command, CommonOptions* common) {
+// A subcommand that accepts only its declared options, with --cwd and --json.
+CLI::App* AddCommand(CLI::App* parent, const char* name, const char* description,
+                     CommonOptions* common) {
+  CLI::App* command = parent->add_subcommand(name, description);
+  command->allow_extras(false);
   command->add_option("--cwd", common->cwd, "Directory inside the repository (default: .)");
   command->add_flag("--json", common->json, "Machine-readable output (errors too)");
+  return command;
+}
+
+CLI::App* AddGroup(CLI::App* parent, const char* name, const char* description) {
+  CLI::App* group = parent->add_subcommand(name, description);
+  group->allow_extras(false);
+  group->require_subcommand(1);
+  return group;
+}
+
+void AddLineageFlag(CLI::App* command, Invocation* in) {
+  command->add_option("--lineage", in->life.lineage, "The lineage id")->required();
+}
+
+void AddRevisionFlag(CLI::App* command, Invocation* in, bool required) {
+  auto* option = command->add_option("--expected-revision", in->expected_revision,
+                                     "The revision you read (compare-and-swap)");
+  if (required) option->required();
+}
+
+bool Given(CLI::App* command, const char* name) {
+  const CLI::Option* option = command->get_option_no_throw(name);
+  return option != nullptr && option->count() > 0;
+}
+
+// Copies the optional lifecycle flags that were given into `life`.
+void RecordGivenFlags(CLI::App* command, Invocation* in) {
+  if (Given(command, "--expected-revision")) in->life.expected_revision = in->expected_revision;
+  if (Given(command, "--body")) in->life.body = in->body;
+  if (Given(command, "--body-file")) in->life.body_file = in->body_file;
+}
+
+void DefineStart(CLI::App* review, Invocation* in) {
+  CLI::App* start = AddCommand(
+      review, "start",
+      "Freeze the live candidate into a lineage (idempotent for the same candidate)", &in->common);
+  start->add_option("--kind", in->selector.kind, "current-changes | base-diff | commit-range");
+  start->add_option("--base", in->selector.base, "Base revision (base-diff, commit-range)");
+  start->add_option("--head", in->selector.head, "Head revision (commit-range)");
+  start->add_flag("--staged", in->selector.staged, "Review the index instead of the workspace");
+  start->add_option("--untracked", in->selector.untracked,
+                    "An untracked file to include (repeatable; relative to the worktree root)");
+  start->callback([in] { in->action = [in] { return RunStart(in->common, in->selector); }; });
+}
+
+void DefineStatus(CLI::App* review, Invocation* in) {
+  CLI::App* status = AddCommand(
+      review, "status", "State and applicability of lineages against the live target (read-only)",
+      &in->common);
+  status->add_option("--lineage", in->status_lineage, "Only this lineage");
+  status->callback([in, status] {
+    std::optional<std::string> lineage;
+    if (status->count("--lineage")) lineage = in->status_lineage;
+    in->action = [in, lineage] { return RunStatus(in->common, lineage); };
+  });
+}
+
+void DefineList(CLI::App* review, Invocation* in) {
+  CLI::App* list =
+      AddCommand(review, "list", "Every lineage the store knows (read-only)", &in->common);
+  list->callback([in] { in->action = [in] { return RunList(in->common); }; });
+}
+
+void DefineExportContext(CLI::App* review, Invocation* in) {
+  CLI::App* command = AddCommand(
+      review, "export-context",
+      "Print the frozen diff of a lineage, re-derived and verified (read-only; --json: envelope)",
+      &in->common);
+  ExportOptions& options = in->export_options;
+  command->add_option("--lineage", options.lineage, "The lineage")->required();
+  command->add_option("--output", options.output, "Write to FILE instead of stdout");
+  command->add_option("--engine", options.engine,
+                      "native (default) or git (the pinned git CLI, for cross-checks)");
+  command->callback(
+      [in] { in->action = [in] { return RunExportContext(in->common, in->export_options); }; });
+}
+
+void DefineVerify(CLI::App* review, Invocation* in) {
+  CLI::App* verify = AddCommand(
+      review, "verify",
+      "CI check: the lineage or envelope binds its bytes; --against REV has its tree", &in->common);
+  verify->add_option("--lineage", in->verify_options.lineage, "Verify a lineage of this store");
+  verify->add_option("--envelope", in->verify_options.envelope,
+                     "Verify a context envelope file (works without a store)");
+  verify->add_option("--against", in->against, "A revision whose tree must be the reviewed tree");
+  verify->callback([in, verify] {
+    if (verify->count("--against")) in->verify_options.against = in->against;
+    in->action = [in] { return RunVerify(in->common, in->verify_options); };
+  });
+}
+
+void DefineVerdict(CLI::App* review, Invocation* in) {
+  CLI::App* verdict = AddCommand(review, "verdict", "Record a reviewer's verdict", &in->common);
+  AddLineageFlag(verdict, in);
+  verdict->add_option("--verdict", in->life.verdict, "APPROVE | REQUEST_CHANGES | NEEDS_DISCUSSION")
+      ->required();
+  verdict->add_option("--actor", in->life.actor, "Who decides")->required();
+  verdict->add_option("--role", in->life.role, "The actor's role (reviewer)")->required();
+  verdict->add_option("--body", in->body, "The review body text");
+  verdict->add_option("--body-file", in->body_file, "A file holding the review body");
+  AddRevisionFlag(verdict, in, false);
+  verdict->callback([in, verdict] {
+    RecordGivenFlags(verdict, in);
+    in->action = [in] { return RunVerdict(in->common, in->life); };
+  });
+}
+
+void DefineBurn(CLI::App* review, Invocation* in) {
+  CLI::App* burn = AddCommand(
+      review, "burn", "Consume an approved lineage's acknowledgement token (exclusive lock)",
+      &in->common);
+  AddLineageFlag(burn, in);
+  burn->add_option("--token", in->life.token, "The token APPROVE returned")->required();
+  AddRevisionFlag(burn, in, true);
+  burn->callback([in, burn] {
+    RecordGivenFlags(burn, in);
+    in->action = [in] { return RunBurn(in->common, in->life); };
+  });
+}
+
+void DefineAbandon(CLI::App* review, Invocation* in) {
+  CLI::App* abandon =
+      AddCommand(review, "abandon", "Retire a lineage into quarantine", &in->common);
+  AddLineageFlag(abandon, in);
+  abandon->add_option("--reason", in->life.reason, "operator_disposition | retired_schema")
+      ->required();
+  abandon->add_option("--actor", in->life.actor, "Who decides")->required();
+  AddRevisionFlag(abandon, in, false);
+  abandon->callback([in, abandon] {
+    RecordGivenFlags(abandon, in);
+    in->action = [in] { return RunAbandon(in->common, in->life); };
+  });
+}
+
+void DefineReclaim(CLI::App* review, Invocation* in) {
+  CLI::App* reclaim =
+      AddCommand(review, "reclaim",
+                 "Retire an incomplete lineage entry (no record) into quarantine", &in->common);
+  AddLineageFlag(reclaim, in);
+  reclaim->add_option("--reason", in->life.reason, "Why")->required();
+  reclaim->add_option("--actor", in->life.actor, "Who decides")->required();
+  reclaim->callback([in] { in->action = [in] { return RunReclaim(in->common, in->life); }; });
+}
+
+void DefineInvalidate(CLI::App* review, Invocation* in) {
+  CLI::App* invalidate = AddCommand(
+      review, "invalidate", "Withdraw a pristine reviewing lineage (the record stays, invalidated)",
+      &in->common);
+  AddLineageFlag(invalidate, in);
+  invalidate->add_option("--reason", in->life.reason, "Why")->required();
+  invalidate->add_option("--actor", in->life.actor, "Who decides")->required();
+  AddRevisionFlag(invalidate, in, false);
+  invalidate->callback([in, invalidate] {
+    RecordGivenFlags(invalidate, in);
+    in->action = [in] { return RunInvalidate(in->common, in->life); };
+  });
+}
+
+void DefineStore(CLI::App* review, Invocation* in) {
+  CLI::App* store = AddGroup(review, "store", "The store as a whole");
+  CLI::App* reset = AddCommand(
+      store, "reset", "Remove the whole store and its pin refs (prints the plan unless --yes)",
+      &in->common);
+  reset->add_flag("--yes", in->life.yes, "Really remove");
+  reset->callback([in] { in->action = [in] { return RunStoreReset(in->common, in->life); }; });
+}
+
+void DefineFsck(CLI::App* review, Invocation* in) {
+  CLI::App* fsck =
+      AddCommand(review, "fsck",
+                 "Prove that files, index and pin refs agree (read-only; exit 0 only when clean)",
+                 &in->common);
+  fsck->callback([in] { in->action = [in] { return RunFsck(in->common); }; });
+}
+
+void DefineIndex(CLI::App* review, Invocation* in) {
+  CLI::App* index = AddGroup(review, "index", "The SQLite index");
+  CLI::App* rebuild =
+      AddCommand(index, "rebuild", "Regenerate index.sqlite from the files alone", &in->common);
+  rebuild->callback([in] { in->action = [in] { return RunIndexRebuild(in->common); }; });
+}
+
+// The verbs of `gentle-ai review`, in the order --help lists them.
+struct Verb {
+  std::string_view name;
+  void (*define)(CLI::App* review, Invocation* in);
+};
+constexpr Verb kVerbs[] = {
+    {"start", DefineStart},     {"status", DefineStatus},
+    {"list", DefineList},       {"export-context", DefineExportContext},
+    {"verify", DefineVerify},   {"verdict", DefineVerdict},
+    {"burn", DefineBurn},       {"abandon", DefineAbandon},
+    {"reclaim", DefineReclaim}, {"invalidate", DefineInvalidate},
+    {"store", DefineStore},     {"fsck", DefineFsck},
+    {"index", DefineIndex},
+};
+
+// The verb `gentle-ai review VERB ...` names, or null. Building CLI11 options costs about as much
+// as a small export itself (docs/performance.md), so a recognised verb is defined alone; anything
+// else (help, a typo, a missing verb) gets the whole table and CLI11's own answer.
+const Verb* InvokedVerb(int argc, char** argv) {
+  if (argc < 3 || std::strcmp(argv[1], "review") != 0) return nullptr;
+  for (const Verb& verb : kVerbs) {
+    if (verb.name == argv[2]) return &verb;
+  }
+  return nullptr;
 }
 
 }  // namespace
@@ -26,173 +253,15 @@ void AddCommon(CLI::App* command, CommonOptions* common) {
 int Run(int argc, char** argv) {
   CLI::App app{"gentle-ai: the review transaction store"};
   app.name("gentle-ai");
+  app.allow_extras(false);
   app.require_subcommand(1);
-  CLI::App* review = app.add_subcommand("review", "Review transactions: freeze, inspect, decide");
-  review->require_subcommand(1);
+  CLI::App* review = AddGroup(&app, "review", "Review transactions: freeze, inspect, decide");
 
-  CommonOptions common;
-  std::function<int()> action;
-
-  transaction::Selector selector;
-  CLI::App* start = review->add_subcommand(
-      "start", "Freeze the live candidate into a lineage (idempotent for the same candidate)");
-  AddCommon(start, &common);
-  start->add_option("--kind", selector.kind, "current-changes | base-diff | commit-range");
-  start->add_option("--base", selector.base, "Base revision (base-diff, commit-range)");
-  start->add_option("--head", selector.head, "Head revision (commit-range)");
-  start->add_flag("--staged", selector.staged, "Review the index instead of the workspace");
-  start->add_option("--untracked", selector.untracked,
-                    "An untracked file to include (repeatable; relative to the worktree root)");
-  start->callback([&] { action = [&] { return RunStart(common, selector); }; });
-
-  std::string status_lineage;
-  CLI::App* status = review->add_subcommand(
-      "status", "State and applicability of lineages against the live target (read-only)");
-  AddCommon(status, &common);
-  status->add_option("--lineage", status_lineage, "Only this lineage");
-  status->callback([&] {
-    action = [&] {
-      return RunStatus(common,
-                       status->count("--lineage") ? std::optional(status_lineage) : std::nullopt);
-    };
-  });
-
-  CLI::App* list = review->add_subcommand("list", "Every lineage the store knows (read-only)");
-  AddCommon(list, &common);
-  list->callback([&] { action = [&] { return RunList(common); }; });
-
-  ExportOptions export_options;
-  CLI::App* export_context = review->add_subcommand(
-      "export-context",
-      "Print the frozen diff of a lineage, re-derived and verified (read-only; --json: envelope)");
-  AddCommon(export_context, &common);
-  export_context->add_option("--lineage", export_options.lineage, "The lineage")->required();
-  export_context->add_option("--output", export_options.output, "Write to FILE instead of stdout");
-  export_context->add_option("--engine", export_options.engine,
-                             "native (default) or git (the pinned git CLI, for cross-checks)");
-  export_context->callback(
-      [&] { action = [&] { return RunExportContext(common, export_options); }; });
-
-  VerifyOptions verify_options;
-  std::string against;
-  CLI::App* verify = review->add_subcommand(
-      "verify", "CI check: the lineage or envelope binds its bytes; --against REV has its tree");
-  AddCommon(verify, &common);
-  verify->add_option("--lineage", verify_options.lineage, "Verify a lineage of this store");
-  verify->add_option("--envelope", verify_options.envelope,
-                     "Verify a context envelope file (works without a store)");
-  verify->add_option("--against", against, "A revision whose tree must be the reviewed tree");
-  verify->callback([&] {
-    action = [&] {
-      if (verify->count("--against")) verify_options.against = against;
-      return RunVerify(common, verify_options);
-    };
-  });
-
-
-  // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
-  // --expected-revision is refused rather than ignored.
-  LifecycleOptions life;
-  std::string expected_revision, body, body_file;
-  auto lineage_flag = [&](CLI::App* command) {
-    command->add_option("--lineage", life.lineage, "The lineage id")->required();
-  };
-  auto revision_flag = [&](CLI::App* command, bool required) {
-    auto* option = command->add_option("--expected-revision", expected_revision,
-                                       "The revision you read (compare-and-swap)");
-    if (required) option->required();
-  };
-  auto given = [](CLI::App* command, const char* name) {
-    const CLI::Option* option = command->get_option_no_throw(name);
-    return option != nullptr && option->count() > 0;
-  };
-  auto finish = [&](CLI::App* command) {
-    if (given(command, "--expected-revision")) life.expected_revision = expected_revision;
-    if (given(command, "--body")) life.body = body;
-    if (given(command, "--body-file")) life.body_file = body_file;
-  };
-
-  CLI::App* verdict = review->add_subcommand("verdict", "Record a reviewer's verdict");
-  AddCommon(verdict, &common);
-  lineage_flag(verdict);
-  verdict->add_option("--verdict", life.verdict, "APPROVE | REQUEST_CHANGES | NEEDS_DISCUSSION")
-      ->required();
-  verdict->add_option("--actor", life.actor, "Who decides")->required();
-  verdict->add_option("--role", life.role, "The actor's role (reviewer)")->required();
-  verdict->add_option("--body", body, "The review body text");
-  verdict->add_option("--body-file", body_file, "A file holding the review body");
-  revision_flag(verdict, false);
-  verdict->callback([&] {
-    finish(verdict);
-    action = [&] { return RunVerdict(common, life); };
-  });
-
-  CLI::App* burn = review->add_subcommand(
-      "burn", "Consume an approved lineage's acknowledgement token (exclusive lock)");
-  AddCommon(burn, &common);
-  lineage_flag(burn);
-  burn->add_option("--token", life.token, "The token APPROVE returned")->required();
-  revision_flag(burn, true);
-  burn->callback([&] {
-    finish(burn);
-    action = [&] { return RunBurn(common, life); };
-  });
-
-  CLI::App* abandon = review->add_subcommand("abandon", "Retire a lineage into quarantine");
-  AddCommon(abandon, &common);
-  lineage_flag(abandon);
-  abandon->add_option("--reason", life.reason, "operator_disposition | retired_schema")->required();
-  abandon->add_option("--actor", life.actor, "Who decides")->required();
-  revision_flag(abandon, false);
-  abandon->callback([&] {
-    finish(abandon);
-    action = [&] { return RunAbandon(common, life); };
-  });
-
-  CLI::App* reclaim = review->add_subcommand(
-      "reclaim", "Retire an incomplete lineage entry (no record) into quarantine");
-  AddCommon(reclaim, &common);
-  lineage_flag(reclaim);
-  reclaim->add_option("--reason", life.reason, "Why")->required();
-  reclaim->add_option("--actor", life.actor, "Who decides")->required();
-  reclaim->callback([&] { action = [&] { return RunReclaim(common, life); }; });
-
-  CLI::App* invalidate = review->add_subcommand(
-      "invalidate", "Withdraw a pristine reviewing lineage (the record stays, invalidated)");
-  AddCommon(invalidate, &common);
-  lineage_flag(invalidate);
-  invalidate->add_option("--reason", life.reason, "Why")->required();
-  invalidate->add_option("--actor", life.actor, "Who decides")->required();
-  revision_flag(invalidate, false);
-  invalidate->callback([&] {
-    finish(invalidate);
-    action = [&] { return RunInvalidate(common, life); };
-  });
-
-  CLI::App* store = review->add_subcommand("store", "The store as a whole");
-  store->require_subcommand(1);
-  CLI::App* reset = store->add_subcommand(
-      "reset", "Remove the whole store and its pin refs (prints the plan unless --yes)");
-  AddCommon(reset, &common);
-  reset->add_flag("--yes", life.yes, "Really remove");
-  reset->callback([&] { action = [&] { return RunStoreReset(common, life); }; });
-
-  CLI::App* fsck = review->add_subcommand(
-      "fsck", "Prove that files, index and pin refs agree (read-only; exit 0 only when clean)");
-  AddCommon(fsck, &common);
-  fsck->callback([&] { action = [&] { return RunFsck(common); }; });
-
-  CLI::App* index = review->add_subcommand("index", "The SQLite index");
-  index->require_subcommand(1);
-  CLI::App* rebuild =
-      index->add_subcommand("rebuild", "Regenerate index.sqlite from the files alone");
-  AddCommon(rebuild, &common);
-  rebuild->callback([&] { action = [&] { return RunIndexRebuild(common); }; });
-
-  for (CLI::App* command : {&app, review, start, status, list, export_context, verify, verdict,
-                            burn, abandon, reclaim, invalidate, store, reset, fsck, index,
-                            rebuild}) {
-    command->allow_extras(false);
+  Invocation in;
+  if (const Verb* verb = InvokedVerb(argc, argv)) {
+    verb->define(review, &in);
+  } else {
+    for (const Verb& each : kVerbs) each.define(review, &in);
   }
   try {
     app.parse(argc, argv);
@@ -203,7 +272,7 @@ int Run(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return ReportError(Status(Code::kUsage, e.what()), WantsJson(argc, argv));
   }
-  return action ? action() : 0;
+  return in.action ? in.action() : 0;
 }
 
 }  // namespace gentle::cli

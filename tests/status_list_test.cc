@@ -7,6 +7,8 @@
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
 
 #include "store/file_lock.h"
 #include "tests/test_repo.h"
@@ -222,11 +224,40 @@ TEST_CASE("a lock file that is a directory is corrupted, not a hang") {
 
 TEST_CASE("every command has --help") {
   TempDir tmp;
-  for (const auto& cmd : {"start", "status", "list"}) {
-    RunResult r = GentleAi({"review", cmd, "--help"}, tmp.path());
+  // app.cc defines only the verb argv names; each must still carry its full help.
+  const std::vector<std::vector<std::string>> commands = {
+      {"start"},           {"status"},     {"list"}, {"export-context"},
+      {"verify"},          {"verdict"},    {"burn"}, {"abandon"},
+      {"reclaim"},         {"invalidate"}, {"fsck"}, {"store", "reset"},
+      {"index", "rebuild"}};
+  RunResult all = GentleAi({"review", "--help"}, tmp.path());
+  CHECK(all.exit_code == 0);
+  for (const auto& words : commands) {
+    std::vector<std::string> args = {"review"};
+    args.insert(args.end(), words.begin(), words.end());
+    std::string path = "gentle-ai";
+    for (const auto& word : args) path += " " + word;
+    args.push_back("--help");
+    RunResult r = GentleAi(args, tmp.path());
     CHECK(r.exit_code == 0);
-    CHECK(r.out.find("Usage: gentle-ai review " + std::string(cmd)) != std::string::npos);
+    CHECK(r.out.find("Usage: " + path + " [OPTIONS]") != std::string::npos);
+    CHECK(r.out.find("--cwd") != std::string::npos);
+    CHECK(r.out.find("--json") != std::string::npos);
+    CHECK(all.out.find("\n  " + words.front() + " ") != std::string::npos);
   }
+}
+
+TEST_CASE("an unknown option is usage for every verb, in the --json shape") {
+  TempDir tmp;
+  for (const auto& verb : {"start", "status", "list", "export-context", "verify", "verdict", "burn",
+                           "abandon", "reclaim", "invalidate", "fsck"}) {
+    RunResult r = GentleAi({"review", verb, "--bogus", "--json"}, tmp.path());
+    CHECK(r.exit_code == 2);
+    CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "usage");
+  }
+  RunResult unknown = GentleAi({"review", "frob"}, tmp.path());
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.rfind("gentle-ai: usage: ", 0) == 0);
 }
 
 }  // namespace gentle::testing
