@@ -4,9 +4,11 @@
 #include <cstdio>
 #include <memory>
 #include <string_view>
+#include <utility>
 
 #include "export/oracle_runner.h"
 #include "store/digests.h"
+#include "store/object_reader.h"
 #include "store/repository.h"
 #include "store/tree_rows.h"
 
@@ -43,6 +45,27 @@ Result<git_oid> ParseTreeId(const std::string& hex) {
 
 Status Mismatch(const std::string& what) { return Status(Code::kIntegrityMismatch, what); }
 
+// Reads every blob the changes name through the hash-checking reader (store/object_reader.h), so a
+// patch handed to git, which does not check what it reads, still refuses a tampered object as the
+// native engine would. Gitlinks name commits of another repository and are not read.
+Status CheckBlobs(git_repository* repo, const std::vector<TreeChange>& changes) {
+  constexpr uint32_t kModeGitlink = 0160000;
+  for (const TreeChange& c : changes) {
+    for (const auto& [mode, oid] :
+         {std::pair(c.old_mode, c.old_oid), std::pair(c.new_mode, c.new_oid)}) {
+      if (mode == 0 || mode == kModeGitlink) continue;
+      auto blob = store::LookupBlob(repo, oid);
+      if (!blob.ok()) {
+        return Status(blob.status().code(), "blob " + store::OidHex(oid) + " at " + c.path + ": " +
+                                                blob.status().message())
+            .WithDetail("object", store::OidHex(oid))
+            .WithDetail("path", c.path);
+      }
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapshot& snapshot,
@@ -51,8 +74,9 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
   // cannot contribute a changed path.
   GENTLE_ASSIGN_OR_RETURN(git_oid base_oid, ParseTreeId(snapshot.base_tree));
   GENTLE_ASSIGN_OR_RETURN(git_oid candidate_oid, ParseTreeId(snapshot.candidate_tree));
+  bool canonical_order = true;
   GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes,
-                          DiffTrees(repo.raw(), base_oid, candidate_oid));
+                          DiffTrees(repo.raw(), base_oid, candidate_oid, &canonical_order));
   Derived derived;
   for (const TreeChange& c : changes) derived.manifest.push_back(ToManifest(c));
   std::vector<std::string> paths;
@@ -64,7 +88,11 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
     return Mismatch("the trees' changed paths do not reproduce the record's paths_digest");
   }
 
-  if (engine == "git") {
+  // git walks a tree that is not in its canonical order (git fsck: broken; only
+  // `hash-object --literally` writes one) as stored, and no documented rule gives its section
+  // order: the pinned git CLI writes that patch, after the blobs are checked here.
+  if (engine == "git" || !canonical_order) {
+    if (engine != "git") GENTLE_RETURN_IF_ERROR(CheckBlobs(repo.raw(), changes));
     GENTLE_ASSIGN_OR_RETURN(derived.patch, RunOracleDiff(repo.common_dir(), snapshot.base_tree,
                                                          snapshot.candidate_tree, max_bytes));
     derived.engine = "git";

@@ -3,8 +3,9 @@
 //
 // The changed-path manifest is computed from the two trees (bytewise path order, statuses A/D/M/T,
 // canonical modes); its paths must reproduce the snapshot's `paths` and `paths_digest`, else
-// `integrity_mismatch`. The patch comes from the native engine (or, with engine "git", the pinned
-// git CLI), under the byte budget. Missing trees or blobs are `objects_missing`.
+// `integrity_mismatch`. The patch comes from the native engine, or from the pinned git CLI with
+// engine "git" and whenever a tree is out of git's canonical order (export/tree_delta.h; its blobs
+// are hash-checked first), under the byte budget. Missing trees or blobs are `objects_missing`.
 #ifndef GENTLE_EXPORT_DERIVATION_H_
 #define GENTLE_EXPORT_DERIVATION_H_
 
@@ -24,7 +25,7 @@ inline constexpr size_t kMaxContextBytes = 4194304;
 struct Derived {
   std::string patch;
   std::vector<ManifestEntry> manifest;  // bytewise path order
-  std::string engine;                   // "native", or "git" with --engine git
+  std::string engine;                   // "native", or "git" (--engine git, non-canonical trees)
 };
 
 // kDigestOnly is for snapshots that carry only the digest of their paths (a context envelope).

@@ -32,21 +32,28 @@ Result<RawTree> ReadTree(git_odb* odb, const git_oid& id) {
       .WithDetail("object", OidHex(id));
 }
 
-Status CollectEntry(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
+// What one DiffTrees call shares across its recursion.
+struct Walk {
+  git_odb* odb;
+  bool canonical = true;  // every tree read so far is in git's canonical order
+};
+
+Status CollectEntry(Walk* walk, const RawTreeEntry& entry, const std::string& prefix,
                     const std::string& root_hex, store::TreeRows* out);
 
 // Every non-tree entry under `tree` in a pre-order walk, its paths prefixed with `prefix`, modes
 // canonical as git diff shows them (FlattenTree's rows, before sorting).
-Status CollectAll(git_odb* odb, const RawTree& tree, const std::string& prefix,
+Status CollectAll(Walk* walk, const RawTree& tree, const std::string& prefix,
                   const std::string& root_hex, store::TreeRows* out) {
+  if (!tree.CanonicalOrder()) walk->canonical = false;
   for (const RawTreeEntry& entry : tree.entries()) {
-    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, entry, prefix, root_hex, out));
+    GENTLE_RETURN_IF_ERROR(CollectEntry(walk, entry, prefix, root_hex, out));
   }
   return Status::Ok();
 }
 
 // The rows of one side's entry: itself, or everything under it when it is a tree.
-Status CollectEntry(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
+Status CollectEntry(Walk* walk, const RawTreeEntry& entry, const std::string& prefix,
                     const std::string& root_hex, store::TreeRows* out) {
   std::string path = prefix;
   path.append(entry.name);
@@ -54,27 +61,27 @@ Status CollectEntry(git_odb* odb, const RawTreeEntry& entry, const std::string& 
     out->push_back({std::move(path), CanonicalMode(entry.mode), entry.id});
     return Status::Ok();
   }
-  auto sub = store::ReadTree(odb, entry.id);
+  auto sub = store::ReadTree(walk->odb, entry.id);
   if (!sub.ok()) {
     return Status(Code::kObjectsMissing,
                   "cannot read a tree under " + root_hex + ": " + sub.status().message())
         .WithDetail("object", OidHex(entry.id));
   }
   path.push_back('/');
-  return CollectAll(odb, *sub, path, root_hex, out);
+  return CollectAll(walk, *sub, path, root_hex, out);
 }
 
 // The rows of `a` and of `b` (trees at the same path) that can differ: entries equal on both
 // sides (same name, type, canonical mode and id) are left out, and equal subtrees are not read.
 // BuildManifest over these subsets yields exactly what it yields over the full flattened trees,
 // because the rows left out are present, identical, on both sides. Trees not in canonical order
-// (hash-object --literally) are taken whole, as before.
-Status DiffRows(git_odb* odb, const RawTree& a, const RawTree& b, const std::string& prefix,
+// (hash-object --literally) are taken whole, and the walk records that it met one.
+Status DiffRows(Walk* walk, const RawTree& a, const RawTree& b, const std::string& prefix,
                 const std::string& a_hex, const std::string& b_hex, store::TreeRows* out_a,
                 store::TreeRows* out_b) {
   if (!a.CanonicalOrder() || !b.CanonicalOrder()) {
-    GENTLE_RETURN_IF_ERROR(CollectAll(odb, a, prefix, a_hex, out_a));
-    return CollectAll(odb, b, prefix, b_hex, out_b);
+    GENTLE_RETURN_IF_ERROR(CollectAll(walk, a, prefix, a_hex, out_a));
+    return CollectAll(walk, b, prefix, b_hex, out_b);
   }
   // Both are in tree order: walk them together. Entries with equal keys have the same name and
   // type; a file and a subtree of one name have different keys and are taken whole on each side,
@@ -84,11 +91,11 @@ Status DiffRows(git_odb* odb, const RawTree& a, const RawTree& b, const std::str
   size_t i = 0, j = 0;
   while (i < ea.size() || j < eb.size()) {
     if (j == eb.size() || (i < ea.size() && store::TreeOrderLess(ea[i], eb[j]))) {
-      GENTLE_RETURN_IF_ERROR(CollectEntry(odb, ea[i++], prefix, a_hex, out_a));
+      GENTLE_RETURN_IF_ERROR(CollectEntry(walk, ea[i++], prefix, a_hex, out_a));
       continue;
     }
     if (i == ea.size() || store::TreeOrderLess(eb[j], ea[i])) {
-      GENTLE_RETURN_IF_ERROR(CollectEntry(odb, eb[j++], prefix, b_hex, out_b));
+      GENTLE_RETURN_IF_ERROR(CollectEntry(walk, eb[j++], prefix, b_hex, out_b));
       continue;
     }
     const RawTreeEntry& x = ea[i++];
@@ -96,27 +103,27 @@ Status DiffRows(git_odb* odb, const RawTree& a, const RawTree& b, const std::str
     const bool same_id = git_oid_equal(&x.id, &y.id);
     if (x.is_tree() && y.is_tree()) {
       if (same_id) continue;
-      GENTLE_ASSIGN_OR_RETURN(RawTree sa, ReadTree(odb, x.id));
-      GENTLE_ASSIGN_OR_RETURN(RawTree sb, ReadTree(odb, y.id));
+      GENTLE_ASSIGN_OR_RETURN(RawTree sa, ReadTree(walk->odb, x.id));
+      GENTLE_ASSIGN_OR_RETURN(RawTree sb, ReadTree(walk->odb, y.id));
       std::string sub = prefix;
       sub.append(x.name);
       sub.push_back('/');
-      GENTLE_RETURN_IF_ERROR(DiffRows(odb, sa, sb, sub, a_hex, b_hex, out_a, out_b));
+      GENTLE_RETURN_IF_ERROR(DiffRows(walk, sa, sb, sub, a_hex, b_hex, out_a, out_b));
       continue;
     }
     if (!x.is_tree() && !y.is_tree() && same_id && CanonicalMode(x.mode) == CanonicalMode(y.mode)) {
       continue;
     }
-    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, x, prefix, a_hex, out_a));
-    GENTLE_RETURN_IF_ERROR(CollectEntry(odb, y, prefix, b_hex, out_b));
+    GENTLE_RETURN_IF_ERROR(CollectEntry(walk, x, prefix, a_hex, out_a));
+    GENTLE_RETURN_IF_ERROR(CollectEntry(walk, y, prefix, b_hex, out_b));
   }
   return Status::Ok();
 }
 
 // The rows of both trees that can differ, each sorted bytewise (see DiffRows). The empty tree is
-// known to libgit2 without being stored.
+// known to libgit2 without being stored. *canonical: whether every tree read was in git's order.
 Status ChangedRows(git_repository* repo, const git_oid& base_id, const git_oid& candidate_id,
-                   store::TreeRows* base, store::TreeRows* candidate) {
+                   store::TreeRows* base, store::TreeRows* candidate, bool* canonical) {
   git_odb* raw_odb = nullptr;
   if (git_repository_odb(&raw_odb, repo) != 0) {
     return Status(Code::kInternal, "cannot open object database: " + store::LastGitError());
@@ -125,7 +132,9 @@ Status ChangedRows(git_repository* repo, const git_oid& base_id, const git_oid& 
   const std::string base_hex = OidHex(base_id), candidate_hex = OidHex(candidate_id);
   GENTLE_ASSIGN_OR_RETURN(RawTree a, ReadTree(odb.get(), base_id));
   GENTLE_ASSIGN_OR_RETURN(RawTree b, ReadTree(odb.get(), candidate_id));
-  GENTLE_RETURN_IF_ERROR(DiffRows(odb.get(), a, b, "", base_hex, candidate_hex, base, candidate));
+  Walk walk{odb.get()};
+  GENTLE_RETURN_IF_ERROR(DiffRows(&walk, a, b, "", base_hex, candidate_hex, base, candidate));
+  *canonical = walk.canonical;
   auto by_path = [](const store::TreeRow& x, const store::TreeRow& y) { return x.path < y.path; };
   if (!std::is_sorted(base->begin(), base->end(), by_path)) {
     std::sort(base->begin(), base->end(), by_path);
@@ -139,9 +148,12 @@ Status ChangedRows(git_repository* repo, const git_oid& base_id, const git_oid& 
 }  // namespace
 
 Result<std::vector<TreeChange>> DiffTrees(git_repository* repo, const git_oid& base_tree,
-                                          const git_oid& candidate_tree) {
+                                          const git_oid& candidate_tree, bool* canonical_order) {
   store::TreeRows base, candidate;
-  GENTLE_RETURN_IF_ERROR(ChangedRows(repo, base_tree, candidate_tree, &base, &candidate));
+  bool canonical = true;
+  GENTLE_RETURN_IF_ERROR(
+      ChangedRows(repo, base_tree, candidate_tree, &base, &candidate, &canonical));
+  if (canonical_order != nullptr) *canonical_order = canonical;
   std::vector<TreeChange> out;
   git_oid zero;
   std::memset(&zero, 0, sizeof(zero));

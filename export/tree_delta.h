@@ -6,7 +6,9 @@
 // (same name, type, canonical mode and id) cannot change the patch, and an equal subtree is never
 // opened. (libgit2's git_diff_tree_to_tree, used before, reads every subtree of both trees, which
 // made a two-line export of git.git read ~400 trees.) Trees not in git's canonical entry order
-// (written with `hash-object --literally`) are flattened whole, then sorted, as before.
+// (written with `hash-object --literally`; git fsck calls them broken) are flattened whole, then
+// sorted. git walks those as stored, so its section order can differ there: DiffTrees says so in
+// *canonical_order, and the derivation (export/derivation.h) then hands the patch to git.
 //
 // Errors: kObjectsMissing (details.object) when a tree or a subtree that must be read is absent;
 // kCorrupted for a malformed id.
@@ -32,9 +34,11 @@ struct TreeChange {
   git_oid new_oid;
 };
 
-// Bytewise path order, which is git's order for canonical trees.
+// Bytewise path order, which is git's order for canonical trees. *canonical_order (when given):
+// false when a tree the walk read is not in canonical order.
 Result<std::vector<TreeChange>> DiffTrees(git_repository* repo, const git_oid& base_tree,
-                                          const git_oid& candidate_tree);
+                                          const git_oid& candidate_tree,
+                                          bool* canonical_order = nullptr);
 
 }  // namespace gentle::exporter
 

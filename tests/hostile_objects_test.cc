@@ -3,7 +3,6 @@
 // every record reader (status, export-context, verify --lineage/--envelope) and list. Each gives
 // one clear code and modifies nothing. (export-context with a missing blob or tree is covered in
 // export_context_test.cc.)
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -15,10 +14,6 @@
 
 namespace gentle::testing {
 namespace {
-
-std::string LoosePath(const std::string& git, const std::string& oid) {
-  return git + "/objects/" + oid.substr(0, 2) + "/" + oid.substr(2);
-}
 
 // Rewrites both snapshots' candidate_tree (and the identity that binds it), keeping the record
 // verifiable, so only the object it names is wrong.
@@ -57,9 +52,7 @@ TEST_CASE("a tree's loose object replaced by a blob's loose object of the same n
   StoreFixture f;
   const std::string tree = CandidateTree(f);
   const std::string blob = Trim(Git(f.repo, {"rev-parse", "HEAD:a.txt"}));
-  const std::string tree_file = LoosePath(f.git(), tree);
-  REQUIRE(chmod(tree_file.c_str(), 0644) == 0);
-  WriteFile(tree_file, ReadFile(LoosePath(f.git(), blob)));
+  ReplaceLooseObject(f.git(), tree, blob);
   ExpectOutcome({"review", "export-context", "--lineage", f.lineage}, f.repo, 8, "objects_missing");
   ExpectOutcome({"review", "verify", "--lineage", f.lineage}, f.repo, 8, "objects_missing");
   ExpectOutcome({"review", "status", "--lineage", f.lineage}, f.repo, 0, "");
@@ -75,7 +68,7 @@ TEST_CASE("a blob missing under the frozen candidate tree") {
   const std::string envelope_file = f.tmp.path() + "/envelope.json";
   WriteFile(envelope_file, envelope.out);
   const std::string blob = Trim(Git(f.repo, {"rev-parse", tree + ":a.txt"}));
-  REQUIRE(unlink(LoosePath(f.git(), blob).c_str()) == 0);
+  REQUIRE(unlink(LooseObjectPath(f.git(), blob).c_str()) == 0);
   ExpectOutcome({"review", "verify", "--lineage", f.lineage}, f.repo, 8, "objects_missing");
   ExpectOutcome({"review", "verify", "--envelope", envelope_file}, f.repo, 8, "objects_missing");
   // status and list read the record and the live workspace, not the frozen blobs.

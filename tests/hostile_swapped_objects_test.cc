@@ -2,7 +2,6 @@
 // replaced by another valid object of the same type under the same file name (zlib, header and
 // type all fine). libgit2's own check is off in the product (store/object_reader.h); these pin
 // that the project's check refuses them, end to end, with one clear code and nothing written.
-#include <sys/stat.h>
 
 #include <catch2/catch.hpp>
 
@@ -10,10 +9,6 @@
 
 namespace gentle::testing {
 namespace {
-
-std::string LoosePath(const std::string& git, const std::string& oid) {
-  return git + "/objects/" + oid.substr(0, 2) + "/" + oid.substr(2);
-}
 
 std::string CandidateTree(const StoreFixture& f) {
   return nlohmann::json::parse(
@@ -28,9 +23,7 @@ std::string WriteBlob(const StoreFixture& f, const std::string& content) {
 }
 
 void Swap(const StoreFixture& f, const std::string& victim, const std::string& donor) {
-  const std::string path = LoosePath(f.git(), victim);
-  REQUIRE(chmod(path.c_str(), 0644) == 0);
-  WriteFile(path, ReadFile(LoosePath(f.git(), donor)));
+  ReplaceLooseObject(f.git(), victim, donor);
 }
 
 }  // namespace

@@ -7,7 +7,6 @@
 #include "store/object_reader.h"
 
 #include <git2.h>
-#include <sys/stat.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
@@ -36,15 +35,11 @@ std::string HashObject(const std::string& repo, const std::string& content) {
 }
 
 std::string LoosePath(const std::string& repo, const std::string& hex) {
-  return repo + "/.git/objects/" + hex.substr(0, 2) + "/" + hex.substr(2);
+  return LooseObjectPath(repo + "/.git", hex);
 }
 
-// Overwrites the loose file of `victim` with the loose file of `donor` (a valid zlib stream of a
-// valid object, just not the one `victim` names).
 void SwapLoose(const std::string& repo, const std::string& victim, const std::string& donor) {
-  const std::string path = LoosePath(repo, victim);
-  REQUIRE(chmod(path.c_str(), 0644) == 0);
-  WriteFile(path, ReadFile(LoosePath(repo, donor)));
+  ReplaceLooseObject(repo + "/.git", victim, donor);
 }
 
 class Opened {

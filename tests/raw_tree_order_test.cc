@@ -1,14 +1,17 @@
 // Tree order in store/raw_tree.h and the tree walk of export/tree_delta.cc on trees git would never
 // write: entries out of order, or a file and a subtree of one name that are not adjacent in tree
 // order ("foo", "foo.c", "foo/"). Such trees are made with `git hash-object -t tree --literally`;
-// CanonicalOrder must refuse them (so the walk takes them whole); canonical trees whose entries
-// change between file and subtree must diff byte-identically to the git CLI.
+// CanonicalOrder must refuse them, DiffTrees must report meeting one, and the export then hands the
+// patch to the pinned git CLI (byte-identical, engine "git"); canonical trees whose entries change
+// between file and subtree must diff byte-identically on the native engine.
 #include <git2.h>
 
 #include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "export/tree_delta.h"
 #include "store/raw_tree.h"
 #include "store/repository.h"
 #include "tests/git_oracle.h"
@@ -46,6 +49,12 @@ std::string Blob(const std::string& repo, const std::string& content) {
   return Trim(Git(repo, {"hash-object", "-w", file}));
 }
 
+git_oid Oid(const std::string& hex) {
+  git_oid id;
+  REQUIRE(git_oid_fromstr(&id, hex.c_str()) == 0);
+  return id;
+}
+
 bool CanonicalOrder(git_repository* repo, const std::string& hex) {
   git_odb* odb = nullptr;
   REQUIRE(git_repository_odb(&odb, repo) == 0);
@@ -57,16 +66,20 @@ bool CanonicalOrder(git_repository* repo, const std::string& hex) {
   return tree->CanonicalOrder();
 }
 
-TEST_CASE(
-    "raw tree order: canonical trees pass, literal ones are taken whole and still match git") {
-  store::EnsureLibgit2();
+// A repository with a few blobs and two one-entry subtrees to build literal trees from.
+struct LiteralRepo {
+  LiteralRepo() : repo(InitRepo(tmp.path())) { store::EnsureLibgit2(); }
   TempDir tmp;
-  const std::string repo = InitRepo(tmp.path());
+  const std::string repo;
   const std::string a = Blob(repo, "a\n"), b = Blob(repo, "b\n"), c = Blob(repo, "c\nc\n");
   const std::string b2 = Blob(repo, "b\nchanged\n");
   const std::string sub = LiteralTree(repo, {{"100644", "x", a}});
   const std::string sub2 = LiteralTree(repo, {{"100644", "x", c}});
+};
 
+TEST_CASE_METHOD(
+    LiteralRepo,
+    "raw tree order: canonical trees pass, literal ones are taken whole and still match git") {
   // As git writes them: "foo" (file) < "foo.c" < "foo/" (tree) < "foobar".
   const std::string canonical =
       LiteralTree(repo, {{"100644", "foo", a}, {"100644", "foo.c", b}, {"40000", "foo_dir", sub}});
@@ -104,19 +117,88 @@ TEST_CASE(
     REQUIRE(actual.ok());
     CHECK(FirstDifference(*expected, actual->bytes) == "");
   }
-  // Trees that are not in canonical order (which git fsck reports as broken) are taken whole and
-  // their rows sorted, so the patch lists paths in sorted order; git walks them as stored, so the
-  // bytes can differ from git's there (docs/engine.md). What is pinned: the walk still sees every
-  // changed path of such a tree.
-  auto literal = EngineDiff(handle.get(), same_name, same_name_2);
-  REQUIRE(literal.ok());
-  CHECK(literal->bytes.find("diff --git a/foo.c b/foo.c") != std::string::npos);
-  CHECK(literal->bytes.find("diff --git a/foo/x b/foo/x") != std::string::npos);
-  CHECK(literal->bytes.find("diff --git a/foo b/foo") == std::string::npos);  // "foo" itself: same
-  auto swapped = EngineDiff(handle.get(), unordered, unordered_2);
-  REQUIRE(swapped.ok());
-  CHECK(swapped->bytes.find("diff --git a/b b/b") != std::string::npos);
-  CHECK(swapped->bytes.find("diff --git a/a b/a") == std::string::npos);
+  // DiffTrees says when a tree it read is not in canonical order: at the root, or only inside a
+  // subtree that is taken whole (added) or walked (changed).
+  const std::string holder = LiteralTree(repo, {{"100644", "a", a}, {"40000", "d", same_name}});
+  const std::string holder_2 = LiteralTree(repo, {{"100644", "a", a}, {"40000", "d", same_name_2}});
+  const std::string added_under = LiteralTree(repo, {{"100644", "a", a}});
+  struct Case {
+    std::string base, candidate;
+    bool canonical;
+  };
+  for (const Case& c : std::vector<Case>{{file_foo, tree_foo, true},
+                                         {same_name, same_name_2, false},
+                                         {unordered, unordered_2, false},
+                                         {holder, holder_2, false},
+                                         {added_under, holder, false},
+                                         {holder, holder, true}}) {
+    INFO(c.base << " -> " << c.candidate);
+    bool canonical = !c.canonical;
+    REQUIRE(exporter::DiffTrees(handle.get(), Oid(c.base), Oid(c.candidate), &canonical).ok());
+    CHECK(canonical == c.canonical);
+  }
+}
+
+// Commits `tree` on top of `parent` (none when empty) without touching the worktree.
+std::string CommitTree(const std::string& repo, const std::string& tree,
+                       const std::string& parent) {
+  std::vector<std::string> args = {"commit-tree", tree, "-m", "literal"};
+  if (!parent.empty()) args.insert(args.end(), {"-p", parent});
+  return Trim(Git(repo, args));
+}
+
+TEST_CASE_METHOD(
+    LiteralRepo,
+    "export: trees out of git's order are written by the pinned git CLI, byte-identical") {
+  // Out of order twice over: "zeta" before "alpha", and the subtree "foo" after "foo.c".
+  const std::string base = LiteralTree(repo, {{"100644", "zeta", a},
+                                              {"100644", "alpha", b},
+                                              {"100644", "foo.c", b},
+                                              {"40000", "foo", sub}});
+  const std::string candidate = LiteralTree(repo, {{"100644", "zeta", c},
+                                                   {"100644", "alpha", b2},
+                                                   {"100644", "foo.c", b2},
+                                                   {"40000", "foo", sub2}});
+  const std::string first = CommitTree(repo, base, "");
+  const std::string second = CommitTree(repo, candidate, first);
+
+  RunResult started = GentleAi(
+      {"review", "start", "--kind", "commit-range", "--base", first, "--head", second, "--json"},
+      repo);
+  REQUIRE(started.exit_code == 0);
+  const std::string lineage = nlohmann::json::parse(started.out)["lineage"];
+
+  auto expected = OracleDiff(repo + "/.git", base, candidate);
+  REQUIRE(expected.ok());
+  // The native walk's order (sorted paths) is not git's here, so a native patch could not match.
+  REQUIRE(expected->find("diff --git a/zeta b/zeta") < expected->find("diff --git a/alpha"));
+  RunResult exported = GentleAi({"review", "export-context", "--lineage", lineage}, repo);
+  REQUIRE(exported.exit_code == 0);
+  CHECK(FirstDifference(*expected, exported.out) == "");
+  RunResult envelope = GentleAi({"review", "export-context", "--lineage", lineage, "--json"}, repo);
+  REQUIRE(envelope.exit_code == 0);
+  CHECK(nlohmann::json::parse(envelope.out)["derivation"]["engine"] == "git");
+  RunResult verified = GentleAi({"review", "verify", "--lineage", lineage, "--json"}, repo);
+  CHECK(verified.exit_code == 0);
+
+  // git does not check what it reads; the blobs are checked before it runs.
+  ReplaceLooseObject(repo + "/.git", b2, c);
+  RunResult tampered = GentleAi({"review", "export-context", "--lineage", lineage, "--json"}, repo);
+  CHECK(tampered.exit_code == 8);
+  CHECK(nlohmann::json::parse(tampered.out)["error"]["code"] == "objects_missing");
+}
+
+TEST_CASE_METHOD(LiteralRepo, "export: canonical literal trees stay on the native engine") {
+  const std::string first = CommitTree(repo, LiteralTree(repo, {{"100644", "f", a}}), "");
+  const std::string second = CommitTree(repo, LiteralTree(repo, {{"100644", "f", b}}), first);
+  RunResult started = GentleAi(
+      {"review", "start", "--kind", "commit-range", "--base", first, "--head", second, "--json"},
+      repo);
+  REQUIRE(started.exit_code == 0);
+  const std::string lineage = nlohmann::json::parse(started.out)["lineage"];
+  RunResult envelope = GentleAi({"review", "export-context", "--lineage", lineage, "--json"}, repo);
+  REQUIRE(envelope.exit_code == 0);
+  CHECK(nlohmann::json::parse(envelope.out)["derivation"]["engine"] == "native");
 }
 
 }  // namespace

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <stdexcept>
 
 #include "store/sha256.h"
 #include "tests/test_repo.h"
@@ -119,6 +120,17 @@ std::map<std::string, std::string> HashTree(const std::string& root) {
 std::string Trim(const std::string& s) {
   size_t end = s.find_last_not_of(" \n\r\t");
   return end == std::string::npos ? "" : s.substr(0, end + 1);
+}
+
+std::string LooseObjectPath(const std::string& git_dir, const std::string& hex) {
+  return git_dir + "/objects/" + hex.substr(0, 2) + "/" + hex.substr(2);
+}
+
+void ReplaceLooseObject(const std::string& git_dir, const std::string& victim,
+                        const std::string& donor) {
+  const std::string path = LooseObjectPath(git_dir, victim);
+  if (chmod(path.c_str(), 0644) != 0) throw std::runtime_error("chmod " + path);
+  WriteFile(path, ReadFile(LooseObjectPath(git_dir, donor)));
 }
 
 }  // namespace gentle::testing

@@ -69,6 +69,14 @@ std::map<std::string, std::string> HashTree(const std::string& root);
 
 std::string Trim(const std::string& s);
 
+// The loose object file of `hex` under the git directory `git_dir`.
+std::string LooseObjectPath(const std::string& git_dir, const std::string& hex);
+
+// Overwrites the loose file of `victim` with the loose file of `donor`: a valid zlib stream of a
+// valid object, just not the one `victim` names (what a swapped or tampered object looks like).
+void ReplaceLooseObject(const std::string& git_dir, const std::string& victim,
+                        const std::string& donor);
+
 }  // namespace gentle::testing
 
 #endif  // GENTLE_TESTS_TEST_REPO_H_
