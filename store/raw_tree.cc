@@ -56,20 +56,26 @@ bool RawTree::CanonicalOrder() const {
   for (size_t i = 1; i < entries_.size(); ++i) {
     if (!TreeOrderLess(entries_[i - 1], entries_[i])) return false;
   }
-  // A file and a subtree of the same name need not be adjacent in tree order ("foo", "foo.c",
-  // "foo/"): look each subtree's name up as a file (the entries are now known to be in order).
-  for (const RawTreeEntry& e : entries_) {
-    if (e.is_tree() && FindAs(e.name, /*as_tree=*/false) != nullptr) return false;
+  for (size_t i = 0; i < entries_.size(); ++i) {
+    if (entries_[i].is_tree() && FileNamedLikeSubtree(i)) return false;
   }
   return true;
 }
 
-const RawTreeEntry* RawTree::FindAs(std::string_view name, bool as_tree) const {
-  auto it = std::lower_bound(entries_.begin(), entries_.end(), name,
-                             [as_tree](const RawTreeEntry& e, std::string_view n) {
-                               return KeyLess(e.name, e.is_tree(), n, as_tree);
-                             });
-  return it != entries_.end() && it->name == name && it->is_tree() == as_tree ? &*it : nullptr;
+bool RawTree::FileNamedLikeSubtree(size_t subtree) const {
+  // In tree order a file "foo" sorts as "foo" and the subtree "foo" as "foo/"; only names that
+  // extend "foo" with a byte below '/' ("foo.c", "foo-x/") can sit between them. Walk back over
+  // those: usually none, so the whole check stays linear.
+  const std::string_view name = entries_[subtree].name;
+  for (size_t j = subtree; j > 0; --j) {
+    const RawTreeEntry& before = entries_[j - 1];
+    if (before.name == name) return !before.is_tree();
+    const bool extends_below_slash = before.name.size() > name.size() &&
+                                     before.name.substr(0, name.size()) == name &&
+                                     static_cast<unsigned char>(before.name[name.size()]) < '/';
+    if (!extends_below_slash) return false;
+  }
+  return false;
 }
 
 Result<RawTree> ReadTree(git_odb* odb, const git_oid& id) {

@@ -43,7 +43,8 @@ class RawTree {
   bool CanonicalOrder() const;
 
  private:
-  const RawTreeEntry* FindAs(std::string_view name, bool as_tree) const;
+  // Whether a file of the same name as the subtree at `subtree` precedes it (entries in order).
+  bool FileNamedLikeSubtree(size_t subtree) const;
   friend Result<RawTree> ReadTree(git_odb* odb, const git_oid& id);
   OdbObjectPtr object_;
   std::vector<RawTreeEntry> entries_;

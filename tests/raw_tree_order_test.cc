@@ -98,6 +98,18 @@ TEST_CASE_METHOD(
   CHECK_FALSE(CanonicalOrder(handle.get(), same_name));
   CHECK_FALSE(CanonicalOrder(handle.get(), unordered));
   CHECK_FALSE(CanonicalOrder(handle.get(), tree_before_file));
+  // A file and a subtree of one name with several names between them (each extends "foo" with a
+  // byte below '/'), and the same without the file.
+  CHECK_FALSE(CanonicalOrder(handle.get(), LiteralTree(repo, {{"100644", "foo", a},
+                                                              {"100644", "foo-x", b},
+                                                              {"100644", "foo.c", b},
+                                                              {"40000", "foo.d", sub},
+                                                              {"40000", "foo", sub}})));
+  CHECK(CanonicalOrder(handle.get(), LiteralTree(repo, {{"100644", "fo", a},
+                                                        {"100644", "foo-x", b},
+                                                        {"100644", "foo.c", b},
+                                                        {"40000", "foo.d", sub},
+                                                        {"40000", "foo", sub}})));
 
   // Canonical trees whose walk must pair entries by name and type: "foo" turns from a file into a
   // subtree (keys "foo" and "foo/" sit on either side of "foo.c"), and back.
