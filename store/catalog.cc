@@ -146,7 +146,8 @@ bool MayHoldTombstones(const StoreLayout& layout) {
 }
 
 Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage) {
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db, OpenIndexForReader(layout));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db,
+                          OpenIndexForReader(layout, IndexOptions::ReadUse::kLineageLookups));
   if (db) return ClassifyFromIndex(layout, *db, lineage);
   return ClassifyAbsentFromFiles(layout, lineage);
 }

@@ -87,6 +87,7 @@ constexpr const char* kReadStatements[] = {
     kListTombstones, kListQuarantine,     kFindLineage,    kListLineages,       kPreparedLineages,
     kFindTombstone,  kPreparedTombstones, kFindQuarantine, kPreparedQuarantine,
 };
+constexpr const char* kLineageLookupStatements[] = {kFindTombstone, kFindQuarantine};
 constexpr const char* kAllStatements[] = {
     kListTombstones,   kListQuarantine, kUpsertLineage,      kCommitLineage,    kDeleteLineage,
     kFindLineage,      kListLineages,   kPreparedLineages,   kUpsertTombstone,  kCommitTombstone,
@@ -234,8 +235,12 @@ Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnectio
 
   // Every statement this connection may run must compile against the tables, or the index does not
   // match its schema_version (a reader then falls back to the files).
-  const auto statements = read_only ? std::span<const char* const>(kReadStatements)
-                                    : std::span<const char* const>(kAllStatements);
+  std::span<const char* const> statements = kAllStatements;
+  if (read_only) {
+    statements = options.read_use == IndexOptions::ReadUse::kLineageLookups
+                     ? std::span<const char* const>(kLineageLookupStatements)
+                     : std::span<const char* const>(kReadStatements);
+  }
   for (const char* sql : statements) {
     Result<Statement> stmt = db->conn_->Prepare(sql);
     if (!stmt.ok()) {

@@ -85,6 +85,12 @@ struct IndexOptions {
   // Run PRAGMA quick_check at open (kCorrupted if it fails). O(size of the index): about 50 ms for
   // 100,000 tombstones, so it is off for ordinary commands and on for fsck and rebuild decisions.
   bool quick_check = false;
+  // What a read-only connection is for. A read-only open compiles the statements of its use to
+  // prove the tables match schema_version (kCorrupted otherwise); a statement outside that use is
+  // compiled when first run. kLineageLookups is FindTombstoneByLineage and FindQuarantineByLineage
+  // only: compiling every reader statement cost more than the lookup it served.
+  enum class ReadUse { kAll, kLineageLookups };
+  ReadUse read_use = ReadUse::kAll;
 };
 
 // Lookups whose query plans are observable (ExplainQueryPlan).

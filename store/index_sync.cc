@@ -193,10 +193,13 @@ bool IndexReadableWithoutWrites(const StoreLayout& layout) {
   return !(header.size() == 100 && header.compare(0, 16, magic) == 0 && header[18] == 2);
 }
 
-Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout) {
+Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout,
+                                                    IndexOptions::ReadUse use) {
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.index_path()));
   if (!IndexReadableWithoutWrites(layout)) return std::unique_ptr<IndexDb>();
-  auto db = IndexDb::OpenReadOnly(layout.index_path());
+  IndexOptions options;
+  options.read_use = use;
+  auto db = IndexDb::OpenReadOnly(layout.index_path(), options);
   if (db.ok()) return std::move(db).value();
   if (db.status().code() == Code::kNotFound) return std::unique_ptr<IndexDb>();
   // Anything but contention means the index cannot be trusted (garbage, damaged side files, an

@@ -26,7 +26,8 @@ namespace gentle::store {
 // "gentle-ai: notice: <text>" on stderr.
 void Notice(std::string_view text);
 
-Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout);
+Result<std::unique_ptr<IndexDb>> OpenIndexForReader(
+    const StoreLayout& layout, IndexOptions::ReadUse use = IndexOptions::ReadUse::kAll);
 
 // False for a WAL index whose -wal or -shm is missing: SQLite would create them to read it, so
 // read paths must not open it (they answer from the files until the next writer runs).

@@ -54,9 +54,12 @@ void WriteBytes(const std::string& path, const std::string& bytes) {
 }
 
 // Runs SQL on the file directly, bypassing IndexDb (to forge versions).
-void RawExec(const std::string& path, const char* sql) {
+void RawExec(const std::string& path, const char* sql, bool keep_wal = false) {
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open(path.c_str(), &db) == SQLITE_OK);
+  // As IndexDb does, so that a later read-only open finds index.sqlite-wal and -shm.
+  int persist = keep_wal ? 1 : 0;
+  sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
   REQUIRE(sqlite3_exec(db, sql, nullptr, nullptr, nullptr) == SQLITE_OK);
   sqlite3_close(db);
 }
@@ -339,6 +342,32 @@ TEST_CASE("index: a SQLite database that is not ours is kCorrupted") {
   RawExec(path, "PRAGMA user_version = 1");  // right version, no application id, wrong tables
   CHECK(IndexDb::OpenReadWrite(path).status().code() == Code::kCorrupted);
   CHECK(IndexDb::OpenReadOnly(path).status().code() == Code::kCorrupted);
+}
+
+TEST_CASE("index: a reader opened for lineage lookups compiles only those") {
+  TempDir dir;
+  std::string path = dir.File("index.sqlite");
+  {
+    auto db = OpenRw(path);
+    REQUIRE(db->UpsertTombstone(Tombstone(1, "review-a")).ok());
+  }
+  IndexOptions lookups;
+  lookups.read_use = IndexOptions::ReadUse::kLineageLookups;
+  // A column only the catalog reads: the lookups still open and answer; a full reader refuses.
+  RawExec(path, "ALTER TABLE lineages DROP COLUMN path_count", /*keep_wal=*/true);
+  CHECK(IndexDb::OpenReadOnly(path).status().code() == Code::kCorrupted);
+  auto db = IndexDb::OpenReadOnly(path, lookups);
+  REQUIRE(db.ok());
+  auto found = (*db)->FindTombstoneByLineage("review-a");
+  REQUIRE(found.ok());
+  REQUIRE(found->has_value());
+  CHECK((*found)->lineage_id == "review-a");
+  CHECK((*db)->FindQuarantineByLineage("review-a").ok());
+  CHECK_FALSE((*db)->FindLineage("review-a").ok());  // compiled on use, and refused
+  db->reset();
+  // A column the tombstone lookup reads: the lookup reader refuses at open.
+  RawExec(path, "ALTER TABLE tombstones DROP COLUMN repository", /*keep_wal=*/true);
+  CHECK(IndexDb::OpenReadOnly(path, lookups).status().code() == Code::kCorrupted);
 }
 
 TEST_CASE("index: a garbage file is kCorrupted and left untouched") {
