@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 
 #include "export/base64.h"
@@ -187,6 +188,21 @@ TEST_CASE("matrix: a burned lineage is consumed") {
     auto r = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
     CHECK(r.exit_code == 7);
     CHECK(r.error["code"] == "ambiguous");
+    // verify asks the same question.
+    RunResult verify = GentleAi({"review", "verify", "--json", "--lineage", f.lineage}, f.repo);
+    CHECK(verify.exit_code == 7);
+    CHECK(nlohmann::json::parse(verify.out)["error"]["code"] == "ambiguous");
+    // And it outranks what the derivation finds: here, the frozen trees' pin and objects gone.
+    const std::string tree = nlohmann::json::parse(
+        ReadFile(f.record_path()))["state"]["initial_snapshot"]["candidate_tree"];
+    const std::string loose = LooseObjectPath(f.repo + "/.git", tree);
+    REQUIRE(std::filesystem::remove(loose));
+    auto both = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+    CHECK(both.error["code"] == "ambiguous");
+    // Without the tombstone file the record is live again, and the derivation's own refusal shows.
+    std::filesystem::remove_all(f.root() + "/terminal-consumption");
+    auto alone = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+    CHECK(alone.error["code"] == "objects_missing");
   }
 }
 
