@@ -182,7 +182,9 @@ std::string_view RowStatusName(RowStatus status) {
 IndexDb::IndexDb(std::unique_ptr<SqliteConnection> conn, bool read_only, int schema_version)
     : conn_(std::move(conn)), read_only_(read_only), schema_version_(schema_version) {}
 
-IndexDb::~IndexDb() = default;
+IndexDb::~IndexDb() {
+  if (read_snapshot_ && !conn_->Autocommit()) conn_->Exec("COMMIT");
+}
 
 Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadWrite(const std::string& path,
                                                         const IndexOptions& options) {
@@ -218,6 +220,12 @@ Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnectio
     GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA foreign_keys = ON"));
   }
   std::unique_ptr<IndexDb> db(new IndexDb(std::move(conn), read_only, 0));
+  if (read_only) {
+    // One read transaction from open to close: the reader sees one snapshot, and SQLite maps the
+    // read-only -shm and takes its read lock once instead of once per statement.
+    GENTLE_RETURN_IF_ERROR(db->conn_->Exec("BEGIN DEFERRED"));
+    db->read_snapshot_ = true;
+  }
   if (options.quick_check) GENTLE_RETURN_IF_ERROR(db->QuickCheck());
 
   if (read_only) {
@@ -411,7 +419,7 @@ Result<IndexSnapshot> IndexDb::ListPrepared() {
     GENTLE_RETURN_IF_ERROR(ReadAll(*conn_, kPreparedTombstones, ReadTombstone, out.tombstones));
     return ReadAll(*conn_, kPreparedQuarantine, ReadQuarantine, out.quarantine);
   };
-  if (in_transaction_) {
+  if (in_transaction_ || read_snapshot_) {
     GENTLE_RETURN_IF_ERROR(read_all());
     return out;
   }

@@ -10,7 +10,8 @@
 // Open modes: OpenReadWrite() creates the file and migrates the schema, and keeps the -wal and
 // -shm files when it closes (SQLITE_FCNTL_PERSIST_WAL; the WAL is truncated to zero bytes);
 // OpenReadOnly() never creates index.sqlite (kNotFound if absent or uninitialised, so the caller
-// falls back to the files) and never writes it. Note: a read-only open of a WAL database in a
+// falls back to the files) and never writes it; it reads one snapshot of the index (a read
+// transaction held from open to close). Note: a read-only open of a WAL database in a
 // writable directory creates an empty index.sqlite-wal and an index.sqlite-shm if they are absent,
 // as SQLite requires for WAL readers; index.sqlite itself stays byte-identical.
 //
@@ -172,6 +173,7 @@ class IndexDb {
   bool read_only_;
   int schema_version_;
   bool in_transaction_ = false;
+  bool read_snapshot_ = false;  // read-only: one read transaction, open to close
 };
 
 }  // namespace gentle::store

@@ -370,6 +370,24 @@ TEST_CASE("index: a reader opened for lineage lookups compiles only those") {
   CHECK(IndexDb::OpenReadOnly(path, lookups).status().code() == Code::kCorrupted);
 }
 
+TEST_CASE("index: a read-only connection reads one snapshot from open to close") {
+  TempDir dir;
+  std::string path = dir.File("index.sqlite");
+  auto writer = OpenRw(path);
+  REQUIRE(writer->UpsertTombstone(Tombstone(1, "review-a")).ok());
+  auto reader = IndexDb::OpenReadOnly(path);
+  REQUIRE(reader.ok());
+  REQUIRE(writer->UpsertTombstone(Tombstone(2, "review-b")).ok());
+  CHECK((*reader)->FindTombstoneByLineage("review-a")->has_value());
+  CHECK_FALSE((*reader)->FindTombstoneByLineage("review-b")->has_value());  // written after open
+  auto prepared = (*reader)->ListPrepared();
+  CHECK(prepared.ok());
+  reader->reset();
+  auto later = IndexDb::OpenReadOnly(path);
+  REQUIRE(later.ok());
+  CHECK((*later)->FindTombstoneByLineage("review-b")->has_value());
+}
+
 TEST_CASE("index: a garbage file is kCorrupted and left untouched") {
   TempDir dir;
   std::string path = dir.File("index.sqlite");
