@@ -21,7 +21,9 @@
 #   export  `gentle-ai review export-context --lineage L` vs the pinned `git diff` (OracleArgv of
 #           export/git_flags.h, GIT_CONFIG_NOSYSTEM=1, GIT_CONFIG_GLOBAL=/dev/null, empty HOME,
 #           LC_ALL=C) on the same two trees; the lineage comes from `review start --kind
-#           commit-range`. The bytes are compared once (identical: yes/no).
+#           commit-range`. The bytes are compared once (identical: yes/no). The last row repeats
+#           git-small after another lineage of the store was burned (git-small-burned-store): a
+#           live export then also looks its lineage up among the tombstones in the index.
 #   start   `gentle-ai review start` (lineage removed before each run, so every run creates it) vs
 #           `git add -A && git write-tree` on a fresh copy of the index (GIT_INDEX_FILE), on a
 #           checkout of libgit2 and on the generated 30,000-file repository, each with one file
@@ -198,6 +200,21 @@ export_pair() {
   pair "$name ($((size / 1024)) KiB, identical=$same, $engine)" "$a" "$b" --output=pipe
 }
 
+# burn_one REPO BASE HEAD: a lineage of its own started, approved and burned, so that the store
+# holds a tombstone (every live export then also asks the index whether its lineage is burned, as
+# in any store that has seen a merge). Nothing to do when that candidate is already burned.
+burn_one() {
+  local repo=$1 base=$2 head=$3 started lineage token revision
+  started=$("$gai" review start --cwd "$repo" --kind commit-range --base "$base" --head "$head" \
+              --json) || return 0
+  lineage=$(python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])' <<<"$started")
+  read -r token revision <<<"$("$gai" review verdict --cwd "$repo" --lineage "$lineage" \
+      --verdict APPROVE --actor bench --role reviewer --body bench --json |
+      python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["token"], d["revision"])')"
+  "$gai" review burn --cwd "$repo" --lineage "$lineage" --token "$token" \
+    --expected-revision "$revision" >/dev/null
+}
+
 if [[ $sections == *export* ]]; then
   note ""
   note "## export-context vs pinned git diff (A = gentle-ai, B = git; ms)"
@@ -214,6 +231,8 @@ if [[ $sections == *export* ]]; then
     export_pair "git-2MB" "$work/git" v2.38.0 v2.39.0
     export_pair "libgit2-binary" "$work/libgit2" 2ad152509^ 2ad152509
     export_pair "git-near4MiB" "$work/git" v2.37.0 2e71cbbddd64
+    burn_one "$work/git" v2.39.0~2 v2.39.0~1
+    export_pair "git-small-burned-store" "$work/git" v2.39.0~1 v2.39.0
   fi
   if [ "$which_repos" != real ]; then
     [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" 30000 >/dev/null
