@@ -1,11 +1,11 @@
 #include "export/derivation.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <memory>
 #include <string_view>
 #include <utility>
 
+#include "export/file_section.h"
 #include "export/oracle_runner.h"
 #include "store/digests.h"
 #include "store/object_reader.h"
@@ -15,12 +15,6 @@
 namespace gentle::exporter {
 namespace {
 
-std::string Mode(uint32_t mode) {
-  char buffer[16];
-  std::snprintf(buffer, sizeof(buffer), "%06o", mode);
-  return buffer;
-}
-
 const std::string& ZeroOid() {
   static const std::string zero(40, '0');
   return zero;
@@ -29,8 +23,8 @@ const std::string& ZeroOid() {
 ManifestEntry ToManifest(const TreeChange& c) {
   return {c.path,
           c.status,
-          Mode(c.old_mode),
-          Mode(c.new_mode),
+          ModeOctal(c.old_mode),
+          ModeOctal(c.new_mode),
           c.old_mode != 0 ? store::OidHex(c.old_oid) : ZeroOid(),
           c.new_mode != 0 ? store::OidHex(c.new_oid) : ZeroOid()};
 }

@@ -18,11 +18,7 @@ constexpr uint32_t kModeSymlink = 0120000;
 constexpr uint32_t kModeTree = 0040000;
 constexpr uint32_t kModeGitlink = 0160000;
 
-void AppendMode(uint32_t mode, std::string* out) {
-  char buf[16];
-  int n = std::snprintf(buf, sizeof(buf), "%06o", mode);
-  out->append(buf, static_cast<size_t>(n));
-}
+void AppendMode(uint32_t mode, std::string* out) { out->append(ModeOctal(mode)); }
 
 void AppendOid(const git_oid& oid, std::string* out) {
   char hex[GIT_OID_HEXSZ];
@@ -164,6 +160,12 @@ Status AppendTextHunks(std::string_view path, const FileSide& old_side, const Fi
 }
 
 }  // namespace
+
+std::string ModeOctal(uint32_t mode) {
+  char buf[16];
+  const int n = std::snprintf(buf, sizeof(buf), "%06o", mode);
+  return std::string(buf, static_cast<size_t>(n));
+}
 
 uint32_t CanonicalMode(uint32_t raw_mode) {
   if (raw_mode == 0) return 0;

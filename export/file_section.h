@@ -27,6 +27,9 @@ struct FileSide {
 // nonzero mode a gitlink 160000.
 uint32_t CanonicalMode(uint32_t raw_mode);
 
+// A mode as git prints it: six octal digits ("100644", "000000" when absent).
+std::string ModeOctal(uint32_t mode);
+
 // git's binary test with no attributes: a NUL in the first 8000 bytes, or larger than 512 MiB.
 bool LooksBinary(std::string_view content);
 

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
-#include <cstdio>
 #include <memory>
 #include <mutex>
 #include <system_error>
@@ -23,12 +22,6 @@ constexpr uint32_t kModeGitlink = 0160000;
 using store::BlobPtr;
 using store::OidHex;
 using store::RepositoryPtr;
-
-std::string ModeString(uint32_t mode) {
-  char buf[16];
-  std::snprintf(buf, sizeof(buf), "%06o", mode);
-  return buf;
-}
 
 // One side of a delta with its contents loaded. Not movable in practice: side.content may point
 // into `synthetic`.
@@ -235,8 +228,8 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
   const std::string zeros(GIT_OID_HEXSZ, '0');
   patch.manifest.reserve(files.size());
   for (const TreeChange& work : files) {
-    patch.manifest.push_back(ManifestEntry{work.path, work.status, ModeString(work.old_mode),
-                                           ModeString(work.new_mode),
+    patch.manifest.push_back(ManifestEntry{work.path, work.status, ModeOctal(work.old_mode),
+                                           ModeOctal(work.new_mode),
                                            work.old_mode != 0 ? OidHex(work.old_oid) : zeros,
                                            work.new_mode != 0 ? OidHex(work.new_oid) : zeros});
   }

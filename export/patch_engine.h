@@ -3,7 +3,8 @@
 // Re-derives, in process, the patch between two trees, byte-identical to the pinned git CLI oracle
 // (export/git_flags.h) run against a bare repository with no attributes. libgit2 supplies objects
 // and myers hunks; the tree-to-tree change list is DiffTrees (export/tree_delta.h); the patch text
-// (headers, quoting, function context, modes) is written here. Binary sections come from AppendBinaryPatch (export/binary_patch.h).
+// (headers, quoting, function context, modes) is written here. Binary sections come from
+// AppendBinaryPatch (export/binary_patch.h).
 //
 // Errors: kObjectsMissing when a tree, subtree or blob is absent; kBudgetExceeded as soon as the
 // output would exceed options.max_bytes (generation stops, memory stays bounded by the budget);
