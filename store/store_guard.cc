@@ -49,12 +49,12 @@ Status PreflightWrite(const StoreLayout& layout) {
 
 Status CheckStoreShape(const StoreLayout& layout) {
   for (const std::string& path :
-       {layout.maintenance_lock(), layout.v2_lock(), layout.tombstone_dir(), layout.quarantine_dir(),
-        layout.index_path()}) {
+       {layout.maintenance_lock(), layout.v2_lock(), layout.tombstone_dir(),
+        layout.quarantine_dir(), layout.index_path()}) {
     GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
   }
-  for (const std::string& dir : {layout.root(), layout.v2_dir(), layout.tombstone_dir(),
-                                 layout.quarantine_dir()}) {
+  for (const std::string& dir :
+       {layout.root(), layout.v2_dir(), layout.tombstone_dir(), layout.quarantine_dir()}) {
     PathKind kind = KindOf(dir);
     if (kind != PathKind::kMissing && kind != PathKind::kDirectory) {
       return Status(Code::kCorrupted, "store path is not a directory: " + dir);
