@@ -419,6 +419,26 @@ void BM_IndexOpenClassifyUnknown(benchmark::State& state) {
 }
 BENCHMARK(BM_IndexOpenClassifyUnknown)->Arg(1000)->Arg(10000)->Arg(100000);
 
+// What store::ClassifyAbsent costs a process (also the duplicate-claim check of every live export
+// in a store with burns): a reader opened for the two by-lineage lookups only, both missing.
+void BM_IndexOpenLineageLookups(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  const std::string& path = IndexFile(n);
+  store::IndexOptions options;
+  options.read_use = store::IndexOptions::ReadUse::kLineageLookups;
+  for (auto _ : state) {
+    auto db = store::IndexDb::OpenReadOnly(path, options);
+    if (!db.ok()) Fail("index open: " + db.status().message());
+    const std::string id = "review-ffffffffffffffff";
+    auto tombstone = (*db)->FindTombstoneByLineage(id);
+    auto audit = (*db)->FindQuarantineByLineage(id);
+    if (!tombstone.ok() || !audit.ok() || tombstone->has_value() || audit->has_value()) {
+      Fail("unknown lineage found");
+    }
+  }
+}
+BENCHMARK(BM_IndexOpenLineageLookups)->Arg(1000)->Arg(100000);
+
 // Streaming the catalog in list order (what `list` does): linear in n by nature.
 void BM_IndexListLineages(benchmark::State& state) {
   const int64_t n = state.range(0);
