@@ -183,7 +183,7 @@ IndexDb::IndexDb(std::unique_ptr<SqliteConnection> conn, bool read_only, int sch
     : conn_(std::move(conn)), read_only_(read_only), schema_version_(schema_version) {}
 
 IndexDb::~IndexDb() {
-  if (read_snapshot_ && !conn_->Autocommit()) conn_->Exec("COMMIT");
+  if (read_only_ && !conn_->Autocommit()) conn_->Exec("COMMIT");  // the reader's snapshot
 }
 
 Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadWrite(const std::string& path,
@@ -215,17 +215,15 @@ Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadOnly(const std::string& path,
 
 Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnection> conn,
                                                  bool read_only, const IndexOptions& options) {
-  if (!read_only) {  // both only matter to writes
+  if (read_only) {
+    // One read transaction from open to close (ended by ~IndexDb): the reader sees one snapshot,
+    // and SQLite maps the read-only -shm and takes its read lock once instead of per statement.
+    GENTLE_RETURN_IF_ERROR(conn->Exec("BEGIN DEFERRED"));
+  } else {  // both only matter to writes
     GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA synchronous = FULL"));
     GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA foreign_keys = ON"));
   }
   std::unique_ptr<IndexDb> db(new IndexDb(std::move(conn), read_only, 0));
-  if (read_only) {
-    // One read transaction from open to close: the reader sees one snapshot, and SQLite maps the
-    // read-only -shm and takes its read lock once instead of once per statement.
-    GENTLE_RETURN_IF_ERROR(db->conn_->Exec("BEGIN DEFERRED"));
-    db->read_snapshot_ = true;
-  }
   if (options.quick_check) GENTLE_RETURN_IF_ERROR(db->QuickCheck());
 
   if (read_only) {
@@ -419,7 +417,7 @@ Result<IndexSnapshot> IndexDb::ListPrepared() {
     GENTLE_RETURN_IF_ERROR(ReadAll(*conn_, kPreparedTombstones, ReadTombstone, out.tombstones));
     return ReadAll(*conn_, kPreparedQuarantine, ReadQuarantine, out.quarantine);
   };
-  if (in_transaction_ || read_snapshot_) {
+  if (in_transaction_ || read_only_) {  // a reader is always inside its snapshot
     GENTLE_RETURN_IF_ERROR(read_all());
     return out;
   }

@@ -173,7 +173,6 @@ class IndexDb {
   bool read_only_;
   int schema_version_;
   bool in_transaction_ = false;
-  bool read_snapshot_ = false;  // read-only: one read transaction, open to close
 };
 
 }  // namespace gentle::store
