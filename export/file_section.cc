@@ -12,10 +12,6 @@ namespace {
 
 constexpr size_t kFirstFewBytes = 8000;
 constexpr size_t kBigFileThreshold = 512u * 1024 * 1024;
-constexpr uint32_t kModeTypeMask = 0170000;
-constexpr uint32_t kModeRegular = 0100000;
-constexpr uint32_t kModeSymlink = 0120000;
-constexpr uint32_t kModeTree = 0040000;
 constexpr uint32_t kModeGitlink = 0160000;
 
 void AppendMode(uint32_t mode, std::string* out) { out->append(ModeOctal(mode)); }
@@ -165,20 +161,6 @@ std::string ModeOctal(uint32_t mode) {
   char buf[16];
   const int n = std::snprintf(buf, sizeof(buf), "%06o", mode);
   return std::string(buf, static_cast<size_t>(n));
-}
-
-uint32_t CanonicalMode(uint32_t raw_mode) {
-  if (raw_mode == 0) return 0;
-  switch (raw_mode & kModeTypeMask) {
-    case kModeRegular:
-      return kModeRegular | ((raw_mode & 0100) ? 0755 : 0644);
-    case kModeSymlink:
-      return kModeSymlink;
-    case kModeTree:
-      return kModeTree;
-    default:
-      return kModeGitlink;
-  }
 }
 
 bool LooksBinary(std::string_view content) {

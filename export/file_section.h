@@ -13,6 +13,7 @@
 #include <string_view>
 
 #include "store/status.h"
+#include "store/tree_rows.h"
 
 namespace gentle::exporter {
 
@@ -23,9 +24,8 @@ struct FileSide {
   const git_blob* blob = nullptr;  // the blob holding `content`, when there is one
 };
 
-// git's canon_mode: regular files become 100644 or 100755, symlinks 120000, trees 040000, any other
-// nonzero mode a gitlink 160000.
-uint32_t CanonicalMode(uint32_t raw_mode);
+// git's canon_mode (store/tree_rows.h).
+using store::CanonicalMode;
 
 // A mode as git prints it: six octal digits ("100644", "000000" when absent).
 std::string ModeOctal(uint32_t mode);

@@ -121,17 +121,16 @@ class TreeWriter {
 }  // namespace
 
 uint32_t CanonicalMode(uint32_t mode) {
+  if (mode == 0) return 0;
   switch (mode & 0170000) {
     case 0100000:
-      return (mode & 0111) ? 0100755 : 0100644;
+      return (mode & 0100) ? 0100755 : 0100644;
     case 0120000:
       return 0120000;
-    case 0160000:
-      return 0160000;
     case 0040000:
       return 0040000;
     default:
-      return mode;
+      return 0160000;
   }
 }
 

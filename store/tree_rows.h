@@ -25,7 +25,10 @@ struct TreeRow {
 };
 using TreeRows = std::vector<TreeRow>;
 
-// Git's canonical form of a tree entry mode (100664 -> 100644, any exec bit -> 100755).
+// git's canon_mode, for every mode a tree or index entry can carry: a regular file becomes
+// 100755 when its owner-execute bit is set, else 100644 (100664 and 100654 -> 100644); symlinks
+// 120000, trees 040000, any other nonzero mode a gitlink 160000; 0 (an absent side) stays 0.
+// The one definition: START's paths and the export's tree diff must agree on it.
 uint32_t CanonicalMode(uint32_t mode);
 
 // kObjectsMissing when the tree or a subtree is absent, not a tree, malformed, or does not hash

@@ -14,6 +14,7 @@
 #include "export/tree_delta.h"
 #include "store/raw_tree.h"
 #include "store/repository.h"
+#include "store/tree_rows.h"
 #include "tests/git_oracle.h"
 #include "tests/test_repo.h"
 
@@ -211,6 +212,41 @@ TEST_CASE_METHOD(LiteralRepo, "export: canonical literal trees stay on the nativ
   RunResult envelope = GentleAi({"review", "export-context", "--lineage", lineage, "--json"}, repo);
   REQUIRE(envelope.exit_code == 0);
   CHECK(nlohmann::json::parse(envelope.out)["derivation"]["engine"] == "native");
+}
+
+TEST_CASE("canonical modes follow git's canon_mode: the owner-execute bit decides") {
+  CHECK(store::CanonicalMode(0100644) == 0100644);
+  CHECK(store::CanonicalMode(0100664) == 0100644);
+  CHECK(store::CanonicalMode(0100654) == 0100644);  // group execute only: not executable to git
+  CHECK(store::CanonicalMode(0100611) == 0100644);
+  CHECK(store::CanonicalMode(0100744) == 0100755);
+  CHECK(store::CanonicalMode(0100700) == 0100755);
+  CHECK(store::CanonicalMode(0120777) == 0120000);
+  CHECK(store::CanonicalMode(0040755) == 0040000);
+  CHECK(store::CanonicalMode(0160000) == 0160000);
+  CHECK(store::CanonicalMode(0010644) == 0160000);  // any other type: a gitlink, as git shows it
+  CHECK(store::CanonicalMode(0) == 0);
+}
+
+TEST_CASE_METHOD(LiteralRepo, "a mode git canonicalises away is no change for start or export") {
+  // f: 100644 -> 100654 with the same blob, which git diff does not show; g really changes.
+  const std::string first =
+      CommitTree(repo, LiteralTree(repo, {{"100644", "f", a}, {"100644", "g", b}}), "");
+  const std::string second =
+      CommitTree(repo, LiteralTree(repo, {{"100654", "f", a}, {"100644", "g", b2}}), first);
+  RunResult started = GentleAi(
+      {"review", "start", "--kind", "commit-range", "--base", first, "--head", second, "--json"},
+      repo);
+  REQUIRE(started.exit_code == 0);
+  CHECK(nlohmann::json::parse(started.out)["changed_path_count"] == 1);
+  const std::string lineage = nlohmann::json::parse(started.out)["lineage"];
+  auto expected = OracleDiff(repo + "/.git", Trim(Git(repo, {"rev-parse", first + "^{tree}"})),
+                             Trim(Git(repo, {"rev-parse", second + "^{tree}"})));
+  REQUIRE(expected.ok());
+  RunResult exported = GentleAi({"review", "export-context", "--lineage", lineage}, repo);
+  REQUIRE(exported.exit_code == 0);
+  CHECK(FirstDifference(*expected, exported.out) == "");
+  CHECK(exported.out.find("diff --git a/f b/f") == std::string::npos);
 }
 
 }  // namespace
