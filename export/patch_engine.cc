@@ -97,12 +97,9 @@ Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>&
 // A repository handle over `repo`'s object database only (no worktree, index or config); null
 // if libgit2 refuses.
 RepositoryPtr ObjectsOnly(git_repository* repo) {
-  git_odb* odb = nullptr;
+  auto odb = store::RepositoryOdb(repo);
   git_repository* wrapped = nullptr;
-  if (git_repository_odb(&odb, repo) == 0 && git_repository_wrap_odb(&wrapped, odb) != 0) {
-    wrapped = nullptr;
-  }
-  git_odb_free(odb);
+  if (!odb.ok() || git_repository_wrap_odb(&wrapped, odb->get()) != 0) return RepositoryPtr();
   return RepositoryPtr(wrapped);
 }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <memory>
 #include <string_view>
 
 #include "export/file_section.h"
@@ -16,11 +15,6 @@ namespace {
 using store::OidHex;
 using store::RawTree;
 using store::RawTreeEntry;
-
-struct OdbFree {
-  void operator()(git_odb* odb) const { git_odb_free(odb); }
-};
-using OdbPtr = std::unique_ptr<git_odb, OdbFree>;
 
 // Any failure to read a tree that must be read (absent, not a tree, malformed, or not hashing to
 // its id) is objects_missing, naming the tree.
@@ -38,37 +32,27 @@ struct Walk {
   bool canonical = true;  // every tree read so far is in git's canonical order
 };
 
-Status CollectEntry(Walk* walk, const RawTreeEntry& entry, const std::string& prefix,
-                    const std::string& root_hex, store::TreeRows* out);
-
-// Every non-tree entry under `tree` in a pre-order walk, its paths prefixed with `prefix`, modes
-// canonical as git diff shows them (FlattenTree's rows, before sorting).
-Status CollectAll(Walk* walk, const RawTree& tree, const std::string& prefix,
-                  const std::string& root_hex, store::TreeRows* out) {
-  if (!tree.CanonicalOrder()) walk->canonical = false;
-  for (const RawTreeEntry& entry : tree.entries()) {
-    GENTLE_RETURN_IF_ERROR(CollectEntry(walk, entry, prefix, root_hex, out));
+// A subtree under the root `root_hex` that store::AppendTreeRows could not read: objects_missing,
+// naming that subtree.
+Status UnderRoot(const Status& read, const std::string& root_hex) {
+  if (read.ok()) return read;
+  Status status(Code::kObjectsMissing,
+                "cannot read a tree under " + root_hex + ": " + read.message());
+  if (auto object = read.details().find("object"); object != read.details().end()) {
+    status.WithDetail("object", object->second);
   }
-  return Status::Ok();
+  return status;
 }
 
-// The rows of one side's entry: itself, or everything under it when it is a tree.
+// Every row of `tree` / of `entry` (store::AppendTreeRows), for one side of the walk.
+Status CollectAll(Walk* walk, const RawTree& tree, const std::string& prefix,
+                  const std::string& root_hex, store::TreeRows* out) {
+  return UnderRoot(store::AppendTreeRows(walk->odb, tree, prefix, out, &walk->canonical), root_hex);
+}
 Status CollectEntry(Walk* walk, const RawTreeEntry& entry, const std::string& prefix,
                     const std::string& root_hex, store::TreeRows* out) {
-  std::string path = prefix;
-  path.append(entry.name);
-  if (!entry.is_tree()) {
-    out->push_back({std::move(path), CanonicalMode(entry.mode), entry.id});
-    return Status::Ok();
-  }
-  auto sub = store::ReadTree(walk->odb, entry.id);
-  if (!sub.ok()) {
-    return Status(Code::kObjectsMissing,
-                  "cannot read a tree under " + root_hex + ": " + sub.status().message())
-        .WithDetail("object", OidHex(entry.id));
-  }
-  path.push_back('/');
-  return CollectAll(walk, *sub, path, root_hex, out);
+  return UnderRoot(store::AppendEntryRows(walk->odb, entry, prefix, out, &walk->canonical),
+                   root_hex);
 }
 
 // The rows of `a` and of `b` (trees at the same path) that can differ: entries equal on both
@@ -124,11 +108,7 @@ Status DiffRows(Walk* walk, const RawTree& a, const RawTree& b, const std::strin
 // known to libgit2 without being stored. *canonical: whether every tree read was in git's order.
 Status ChangedRows(git_repository* repo, const git_oid& base_id, const git_oid& candidate_id,
                    store::TreeRows* base, store::TreeRows* candidate, bool* canonical) {
-  git_odb* raw_odb = nullptr;
-  if (git_repository_odb(&raw_odb, repo) != 0) {
-    return Status(Code::kInternal, "cannot open object database: " + store::LastGitError());
-  }
-  OdbPtr odb(raw_odb);
+  GENTLE_ASSIGN_OR_RETURN(store::OdbPtr odb, store::RepositoryOdb(repo));
   const std::string base_hex = OidHex(base_id), candidate_hex = OidHex(candidate_id);
   GENTLE_ASSIGN_OR_RETURN(RawTree a, ReadTree(odb.get(), base_id));
   GENTLE_ASSIGN_OR_RETURN(RawTree b, ReadTree(odb.get(), candidate_id));

@@ -51,6 +51,14 @@ bool ObjectHashMatches(const git_oid& id, git_object_t type, std::string_view da
   return std::memcmp(digest, id.id, GIT_OID_RAWSZ) == 0;
 }
 
+Result<OdbPtr> RepositoryOdb(git_repository* repo) {
+  git_odb* odb = nullptr;
+  if (git_repository_odb(&odb, repo) != 0) {
+    return Status(Code::kInternal, "cannot open object database: " + LastGitError());
+  }
+  return OdbPtr(odb);
+}
+
 Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t type) {
   git_odb_object* raw = nullptr;
   if (int rc = git_odb_read(&raw, odb, &id); rc != 0) return ReadFailure(rc, id);

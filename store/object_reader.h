@@ -38,6 +38,11 @@ struct OdbObjectFree {
 };
 using OdbObjectPtr = std::unique_ptr<git_odb_object, OdbObjectFree>;
 
+struct OdbFree {
+  void operator()(git_odb* odb) const { git_odb_free(odb); }
+};
+using OdbPtr = std::unique_ptr<git_odb, OdbFree>;
+
 struct BlobFree {
   void operator()(git_blob* blob) const { git_blob_free(blob); }
 };
@@ -45,6 +50,9 @@ using BlobPtr = std::unique_ptr<git_blob, BlobFree>;
 
 // True when SHA-1("<type> <size>\0" + data) is `id`.
 bool ObjectHashMatches(const git_oid& id, git_object_t type, std::string_view data);
+
+// The object database of `repo`; kInternal when libgit2 cannot open it.
+Result<OdbPtr> RepositoryOdb(git_repository* repo);
 
 // The object `id` of type `type` from `odb`, its hash checked.
 Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t type);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "store/layout.h"
+#include "store/object_reader.h"
 #include "store/tree_rows.h"
 
 namespace gentle::store {
@@ -19,20 +20,18 @@ Result<git_oid> PinCommit(git_repository* repo, const std::string& lineage, cons
   };
   append("base", base);  // "base" < "candidate": git tree order
   append("candidate", candidate);
-  git_odb* odb = nullptr;
-  if (git_repository_odb(&odb, repo) != 0) {
-    return Status(Code::kInternal, "cannot open object database: " + LastGitError());
-  }
+  GENTLE_ASSIGN_OR_RETURN(OdbPtr odb, RepositoryOdb(repo));
   git_oid tree;
-  int rc = git_odb_write(&tree, odb, tree_data.data(), tree_data.size(), GIT_OBJECT_TREE);
+  int rc = git_odb_write(&tree, odb.get(), tree_data.data(), tree_data.size(), GIT_OBJECT_TREE);
   std::string commit = "tree " + OidHex(tree) +
                        "\nauthor gentle-ai <gentle-ai@invalid> 0 +0000"
                        "\ncommitter gentle-ai <gentle-ai@invalid> 0 +0000"
                        "\n\ngentle-ai review pin\n\nlineage: " +
                        lineage + "\n";
   git_oid commit_id;
-  if (rc == 0) rc = git_odb_write(&commit_id, odb, commit.data(), commit.size(), GIT_OBJECT_COMMIT);
-  git_odb_free(odb);
+  if (rc == 0) {
+    rc = git_odb_write(&commit_id, odb.get(), commit.data(), commit.size(), GIT_OBJECT_COMMIT);
+  }
   if (rc != 0) return Status(Code::kInternal, "cannot write pin objects: " + LastGitError());
   return commit_id;
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
-#include <memory>
 #include <string_view>
 
 #include "store/raw_tree.h"
@@ -134,33 +133,30 @@ uint32_t CanonicalMode(uint32_t mode) {
   }
 }
 
-namespace {
-
-// The rows of every non-tree entry under `tree` (a pre-order walk in stored order, as
-// git_tree_walk), paths prefixed with `prefix`; subtrees are read checked from `odb`.
-Status AppendTreeRows(git_odb* odb, const RawTree& tree, const std::string& prefix, TreeRows* out) {
+Status AppendTreeRows(git_odb* odb, const RawTree& tree, const std::string& prefix, TreeRows* out,
+                      bool* canonical) {
+  if (canonical != nullptr && !tree.CanonicalOrder()) *canonical = false;
   for (const RawTreeEntry& entry : tree.entries()) {
-    std::string path = prefix;
-    path.append(entry.name);
-    if (!entry.is_tree()) {
-      out->push_back({std::move(path), CanonicalMode(entry.mode), entry.id});
-      continue;
-    }
-    GENTLE_ASSIGN_OR_RETURN(RawTree sub, ReadTree(odb, entry.id));
-    path.push_back('/');
-    GENTLE_RETURN_IF_ERROR(AppendTreeRows(odb, sub, path, out));
+    GENTLE_RETURN_IF_ERROR(AppendEntryRows(odb, entry, prefix, out, canonical));
   }
   return Status::Ok();
 }
 
-}  // namespace
+Status AppendEntryRows(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
+                       TreeRows* out, bool* canonical) {
+  std::string path = prefix;
+  path.append(entry.name);
+  if (!entry.is_tree()) {
+    out->push_back({std::move(path), CanonicalMode(entry.mode), entry.id});
+    return Status::Ok();
+  }
+  GENTLE_ASSIGN_OR_RETURN(RawTree sub, ReadTree(odb, entry.id));
+  path.push_back('/');
+  return AppendTreeRows(odb, sub, path, out, canonical);
+}
 
 Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id) {
-  git_odb* raw_odb = nullptr;
-  if (git_repository_odb(&raw_odb, repo) != 0) {
-    return Status(Code::kInternal, "cannot open object database: " + LastGitError());
-  }
-  std::unique_ptr<git_odb, void (*)(git_odb*)> odb(raw_odb, git_odb_free);
+  GENTLE_ASSIGN_OR_RETURN(OdbPtr odb, RepositoryOdb(repo));
   auto root = ReadTree(odb.get(), tree_id);
   if (!root.ok()) {
     return Status(Code::kObjectsMissing,

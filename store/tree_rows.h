@@ -18,6 +18,9 @@
 
 namespace gentle::store {
 
+class RawTree;
+struct RawTreeEntry;
+
 struct TreeRow {
   std::string path;
   uint32_t mode;  // canonical: 0100644, 0100755, 0120000, 0160000
@@ -34,6 +37,16 @@ uint32_t CanonicalMode(uint32_t mode);
 // kObjectsMissing when the tree or a subtree is absent, not a tree, malformed, or does not hash
 // to its id (every tree is read through store/raw_tree.h, checked).
 Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree);
+
+// The rows of every non-tree entry under `tree` (AppendTreeRows), or of `entry` itself or under
+// it (AppendEntryRows), appended in a pre-order walk in stored order (as git_tree_walk), paths
+// prefixed with `prefix`, modes canonical; subtrees are read, checked, from `odb`. When
+// `canonical` is given it is cleared if a tree of the walk is not in git's canonical order
+// (RawTree::CanonicalOrder). Errors: ReadTree's, for the subtree that could not be read.
+Status AppendTreeRows(git_odb* odb, const RawTree& tree, const std::string& prefix, TreeRows* out,
+                      bool* canonical = nullptr);
+Status AppendEntryRows(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
+                       TreeRows* out, bool* canonical = nullptr);
 
 enum class ObjectWrites { kHashOnly, kWrite };
 // `rows` must be sorted bytewise by path with no duplicates.

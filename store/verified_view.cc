@@ -116,7 +116,7 @@ Result<RepositoryPtr> OpenVerifiedView(git_repository* repo) {
     Free(&backend->parent);
     return ViewError("object database");
   }
-  std::unique_ptr<git_odb, void (*)(git_odb*)> odb_owner(odb, git_odb_free);
+  OdbPtr odb_owner(odb);
   if (git_odb_add_backend(odb, &backend->parent, 1) != 0) {
     Free(&backend->parent);
     return ViewError("backend");
