@@ -3,12 +3,10 @@
 #include <algorithm>
 #include <memory>
 #include <string_view>
-#include <utility>
 
 #include "export/file_section.h"
 #include "export/oracle_runner.h"
 #include "store/digests.h"
-#include "store/object_reader.h"
 #include "store/repository.h"
 #include "store/tree_rows.h"
 
@@ -38,27 +36,6 @@ Result<git_oid> ParseTreeId(const std::string& hex) {
 }
 
 Status Mismatch(const std::string& what) { return Status(Code::kIntegrityMismatch, what); }
-
-// Reads every blob the changes name through the hash-checking reader (store/object_reader.h), so a
-// patch handed to git, which does not check what it reads, still refuses a tampered object as the
-// native engine would. Gitlinks name commits of another repository and are not read.
-Status CheckBlobs(git_repository* repo, const std::vector<TreeChange>& changes) {
-  constexpr uint32_t kModeGitlink = 0160000;
-  for (const TreeChange& c : changes) {
-    for (const auto& [mode, oid] :
-         {std::pair(c.old_mode, c.old_oid), std::pair(c.new_mode, c.new_oid)}) {
-      if (mode == 0 || mode == kModeGitlink) continue;
-      auto blob = store::LookupBlob(repo, oid);
-      if (!blob.ok()) {
-        return Status(blob.status().code(), "blob " + store::OidHex(oid) + " at " + c.path + ": " +
-                                                blob.status().message())
-            .WithDetail("object", store::OidHex(oid))
-            .WithDetail("path", c.path);
-      }
-    }
-  }
-  return Status::Ok();
-}
 
 }  // namespace
 

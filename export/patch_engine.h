@@ -47,6 +47,11 @@ struct DerivedPatch {
 Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
                                  const git_oid& candidate_tree, const PatchOptions& options);
 
+// Reads every blob WritePatch would read for `changes`, hash-checked, and keeps nothing: the
+// same refusals (objects_missing with details.object and details.path) for a patch that another
+// writer (the pinned git CLI, which checks nothing) produces.
+Status CheckBlobs(git_repository* repo, const std::vector<TreeChange>& changes);
+
 // DerivePatch's second half, for a caller that already holds DiffTrees(base, candidate).
 Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChange>& changes,
                                 const PatchOptions& options);
