@@ -26,27 +26,16 @@
 
 #include <git2.h>
 
-#include <memory>
 #include <string_view>
 
+#include "store/git_ptr.h"
 #include "store/status.h"
 
 namespace gentle::store {
 
-struct OdbObjectFree {
-  void operator()(git_odb_object* object) const { git_odb_object_free(object); }
-};
-using OdbObjectPtr = std::unique_ptr<git_odb_object, OdbObjectFree>;
-
-struct OdbFree {
-  void operator()(git_odb* odb) const { git_odb_free(odb); }
-};
-using OdbPtr = std::unique_ptr<git_odb, OdbFree>;
-
-struct BlobFree {
-  void operator()(git_blob* blob) const { git_blob_free(blob); }
-};
-using BlobPtr = std::unique_ptr<git_blob, BlobFree>;
+using OdbObjectPtr = GitPtr<git_odb_object, git_odb_object_free>;
+using OdbPtr = GitPtr<git_odb, git_odb_free>;
+using BlobPtr = GitPtr<git_blob, git_blob_free>;
 
 // True when SHA-1("<type> <size>\0" + data) is `id`.
 bool ObjectHashMatches(const git_oid& id, git_object_t type, std::string_view data);

@@ -12,15 +12,13 @@
 #include <memory>
 #include <string>
 
+#include "store/git_ptr.h"
 #include "store/status.h"
 
 namespace gentle::store {
 
 // An owned libgit2 repository handle.
-struct RepositoryFree {
-  void operator()(git_repository* repo) const { git_repository_free(repo); }
-};
-using RepositoryPtr = std::unique_ptr<git_repository, RepositoryFree>;
+using RepositoryPtr = GitPtr<git_repository, git_repository_free>;
 
 class Repository {
  public:

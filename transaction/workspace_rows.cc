@@ -8,6 +8,7 @@
 #include <memory>
 #include <string_view>
 
+#include "store/git_ptr.h"
 #include "store/index_file.h"
 
 namespace gentle::transaction {
@@ -18,11 +19,7 @@ using store::ObjectWrites;
 using store::TreeRow;
 using store::TreeRows;
 
-template <typename T, void (*Free)(T*)>
-struct GitDeleter {
-  void operator()(T* p) const { Free(p); }
-};
-using IndexPtr = std::unique_ptr<git_index, GitDeleter<git_index, git_index_free>>;
+using IndexPtr = store::GitPtr<git_index, git_index_free>;
 
 // Detaches whatever index was given to the repository with git_repository_set_index.
 struct RepositoryIndexReset {
