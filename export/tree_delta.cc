@@ -74,11 +74,14 @@ Status DiffRows(Walk* walk, const RawTree& a, const RawTree& b, const std::strin
   const std::vector<RawTreeEntry>& eb = b.entries();
   size_t i = 0, j = 0;
   while (i < ea.size() || j < eb.size()) {
-    if (j == eb.size() || (i < ea.size() && store::TreeOrderLess(ea[i], eb[j]))) {
+    const int order = i == ea.size()   ? 1
+                      : j == eb.size() ? -1
+                                       : store::TreeOrderCompare(ea[i], eb[j]);
+    if (order < 0) {
       GENTLE_RETURN_IF_ERROR(CollectEntry(walk, ea[i++], prefix, a_hex, out_a));
       continue;
     }
-    if (i == ea.size() || store::TreeOrderLess(eb[j], ea[i])) {
+    if (order > 0) {
       GENTLE_RETURN_IF_ERROR(CollectEntry(walk, eb[j++], prefix, b_hex, out_b));
       continue;
     }

@@ -29,8 +29,12 @@ struct RawTreeEntry {
   bool is_tree() const { return (mode & 0170000) == 0040000; }
 };
 
-// git's tree order: names compare bytewise, a subtree's as if it ended in '/'.
-bool TreeOrderLess(const RawTreeEntry& a, const RawTreeEntry& b);
+// git's tree order: names compare bytewise, a subtree's as if it ended in '/'. Negative, zero or
+// positive as `a` sorts before, with, or after `b`.
+int TreeOrderCompare(const RawTreeEntry& a, const RawTreeEntry& b);
+inline bool TreeOrderLess(const RawTreeEntry& a, const RawTreeEntry& b) {
+  return TreeOrderCompare(a, b) < 0;
+}
 
 // False when `data` is not a well-formed tree; `out` is then unspecified.
 bool ParseTree(std::string_view data, std::vector<RawTreeEntry>* out);
