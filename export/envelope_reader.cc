@@ -1,12 +1,12 @@
 #include "export/envelope_reader.h"
 
 #include <nlohmann/json.hpp>
-#include <set>
 #include <vector>
 
 #include "export/base64.h"
 #include "export/derivation.h"
 #include "store/sha256.h"
+#include "store/strict_json.h"
 
 namespace gentle::exporter {
 namespace {
@@ -17,23 +17,23 @@ struct Bad {
   std::string what;
 };
 
-constexpr int kMaxDepth = 64;
+constexpr size_t kMaxDepth = 64;
 
 // Like the record codec: a duplicate key (readers disagree on which copy wins) or nesting deeper
 // than any envelope has is refused rather than silently resolved.
 Json ParseStrict(std::string_view text) {
-  std::vector<std::set<std::string>> keys;
-  Json::parser_callback_t callback = [&keys](int depth, Json::parse_event_t event, Json& parsed) {
-    if (depth > kMaxDepth) throw Bad{"is nested too deeply"};
-    if (event == Json::parse_event_t::object_start) keys.emplace_back();
-    if (event == Json::parse_event_t::object_end) keys.pop_back();
-    if (event == Json::parse_event_t::key &&
-        !keys.back().insert(parsed.get<std::string>()).second) {
-      throw Bad{"has a duplicate key \"" + parsed.get<std::string>() + "\""};
-    }
-    return true;
-  };
-  return Json::parse(text.begin(), text.end(), callback);
+  Json parsed;
+  store::StrictJsonRefusal why;
+  if (store::ParseStrictJson(text, kMaxDepth, &parsed, &why)) return parsed;
+  switch (why.kind) {
+    case store::StrictJsonRefusal::Kind::kDuplicateKey:
+      throw Bad{"has a duplicate key \"" + why.detail + "\""};
+    case store::StrictJsonRefusal::Kind::kTooDeep:
+      throw Bad{"is nested too deeply"};
+    case store::StrictJsonRefusal::Kind::kSyntax:
+      break;
+  }
+  throw Bad{"is not valid JSON: " + why.detail};
 }
 
 const Json& Member(const Json& object, const char* key) {

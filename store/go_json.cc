@@ -116,22 +116,19 @@ bool IsValidUtf8(std::string_view value) {
 std::string CompactJson(std::string_view text) {
   std::string out;
   out.reserve(text.size());
-  bool in_string = false;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (in_string) {
-      out.push_back(c);
-      if (c == '\\' && i + 1 < text.size()) {
-        out.push_back(text[++i]);
-      } else if (c == '"') {
-        in_string = false;
-      }
-    } else if (c == '"') {
-      in_string = true;
-      out.push_back(c);
-    } else if (c != ' ' && c != '\t' && c != '\n' && c != '\r') {
-      out.push_back(c);
-    }
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  while (p < end) {
+    // Outside strings: whitespace is dropped, every other byte kept.
+    const char c = *p++;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r') continue;
+    out.push_back(c);
+    if (c != '"') continue;
+    // A string is kept whole, through its closing quote; a backslash carries the next byte.
+    const char* run = p;
+    while (p < end && *p != '"') p += (*p == '\\' && p + 1 < end) ? 2 : 1;
+    if (p < end) ++p;
+    out.append(run, p);
   }
   return out;
 }

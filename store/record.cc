@@ -1,13 +1,13 @@
 #include "store/record.h"
 
 #include <nlohmann/json.hpp>
-#include <set>
 #include <vector>
 
 #include "store/digests.h"
 #include "store/file_io.h"
 #include "store/go_json.h"
 #include "store/go_marshal.h"
+#include "store/strict_json.h"
 
 namespace gentle::store {
 namespace {
@@ -22,18 +22,18 @@ struct Malformed {
 
 // Parses with nlohmann, additionally refusing duplicate object keys and excessive nesting.
 Json ParseStrict(std::string_view text) {
-  std::vector<std::set<std::string>> keys;
-  Json::parser_callback_t callback = [&keys](int depth, Json::parse_event_t event, Json& parsed) {
-    if (static_cast<size_t>(depth) > kMaxDepth) throw Malformed{"JSON nested too deeply"};
-    if (event == Json::parse_event_t::object_start) keys.emplace_back();
-    if (event == Json::parse_event_t::object_end) keys.pop_back();
-    if (event == Json::parse_event_t::key &&
-        !keys.back().insert(parsed.get<std::string>()).second) {
-      throw Malformed{"duplicate key \"" + parsed.get<std::string>() + "\""};
-    }
-    return true;
-  };
-  return Json::parse(text.begin(), text.end(), callback);
+  Json parsed;
+  StrictJsonRefusal why;
+  if (ParseStrictJson(text, kMaxDepth, &parsed, &why)) return parsed;
+  switch (why.kind) {
+    case StrictJsonRefusal::Kind::kDuplicateKey:
+      throw Malformed{"duplicate key \"" + why.detail + "\""};
+    case StrictJsonRefusal::Kind::kTooDeep:
+      throw Malformed{"JSON nested too deeply"};
+    case StrictJsonRefusal::Kind::kSyntax:
+      break;
+  }
+  throw Malformed{"is not valid JSON: " + why.detail};
 }
 
 bool IsJsonSpace(char c) { return c == ' ' || c == '\n' || c == '\t' || c == '\r'; }

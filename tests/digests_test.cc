@@ -122,6 +122,17 @@ TEST_CASE("CompactJson keeps string bytes and drops outside whitespace") {
   CHECK(CompactJson("{ \"a b\" : [ 1 , \"x \\\" y\" ] }\n") == "{\"a b\":[1,\"x \\\" y\"]}");
 }
 
+TEST_CASE("CompactJson: escapes, a backslash before the closing quote, unterminated strings") {
+  // An escaped backslash ends before the quote, which then closes the string.
+  CHECK(CompactJson("[ \"a\\\\\" , 2 ]") == "[\"a\\\\\",2]");
+  // Whitespace inside strings (also escaped forms) is kept byte for byte.
+  CHECK(CompactJson("{\"k\":\" \\t\t\\n \"}") == "{\"k\":\" \\t\t\\n \"}");
+  // Text the parser would refuse is still copied, never read past its end.
+  CHECK(CompactJson("\"open \\") == "\"open \\");
+  CHECK(CompactJson("\"open  x") == "\"open  x");
+  CHECK(CompactJson(" \r\n\t ") == "");
+}
+
 TEST_CASE("sha256 ids are sha256: plus 64 lowercase hex") {
   CHECK(IsSha256Id("sha256:" + std::string(64, 'a')));
   CHECK_FALSE(IsSha256Id("sha256:" + std::string(64, 'A')));

@@ -1,0 +1,34 @@
+// ParseStrictJson: nlohmann's DOM of a JSON text, refusing what two readers could resolve
+// differently: an object with the same key twice (which copy wins is up to the reader) and nesting
+// deeper than a limit (a reader with a smaller stack fails where another succeeds). Used for every
+// untrusted JSON file we read: lineage records (store/record.h) and export envelopes
+// (export/envelope_reader.h).
+//
+// The parse is nlohmann's own lexer and grammar (UTF-8 checked, the whole text consumed) driving a
+// SAX handler that builds the tree, so values are exactly those Json::parse yields.
+#ifndef GENTLE_STORE_STRICT_JSON_H_
+#define GENTLE_STORE_STRICT_JSON_H_
+
+#include <cstddef>
+#include <nlohmann/json_fwd.hpp>
+#include <string>
+#include <string_view>
+
+namespace gentle::store {
+
+struct StrictJsonRefusal {
+  enum class Kind { kSyntax, kDuplicateKey, kTooDeep };
+  Kind kind = Kind::kSyntax;
+  // kSyntax: nlohmann's message; kDuplicateKey: the key; kTooDeep: empty.
+  std::string detail;
+};
+
+// True and `*out` set when `text` is one JSON value with no object holding a key twice and no
+// value inside more than `max_depth` enclosing arrays or objects. Otherwise false, `*why` says
+// which rule failed, and `*out` is unspecified.
+bool ParseStrictJson(std::string_view text, size_t max_depth, nlohmann::json* out,
+                     StrictJsonRefusal* why);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_STRICT_JSON_H_
