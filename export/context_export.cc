@@ -28,12 +28,12 @@ Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::
     // Only a tombstone file can make it one: with none in the store (no burn yet), the index
     // need not be opened.
     if (!store::MayHoldTombstones(layout)) return record;
-    Status absent = store::ClassifyAbsent(layout, lineage);
-    if (absent.code() == Code::kConsumed) {
+    Status burned = store::FindBurnClaim(layout, lineage);
+    if (burned.code() == Code::kConsumed) {
       return Status(Code::kAmbiguous, "lineage " + lineage + " has a live record and a tombstone")
           .WithLineage(lineage)
-          .WithDetail("tombstone", absent.details().count("tombstone")
-                                       ? absent.details().at("tombstone")
+          .WithDetail("tombstone", burned.details().count("tombstone")
+                                       ? burned.details().at("tombstone")
                                        : std::string());
     }
     return record;

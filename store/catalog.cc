@@ -110,12 +110,21 @@ Status CheckEvidenceFile(const StoreLayout& layout, const std::string& path,
   return Status::Ok();
 }
 
-Status ClassifyFromIndex(const StoreLayout& layout, IndexDb& db, const std::string& lineage) {
+// kConsumed when the index holds an effective tombstone for `lineage` (its evidence file checked),
+// kNotFound when it holds none.
+Status TombstoneFromIndex(const StoreLayout& layout, IndexDb& db, const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(auto tombstone, db.FindTombstoneByLineage(lineage));
   if (tombstone && TombstoneEffective(layout, *tombstone)) {
     const std::string path = TombstonePath(layout, tombstone->key);
     GENTLE_RETURN_IF_ERROR(CheckEvidenceFile(layout, path, lineage));
     return Consumed(lineage, path);
+  }
+  return NotFound(lineage);
+}
+
+Status ClassifyFromIndex(const StoreLayout& layout, IndexDb& db, const std::string& lineage) {
+  if (Status burned = TombstoneFromIndex(layout, db, lineage); burned.code() != Code::kNotFound) {
+    return burned;
   }
   GENTLE_ASSIGN_OR_RETURN(auto audit, db.FindQuarantineByLineage(lineage));
   if (audit && QuarantineEffective(layout, *audit)) {
@@ -150,6 +159,15 @@ Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage) {
                           OpenIndexForReader(layout, IndexOptions::ReadUse::kLineageLookups));
   if (db) return ClassifyFromIndex(layout, *db, lineage);
   return ClassifyAbsentFromFiles(layout, lineage);
+}
+
+Status FindBurnClaim(const StoreLayout& layout, const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db,
+                          OpenIndexForReader(layout, IndexOptions::ReadUse::kTombstoneLookup));
+  if (db) return TombstoneFromIndex(layout, *db, lineage);
+  GENTLE_ASSIGN_OR_RETURN(auto tombstone, FindTombstone(layout, lineage));
+  if (tombstone) return Consumed(lineage, tombstone->file);
+  return NotFound(lineage);
 }
 
 Status ClassifyAbsentFromFiles(const StoreLayout& layout, const std::string& lineage) {

@@ -44,6 +44,13 @@ Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage);
 // stores that have no index yet, e.g. written by the Go gentle-ai).
 Status ClassifyAbsentFromFiles(const StoreLayout& layout, const std::string& lineage);
 
+// For a lineage that has a live record: kConsumed (tombstone path in details) when a tombstone
+// also claims it, which makes the record a duplicate claim; otherwise what ClassifyAbsent would
+// have answered short of kConsumed (kNotFound, or an error). The same verdict as
+// ClassifyAbsent(...) == kConsumed with one keyed lookup (tombstones_by_lineage) through a reader
+// that compiles nothing else; without a usable index, a scan of the tombstone directory.
+Status FindBurnClaim(const StoreLayout& layout, const std::string& lineage);
+
 }  // namespace gentle::store
 
 #endif  // GENTLE_STORE_CATALOG_H_

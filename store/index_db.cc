@@ -88,6 +88,7 @@ constexpr const char* kReadStatements[] = {
     kFindTombstone,  kPreparedTombstones, kFindQuarantine, kPreparedQuarantine,
 };
 constexpr const char* kLineageLookupStatements[] = {kFindTombstone, kFindQuarantine};
+constexpr const char* kTombstoneLookupStatements[] = {kFindTombstone};
 constexpr const char* kAllStatements[] = {
     kListTombstones,   kListQuarantine, kUpsertLineage,      kCommitLineage,    kDeleteLineage,
     kFindLineage,      kListLineages,   kPreparedLineages,   kUpsertTombstone,  kCommitTombstone,
@@ -243,9 +244,17 @@ Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnectio
   // match its schema_version (a reader then falls back to the files).
   std::span<const char* const> statements = kAllStatements;
   if (read_only) {
-    statements = options.read_use == IndexOptions::ReadUse::kLineageLookups
-                     ? std::span<const char* const>(kLineageLookupStatements)
-                     : std::span<const char* const>(kReadStatements);
+    switch (options.read_use) {
+      case IndexOptions::ReadUse::kAll:
+        statements = kReadStatements;
+        break;
+      case IndexOptions::ReadUse::kLineageLookups:
+        statements = kLineageLookupStatements;
+        break;
+      case IndexOptions::ReadUse::kTombstoneLookup:
+        statements = kTombstoneLookupStatements;
+        break;
+    }
   }
   for (const char* sql : statements) {
     Result<Statement> stmt = db->conn_->Prepare(sql);

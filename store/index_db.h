@@ -89,8 +89,9 @@ struct IndexOptions {
   // What a read-only connection is for. A read-only open compiles the statements of its use to
   // prove the tables match schema_version (kCorrupted otherwise); a statement outside that use is
   // compiled when first run. kLineageLookups is FindTombstoneByLineage and FindQuarantineByLineage
-  // only: compiling every reader statement cost more than the lookup it served.
-  enum class ReadUse { kAll, kLineageLookups };
+  // only: compiling every reader statement cost more than the lookup it served. kTombstoneLookup
+  // is FindTombstoneByLineage alone (the duplicate-claim check of a live record).
+  enum class ReadUse { kAll, kLineageLookups, kTombstoneLookup };
   ReadUse read_use = ReadUse::kAll;
 };
 

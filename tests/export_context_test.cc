@@ -199,6 +199,14 @@ TEST_CASE("matrix: a burned lineage is consumed") {
     REQUIRE(std::filesystem::remove(loose));
     auto both = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
     CHECK(both.error["code"] == "ambiguous");
+    // Without the index, the tombstone directory answers the same.
+    for (const char* side : {"", "-wal", "-shm"}) {
+      std::filesystem::remove(f.root() + "/index.sqlite" + side);
+    }
+    auto from_files = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");
+    CHECK(from_files.error["code"] == "ambiguous");
+    CHECK(from_files.error["details"]["tombstone"].get<std::string>().rfind(
+              f.root() + "/terminal-consumption/v1/", 0) == 0);
     // Without the tombstone file the record is live again, and the derivation's own refusal shows.
     std::filesystem::remove_all(f.root() + "/terminal-consumption");
     auto alone = ExpectRefusal(f.repo, f.lineage, f.repo + "/.git");

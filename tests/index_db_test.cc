@@ -370,6 +370,37 @@ TEST_CASE("index: a reader opened for lineage lookups compiles only those") {
   CHECK(IndexDb::OpenReadOnly(path, lookups).status().code() == Code::kCorrupted);
 }
 
+TEST_CASE("index: a reader opened for the tombstone lookup compiles only that") {
+  TempDir dir;
+  std::string path = dir.File("index.sqlite");
+  {
+    auto db = OpenRw(path);
+    REQUIRE(db->UpsertTombstone(Tombstone(1, "review-a")).ok());
+  }
+  IndexOptions tombstone_only;
+  tombstone_only.read_use = IndexOptions::ReadUse::kTombstoneLookup;
+  // A column only the quarantine lookup reads: the lineage-lookups reader refuses at open, the
+  // tombstone reader opens and answers, and refuses the quarantine lookup when it is run.
+  RawExec(path, "ALTER TABLE quarantine DROP COLUMN actor", /*keep_wal=*/true);
+  IndexOptions lookups;
+  lookups.read_use = IndexOptions::ReadUse::kLineageLookups;
+  CHECK(IndexDb::OpenReadOnly(path, lookups).status().code() == Code::kCorrupted);
+  auto db = IndexDb::OpenReadOnly(path, tombstone_only);
+  REQUIRE(db.ok());
+  auto found = (*db)->FindTombstoneByLineage("review-a");
+  REQUIRE(found.ok());
+  REQUIRE(found->has_value());
+  CHECK((*found)->lineage_id == "review-a");
+  auto missing = (*db)->FindTombstoneByLineage("review-b");
+  REQUIRE(missing.ok());
+  CHECK_FALSE(missing->has_value());
+  CHECK_FALSE((*db)->FindQuarantineByLineage("review-a").ok());
+  db->reset();
+  // A column the tombstone lookup reads: refused at open.
+  RawExec(path, "ALTER TABLE tombstones DROP COLUMN repository", /*keep_wal=*/true);
+  CHECK(IndexDb::OpenReadOnly(path, tombstone_only).status().code() == Code::kCorrupted);
+}
+
 TEST_CASE("index: a read-only connection reads one snapshot from open to close") {
   TempDir dir;
   std::string path = dir.File("index.sqlite");
