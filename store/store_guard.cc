@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <map>
+
 #include "store/file_io.h"
 
 namespace gentle::store {
@@ -19,6 +21,45 @@ std::string OwnerRecord() {
 
 Status LockForMutation(const StoreLayout& layout, LockMode maintenance_mode, FileLock* maintenance,
                        FileLock* writer);
+
+// CheckNoSymlinks and KindOf for several paths under one base, each path component lstat'ed once
+// however many of the paths share it: the store's shape is nine components reached through nine
+// paths, which took twenty lstat calls one path at a time.
+class StorePathKinds {
+ public:
+  explicit StorePathKinds(std::string base) : base_(std::move(base)) {}
+
+  // kCorrupted if a component of `path` below the base is a symlink, as CheckNoSymlinks;
+  // otherwise the kind of `path` itself, as KindOf (kMissing once a component is missing).
+  Result<PathKind> Check(const std::string& path) {
+    if (path.compare(0, base_.size(), base_) != 0) {
+      return Status(Code::kInternal, "store path outside its base: " + path);
+    }
+    PathKind kind = PathKind::kDirectory;
+    for (size_t pos = base_.size(); pos < path.size();) {
+      size_t next = path.find('/', pos + 1);
+      if (next == std::string::npos) next = path.size();
+      const std::string prefix = path.substr(0, next);
+      kind = KindOnce(prefix);
+      if (kind == PathKind::kSymlink) {
+        return Status(Code::kCorrupted, "store path component is a symlink: " + prefix);
+      }
+      if (kind == PathKind::kMissing) return kind;  // nothing exists below it
+      pos = next;
+    }
+    return kind;
+  }
+
+ private:
+  PathKind KindOnce(const std::string& path) {
+    auto [it, inserted] = seen_.try_emplace(path, PathKind::kMissing);
+    if (inserted) it->second = KindOf(path);
+    return it->second;
+  }
+
+  std::string base_;
+  std::map<std::string, PathKind> seen_;
+};
 
 }  // namespace
 
@@ -48,14 +89,15 @@ Status PreflightWrite(const StoreLayout& layout) {
 }
 
 Status CheckStoreShape(const StoreLayout& layout) {
+  StorePathKinds kinds(layout.common_dir());
   for (const std::string& path :
        {layout.maintenance_lock(), layout.v2_lock(), layout.tombstone_dir(),
         layout.quarantine_dir(), layout.index_path()}) {
-    GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
+    GENTLE_RETURN_IF_ERROR(kinds.Check(path).status());
   }
   for (const std::string& dir :
        {layout.root(), layout.v2_dir(), layout.tombstone_dir(), layout.quarantine_dir()}) {
-    PathKind kind = KindOf(dir);
+    GENTLE_ASSIGN_OR_RETURN(PathKind kind, kinds.Check(dir));
     if (kind != PathKind::kMissing && kind != PathKind::kDirectory) {
       return Status(Code::kCorrupted, "store path is not a directory: " + dir);
     }
