@@ -2,14 +2,16 @@
 # compare.sh: whole-process comparisons of gentle-ai against git, as ratios (docs/performance.md).
 #
 #   bench/compare.sh [--build DIR] [--data DIR] [--work DIR] [--out DIR] [--rounds N] [--runs N]
+#                    [--small-runs N]
 #                    [--sections export,start,store] [--sizes "1000 10000 100000"]
 #                    [--real-only | --gen-only] [--instructions]
 #
 # Each pair A/B is measured with hyperfine in --rounds rounds of --runs runs per command, the order
 # of A and B swapped every round (A,B then B,A, ...), so that load from other processes on a shared
 # machine hits both alike. Reported: the median over all runs of each command, the ratio A/B of
-# the medians, and the spread of the per-round ratios (min..max). The 1-minute load average is
-# recorded before each pair. --instructions adds a callgrind instruction count (noise-free, one run
+# the medians, and the spread of the per-round ratios (min..max). Exports whose patch is under
+# 64 KiB (about 2 ms a run) take --small-runs runs per round (default 40) instead of --runs. The
+# 1-minute load average is recorded before each pair. --instructions adds a callgrind instruction count (noise-free, one run
 # each; child processes are not followed).
 #
 # Needs: hyperfine, git, python3 (to summarise hyperfine's JSON), /usr/bin/time, valgrind for
@@ -40,6 +42,7 @@ work=""
 out=""
 rounds=3
 runs=5
+small_runs=40
 sections=export,start,store
 sizes="1000 10000 100000"
 which_repos=both
@@ -52,6 +55,7 @@ while [ $# -gt 0 ]; do
     --out) out=$2; shift 2 ;;
     --rounds) rounds=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
+    --small-runs) small_runs=$2; shift 2 ;;
     --sections) sections=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --real-only) which_repos=real; shift ;;
@@ -168,7 +172,9 @@ instr() {
   # shellcheck disable=SC2086
   n=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null $1 2>&1 >/dev/null |
       sed -n 's/.*Collected : *\([0-9]*\).*/\1/p' | tail -1)
-  [ -n "$n" ] && echo "$((n / 1000000))M" || echo "?"
+  [ -n "$n" ] || { echo "?"; return; }
+  # Two decimals below 10M (small exports differ by tenths of a million), whole millions above.
+  awk -v n="$n" 'BEGIN { if (n < 10000000) printf "%.2fM\n", n / 1e6; else printf "%dM\n", n / 1e6 }'
 }
 
 # ------------------------------------------------------------------------------------------------
@@ -197,7 +203,11 @@ export_pair() {
              python3 -c 'import json,sys; print(json.load(sys.stdin)["derivation"]["engine"])' ||
              echo refused)
   note "<!-- $name: $base..$head, patch $size bytes, identical=$same, engine=$engine -->"
+  # A run of a small diff lasts ~2 ms, where a few slow runs move a median of 15: take more.
+  local saved_runs=$runs
+  [ "$size" -lt 65536 ] && runs=$small_runs
   pair "$name ($((size / 1024)) KiB, identical=$same, $engine)" "$a" "$b" --output=pipe
+  runs=$saved_runs
 }
 
 # burn_one REPO BASE HEAD: a lineage of its own started, approved and burned, so that the store
@@ -227,6 +237,9 @@ if [[ $sections == *export* ]]; then
     for r in git libgit2; do
       [ -d "$work/$r" ] || git clone -q --shared --no-checkout "$data/$r.git" "$work/$r"
     done
+    # A reused --work keeps the previous run's burn: start from an empty store, so that the rows
+    # before git-small-burned-store measure a store without tombstones.
+    "$gai" review store reset --cwd "$work/git" --yes >/dev/null
     export_pair "git-small" "$work/git" v2.39.0~1 v2.39.0
     export_pair "git-2MB" "$work/git" v2.38.0 v2.39.0
     export_pair "libgit2-binary" "$work/libgit2" 2ad152509^ 2ad152509

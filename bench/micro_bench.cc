@@ -419,8 +419,8 @@ void BM_IndexOpenClassifyUnknown(benchmark::State& state) {
 }
 BENCHMARK(BM_IndexOpenClassifyUnknown)->Arg(1000)->Arg(10000)->Arg(100000);
 
-// What store::ClassifyAbsent costs a process (also the duplicate-claim check of every live export
-// in a store with burns): a reader opened for the two by-lineage lookups only, both missing.
+// What store::ClassifyAbsent costs a process: a reader opened for the two by-lineage lookups
+// only, both missing.
 void BM_IndexOpenLineageLookups(benchmark::State& state) {
   const int64_t n = state.range(0);
   const std::string& path = IndexFile(n);
@@ -438,6 +438,22 @@ void BM_IndexOpenLineageLookups(benchmark::State& state) {
   }
 }
 BENCHMARK(BM_IndexOpenLineageLookups)->Arg(1000)->Arg(100000);
+
+// What store::FindBurnClaim costs a process (the duplicate-claim check of every live export in a
+// store with burns): a reader opened for the tombstone lookup only, which misses.
+void BM_IndexOpenTombstoneLookup(benchmark::State& state) {
+  const int64_t n = state.range(0);
+  const std::string& path = IndexFile(n);
+  store::IndexOptions options;
+  options.read_use = store::IndexOptions::ReadUse::kTombstoneLookup;
+  for (auto _ : state) {
+    auto db = store::IndexDb::OpenReadOnly(path, options);
+    if (!db.ok()) Fail("index open: " + db.status().message());
+    auto tombstone = (*db)->FindTombstoneByLineage("review-ffffffffffffffff");
+    if (!tombstone.ok() || tombstone->has_value()) Fail("unknown lineage found");
+  }
+}
+BENCHMARK(BM_IndexOpenTombstoneLookup)->Arg(1000)->Arg(100000);
 
 // Streaming the catalog in list order (what `list` does): linear in n by nature.
 void BM_IndexListLineages(benchmark::State& state) {
