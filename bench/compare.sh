@@ -314,8 +314,14 @@ if [[ $sections == *store* ]]; then
   note ""
   note "## store size: N live records + N tombstones + N quarantine entries (ms median of hyperfine; peak RSS KiB)"
   note ""
-  note "| N | generate s | list ms | list RSS | status --lineage ms | status RSS | consumed ms (exit) | retired ms (exit) | unknown ms (exit) | classify RSS | load |"
-  note "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  hdr="| N | generate s | list ms | list RSS | status --lineage ms | status RSS | consumed ms (exit) | retired ms (exit) | unknown ms (exit) | classify RSS | load |"
+  sep="|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+  if [ "$instructions" = 1 ]; then
+    hdr="$hdr instructions status / consumed / retired / unknown |"
+    sep="$sep---|"
+  fi
+  note "$hdr"
+  note "$sep"
   for n in $sizes; do
     repo=$work/store-$n
     rm -rf "$repo"
@@ -350,7 +356,11 @@ if [[ $sections == *store* ]]; then
     u_ms=$(med "$gai review export-context --cwd $repo --lineage $unknown")
     read -r _ u_kb u_rc <<<"$(timed "$gai" review export-context --cwd "$repo" --lineage "$unknown")"
     kb=$(printf '%s\n' "$c_kb" "$r_kb" "$u_kb" | sort -n | tail -1)
-    note "| $n | $gen_s | $list_ms | $list_kb | $st_ms | $st_kb | $c_ms ($c_rc) | $r_ms ($r_rc) | $u_ms ($u_rc) | $kb | $load |"
+    icount=""
+    if [ "$instructions" = 1 ]; then
+      icount=" $(instr "$gai review status --cwd $repo --lineage $live") / $(instr "$gai review export-context --cwd $repo --lineage $consumed") / $(instr "$gai review export-context --cwd $repo --lineage $retired") / $(instr "$gai review export-context --cwd $repo --lineage $unknown") |"
+    fi
+    note "| $n | $gen_s | $list_ms | $list_kb | $st_ms | $st_kb | $c_ms ($c_rc) | $r_ms ($r_rc) | $u_ms ($u_rc) | $kb | $load |$icount"
   done
 fi
 

@@ -5,7 +5,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <map>
+#include <string_view>
+#include <utility>
+#include <vector>
 
 #include "store/file_io.h"
 
@@ -39,10 +41,11 @@ class StorePathKinds {
     for (size_t pos = base_.size(); pos < path.size();) {
       size_t next = path.find('/', pos + 1);
       if (next == std::string::npos) next = path.size();
-      const std::string prefix = path.substr(0, next);
+      const std::string_view prefix(path.data(), next);
       kind = KindOnce(prefix);
       if (kind == PathKind::kSymlink) {
-        return Status(Code::kCorrupted, "store path component is a symlink: " + prefix);
+        return Status(Code::kCorrupted,
+                      "store path component is a symlink: " + std::string(prefix));
       }
       if (kind == PathKind::kMissing) return kind;  // nothing exists below it
       pos = next;
@@ -51,14 +54,19 @@ class StorePathKinds {
   }
 
  private:
-  PathKind KindOnce(const std::string& path) {
-    auto [it, inserted] = seen_.try_emplace(path, PathKind::kMissing);
-    if (inserted) it->second = KindOf(path);
-    return it->second;
+  // A handful of components: a linear search beats a tree of strings.
+  PathKind KindOnce(std::string_view path) {
+    for (const auto& [seen, kind] : seen_) {
+      if (seen == path) return kind;
+    }
+    std::string owned(path);
+    const PathKind kind = KindOf(owned);
+    seen_.emplace_back(std::move(owned), kind);
+    return kind;
   }
 
   std::string base_;
-  std::map<std::string, PathKind> seen_;
+  std::vector<std::pair<std::string, PathKind>> seen_;
 };
 
 }  // namespace
