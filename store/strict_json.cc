@@ -52,14 +52,17 @@ class StrictDomBuilder final : public nlohmann::json_sax<Json> {
     return member_;
   }
 
+  // A value of either kind (scalar, array, object) inside more than max_depth containers.
+  bool TooDeep() const { return open_.size() > max_depth_; }
+
   bool Put(Json value) {
-    if (open_.size() > max_depth_) return Refuse(StrictJsonRefusal::Kind::kTooDeep, "");
+    if (TooDeep()) return Refuse(StrictJsonRefusal::Kind::kTooDeep, "");
     *Slot() = std::move(value);
     return true;
   }
 
   bool Open(Json::value_t type) {
-    if (open_.size() >= max_depth_ + 1) return Refuse(StrictJsonRefusal::Kind::kTooDeep, "");
+    if (TooDeep()) return Refuse(StrictJsonRefusal::Kind::kTooDeep, "");
     Json* slot = Slot();
     *slot = Json(type);
     open_.push_back(slot);
