@@ -36,19 +36,24 @@ Status ReadFailure(int rc, const git_oid& id) {
 
 }  // namespace
 
-bool ObjectHashMatches(const git_oid& id, git_object_t type, std::string_view data) {
-  const char* name = git_object_type2string(type);
-  char header[64];
-  const int n = std::snprintf(header, sizeof(header), "%s %zu", name, data.size());
-  if (n <= 0 || static_cast<size_t>(n) >= sizeof(header)) return false;
+git_oid ObjectId(git_object_t type, std::string_view data) {
+  // "<type> <size>" fits: the longest type name is 6 bytes, a size_t at most 20 digits.
+  char header[32];
+  const int n =
+      std::snprintf(header, sizeof(header), "%s %zu", git_object_type2string(type), data.size());
   SHA_CTX ctx;
-  unsigned char digest[SHA_DIGEST_LENGTH];
+  git_oid id;
+  static_assert(SHA_DIGEST_LENGTH == GIT_OID_RAWSZ);
   SHA1_Init(&ctx);
   SHA1_Update(&ctx, header, static_cast<size_t>(n) + 1);  // with the NUL
   SHA1_Update(&ctx, data.data(), data.size());
-  SHA1_Final(digest, &ctx);
-  static_assert(SHA_DIGEST_LENGTH == GIT_OID_RAWSZ);
-  return std::memcmp(digest, id.id, GIT_OID_RAWSZ) == 0;
+  SHA1_Final(id.id, &ctx);
+  return id;
+}
+
+bool ObjectHashMatches(const git_oid& id, git_object_t type, std::string_view data) {
+  const git_oid actual = ObjectId(type, data);
+  return std::memcmp(actual.id, id.id, GIT_OID_RAWSZ) == 0;
 }
 
 Result<OdbPtr> RepositoryOdb(git_repository* repo) {

@@ -37,7 +37,13 @@ using OdbObjectPtr = GitPtr<git_odb_object, git_odb_object_free>;
 using OdbPtr = GitPtr<git_odb, git_odb_free>;
 using BlobPtr = GitPtr<git_blob, git_blob_free>;
 
-// True when SHA-1("<type> <size>\0" + data) is `id`.
+// The object id git gives `data` as an object of `type`: SHA-1("<type> <size>\0" + data), by
+// OpenSSL (SHA-NI where the CPU has it) rather than libgit2's collision-detecting SHA-1, which is
+// several times slower. Only for ids we compute; objects written to the database are hashed by
+// libgit2 as it writes them.
+git_oid ObjectId(git_object_t type, std::string_view data);
+
+// True when ObjectId(type, data) is `id`.
 bool ObjectHashMatches(const git_oid& id, git_object_t type, std::string_view data);
 
 // The object database of `repo`; kInternal when libgit2 cannot open it.

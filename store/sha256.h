@@ -1,5 +1,5 @@
-// SHA-256 over byte strings (OpenSSL EVP), returned as lowercase hex. A Sha256 object accumulates
-// updates; Finish() may be called once.
+// SHA-256 over byte strings (OpenSSL's direct SHA-256 functions, not EVP), returned as lowercase
+// hex. A Sha256 object accumulates updates; Finish() may be called once.
 #ifndef GENTLE_STORE_SHA256_H_
 #define GENTLE_STORE_SHA256_H_
 

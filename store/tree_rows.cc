@@ -96,12 +96,10 @@ class TreeWriter {
 
   Result<git_oid> Emit(const std::string& data) {
     git_oid oid;
-    if (writes_ == ObjectWrites::kHashOnly) {
-      if (git_odb_hash(&oid, data.data(), data.size(), GIT_OBJECT_TREE) != 0) {
-        return Status(Code::kInternal, "cannot hash tree: " + LastGitError());
-      }
-      return oid;
-    }
+    if (writes_ == ObjectWrites::kHashOnly) return ObjectId(GIT_OBJECT_TREE, data);
+    // Written through libgit2, which hashes again (collision-detecting SHA-1) and, for a tree that
+    // already exists, freshens it instead, as git's write-tree does, so that a concurrent gc's
+    // grace period starts again before the pin ref makes it reachable.
     if (!odb_ && git_repository_odb(&odb_, repo_) != 0) {
       return Status(Code::kInternal, "cannot open object database: " + LastGitError());
     }

@@ -136,6 +136,31 @@ TEST_CASE("verified reader: good loose and packed objects", "[objread]") {
   }
 }
 
+TEST_CASE("ObjectId gives git's object ids", "[objread]") {
+  TempDir tmp;
+  const std::string repo = InitRepo(tmp.path());
+  struct Case {
+    const char* type;
+    const char* rev;
+  };
+  // Each id is the git CLI's for the same bytes and type.
+  for (const Case& c :
+       {Case{"blob", "HEAD:a.txt"}, Case{"tree", "HEAD^{tree}"}, Case{"commit", "HEAD"}}) {
+    INFO(c.type);
+    const std::string expected = Trim(Git(repo, {"rev-parse", c.rev}));
+    const std::string raw = Git(repo, {"cat-file", c.type, expected});
+    const git_object_t kind = git_object_string2type(c.type);
+    CHECK(store::OidHex(store::ObjectId(kind, raw)) == expected);
+    CHECK(store::ObjectHashMatches(Oid(expected), kind, raw));
+    CHECK_FALSE(store::ObjectHashMatches(Oid(expected), kind, raw + "x"));
+  }
+  // The empty tree and the empty blob, as every git computes them.
+  CHECK(store::OidHex(store::ObjectId(GIT_OBJECT_TREE, "")) ==
+        "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
+  CHECK(store::OidHex(store::ObjectId(GIT_OBJECT_BLOB, "")) ==
+        "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
+}
+
 TEST_CASE("verified reader: a loose blob replaced by another blob is refused", "[objread]") {
   TempDir tmp;
   const std::string repo = InitRepo(tmp.path());
