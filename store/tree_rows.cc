@@ -11,6 +11,8 @@
 namespace gentle::store {
 namespace {
 
+bool OidLess(const git_oid& a, const git_oid& b) { return git_oid_cmp(&a, &b) < 0; }
+
 struct Entry {
   std::string name;
   uint32_t mode;
@@ -57,7 +59,8 @@ void AppendMode(std::string& out, uint32_t mode) {
 
 class TreeWriter {
  public:
-  TreeWriter(git_repository* repo, ObjectWrites writes) : repo_(repo), writes_(writes) {}
+  TreeWriter(git_repository* repo, ObjectWrites writes, const TreeIds* reachable)
+      : repo_(repo), writes_(writes), reachable_(reachable) {}
   ~TreeWriter() {
     if (odb_) git_odb_free(odb_);
   }
@@ -96,7 +99,12 @@ class TreeWriter {
 
   Result<git_oid> Emit(const std::string& data) {
     git_oid oid;
-    if (writes_ == ObjectWrites::kHashOnly) return ObjectId(GIT_OBJECT_TREE, data);
+    const git_oid id = ObjectId(GIT_OBJECT_TREE, data);
+    if (writes_ == ObjectWrites::kHashOnly) return id;
+    if (reachable_ != nullptr &&
+        std::binary_search(reachable_->begin(), reachable_->end(), id, OidLess)) {
+      return id;
+    }
     // Written through libgit2, which hashes again (collision-detecting SHA-1) and, for a tree that
     // already exists, freshens it instead, as git's write-tree does, so that a concurrent gc's
     // grace period starts again before the pin ref makes it reachable.
@@ -106,12 +114,17 @@ class TreeWriter {
     if (git_odb_write(&oid, odb_, data.data(), data.size(), GIT_OBJECT_TREE) != 0) {
       return Status(Code::kInternal, "cannot write tree: " + LastGitError());
     }
+    if (!git_oid_equal(&oid, &id)) {
+      return Status(Code::kInternal,
+                    "tree written as " + OidHex(oid) + ", hashed as " + OidHex(id));
+    }
     return oid;
   }
 
  private:
   git_repository* repo_;
   ObjectWrites writes_;
+  const TreeIds* reachable_;
   git_odb* odb_ = nullptr;
 };
 
@@ -132,16 +145,16 @@ uint32_t CanonicalMode(uint32_t mode) {
 }
 
 Status AppendTreeRows(git_odb* odb, const RawTree& tree, const std::string& prefix, TreeRows* out,
-                      bool* canonical) {
+                      bool* canonical, std::vector<git_oid>* subtrees) {
   if (canonical != nullptr && !tree.CanonicalOrder()) *canonical = false;
   for (const RawTreeEntry& entry : tree.entries()) {
-    GENTLE_RETURN_IF_ERROR(AppendEntryRows(odb, entry, prefix, out, canonical));
+    GENTLE_RETURN_IF_ERROR(AppendEntryRows(odb, entry, prefix, out, canonical, subtrees));
   }
   return Status::Ok();
 }
 
 Status AppendEntryRows(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
-                       TreeRows* out, bool* canonical) {
+                       TreeRows* out, bool* canonical, std::vector<git_oid>* subtrees) {
   std::string path = prefix;
   path.append(entry.name);
   if (!entry.is_tree()) {
@@ -149,11 +162,12 @@ Status AppendEntryRows(git_odb* odb, const RawTreeEntry& entry, const std::strin
     return Status::Ok();
   }
   GENTLE_ASSIGN_OR_RETURN(RawTree sub, ReadTree(odb, entry.id));
+  if (subtrees != nullptr) subtrees->push_back(entry.id);
   path.push_back('/');
-  return AppendTreeRows(odb, sub, path, out, canonical);
+  return AppendTreeRows(odb, sub, path, out, canonical, subtrees);
 }
 
-Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id) {
+Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id, TreeIds* trees) {
   GENTLE_ASSIGN_OR_RETURN(OdbPtr odb, RepositoryOdb(repo));
   auto root = ReadTree(odb.get(), tree_id);
   if (!root.ok()) {
@@ -162,7 +176,11 @@ Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id) {
         .WithDetail("object", OidHex(tree_id));
   }
   TreeRows rows;
-  if (Status walked = AppendTreeRows(odb.get(), *root, "", &rows); !walked.ok()) {
+  if (trees != nullptr) {
+    trees->clear();
+    trees->push_back(tree_id);
+  }
+  if (Status walked = AppendTreeRows(odb.get(), *root, "", &rows, nullptr, trees); !walked.ok()) {
     return Status(Code::kObjectsMissing,
                   "cannot read tree " + OidHex(tree_id) + ": " + walked.message())
         .WithDetail("object", OidHex(tree_id));
@@ -175,11 +193,13 @@ Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id) {
   if (!std::is_sorted(rows.begin(), rows.end(), by_path)) {
     std::sort(rows.begin(), rows.end(), by_path);
   }
+  if (trees != nullptr) std::sort(trees->begin(), trees->end(), OidLess);
   return rows;
 }
 
-Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes) {
-  TreeWriter writer(repo, writes);
+Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes,
+                          const TreeIds* reachable) {
+  TreeWriter writer(repo, writes, reachable);
   return writer.Level(rows, 0, rows.size(), 0);
 }
 

@@ -34,23 +34,33 @@ using TreeRows = std::vector<TreeRow>;
 // The one definition: START's paths and the export's tree diff must agree on it.
 uint32_t CanonicalMode(uint32_t mode);
 
+// Tree object ids, sorted by git_oid_cmp.
+using TreeIds = std::vector<git_oid>;
+
 // kObjectsMissing when the tree or a subtree is absent, not a tree, malformed, or does not hash
-// to its id (every tree is read through store/raw_tree.h, checked).
-Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree);
+// to its id (every tree is read through store/raw_tree.h, checked). When `trees` is given it
+// receives the ids of every tree read, the root included, sorted.
+Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree, TreeIds* trees = nullptr);
 
 // The rows of every non-tree entry under `tree` (AppendTreeRows), or of `entry` itself or under
 // it (AppendEntryRows), appended in a pre-order walk in stored order (as git_tree_walk), paths
 // prefixed with `prefix`, modes canonical; subtrees are read, checked, from `odb`. When
 // `canonical` is given it is cleared if a tree of the walk is not in git's canonical order
-// (RawTree::CanonicalOrder). Errors: ReadTree's, for the subtree that could not be read.
+// (RawTree::CanonicalOrder); when `subtrees` is given the id of every subtree read is appended to
+// it (unsorted). Errors: ReadTree's, for the subtree that could not be read.
 Status AppendTreeRows(git_odb* odb, const RawTree& tree, const std::string& prefix, TreeRows* out,
-                      bool* canonical = nullptr);
+                      bool* canonical = nullptr, std::vector<git_oid>* subtrees = nullptr);
 Status AppendEntryRows(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
-                       TreeRows* out, bool* canonical = nullptr);
+                       TreeRows* out, bool* canonical = nullptr,
+                       std::vector<git_oid>* subtrees = nullptr);
 
 enum class ObjectWrites { kHashOnly, kWrite };
-// `rows` must be sorted bytewise by path with no duplicates.
-Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes);
+// `rows` must be sorted bytewise by path with no duplicates. With kWrite, a tree whose id is in
+// `reachable` is not written: those are trees already in the object database and reachable from
+// a commit (the base's, from FlattenTree), so git_odb_write would only hash them again with
+// libgit2's collision-detecting SHA-1 and freshen them, which a reachable object does not need.
+Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes,
+                          const TreeIds* reachable = nullptr);
 
 std::vector<std::string> ChangedPaths(const TreeRows& base, const TreeRows& candidate);
 

@@ -1,5 +1,6 @@
 // review start through the built CLI on real repositories, with the git CLI as the oracle for the
 // candidate tree and the changed paths.
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -107,6 +108,54 @@ TEST_CASE(
   std::string pin = Trim(Git(repo, {"rev-parse", "refs/gentle-ai/reviews/" + lineage + "^{tree}"}));
   CHECK(Trim(Git(repo, {"rev-parse", pin + ":candidate"})) == snapshot["candidate_tree"]);
   CHECK(Trim(Git(repo, {"rev-parse", pin + ":base"})) == snapshot["base_tree"]);
+}
+
+// The mtime of a loose object's file, in seconds.
+static time_t LooseMtime(const std::string& repo, const std::string& hex) {
+  struct stat st;
+  REQUIRE(stat(LooseObjectPath(repo + "/.git", hex).c_str(), &st) == 0);
+  return st.st_mtime;
+}
+
+static void SetLooseMtime(const std::string& repo, const std::string& hex, time_t when) {
+  const std::string path = LooseObjectPath(repo + "/.git", hex);
+  const struct timespec times[2] = {{when, 0}, {when, 0}};
+  REQUIRE(utimensat(AT_FDCWD, path.c_str(), times, 0) == 0);
+}
+
+TEST_CASE("start writes the trees the base lacks and freshens existing ones, not the base's") {
+  TempDir tmp;
+  std::string repo = InitRepo(tmp.path());
+  WriteFile(repo + "/kept/sub/k.txt", "kept\n");
+  WriteFile(repo + "/edited/e.txt", "one\n");
+  Git(repo, {"add", "-A"});
+  Git(repo, {"commit", "-q", "-m", "more"});
+  // A tree for edited/ with e.txt = "two\n", stored but not reachable from HEAD.
+  WriteFile(repo + "/edited/e.txt", "two\n");
+  Git(repo, {"add", "edited/e.txt"});
+  const std::string stored = Trim(Git(repo, {"write-tree", "--prefix=edited/"}));
+  Git(repo, {"reset", "-q"});
+  const std::string kept = Trim(Git(repo, {"rev-parse", "HEAD:kept"}));
+  const std::string kept_sub = Trim(Git(repo, {"rev-parse", "HEAD:kept/sub"}));
+  const time_t old = 1000000000;  // 2001
+  for (const std::string& hex : {stored, kept, kept_sub}) SetLooseMtime(repo, hex, old);
+
+  auto out = StartJson(repo);
+  const nlohmann::json record = Record(repo, out["lineage"]);
+  const auto& snapshot = record["state"]["initial_snapshot"];
+  const std::string candidate = snapshot["candidate_tree"];
+  // The new root is written; the existing, unreachable edited/ tree is freshened as git
+  // write-tree would; the base's own trees are reused as they are. (Checked before the oracle
+  // below, whose write-tree freshens every tree it computes.)
+  CHECK(GitRun(repo, {"cat-file", "-e", candidate}).exit_code == 0);
+  CHECK(LooseMtime(repo, stored) > old);
+  CHECK(LooseMtime(repo, kept) == old);
+  CHECK(LooseMtime(repo, kept_sub) == old);
+  CHECK(Trim(Git(repo, {"rev-parse", candidate + ":edited"})) == stored);
+  CHECK(Trim(Git(repo, {"rev-parse", candidate + ":kept"})) == kept);
+  CHECK(Git(repo, {"fsck", "--connectivity-only", "--no-dangling"}).empty());
+  CheckSnapshotAgainstOracle(repo, snapshot, Trim(Git(repo, {"rev-parse", "HEAD^{tree}"})),
+                             OracleWorkspaceTree(repo, {}));
 }
 
 TEST_CASE("start leaves the worktree bytes unchanged") {

@@ -25,10 +25,12 @@ Result<git_oid> ResolveTree(git_repository* repo, const std::string& rev) {
   return store::PeelRevision(repo, rev, GIT_OBJECT_TREE);
 }
 
-Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree) {
+// The rows of `tree`; `trees` (when given) receives the ids of the trees read.
+Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree,
+                        store::TreeIds* trees = nullptr) {
   const git_oid empty = EmptyTreeId();
   if (git_oid_equal(&tree, &empty)) return TreeRows();
-  return store::FlattenTree(repo, tree);
+  return store::FlattenTree(repo, tree, trees);
 }
 
 struct Base {
@@ -88,7 +90,10 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
   if (selector.kind != "commit-range") GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
   git_repository* raw = repo.raw();
   GENTLE_ASSIGN_OR_RETURN(Base base, ResolveBase(repo, selector));
-  GENTLE_ASSIGN_OR_RETURN(TreeRows base_rows, RowsOf(raw, base.tree));
+  // The base's trees are in the object database and reachable from the base commit: the
+  // candidate's trees equal to one of them need not be written (BuildTree).
+  store::TreeIds base_trees;
+  GENTLE_ASSIGN_OR_RETURN(TreeRows base_rows, RowsOf(raw, base.tree, &base_trees));
 
   std::vector<std::string> intended;
   for (const std::string& path : selector.untracked) {
@@ -106,7 +111,8 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
   } else {
     Projection projection = selector.staged ? Projection::kStaged : Projection::kWorkspace;
     GENTLE_ASSIGN_OR_RETURN(candidate_rows, WorkspaceRows(repo, projection, intended, writes));
-    GENTLE_ASSIGN_OR_RETURN(candidate_tree, store::BuildTree(raw, candidate_rows, writes));
+    GENTLE_ASSIGN_OR_RETURN(candidate_tree,
+                            store::BuildTree(raw, candidate_rows, writes, &base_trees));
   }
   if (base.unborn && writes == ObjectWrites::kWrite) {
     GENTLE_RETURN_IF_ERROR(store::BuildTree(raw, {}, writes).status());  // the empty tree object
