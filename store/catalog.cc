@@ -122,6 +122,13 @@ Status TombstoneFromIndex(const StoreLayout& layout, IndexDb& db, const std::str
   return NotFound(lineage);
 }
 
+// The same answer from the tombstone files alone (a scan: stores without a usable index).
+Status TombstoneFromFiles(const StoreLayout& layout, const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(auto tombstone, FindTombstone(layout, lineage));
+  if (tombstone) return Consumed(lineage, tombstone->file);
+  return NotFound(lineage);
+}
+
 Status ClassifyFromIndex(const StoreLayout& layout, IndexDb& db, const std::string& lineage) {
   if (Status burned = TombstoneFromIndex(layout, db, lineage); burned.code() != Code::kNotFound) {
     return burned;
@@ -165,14 +172,13 @@ Status FindBurnClaim(const StoreLayout& layout, const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db,
                           OpenIndexForReader(layout, IndexOptions::ReadUse::kTombstoneLookup));
   if (db) return TombstoneFromIndex(layout, *db, lineage);
-  GENTLE_ASSIGN_OR_RETURN(auto tombstone, FindTombstone(layout, lineage));
-  if (tombstone) return Consumed(lineage, tombstone->file);
-  return NotFound(lineage);
+  return TombstoneFromFiles(layout, lineage);
 }
 
 Status ClassifyAbsentFromFiles(const StoreLayout& layout, const std::string& lineage) {
-  GENTLE_ASSIGN_OR_RETURN(auto tombstone, FindTombstone(layout, lineage));
-  if (tombstone) return Consumed(lineage, tombstone->file);
+  if (Status burned = TombstoneFromFiles(layout, lineage); burned.code() != Code::kNotFound) {
+    return burned;
+  }
   GENTLE_ASSIGN_OR_RETURN(auto audit, FindQuarantineRecord(layout, lineage));
   if (audit) return Retired(lineage, *audit);
   return NotFound(lineage);
