@@ -50,21 +50,37 @@ PathKind KindOf(const std::string& path) {
   return PathKind::kOther;
 }
 
-Status CheckNoSymlinks(const std::string& base, const std::string& path) {
-  if (path.compare(0, base.size(), base) != 0) {
+Result<PathKind> StorePathKinds::Check(const std::string& path) {
+  if (path.compare(0, base_.size(), base_) != 0) {
     return Status(Code::kInternal, "store path outside its base: " + path);
   }
-  size_t pos = base.size();
-  while (pos < path.size()) {
+  PathKind kind = PathKind::kDirectory;
+  for (size_t pos = base_.size(); pos < path.size();) {
     size_t next = path.find('/', pos + 1);
     if (next == std::string::npos) next = path.size();
-    std::string prefix = path.substr(0, next);
-    if (KindOf(prefix) == PathKind::kSymlink) {
-      return Status(Code::kCorrupted, "store path component is a symlink: " + prefix);
+    const std::string_view prefix(path.data(), next);
+    kind = KindOnce(prefix);
+    if (kind == PathKind::kSymlink) {
+      return Status(Code::kCorrupted, "store path component is a symlink: " + std::string(prefix));
     }
+    if (kind == PathKind::kMissing) return kind;
     pos = next;
   }
-  return Status::Ok();
+  return kind;
+}
+
+PathKind StorePathKinds::KindOnce(std::string_view path) {
+  for (const auto& [seen, kind] : seen_) {
+    if (seen == path) return kind;
+  }
+  std::string owned(path);
+  const PathKind kind = KindOf(owned);
+  seen_.emplace_back(std::move(owned), kind);
+  return kind;
+}
+
+Status CheckNoSymlinks(const std::string& base, const std::string& path) {
+  return StorePathKinds(base).Check(path).status();
 }
 
 Status EnsureDirectory(const std::string& base, const std::string& path, mode_t mode) {

@@ -4,14 +4,16 @@
 //   the base and the target is lstat-ed and refused with `corrupted` if it is a symlink or not the
 //   expected type, so a planted link cannot redirect a read or a write outside the store.
 // - WriteFileAtomic: temp file in the same directory, write, fsync, rename over the target, fsync
-// the
-//   directory. A crash leaves either the old file or the new one (plus at most a `.atomic-*` temp).
+//   the directory. A crash leaves either the old file or the new one (plus at most a `.atomic-*`
+//   temp).
 #ifndef GENTLE_STORE_FILE_IO_H_
 #define GENTLE_STORE_FILE_IO_H_
 
 #include <sys/types.h>
 
 #include <string>
+#include <string_view>
+#include <utility>
 #include <vector>
 
 #include "store/status.h"
@@ -21,6 +23,25 @@ namespace gentle::store {
 enum class PathKind { kMissing, kFile, kDirectory, kSymlink, kOther };
 
 PathKind KindOf(const std::string& path);
+
+// The kinds of paths under one base, each path component lstat'ed once however many of the paths
+// checked share it (a command checks the store's fixed paths together: nine components, which
+// one path at a time took twenty lstat calls).
+class StorePathKinds {
+ public:
+  explicit StorePathKinds(std::string base) : base_(std::move(base)) {}
+
+  // kCorrupted if a component of `path` below the base is a symlink; otherwise the kind of `path`
+  // itself, as KindOf (kMissing once a component is missing: nothing exists below it). kInternal
+  // for a path outside the base.
+  Result<PathKind> Check(const std::string& path);
+
+ private:
+  PathKind KindOnce(std::string_view path);
+
+  std::string base_;
+  std::vector<std::pair<std::string, PathKind>> seen_;  // a handful: searched linearly
+};
 
 // Refuses (kCorrupted) if any existing component of `path` below `base` is a symlink.
 Status CheckNoSymlinks(const std::string& base, const std::string& path);

@@ -5,10 +5,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <string_view>
-#include <utility>
-#include <vector>
-
 #include "store/file_io.h"
 
 namespace gentle::store {
@@ -23,51 +19,6 @@ std::string OwnerRecord() {
 
 Status LockForMutation(const StoreLayout& layout, LockMode maintenance_mode, FileLock* maintenance,
                        FileLock* writer);
-
-// CheckNoSymlinks and KindOf for several paths under one base, each path component lstat'ed once
-// however many of the paths share it: the store's shape is nine components reached through nine
-// paths, which took twenty lstat calls one path at a time.
-class StorePathKinds {
- public:
-  explicit StorePathKinds(std::string base) : base_(std::move(base)) {}
-
-  // kCorrupted if a component of `path` below the base is a symlink, as CheckNoSymlinks;
-  // otherwise the kind of `path` itself, as KindOf (kMissing once a component is missing).
-  Result<PathKind> Check(const std::string& path) {
-    if (path.compare(0, base_.size(), base_) != 0) {
-      return Status(Code::kInternal, "store path outside its base: " + path);
-    }
-    PathKind kind = PathKind::kDirectory;
-    for (size_t pos = base_.size(); pos < path.size();) {
-      size_t next = path.find('/', pos + 1);
-      if (next == std::string::npos) next = path.size();
-      const std::string_view prefix(path.data(), next);
-      kind = KindOnce(prefix);
-      if (kind == PathKind::kSymlink) {
-        return Status(Code::kCorrupted,
-                      "store path component is a symlink: " + std::string(prefix));
-      }
-      if (kind == PathKind::kMissing) return kind;  // nothing exists below it
-      pos = next;
-    }
-    return kind;
-  }
-
- private:
-  // A handful of components: a linear search beats a tree of strings.
-  PathKind KindOnce(std::string_view path) {
-    for (const auto& [seen, kind] : seen_) {
-      if (seen == path) return kind;
-    }
-    std::string owned(path);
-    const PathKind kind = KindOf(owned);
-    seen_.emplace_back(std::move(owned), kind);
-    return kind;
-  }
-
-  std::string base_;
-  std::vector<std::pair<std::string, PathKind>> seen_;
-};
 
 }  // namespace
 
