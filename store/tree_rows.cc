@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string_view>
 
+#include "store/object_reader.h"
 #include "store/raw_tree.h"
 #include "store/repository.h"
 
@@ -61,9 +62,6 @@ class TreeWriter {
  public:
   TreeWriter(git_repository* repo, ObjectWrites writes, const TreeIds* reachable)
       : repo_(repo), writes_(writes), reachable_(reachable) {}
-  ~TreeWriter() {
-    if (odb_) git_odb_free(odb_);
-  }
 
   Result<git_oid> Level(const TreeRows& rows, size_t begin, size_t end, size_t prefix) {
     std::vector<Entry> entries;
@@ -98,7 +96,6 @@ class TreeWriter {
   }
 
   Result<git_oid> Emit(const std::string& data) {
-    git_oid oid;
     const git_oid id = ObjectId(GIT_OBJECT_TREE, data);
     if (writes_ == ObjectWrites::kHashOnly) return id;
     if (reachable_ != nullptr &&
@@ -108,24 +105,25 @@ class TreeWriter {
     // Written through libgit2, which hashes again (collision-detecting SHA-1) and, for a tree that
     // already exists, freshens it instead, as git's write-tree does, so that a concurrent gc's
     // grace period starts again before the pin ref makes it reachable.
-    if (!odb_ && git_repository_odb(&odb_, repo_) != 0) {
-      return Status(Code::kInternal, "cannot open object database: " + LastGitError());
+    if (!odb_) {
+      GENTLE_ASSIGN_OR_RETURN(odb_, RepositoryOdb(repo_));
     }
-    if (git_odb_write(&oid, odb_, data.data(), data.size(), GIT_OBJECT_TREE) != 0) {
+    git_oid written;
+    if (git_odb_write(&written, odb_.get(), data.data(), data.size(), GIT_OBJECT_TREE) != 0) {
       return Status(Code::kInternal, "cannot write tree: " + LastGitError());
     }
-    if (!git_oid_equal(&oid, &id)) {
+    if (!git_oid_equal(&written, &id)) {
       return Status(Code::kInternal,
-                    "tree written as " + OidHex(oid) + ", hashed as " + OidHex(id));
+                    "tree written as " + OidHex(written) + ", hashed as " + OidHex(id));
     }
-    return oid;
+    return id;
   }
 
  private:
   git_repository* repo_;
   ObjectWrites writes_;
   const TreeIds* reachable_;
-  git_odb* odb_ = nullptr;
+  OdbPtr odb_;  // opened on the first write
 };
 
 }  // namespace
