@@ -4,7 +4,6 @@
 #include <memory>
 #include <string_view>
 
-#include "export/file_section.h"
 #include "export/oracle_runner.h"
 #include "store/digests.h"
 #include "store/repository.h"
@@ -12,20 +11,6 @@
 
 namespace gentle::exporter {
 namespace {
-
-const std::string& ZeroOid() {
-  static const std::string zero(40, '0');
-  return zero;
-}
-
-ManifestEntry ToManifest(const TreeChange& c) {
-  return {c.path,
-          c.status,
-          ModeOctal(c.old_mode),
-          ModeOctal(c.new_mode),
-          c.old_mode != 0 ? store::OidHex(c.old_oid) : ZeroOid(),
-          c.new_mode != 0 ? store::OidHex(c.new_oid) : ZeroOid()};
-}
 
 Result<git_oid> ParseTreeId(const std::string& hex) {
   git_oid oid;
@@ -49,7 +34,7 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
   GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes,
                           DiffTrees(repo.raw(), base_oid, candidate_oid, &canonical_order));
   Derived derived;
-  for (const TreeChange& c : changes) derived.manifest.push_back(ToManifest(c));
+  for (const TreeChange& c : changes) derived.manifest.push_back(ManifestEntryOf(c));
   std::vector<std::string> paths;
   for (const ManifestEntry& e : derived.manifest) paths.push_back(e.path);
   if (paths_check == PathsCheck::kListAndDigest && paths != snapshot.paths) {

@@ -233,6 +233,16 @@ Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
   return WritePatch(repo, changes, options);
 }
 
+ManifestEntry ManifestEntryOf(const TreeChange& change) {
+  const std::string zeros(GIT_OID_HEXSZ, '0');
+  return {change.path,
+          change.status,
+          ModeOctal(change.old_mode),
+          ModeOctal(change.new_mode),
+          change.old_mode != 0 ? OidHex(change.old_oid) : zeros,
+          change.new_mode != 0 ? OidHex(change.new_oid) : zeros};
+}
+
 Status CheckBlobs(git_repository* repo, const std::vector<TreeChange>& changes) {
   for (const TreeChange& change : changes) {
     LoadedSide old_side;
@@ -247,14 +257,8 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
                                 const PatchOptions& options) {
   DerivedPatch patch;
   patch.engine = "native";
-  const std::string zeros(GIT_OID_HEXSZ, '0');
   patch.manifest.reserve(files.size());
-  for (const TreeChange& work : files) {
-    patch.manifest.push_back(ManifestEntry{work.path, work.status, ModeOctal(work.old_mode),
-                                           ModeOctal(work.new_mode),
-                                           work.old_mode != 0 ? OidHex(work.old_oid) : zeros,
-                                           work.new_mode != 0 ? OidHex(work.new_oid) : zeros});
-  }
+  for (const TreeChange& work : files) patch.manifest.push_back(ManifestEntryOf(work));
   // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched
   // reserved pages cost nothing.
   patch.bytes.reserve(std::min<size_t>(options.max_bytes, size_t{64} << 20));

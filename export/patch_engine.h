@@ -47,6 +47,10 @@ struct DerivedPatch {
 Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
                                  const git_oid& candidate_tree, const PatchOptions& options);
 
+// The manifest entry of one change: canonical modes as six octal digits, ids as 40 hex (zeros
+// for an absent side).
+ManifestEntry ManifestEntryOf(const TreeChange& change);
+
 // Reads every blob WritePatch would read for `changes`, hash-checked, and keeps nothing: the
 // same refusals (objects_missing with details.object and details.path) for a patch that another
 // writer (the pinned git CLI, which checks nothing) produces.
