@@ -72,6 +72,16 @@ void RecordGivenFlags(CLI::App* command, Invocation* in) {
   if (Given(command, "--body-file")) in->life.body_file = in->body_file;
 }
 
+// Makes `run` the invocation's action once `command` is parsed, with the optional lifecycle flags
+// that were given copied into `life` first (a flag the command does not define is never given).
+void RunsLifecycle(CLI::App* command, Invocation* in,
+                   int (*run)(const CommonOptions&, const LifecycleOptions&)) {
+  command->callback([in, command, run] {
+    RecordGivenFlags(command, in);
+    in->action = [in, run] { return run(in->common, in->life); };
+  });
+}
+
 void DefineStart(CLI::App* review, Invocation* in) {
   CLI::App* start = AddCommand(
       review, "start",
@@ -141,10 +151,7 @@ void DefineVerdict(CLI::App* review, Invocation* in) {
   verdict->add_option("--body", in->body, "The review body text");
   verdict->add_option("--body-file", in->body_file, "A file holding the review body");
   AddRevisionFlag(verdict, in, false);
-  verdict->callback([in, verdict] {
-    RecordGivenFlags(verdict, in);
-    in->action = [in] { return RunVerdict(in->common, in->life); };
-  });
+  RunsLifecycle(verdict, in, RunVerdict);
 }
 
 void DefineBurn(CLI::App* review, Invocation* in) {
@@ -154,10 +161,7 @@ void DefineBurn(CLI::App* review, Invocation* in) {
   AddLineageFlag(burn, in);
   burn->add_option("--token", in->life.token, "The token APPROVE returned")->required();
   AddRevisionFlag(burn, in, true);
-  burn->callback([in, burn] {
-    RecordGivenFlags(burn, in);
-    in->action = [in] { return RunBurn(in->common, in->life); };
-  });
+  RunsLifecycle(burn, in, RunBurn);
 }
 
 void DefineAbandon(CLI::App* review, Invocation* in) {
@@ -168,10 +172,7 @@ void DefineAbandon(CLI::App* review, Invocation* in) {
       ->required();
   abandon->add_option("--actor", in->life.actor, "Who decides")->required();
   AddRevisionFlag(abandon, in, false);
-  abandon->callback([in, abandon] {
-    RecordGivenFlags(abandon, in);
-    in->action = [in] { return RunAbandon(in->common, in->life); };
-  });
+  RunsLifecycle(abandon, in, RunAbandon);
 }
 
 void DefineReclaim(CLI::App* review, Invocation* in) {
@@ -181,7 +182,7 @@ void DefineReclaim(CLI::App* review, Invocation* in) {
   AddLineageFlag(reclaim, in);
   reclaim->add_option("--reason", in->life.reason, "Why")->required();
   reclaim->add_option("--actor", in->life.actor, "Who decides")->required();
-  reclaim->callback([in] { in->action = [in] { return RunReclaim(in->common, in->life); }; });
+  RunsLifecycle(reclaim, in, RunReclaim);
 }
 
 void DefineInvalidate(CLI::App* review, Invocation* in) {
@@ -192,10 +193,7 @@ void DefineInvalidate(CLI::App* review, Invocation* in) {
   invalidate->add_option("--reason", in->life.reason, "Why")->required();
   invalidate->add_option("--actor", in->life.actor, "Who decides")->required();
   AddRevisionFlag(invalidate, in, false);
-  invalidate->callback([in, invalidate] {
-    RecordGivenFlags(invalidate, in);
-    in->action = [in] { return RunInvalidate(in->common, in->life); };
-  });
+  RunsLifecycle(invalidate, in, RunInvalidate);
 }
 
 void DefineStore(CLI::App* review, Invocation* in) {
@@ -204,7 +202,7 @@ void DefineStore(CLI::App* review, Invocation* in) {
       store, "reset", "Remove the whole store and its pin refs (prints the plan unless --yes)",
       &in->common);
   reset->add_flag("--yes", in->life.yes, "Really remove");
-  reset->callback([in] { in->action = [in] { return RunStoreReset(in->common, in->life); }; });
+  RunsLifecycle(reset, in, RunStoreReset);
 }
 
 void DefineFsck(CLI::App* review, Invocation* in) {
