@@ -90,10 +90,13 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
   if (selector.kind != "commit-range") GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
   git_repository* raw = repo.raw();
   GENTLE_ASSIGN_OR_RETURN(Base base, ResolveBase(repo, selector));
-  // The base's trees are in the object database and reachable from the base commit: the
-  // candidate's trees equal to one of them need not be written (BuildTree).
+  // The base's trees are in the object database and reachable from the base commit: when the
+  // candidate's trees are written (start on the workspace or the index), those equal to one of
+  // them need not be (BuildTree). Hashing only (status) or commit-range writes none.
   store::TreeIds base_trees;
-  GENTLE_ASSIGN_OR_RETURN(TreeRows base_rows, RowsOf(raw, base.tree, &base_trees));
+  const bool writes_trees = writes == ObjectWrites::kWrite && selector.kind != "commit-range";
+  GENTLE_ASSIGN_OR_RETURN(TreeRows base_rows,
+                          RowsOf(raw, base.tree, writes_trees ? &base_trees : nullptr));
 
   std::vector<std::string> intended;
   for (const std::string& path : selector.untracked) {
