@@ -2,7 +2,9 @@
 
 #include <CLI/CLI.hpp>
 #include <cstring>
+#include <exception>
 #include <functional>
+#include <new>
 #include <string_view>
 
 #include "cli/commands.h"
@@ -246,9 +248,7 @@ const Verb* InvokedVerb(int argc, char** argv) {
   return nullptr;
 }
 
-}  // namespace
-
-int Run(int argc, char** argv) {
+int ParseAndRun(int argc, char** argv) {
   CLI::App app{"gentle-ai: the review transaction store"};
   app.name("gentle-ai");
   app.allow_extras(false);
@@ -271,6 +271,25 @@ int Run(int argc, char** argv) {
     return ReportError(Status(Code::kUsage, e.what()), WantsJson(argc, argv));
   }
   return in.action ? in.action() : 0;
+}
+
+// An exception that reached the edge is a bug: reported as `internal` (exit 1), never an abort.
+int ReportEscapedException(const char* what, bool json) {
+  return ReportError(Status(Code::kInternal, std::string("unexpected exception: ") + what), json);
+}
+
+}  // namespace
+
+int Run(int argc, char** argv) {
+  try {
+    return ParseAndRun(argc, argv);
+  } catch (const std::bad_alloc&) {
+    return ReportEscapedException("out of memory", WantsJson(argc, argv));
+  } catch (const std::exception& e) {
+    return ReportEscapedException(e.what(), WantsJson(argc, argv));
+  } catch (...) {
+    return ReportEscapedException("not a std::exception", WantsJson(argc, argv));
+  }
 }
 
 }  // namespace gentle::cli

@@ -98,7 +98,7 @@ Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>&
 }
 
 // A repository handle over `repo`'s object database only (no worktree, index or config); null
-// if libgit2 refuses.
+// if libgit2 refuses any step.
 //
 // Its configuration is set to an empty one. git_diff_blobs looks up a diff driver (attributes)
 // for each pair, and the first lookup would load the user's and the system's git configuration
@@ -111,10 +111,12 @@ RepositoryPtr ObjectsOnly(git_repository* repo) {
   if (!odb.ok() || git_repository_wrap_odb(&wrapped, odb->get()) != 0) return RepositoryPtr();
   RepositoryPtr handle(wrapped);
   git_config* empty = nullptr;
-  if (git_config_new(&empty) == 0) {
-    git_repository_set_config(handle.get(), empty);  // the handle takes its own reference
-    git_config_free(empty);
-  }
+  if (git_config_new(&empty) != 0) return RepositoryPtr();
+  // The handle takes its own reference. If it refuses the empty configuration, the handle would
+  // load the user's: no handle at all, so the caller fails closed.
+  const int set = git_repository_set_config(handle.get(), empty);
+  git_config_free(empty);
+  if (set != 0) return RepositoryPtr();
   return handle;
 }
 

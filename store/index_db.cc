@@ -184,7 +184,11 @@ IndexDb::IndexDb(std::unique_ptr<SqliteConnection> conn, bool read_only, int sch
     : conn_(std::move(conn)), read_only_(read_only), schema_version_(schema_version) {}
 
 IndexDb::~IndexDb() {
-  if (read_only_ && !conn_->Autocommit()) conn_->Exec("COMMIT");  // the reader's snapshot
+  if (!read_only_ || conn_->Autocommit()) return;
+  // Ends the reader's snapshot. A reader wrote nothing, and closing the connection right after
+  // ends the transaction whatever COMMIT answered, so there is nothing left to handle here.
+  Status ended = conn_->Exec("COMMIT");
+  static_cast<void>(ended);
 }
 
 Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadWrite(const std::string& path,
@@ -283,7 +287,12 @@ Status IndexDb::WriteTransaction(const std::function<Status()>& body) {
   }
   in_transaction_ = false;
   if (status.ok()) status = RunCached(*conn_, "COMMIT");
-  if (!status.ok() && !conn_->Autocommit()) RunCached(*conn_, "ROLLBACK");
+  if (!status.ok() && !conn_->Autocommit()) {
+    // The failure stays the answer; a failed ROLLBACK is named beside it.
+    if (Status rollback = RunCached(*conn_, "ROLLBACK"); !rollback.ok()) {
+      status.WithDetail("rollback", rollback.message());
+    }
+  }
   return status;
 }
 
@@ -433,8 +442,9 @@ Result<IndexSnapshot> IndexDb::ListPrepared() {
   // One read transaction, so the three tables are seen at the same instant.
   GENTLE_RETURN_IF_ERROR(RunCached(*conn_, "BEGIN DEFERRED"));
   Status status = read_all();
-  RunCached(*conn_, "COMMIT");
+  Status ended = RunCached(*conn_, "COMMIT");
   if (!status.ok()) return status;
+  if (!ended.ok()) return ended;
   return out;
 }
 

@@ -116,7 +116,12 @@ Status MigrateSchema(SqliteConnection& conn) {
     return conn.Exec(bump.c_str());
   }();
   if (status.ok()) status = conn.Exec("COMMIT");
-  if (!status.ok() && !conn.Autocommit()) conn.Exec("ROLLBACK");
+  if (!status.ok() && !conn.Autocommit()) {
+    // The failure stays the answer; a failed ROLLBACK is named beside it.
+    if (Status rollback = conn.Exec("ROLLBACK"); !rollback.ok()) {
+      status.WithDetail("rollback", rollback.message());
+    }
+  }
   return status;
 }
 

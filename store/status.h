@@ -3,12 +3,15 @@
 // Every expected failure in the store, the transaction layer and the export layer is a Status
 // carrying one Code from DESIGN.md section 7. The vocabulary is append-only: a code's name and exit
 // code never change once released. Exceptions never cross a module boundary; the CLI edge maps them
-// to Status.
+// to Status. Both are [[nodiscard]]: a Status or Result that is dropped unread is a compile error
+// (-Werror). Reading the value of a Result that holds an error is a checked failure: it throws
+// BadResultAccess, which the CLI edge reports as `internal`, never undefined behaviour.
 #ifndef GENTLE_STORE_STATUS_H_
 #define GENTLE_STORE_STATUS_H_
 
 #include <map>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -41,7 +44,7 @@ std::string_view CodeName(Code code);
 // The documented process exit code of a code (section 7).
 int ExitCodeFor(Code code);
 
-class Status {
+class [[nodiscard]] Status {
  public:
   Status() = default;
   Status(Code code, std::string message) : code_(code), message_(std::move(message)) {}
@@ -71,24 +74,41 @@ class Status {
   std::map<std::string, std::string> details_;
 };
 
+// Thrown by Result's accessors when the Result holds an error: a bug in the caller.
+class BadResultAccess : public std::logic_error {
+ public:
+  explicit BadResultAccess(const Status& status)
+      : std::logic_error("value of a failed Result read: " + std::string(CodeName(status.code())) +
+                         ": " + status.message()) {}
+};
+
 // A value or the Status explaining why there is none.
 template <typename T>
-class Result {
+class [[nodiscard]] Result {
  public:
   Result(T value) : value_(std::move(value)) {}          // NOLINT: implicit by design
   Result(Status status) : status_(std::move(status)) {}  // NOLINT: implicit by design
 
   bool ok() const { return status_.ok(); }
   const Status& status() const { return status_; }
-  T& value() & { return *value_; }
-  const T& value() const& { return *value_; }
-  T&& value() && { return std::move(*value_); }
-  T* operator->() { return &*value_; }
-  const T* operator->() const { return &*value_; }
-  T& operator*() { return *value_; }
-  const T& operator*() const { return *value_; }
+  T& value() & { return Checked(); }
+  const T& value() const& { return Checked(); }
+  T&& value() && { return std::move(Checked()); }
+  T* operator->() { return &Checked(); }
+  const T* operator->() const { return &Checked(); }
+  T& operator*() { return Checked(); }
+  const T& operator*() const { return Checked(); }
 
  private:
+  T& Checked() {
+    if (!value_) throw BadResultAccess(status_);
+    return *value_;
+  }
+  const T& Checked() const {
+    if (!value_) throw BadResultAccess(status_);
+    return *value_;
+  }
+
   std::optional<T> value_;
   Status status_;
 };

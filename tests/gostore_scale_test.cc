@@ -17,7 +17,7 @@ std::string Hex64(int n) {
   return buf;
 }
 
-TEST_CASE("gostore: with 100,000 tombstones, consumed is one keyed index lookup") {
+TEST_CASE("gostore: with 100 - 000 tombstones - consumed is one keyed index lookup") {
   LifecycleRepo repo;
   repo.StartNew();  // creates the store and its index
   const std::string index_path = repo.store_root() + "/index.sqlite";
@@ -25,10 +25,12 @@ TEST_CASE("gostore: with 100,000 tombstones, consumed is one keyed index lookup"
     auto db = store::IndexDb::OpenReadWrite(index_path);
     REQUIRE(db.ok());
     store::IndexSnapshot snapshot;
-    (*db)->ListLineages([&](const store::LineageRow& row) {
-      snapshot.lineages.push_back(row);
-      return true;
-    });
+    REQUIRE((*db)
+                ->ListLineages([&](const store::LineageRow& row) {
+                  snapshot.lineages.push_back(row);
+                  return true;
+                })
+                .ok());
     for (int i = 0; i < 100000; ++i) {
       char lineage[32];
       std::snprintf(lineage, sizeof(lineage), "review-%016x", i);
