@@ -1,7 +1,7 @@
-// Crash-injection hooks for tests. In builds with GENTLE_FAULT_POINTS, FaultPoint("name") kills the
-// process with _exit(86) when the environment variable GENTLE_FAULT_POINT equals "name", and
-// appends "name\n" to the file named by GENTLE_FAULT_TRACE when set (so a test can enumerate every
-// durable step a command passes). In other builds it compiles to nothing.
+// FaultPoint: a named durable step of a mutation ("start:pinned", "burn:tombstone-written", ...).
+// It does nothing unless a test build installed a fault hook (store/test_hooks.h), which can then
+// stop the process there, trace the step, or throw, so tests can prove that every step is crash
+// safe. The exit code a fault hook uses to stop a process is kFaultExitCode.
 #ifndef GENTLE_STORE_FAULT_POINT_H_
 #define GENTLE_STORE_FAULT_POINT_H_
 
@@ -11,11 +11,7 @@ namespace gentle::store {
 
 inline constexpr int kFaultExitCode = 86;
 
-#ifdef GENTLE_FAULT_POINTS
 void FaultPoint(std::string_view name);
-#else
-inline void FaultPoint(std::string_view) {}
-#endif
 
 }  // namespace gentle::store
 

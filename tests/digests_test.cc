@@ -36,7 +36,7 @@ std::vector<std::string> Strings(const nlohmann::json& array) {
 
 }  // namespace
 
-TEST_CASE("LP is decimal length, NUL, bytes, NUL") {
+TEST_CASE("LP is decimal length - NUL - bytes - NUL") {
   CHECK(LengthPrefixed("abc") == std::string("3\0abc\0", 6));
   CHECK(LengthPrefixed("") == std::string("0\0\0", 3));
 }
@@ -72,7 +72,7 @@ TEST_CASE("snapshot identity matches the independent vectors (v3 and staged v4)"
   CHECK(checked == 3);
 }
 
-TEST_CASE("worktree identity, lineage id, revision and tombstone key match the vectors") {
+TEST_CASE("worktree identity - lineage id - revision and tombstone key match the vectors") {
   int checked = 0;
   const nlohmann::json all = LoadVectors();
   for (const auto& v : all["vectors"]) {
@@ -122,7 +122,7 @@ TEST_CASE("CompactJson keeps string bytes and drops outside whitespace") {
   CHECK(CompactJson("{ \"a b\" : [ 1 , \"x \\\" y\" ] }\n") == "{\"a b\":[1,\"x \\\" y\"]}");
 }
 
-TEST_CASE("CompactJson: escapes, a backslash before the closing quote, unterminated strings") {
+TEST_CASE("CompactJson: escapes - a backslash before the closing quote - unterminated strings") {
   // An escaped backslash ends before the quote, which then closes the string.
   CHECK(CompactJson("[ \"a\\\\\" , 2 ]") == "[\"a\\\\\",2]");
   // Whitespace inside strings (also escaped forms) is kept byte for byte.

@@ -101,7 +101,7 @@ TEST_CASE("the default budget refuses a patch above 4 MiB", "[engine][budget]") 
   CHECK(refused.status().code() == Code::kBudgetExceeded);
 }
 
-TEST_CASE("objects_missing for absent trees, subtrees and blobs", "[engine][missing]") {
+TEST_CASE("objects_missing for absent trees - subtrees and blobs", "[engine][missing]") {
   Repo repo;
   git_oid blob = repo.Blob("content\n");
   git_oid other = repo.Blob("other\n");
@@ -140,7 +140,7 @@ TEST_CASE("objects_missing for absent trees, subtrees and blobs", "[engine][miss
   }
 }
 
-TEST_CASE("manifest lists each changed path once, in output order", "[engine][manifest]") {
+TEST_CASE("manifest lists each changed path once - in output order", "[engine][manifest]") {
   Repo repo;
   git_oid x = repo.Blob("x\n");
   git_oid y = repo.Blob("y\n");
@@ -182,7 +182,7 @@ TEST_CASE("manifest lists each changed path once, in output order", "[engine][ma
 namespace gentle::testing {
 
 // Enough files to take the two-thread path: the answer must still be the sequential one.
-TEST_CASE("many files: first error in patch order wins, budget cut is exact", "[engine][budget]") {
+TEST_CASE("many files: first error in patch order wins - budget cut is exact", "[engine][budget]") {
   Repo repo;
   std::vector<std::tuple<std::string, git_filemode_t, git_oid>> entries;
   std::vector<git_oid> blobs;

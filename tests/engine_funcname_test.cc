@@ -24,7 +24,7 @@ std::string Quote(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("function line: first byte, 80-byte cut, then trim", "[engine][funcname]") {
+TEST_CASE("function line: first byte - 80-byte cut - then trim", "[engine][funcname]") {
   CHECK(Func("int f(void)\n") == "int f(void)");
   CHECK(Func("_under\n") == "_under");
   CHECK(Func("$dollar\n") == "$dollar");

@@ -136,7 +136,7 @@ TEST_CASE("export-context --json is the section 8 envelope") {
   CHECK(ReadFile(out.path() + "/patch") == oracle);
 }
 
-TEST_CASE("matrix: any state and applicability exports, including invalidated and unrelated") {
+TEST_CASE("matrix: any state and applicability exports - including invalidated and unrelated") {
   Fixture f;
   RewriteRecord(f.record_path(), [](auto& s) { s["state"] = "invalidated"; });
   WriteFile(f.repo + "/a.txt", "moved on\n");
@@ -147,7 +147,7 @@ TEST_CASE("matrix: any state and applicability exports, including invalidated an
   CHECK(env["applicability"] == "unrelated");
 }
 
-TEST_CASE("matrix: unknown lineage is not_found; bad id is usage") {
+TEST_CASE("matrix: unknown lineage is not_found - bad id is usage") {
   Fixture f;
   auto r = ExpectRefusal(f.repo, "review-0123456789abcdef", f.repo + "/.git");
   CHECK(r.exit_code == 3);
@@ -251,7 +251,7 @@ TEST_CASE("matrix: the batch marker refuses with reconciliation_prepared") {
   CHECK(r.error["code"] == "reconciliation_prepared");
 }
 
-TEST_CASE("matrix: unparseable, unverifiable or misplaced records are corrupted") {
+TEST_CASE("matrix: unparseable - unverifiable or misplaced records are corrupted") {
   Fixture f;
   SECTION("tampered state byte") {
     std::string bytes = ReadFile(f.record_path());
@@ -326,7 +326,7 @@ TEST_CASE("matrix: paths that the trees do not reproduce are integrity_mismatch"
   CHECK(r.error["code"] == "integrity_mismatch");
 }
 
-TEST_CASE("a sibling worktree exports the lineage; an unrelated clone gets not_found") {
+TEST_CASE("a sibling worktree exports the lineage - an unrelated clone gets not_found") {
   Fixture f;
   const std::string expected =
       GentleAi({"review", "export-context", "--lineage", f.lineage}, f.repo).out;
@@ -341,7 +341,7 @@ TEST_CASE("a sibling worktree exports the lineage; an unrelated clone gets not_f
   CHECK(r.error["code"] == "not_found");
 }
 
-TEST_CASE("verify --lineage: integrity, then the merged tree and the approved state") {
+TEST_CASE("verify --lineage: integrity - then the merged tree and the approved state") {
   Fixture f;
   RunResult ok = GentleAi({"review", "verify", "--json", "--lineage", f.lineage}, f.repo);
   REQUIRE(ok.exit_code == 0);

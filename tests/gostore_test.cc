@@ -77,7 +77,7 @@ TEST_CASE("gostore: export-context reads a Go-written store and writes nothing")
   CHECK(repo.StoreBytes() == before);
 }
 
-TEST_CASE("gostore: list, fsck and index rebuild") {
+TEST_CASE("gostore: list - fsck and index rebuild") {
   LifecycleRepo repo;
   GoStore g = BuildGoStore(repo);
   auto before = repo.StoreBytes();
@@ -126,7 +126,7 @@ TEST_CASE("gostore: list, fsck and index rebuild") {
   (void)record;
 }
 
-TEST_CASE("gostore: mutations keep Go fields, accept gentle-ai's token, refuse historical") {
+TEST_CASE("gostore: mutations keep Go fields - accept gentle-ai's token - refuse historical") {
   LifecycleRepo repo;
   GoStore g = BuildGoStore(repo);
   const std::string path = repo.store_root() + "/v2/" + g.live + "/review-state.json";

@@ -53,7 +53,7 @@ TEST_CASE("an envelope that is not UTF-8 is integrity_mismatch") {
   f.Expect(bad, 10, "integrity_mismatch");
 }
 
-TEST_CASE("an envelope with a duplicate key is integrity_mismatch, whichever copy is right") {
+TEST_CASE("an envelope with a duplicate key is integrity_mismatch - whichever copy is right") {
   EnvelopeFixture f;
   const size_t sha = f.envelope.find("\"sha256\":");
   REQUIRE(sha != std::string::npos);
@@ -66,7 +66,7 @@ TEST_CASE("an envelope with a duplicate key is integrity_mismatch, whichever cop
   f.Expect(duplicate_tree, 10, "integrity_mismatch");
 }
 
-TEST_CASE("a deeply nested envelope is integrity_mismatch, not a stack overflow") {
+TEST_CASE("a deeply nested envelope is integrity_mismatch - not a stack overflow") {
   EnvelopeFixture f;
   for (size_t depth : {size_t{100}, size_t{1000000}}) {
     INFO("depth " << depth);

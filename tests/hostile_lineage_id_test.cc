@@ -9,7 +9,7 @@
 
 namespace gentle::testing {
 
-TEST_CASE("hostile lineage ids are usage for status, export-context and verify") {
+TEST_CASE("hostile lineage ids are usage for status - export-context and verify") {
   StoreFixture f;
   const std::string outside = f.tmp.path() + "/outside";
   REQUIRE(std::filesystem::create_directory(outside));
@@ -52,7 +52,7 @@ TEST_CASE("hostile lineage ids are usage for status, export-context and verify")
   CHECK(HashTree(outside).size() == 1);
 }
 
-TEST_CASE("the longest valid lineage id is looked up, not refused: not_found") {
+TEST_CASE("the longest valid lineage id is looked up - not refused: not_found") {
   StoreFixture f;
   const std::string longest(128, 'a');
   for (const auto& args : LineageReaders(longest)) ExpectOutcome(args, f.repo, 3, "not_found");

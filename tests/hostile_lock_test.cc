@@ -13,7 +13,7 @@
 
 namespace gentle::testing {
 
-TEST_CASE("v2/LOCK as a directory: readers still read, nothing changes") {
+TEST_CASE("v2/LOCK as a directory: readers still read - nothing changes") {
   StoreFixture f;
   const std::string lock = f.v2() + "/LOCK";
   std::filesystem::remove(lock);

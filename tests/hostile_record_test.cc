@@ -91,7 +91,7 @@ TEST_CASE("a record with duplicate keys is corrupted") {
   ExpectCorruptedEverywhere(f);
 }
 
-TEST_CASE("a deeply nested record is corrupted, not a stack overflow") {
+TEST_CASE("a deeply nested record is corrupted - not a stack overflow") {
   StoreFixture f;
   const std::string original = ReadFile(f.record_path());
   for (size_t depth : {size_t{100}, size_t{100000}}) {

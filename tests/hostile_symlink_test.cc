@@ -42,7 +42,7 @@ TEST_CASE("symlinked v2 dir: every reader and start are corrupted") {
   ExpectOutcome({"review", "start"}, f.repo, 7, "corrupted", {outside});
 }
 
-TEST_CASE("symlinked lineage dir: readers are corrupted, status and fsck report it") {
+TEST_CASE("symlinked lineage dir: readers are corrupted - status and fsck report it") {
   StoreFixture f;
   const std::string outside = f.tmp.path() + "/outside";
   SwapForSymlink(f.lineage_dir(), outside);
@@ -58,7 +58,7 @@ TEST_CASE("symlinked lineage dir: readers are corrupted, status and fsck report 
   ExpectOutcome({"review", "start"}, f.repo, 7, "corrupted", {outside}, StartMayChange(false));
 }
 
-TEST_CASE("symlinked review-state.json: readers are corrupted, start does not overwrite it") {
+TEST_CASE("symlinked review-state.json: readers are corrupted - start does not overwrite it") {
   StoreFixture f;
   const std::string outside = f.tmp.path() + "/outside.json";
   SwapForSymlink(f.record_path(), outside);
@@ -105,7 +105,7 @@ std::string AbandonByHand(const StoreFixture& f) {
 
 }  // namespace
 
-TEST_CASE("symlinked terminal-consumption dir: a burned lineage is corrupted, not consumed") {
+TEST_CASE("symlinked terminal-consumption dir: a burned lineage is corrupted - not consumed") {
   StoreFixture f;
   BurnByHand(f);
   for (const auto& args : LineageReaders(f.lineage)) ExpectOutcome(args, f.repo, 4, "consumed");
@@ -128,7 +128,7 @@ TEST_CASE("symlinked terminal-consumption dir: a burned lineage is corrupted, no
   }
 }
 
-TEST_CASE("symlinked quarantine: an abandoned lineage is corrupted, not retired") {
+TEST_CASE("symlinked quarantine: an abandoned lineage is corrupted - not retired") {
   StoreFixture f;
   const std::string entry = AbandonByHand(f);
   for (const auto& args : LineageReaders(f.lineage)) ExpectOutcome(args, f.repo, 5, "retired");

@@ -97,7 +97,7 @@ QuarantineRow Quarantine(const std::string& dir, const std::string& lineage,
                        RowStatus::kPrepared};
 }
 
-TEST_CASE("index: lineage round trip, prepared then committed, delete") {
+TEST_CASE("index: lineage round trip - prepared then committed - delete") {
   TempDir dir;
   auto db = OpenRw(dir.File("index.sqlite"));
   LineageRow row = Lineage("review-0123456789abcdef", "2026-01-02T03:04:05.123456789Z");
@@ -122,7 +122,7 @@ TEST_CASE("index: lineage round trip, prepared then committed, delete") {
   CHECK(db->MarkLineageCommitted(row.lineage_id).code() == Code::kNotFound);
 }
 
-TEST_CASE("index: a malformed key is refused by the schema, not stored") {
+TEST_CASE("index: a malformed key is refused by the schema - not stored") {
   TempDir dir;
   auto db = OpenRw(dir.File("index.sqlite"));
   TombstoneRow bad = Tombstone(1, "review-a");
@@ -133,7 +133,7 @@ TEST_CASE("index: a malformed key is refused by the schema, not stored") {
   CHECK(!db->FindTombstoneByLineage("review-a")->has_value());
 }
 
-TEST_CASE("index: tombstone round trip, lookup by lineage prefers the committed row") {
+TEST_CASE("index: tombstone round trip - lookup by lineage prefers the committed row") {
   TempDir dir;
   auto db = OpenRw(dir.File("index.sqlite"));
   CHECK(!db->FindTombstoneByLineage("review-a")->has_value());
@@ -178,7 +178,7 @@ TEST_CASE("index: quarantine lookup returns the newest committed entry") {
   CHECK(db->MarkQuarantineCommitted("review-b-9").code() == Code::kNotFound);
 }
 
-TEST_CASE("index: ListLineages orders by creation instant, then id, and can stop early") {
+TEST_CASE("index: ListLineages orders by creation instant - then id - and can stop early") {
   TempDir dir;
   auto db = OpenRw(dir.File("index.sqlite"));
   REQUIRE(db->UpsertLineage(Lineage("review-c", "2026-01-01T00:00:01Z")).ok());
@@ -526,7 +526,7 @@ TEST_CASE("index: read-only queries leave index.sqlite byte-identical") {
   CHECK(ReadBytes(dir.File("index.sqlite-wal")).empty());
 }
 
-TEST_CASE("index: lookup by lineage among 100,000 tombstones is a keyed search") {
+TEST_CASE("index: lookup by lineage among 100 - 000 tombstones is a keyed search") {
   TempDir dir;
   auto db = OpenRw(dir.File("index.sqlite"));
   auto start = std::chrono::steady_clock::now();

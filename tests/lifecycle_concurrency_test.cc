@@ -44,7 +44,7 @@ std::vector<int> RunConcurrently(const std::vector<std::vector<std::string>>& co
   return codes;
 }
 
-TEST_CASE("concurrency: 8 writers racing on one revision: exactly one wins, the rest conflict") {
+TEST_CASE("concurrency: 8 writers racing on one revision: exactly one wins - the rest conflict") {
   LifecycleRepo repo;
   Json started = repo.StartNew();
   const std::string lineage = started["lineage"];

@@ -118,7 +118,7 @@ std::vector<Scenario> Scenarios() {
   };
 }
 
-TEST_CASE("crash: every durable step of every mutation leaves a recoverable, consistent store") {
+TEST_CASE("crash: every durable step of every mutation leaves a recoverable - consistent store") {
   for (const Scenario& scenario : Scenarios()) {
     std::vector<std::string> points;
     {
@@ -167,7 +167,7 @@ TEST_CASE("crash: every durable step of every mutation leaves a recoverable, con
   }
 }
 
-TEST_CASE("crash: an interrupted burn is finished or undone, never half-done") {
+TEST_CASE("crash: an interrupted burn is finished or undone - never half-done") {
   // Before the record is removed, the burn did not happen: the token still works.
   {
     LifecycleRepo repo;

@@ -55,7 +55,7 @@ std::string Sha256Id(const std::string& text) { return "sha256:" + store::Sha256
 
 const std::string kZeroRevision = "sha256:" + std::string(64, '0');
 
-TEST_CASE("lifecycle: APPROVE moves reviewing to approved with a one-time token, hash stored") {
+TEST_CASE("lifecycle: APPROVE moves reviewing to approved with a one-time token - hash stored") {
   LifecycleRepo repo;
   Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
@@ -88,7 +88,7 @@ TEST_CASE("lifecycle: APPROVE moves reviewing to approved with a one-time token,
   ExpectFsckClean(repo);
 }
 
-TEST_CASE("lifecycle: REQUEST_CHANGES, then APPROVE; NEEDS_DISCUSSION escalates") {
+TEST_CASE("lifecycle: REQUEST_CHANGES - then APPROVE - NEEDS_DISCUSSION escalates") {
   LifecycleRepo repo;
   const std::string a = repo.StartNew()["lineage"];
   Run changes = repo.Review(Verdict(a, "REQUEST_CHANGES"));
@@ -138,7 +138,7 @@ TEST_CASE("lifecycle: verdict refusals change nothing") {
   ExpectRefused(repo, Verdict(approved.lineage, "APPROVE"), "wrong_state", 6);
 }
 
-TEST_CASE("lifecycle: a verdict keeps every state member it does not know, in order") {
+TEST_CASE("lifecycle: a verdict keeps every state member it does not know - in order") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
   auto record = store::ParseRecordFile(ReadFile(RecordPath(repo, lineage)), lineage);
@@ -162,7 +162,7 @@ TEST_CASE("lifecycle: a verdict keeps every state member it does not know, in or
   CHECK(std::vector<std::string>(keys.begin(), keys.begin() + old_keys.size()) == old_keys);
 }
 
-TEST_CASE("lifecycle: burn writes the exact tombstone, removes the lineage and its pin") {
+TEST_CASE("lifecycle: burn writes the exact tombstone - removes the lineage and its pin") {
   LifecycleRepo repo;
   auto approved = repo.StartApproved();
   const std::string target = RecordState(repo, approved.lineage)["current_snapshot"]["identity"];
@@ -226,7 +226,7 @@ TEST_CASE("lifecycle: burn refusals change nothing") {
                 "not_found", 3);
 }
 
-TEST_CASE("lifecycle: abandon quarantines with a committed audit record; then retired") {
+TEST_CASE("lifecycle: abandon quarantines with a committed audit record - then retired") {
   LifecycleRepo repo;
   Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
@@ -337,7 +337,7 @@ TEST_CASE("lifecycle: reclaim retires an incomplete entry and refuses a complete
   ExpectFsckClean(repo);
 }
 
-TEST_CASE("lifecycle: invalidate only from a pristine reviewing record; the record stays") {
+TEST_CASE("lifecycle: invalidate only from a pristine reviewing record - the record stays") {
   LifecycleRepo repo;
   Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
@@ -416,7 +416,7 @@ TEST_CASE("lifecycle: a batch-reconciliation marker refuses every verb") {
   }
 }
 
-TEST_CASE("lifecycle: store reset prints its plan without --yes, removes everything with it") {
+TEST_CASE("lifecycle: store reset prints its plan without --yes - removes everything with it") {
   LifecycleRepo repo;
   auto approved = repo.StartApproved();
   REQUIRE(repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
@@ -453,7 +453,7 @@ std::map<std::string, std::string> TreeBytes(const std::string& dir) {
   return out;
 }
 
-TEST_CASE("lifecycle: read paths write nothing; with no index they create none") {
+TEST_CASE("lifecycle: read paths write nothing - with no index they create none") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
   auto whole = TreeBytes(repo.common_dir());

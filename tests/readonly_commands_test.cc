@@ -111,7 +111,7 @@ TEST_CASE("read-only: a repository with no store") {
   CHECK_FALSE(std::filesystem::exists(s.common() + "/gentle-ai"));
 }
 
-TEST_CASE("read-only: a fresh store with one lineage, workspace moved on") {
+TEST_CASE("read-only: a fresh store with one lineage - workspace moved on") {
   Store s;
   s.repo = InitRepo(s.tmp.path());
   WriteFile(s.repo + "/a.txt", "one\n");
@@ -120,7 +120,7 @@ TEST_CASE("read-only: a fresh store with one lineage, workspace moved on") {
   ProveReadOnly(s, {s.repo});
 }
 
-TEST_CASE("read-only: several lineages of every kind, from the main and a linked worktree") {
+TEST_CASE("read-only: several lineages of every kind - from the main and a linked worktree") {
   Store s;
   s.repo = InitRepo(s.tmp.path());
   WriteFile(s.repo + "/a.txt", "one\n");
@@ -138,7 +138,7 @@ TEST_CASE("read-only: several lineages of every kind, from the main and a linked
   ProveReadOnly(s, {s.repo, s.tmp.path() + "/sibling"});
 }
 
-TEST_CASE("read-only: corrupted, incomplete and historical-compat entries beside a live one") {
+TEST_CASE("read-only: corrupted - incomplete and historical-compat entries beside a live one") {
   Store s;
   s.repo = InitRepo(s.tmp.path());
   WriteFile(s.repo + "/a.txt", "one\n");

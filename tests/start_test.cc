@@ -123,7 +123,7 @@ static void SetLooseMtime(const std::string& repo, const std::string& hex, time_
   REQUIRE(utimensat(AT_FDCWD, path.c_str(), times, 0) == 0);
 }
 
-TEST_CASE("start writes the trees the base lacks and freshens existing ones, not the base's") {
+TEST_CASE("start writes the trees the base lacks and freshens existing ones - not the base's") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   WriteFile(repo + "/kept/sub/k.txt", "kept\n");
@@ -193,7 +193,7 @@ TEST_CASE("start on an unborn branch diffs against the empty tree") {
   CHECK(GitRun(repo, {"cat-file", "-e", std::string(store::kEmptyTreeSha1)}).exit_code == 0);
 }
 
-TEST_CASE("staged projection freezes the index, not the workspace") {
+TEST_CASE("staged projection freezes the index - not the workspace") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   WriteFile(repo + "/a.txt", "staged\n");
@@ -209,7 +209,7 @@ TEST_CASE("staged projection freezes the index, not the workspace") {
   CHECK(snapshot["identity"] != StartJson(repo)["target_identity"]);
 }
 
-TEST_CASE("mode change, symlink, binary and odd paths are captured like git") {
+TEST_CASE("mode change - symlink - binary and odd paths are captured like git") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   REQUIRE(chmod((repo + "/a.txt").c_str(), 0755) == 0);
@@ -294,7 +294,7 @@ TEST_CASE("base-diff and commit-range kinds") {
   CHECK(rs["paths"] == nlohmann::json::array({"a.txt"}));
 }
 
-TEST_CASE("start is idempotent: same lineage, same revision, nothing rewritten") {
+TEST_CASE("start is idempotent: same lineage - same revision - nothing rewritten") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   WriteFile(repo + "/a.txt", "changed\n");
@@ -321,7 +321,7 @@ TEST_CASE("start is idempotent: same lineage, same revision, nothing rewritten")
   CHECK(before == after);
 }
 
-TEST_CASE("start refuses an empty candidate, bad flags and bare repositories with usage") {
+TEST_CASE("start refuses an empty candidate - bad flags and bare repositories with usage") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   RunResult empty = GentleAi({"review", "start", "--json"}, repo);
@@ -381,7 +381,7 @@ TEST_CASE("two processes starting the same candidate at once make one lineage an
 
 namespace gentle::testing {
 
-TEST_CASE("a changed path that is not valid UTF-8 is refused, not recorded lossily") {
+TEST_CASE("a changed path that is not valid UTF-8 is refused - not recorded lossily") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   WriteFile(repo + "/latin1-\xe9.txt", "x\n");

@@ -36,7 +36,7 @@ std::string StoreRoot(const std::string& repo) {
 
 }  // namespace
 
-TEST_CASE("status reports current_target, then unrelated when the workspace moves on") {
+TEST_CASE("status reports current_target - then unrelated when the workspace moves on") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   WriteFile(repo + "/a.txt", "one\n");
@@ -88,7 +88,7 @@ TEST_CASE("read commands on a repository without a store create nothing") {
   CHECK(HashTree(repo + "/.git") == before);
 }
 
-TEST_CASE("a sibling linked worktree sees the lineage; an unrelated clone gets not_found") {
+TEST_CASE("a sibling linked worktree sees the lineage - an unrelated clone gets not_found") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   WriteFile(repo + "/a.txt", "one\n");
@@ -208,7 +208,7 @@ TEST_CASE("the batch-reconciliation marker refuses every command") {
   CHECK(HashTree(repo + "/.git") == before);
 }
 
-TEST_CASE("a lock file that is a directory is corrupted, not a hang") {
+TEST_CASE("a lock file that is a directory is corrupted - not a hang") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   WriteFile(repo + "/a.txt", "one\n");
@@ -247,7 +247,7 @@ TEST_CASE("every command has --help") {
   }
 }
 
-TEST_CASE("an unknown option is usage for every verb, in the --json shape") {
+TEST_CASE("an unknown option is usage for every verb - in the --json shape") {
   TempDir tmp;
   for (const auto& verb : {"start", "status", "list", "export-context", "verify", "verdict", "burn",
                            "abandon", "reclaim", "invalidate", "fsck"}) {

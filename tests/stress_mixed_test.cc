@@ -305,7 +305,7 @@ struct Mutation {
   std::string op, lineage, from, to, verdict;
 };
 
-TEST_CASE("stress: 8 processes mixing start, verdict, export, status, burn and abandon") {
+TEST_CASE("stress: 8 processes mixing start - verdict - export - status - burn and abandon") {
   const int ops = EnvInt("GENTLE_STRESS_OPS", 40);
   const uint64_t seed =
       static_cast<uint64_t>(EnvInt("GENTLE_STRESS_SEED", static_cast<int>(time(nullptr) % 100000)));

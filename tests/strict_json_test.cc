@@ -34,7 +34,7 @@ TEST_CASE("ParseStrictJson builds the same value as Json::parse") {
   }
 }
 
-TEST_CASE("ParseStrictJson refuses a key twice in one object, at any depth") {
+TEST_CASE("ParseStrictJson refuses a key twice in one object - at any depth") {
   Json parsed;
   StrictJsonRefusal why;
   CHECK_FALSE(ParseStrictJson(R"({"k":1,"k":1})", 64, &parsed, &why));

@@ -13,7 +13,7 @@ TEST_CASE("TimeOrderKey pads fractions and converts offsets to UTC") {
   CHECK(TimeOrderKey("2024-02-29t12:00:00z") == "2024-02-29T12:00:00.000000000Z");
 }
 
-TEST_CASE("TimeOrderKey orders instants bytewise, malformed text last") {
+TEST_CASE("TimeOrderKey orders instants bytewise - malformed text last") {
   CHECK(TimeOrderKey("2026-01-01T00:00:05Z") < TimeOrderKey("2026-01-01T00:00:05.5Z"));
   CHECK(TimeOrderKey("2026-01-01T00:00:05.5Z") < TimeOrderKey("2026-01-01T00:00:06Z"));
   CHECK(TimeOrderKey("2026-01-01T00:00:59Z") < TimeOrderKey("2026-01-01T00:00:60Z"));

@@ -3,12 +3,13 @@
 #include <time.h>
 
 #include <cstdio>
-#include <cstdlib>
+
+#include "store/test_hooks.h"
 
 namespace gentle::transaction {
 
 std::string NowRfc3339() {
-  if (const char* fixed = std::getenv("GENTLE_FIXED_TIME"); fixed && *fixed) return fixed;
+  if (std::optional<std::string> fixed = store::FixedTime()) return *fixed;
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   struct tm utc;

@@ -1,0 +1,23 @@
+#include "store/test_hooks.h"
+
+#include "store/fault_point.h"
+
+namespace gentle::store {
+namespace {
+
+TestHooks installed_hooks;
+
+}  // namespace
+
+void InstallTestHooks(const TestHooks& hooks) { installed_hooks = hooks; }
+
+void FaultPoint(std::string_view name) {
+  if (installed_hooks.fault_point != nullptr) installed_hooks.fault_point(name);
+}
+
+std::optional<std::string> FixedTime() {
+  if (installed_hooks.fixed_time == nullptr) return std::nullopt;
+  return installed_hooks.fixed_time();
+}
+
+}  // namespace gentle::store

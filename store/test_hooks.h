@@ -1,0 +1,36 @@
+// TestHooks: the seams a test build installs into the libraries, and nothing else can.
+//
+// The libraries never read the environment for test purposes. They call FaultPoint() at each
+// durable step of a mutation and ask FixedTime() before reading the clock; both do nothing until a
+// test build installs hooks. The `gentle-ai` executable (the one `cmake --install` and the demo
+// use) installs none, so GENTLE_FAULT_* and GENTLE_FIXED_TIME mean nothing to it. The test build's
+// `gentle-ai-test` executable and the in-process test binary install the environment-driven hooks
+// of tests/support/env_test_hooks.h.
+//
+// Thread-safety: install once, before any command runs; calling the hooks is then safe from any
+// thread.
+#ifndef GENTLE_STORE_TEST_HOOKS_H_
+#define GENTLE_STORE_TEST_HOOKS_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace gentle::store {
+
+struct TestHooks {
+  // Called with the name of each durable step; may end the process or throw.
+  void (*fault_point)(std::string_view name) = nullptr;
+  // A fixed wall-clock time (RFC 3339 text) to use instead of the clock, or nothing.
+  std::optional<std::string> (*fixed_time)() = nullptr;
+};
+
+// Replaces the installed hooks (all null by default).
+void InstallTestHooks(const TestHooks& hooks);
+
+// The installed fixed time, if a hook is installed and gives one.
+std::optional<std::string> FixedTime();
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_TEST_HOOKS_H_

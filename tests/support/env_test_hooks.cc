@@ -1,0 +1,66 @@
+#include "tests/support/env_test_hooks.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <new>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "store/fault_point.h"
+#include "store/test_hooks.h"
+
+namespace gentle::testing {
+namespace {
+
+void AppendTrace(const char* file, std::string_view name) {
+  int fd = open(file, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) return;
+  std::string line(name);
+  line.push_back('\n');
+  [[maybe_unused]] ssize_t n = write(fd, line.data(), line.size());
+  close(fd);
+}
+
+// Throws the exception GENTLE_FAULT_THROW's KIND names.
+[[noreturn]] void Throw(std::string_view kind) {
+  if (kind == "json") {
+    nlohmann::json number = 1;
+    (void)number.get<std::string>();  // throws nlohmann::json::type_error
+  }
+  if (kind == "other") throw 42;
+  throw std::bad_alloc();
+}
+
+void EnvironmentFaultPoint(std::string_view name) {
+  if (const char* trace = std::getenv("GENTLE_FAULT_TRACE"); trace && *trace) {
+    AppendTrace(trace, name);
+  }
+  if (const char* target = std::getenv("GENTLE_FAULT_POINT"); target && name == target) {
+    _exit(store::kFaultExitCode);
+  }
+  if (const char* spec = std::getenv("GENTLE_FAULT_THROW"); spec && *spec) {
+    std::string_view text(spec);
+    std::string_view point = text.substr(0, text.find('@'));
+    std::string_view kind = point.size() < text.size() ? text.substr(point.size() + 1) : "";
+    if (name == point) Throw(kind);
+  }
+}
+
+std::optional<std::string> EnvironmentFixedTime() {
+  const char* fixed = std::getenv("GENTLE_FIXED_TIME");
+  if (fixed == nullptr || *fixed == '\0') return std::nullopt;
+  return std::string(fixed);
+}
+
+}  // namespace
+
+void InstallEnvironmentTestHooks() {
+  store::TestHooks hooks;
+  hooks.fault_point = EnvironmentFaultPoint;
+  hooks.fixed_time = EnvironmentFixedTime;
+  store::InstallTestHooks(hooks);
+}
+
+}  // namespace gentle::testing

@@ -1,0 +1,18 @@
+// The test build's hooks (store/test_hooks.h), driven by the environment of the process:
+//   GENTLE_FAULT_TRACE=FILE   append each fault point's name and a newline to FILE
+//   GENTLE_FAULT_POINT=NAME   stop the process with _exit(kFaultExitCode) at fault point NAME
+//   GENTLE_FAULT_THROW=NAME[@KIND]  throw at fault point NAME: KIND `bad_alloc` (default),
+//                             `json` (an nlohmann::json type_error) or `other` (not a
+//                             std::exception)
+//   GENTLE_FIXED_TIME=TEXT    the wall-clock time every record takes
+// Linked only into gentle-ai-test and the test binary, never into the installed executable.
+#ifndef GENTLE_TESTS_SUPPORT_ENV_TEST_HOOKS_H_
+#define GENTLE_TESTS_SUPPORT_ENV_TEST_HOOKS_H_
+
+namespace gentle::testing {
+
+void InstallEnvironmentTestHooks();
+
+}  // namespace gentle::testing
+
+#endif  // GENTLE_TESTS_SUPPORT_ENV_TEST_HOOKS_H_
