@@ -5,8 +5,16 @@
 #include "store/file_io.h"
 #include "store/go_marshal.h"
 #include "store/lineage_id.h"
+#include "store/strict_json.h"
 
 namespace gentle::store {
+namespace {
+
+// Gentle-ai's audit records are flat but for `residue` and the members it adds; a reader's stack
+// bounds anything deeper.
+constexpr size_t kMaxAuditDepth = 64;
+
+}  // namespace
 
 std::string AuditPath(const StoreLayout& layout, std::string_view quarantine_dir) {
   return layout.quarantine_dir() + "/" + std::string(quarantine_dir) + "/" +
@@ -39,16 +47,20 @@ Result<AuditRecord> ParseAuditRecord(std::string_view bytes) {
     return Status(Code::kCorrupted, "quarantine audit record " + why);
   };
   if (bytes.size() > kMaxAuditBytes) return corrupted("exceeds 1 MiB");
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(bytes);
-  } catch (const std::exception& e) {
-    return corrupted(std::string("is not valid JSON: ") + e.what());
-  }
+  GENTLE_ASSIGN_OR_RETURN(nlohmann::json doc,
+                          ParseStrictJsonFile(bytes, kMaxAuditDepth, "quarantine audit record"));
   if (!doc.is_object()) return corrupted("is not an object");
+  // A member we read is a string (residue: an array of strings) or absent; anything else would be
+  // read as something it does not say.
+  std::string wrong_type;
   auto text = [&](const char* key) -> std::string {
     auto it = doc.find(key);
-    return it != doc.end() && it->is_string() ? it->get<std::string>() : "";
+    if (it == doc.end()) return "";
+    if (!it->is_string()) {
+      if (wrong_type.empty()) wrong_type = key;
+      return "";
+    }
+    return it->get<std::string>();
   };
   if (text("schema") != kAuditSchema) return corrupted("has a foreign schema");
   AuditRecord r;
@@ -59,11 +71,18 @@ Result<AuditRecord> ParseAuditRecord(std::string_view bytes) {
   r.reclaimed_at = text("reclaimed_at");
   r.source_path = text("source_path");
   r.quarantine_path = text("quarantine_path");
-  if (auto it = doc.find("residue"); it != doc.end() && it->is_array()) {
-    for (const auto& name : *it) {
-      if (name.is_string()) r.residue.push_back(name.get<std::string>());
+  if (auto it = doc.find("residue"); it != doc.end()) {
+    const nlohmann::json empty = nlohmann::json::array();
+    if (!it->is_array()) wrong_type = "residue";
+    for (const auto& name : it->is_array() ? *it : empty) {
+      if (!name.is_string()) {
+        wrong_type = "residue";
+        break;
+      }
+      r.residue.push_back(name.get<std::string>());
     }
   }
+  if (!wrong_type.empty()) return corrupted("has a \"" + wrong_type + "\" of the wrong type");
   if (r.status != "prepared" && r.status != "committed") return corrupted("has an unknown status");
   if (!IsValidLineageId(r.lineage_id)) return corrupted("names an invalid lineage id");
   return r;

@@ -41,6 +41,8 @@ std::string ResiduePath(const StoreLayout& layout, std::string_view quarantine_d
 // The file bytes; `extra` members (an object, may be null) follow the fixed ones.
 std::string EncodeAuditRecord(const AuditRecord& record, const nlohmann::ordered_json* extra);
 
+// Strict (store/strict_json.h: no key twice, no trailing data, UTF-8, nesting bounded); a member it
+// reads that is not a string (`residue`: not an array of strings) is kCorrupted.
 Result<AuditRecord> ParseAuditRecord(std::string_view bytes);
 // Reads <quarantine>/<dir>/reclaim-record.json. kNotFound when absent.
 Result<AuditRecord> LoadAuditRecord(const StoreLayout& layout, std::string_view quarantine_dir);

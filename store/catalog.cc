@@ -110,6 +110,22 @@ Status CheckEvidenceFile(const StoreLayout& layout, const std::string& path,
   return Status::Ok();
 }
 
+// A present evidence file must parse strictly and name `lineage`: a damaged one is `corrupted`,
+// never the index row's word.
+template <typename Parsed>
+Status CheckEvidenceNames(const Result<Parsed>& parsed, const std::string& lineage_in_file,
+                          const std::string& lineage, const std::string& path) {
+  if (!parsed.ok()) {
+    if (parsed.status().code() == Code::kNotFound) return Status::Ok();
+    return Status(Code::kCorrupted, parsed.status().message() + ": " + path).WithLineage(lineage);
+  }
+  if (lineage_in_file != lineage) {
+    return Status(Code::kCorrupted, "store evidence names another lineage: " + path)
+        .WithLineage(lineage);
+  }
+  return Status::Ok();
+}
+
 // kConsumed when the index holds an effective tombstone for `lineage` (its evidence file checked),
 // kNotFound when it holds none.
 Status TombstoneFromIndex(const StoreLayout& layout, IndexDb& db, const std::string& lineage) {
@@ -117,6 +133,9 @@ Status TombstoneFromIndex(const StoreLayout& layout, IndexDb& db, const std::str
   if (tombstone && TombstoneEffective(layout, *tombstone)) {
     const std::string path = TombstonePath(layout, tombstone->key);
     GENTLE_RETURN_IF_ERROR(CheckEvidenceFile(layout, path, lineage));
+    auto file = LoadTombstone(layout, tombstone->key);
+    GENTLE_RETURN_IF_ERROR(
+        CheckEvidenceNames(file, file.ok() ? file->lineage_id : "", lineage, path));
     return Consumed(lineage, path);
   }
   return NotFound(lineage);
@@ -136,6 +155,9 @@ Status ClassifyFromIndex(const StoreLayout& layout, IndexDb& db, const std::stri
   GENTLE_ASSIGN_OR_RETURN(auto audit, db.FindQuarantineByLineage(lineage));
   if (audit && QuarantineEffective(layout, *audit)) {
     GENTLE_RETURN_IF_ERROR(CheckEvidenceFile(layout, audit->audit_path, lineage));
+    auto file = LoadAuditRecord(layout, audit->quarantine_dir);
+    GENTLE_RETURN_IF_ERROR(
+        CheckEvidenceNames(file, file.ok() ? file->lineage_id : "", lineage, audit->audit_path));
     return Retired(lineage, audit->audit_path);
   }
   return NotFound(lineage);

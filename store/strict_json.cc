@@ -94,4 +94,24 @@ bool ParseStrictJson(std::string_view text, size_t max_depth, Json* out, StrictJ
   return Json::sax_parse(text.begin(), text.end(), &builder);
 }
 
+Result<nlohmann::json> ParseStrictJsonFile(std::string_view text, size_t max_depth,
+                                           std::string_view subject) {
+  Json parsed;
+  StrictJsonRefusal why;
+  if (ParseStrictJson(text, max_depth, &parsed, &why)) return parsed;
+  std::string message(subject);
+  switch (why.kind) {
+    case StrictJsonRefusal::Kind::kDuplicateKey:
+      message += " holds the key \"" + why.detail + "\" twice";
+      break;
+    case StrictJsonRefusal::Kind::kTooDeep:
+      message += " is nested too deeply";
+      break;
+    case StrictJsonRefusal::Kind::kSyntax:
+      message += " is not valid JSON: " + why.detail;
+      break;
+  }
+  return Status(Code::kCorrupted, message);
+}
+
 }  // namespace gentle::store

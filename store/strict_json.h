@@ -1,8 +1,9 @@
 // ParseStrictJson: nlohmann's DOM of a JSON text, refusing what two readers could resolve
 // differently: an object with the same key twice (which copy wins is up to the reader) and nesting
 // deeper than a limit (a reader with a smaller stack fails where another succeeds). Used for every
-// untrusted JSON file we read: lineage records (store/record.h) and export envelopes
-// (export/envelope_reader.h).
+// untrusted JSON file we read: lineage records (store/record.h), export envelopes
+// (export/envelope_reader.h), burn tombstones (store/tombstone.h) and quarantine audit records
+// (store/audit_record.h).
 //
 // The parse is nlohmann's own lexer and grammar (UTF-8 checked, the whole text consumed) driving a
 // SAX handler that builds the tree, so values are exactly those Json::parse yields.
@@ -13,6 +14,8 @@
 #include <nlohmann/json_fwd.hpp>
 #include <string>
 #include <string_view>
+
+#include "store/status.h"
 
 namespace gentle::store {
 
@@ -28,6 +31,12 @@ struct StrictJsonRefusal {
 // which rule failed, and `*out` is unspecified.
 bool ParseStrictJson(std::string_view text, size_t max_depth, nlohmann::json* out,
                      StrictJsonRefusal* why);
+
+// The same parse for a file named `subject` ("tombstone <key>", ...): a refusal is `corrupted`
+// with the message "<subject> is not valid JSON: ...", "<subject> holds the key \"k\" twice" or
+// "<subject> is nested too deeply".
+Result<nlohmann::json> ParseStrictJsonFile(std::string_view text, size_t max_depth,
+                                           std::string_view subject);
 
 }  // namespace gentle::store
 

@@ -6,6 +6,7 @@
 #include "store/file_io.h"
 #include "store/go_marshal.h"
 #include "store/lineage_id.h"
+#include "store/strict_json.h"
 
 namespace gentle::store {
 
@@ -33,12 +34,9 @@ Result<TombstoneRow> ParseTombstone(std::string_view bytes, std::string_view key
     return Status(Code::kCorrupted, "tombstone " + std::string(key) + " " + why);
   };
   if (bytes.size() > kMaxTombstoneBytes) return corrupted("exceeds 4096 bytes");
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(bytes);
-  } catch (const std::exception& e) {
-    return corrupted(std::string("is not valid JSON: ") + e.what());
-  }
+  // A tombstone is one flat object: nothing in it nests.
+  GENTLE_ASSIGN_OR_RETURN(nlohmann::json doc,
+                          ParseStrictJsonFile(bytes, 1, "tombstone " + std::string(key)));
   if (!doc.is_object() || doc.size() != 4) return corrupted("is not a tombstone object");
   for (const char* field : {"schema", "repository", "target", "lineage"}) {
     if (!doc.contains(field) || !doc[field].is_string()) {

@@ -4,7 +4,8 @@
 // key = hex(sha256(repoKey + "\n" + target)), repoKey = "sha256:" + hex(sha256(worktree root)).
 // Payload: compact JSON, no trailing newline, members in this order:
 //   {"schema":"gentle-ai.review-terminal-consumption/v1","repository":R,"target":T,"lineage":L}
-// ParseTombstone is strict like gentle-ai's reader: a regular file of at most 4096 bytes, the
+// ParseTombstone is strict like gentle-ai's reader: a regular file of at most 4096 bytes, one flat
+// JSON object parsed strictly (store/strict_json.h: no key twice, no trailing data, UTF-8), the
 // schema, a sha256 repository and target, a valid lineage id, and a file name that binds them.
 #ifndef GENTLE_STORE_TOMBSTONE_H_
 #define GENTLE_STORE_TOMBSTONE_H_
