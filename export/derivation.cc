@@ -6,6 +6,7 @@
 
 #include "export/oracle_runner.h"
 #include "store/digests.h"
+#include "store/git_tree_diff.h"
 #include "store/repository.h"
 #include "store/tree_rows.h"
 
@@ -30,13 +31,18 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
   // cannot contribute a changed path.
   GENTLE_ASSIGN_OR_RETURN(git_oid base_oid, ParseTreeId(snapshot.base_tree));
   GENTLE_ASSIGN_OR_RETURN(git_oid candidate_oid, ParseTreeId(snapshot.candidate_tree));
-  bool canonical_order = true;
   GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes,
-                          DiffTrees(repo.raw(), base_oid, candidate_oid, &canonical_order));
+                          DiffTrees(repo.raw(), base_oid, candidate_oid));
+  // The walk's order is the patch's (git's); the manifest and the paths are in bytewise path
+  // order, a path git reports twice (trees out of canonical order) keeping the walk's order.
   Derived derived;
+  derived.manifest.reserve(changes.size());
   for (const TreeChange& c : changes) derived.manifest.push_back(ManifestEntryOf(c));
-  std::vector<std::string> paths;
-  for (const ManifestEntry& e : derived.manifest) paths.push_back(e.path);
+  auto by_path = [](const ManifestEntry& a, const ManifestEntry& b) { return a.path < b.path; };
+  if (!std::is_sorted(derived.manifest.begin(), derived.manifest.end(), by_path)) {
+    std::stable_sort(derived.manifest.begin(), derived.manifest.end(), by_path);
+  }
+  const std::vector<std::string> paths = store::SortedPaths(changes);
   if (paths_check == PathsCheck::kListAndDigest && paths != snapshot.paths) {
     return Mismatch("the trees' changed paths do not reproduce the record's paths");
   }
@@ -44,11 +50,7 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
     return Mismatch("the trees' changed paths do not reproduce the record's paths_digest");
   }
 
-  // git walks a tree that is not in its canonical order (git fsck: broken; only
-  // `hash-object --literally` writes one) as stored, and no documented rule gives its section
-  // order: the pinned git CLI writes that patch, after the blobs are checked here.
-  if (engine == "git" || !canonical_order) {
-    if (engine != "git") GENTLE_RETURN_IF_ERROR(CheckBlobs(repo.raw(), changes));
+  if (engine == "git") {
     GENTLE_ASSIGN_OR_RETURN(derived.patch, RunOracleDiff(repo.common_dir(), snapshot.base_tree,
                                                          snapshot.candidate_tree, max_bytes));
     derived.engine = "git";
@@ -58,9 +60,9 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
   options.max_bytes = max_bytes;
   GENTLE_ASSIGN_OR_RETURN(DerivedPatch patch, WritePatch(repo.raw(), changes, options));
   std::vector<std::string> engine_paths;
+  engine_paths.reserve(patch.manifest.size());
   for (const ManifestEntry& e : patch.manifest) engine_paths.push_back(e.path);
   std::sort(engine_paths.begin(), engine_paths.end());
-  engine_paths.erase(std::unique(engine_paths.begin(), engine_paths.end()), engine_paths.end());
   if (engine_paths != paths) {
     return Mismatch("the patch engine's paths disagree with the trees' changed paths");
   }

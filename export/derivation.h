@@ -1,11 +1,12 @@
 // Derivation: re-derives a snapshot's frozen context from the object database and proves it is the
 // one the snapshot binds.
 //
-// The changed-path manifest is computed from the two trees (bytewise path order, statuses A/D/M/T,
-// canonical modes); its paths must reproduce the snapshot's `paths` and `paths_digest`, else
-// `integrity_mismatch`. The patch comes from the native engine, or from the pinned git CLI with
-// engine "git" and whenever a tree is out of git's canonical order (export/tree_delta.h; its blobs
-// are hash-checked first), under the byte budget. Missing trees or blobs are `objects_missing`.
+// The changed-path manifest is computed from the two trees (export/tree_delta.h: statuses A/D/M/T,
+// canonical modes) and listed in bytewise path order (a path git reports twice, which only trees
+// out of git's canonical order can make it do, keeps git's order); its paths must reproduce the
+// snapshot's `paths` and `paths_digest`, else `integrity_mismatch`. The patch, in git's section
+// order, comes from the native engine, or from the pinned git CLI with engine "git", under the
+// byte budget. Missing trees or blobs are `objects_missing`.
 #ifndef GENTLE_EXPORT_DERIVATION_H_
 #define GENTLE_EXPORT_DERIVATION_H_
 
@@ -25,7 +26,7 @@ inline constexpr size_t kMaxContextBytes = 4194304;
 struct Derived {
   std::string patch;
   std::vector<ManifestEntry> manifest;  // bytewise path order
-  std::string engine;                   // "native", or "git" (--engine git, non-canonical trees)
+  std::string engine;                   // "native", or "git" (--engine git)
 };
 
 // kDigestOnly is for snapshots that carry only the digest of their paths (a context envelope).

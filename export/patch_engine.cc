@@ -245,16 +245,6 @@ ManifestEntry ManifestEntryOf(const TreeChange& change) {
           change.new_mode != 0 ? OidHex(change.new_oid) : zeros};
 }
 
-Status CheckBlobs(git_repository* repo, const std::vector<TreeChange>& changes) {
-  for (const TreeChange& change : changes) {
-    LoadedSide old_side;
-    LoadedSide new_side;
-    GENTLE_RETURN_IF_ERROR(LoadSide(repo, change.old_oid, change.old_mode, change.path, &old_side));
-    GENTLE_RETURN_IF_ERROR(LoadSide(repo, change.new_oid, change.new_mode, change.path, &new_side));
-  }
-  return Status::Ok();
-}
-
 Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChange>& files,
                                 const PatchOptions& options) {
   DerivedPatch patch;

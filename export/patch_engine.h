@@ -40,7 +40,7 @@ struct PatchOptions {
 
 struct DerivedPatch {
   std::string bytes;
-  std::vector<ManifestEntry> manifest;  // in output order
+  std::vector<ManifestEntry> manifest;  // in output order (git's; see export/tree_delta.h)
   std::string engine;                   // "native": every section, binary ones included
 };
 
@@ -51,12 +51,8 @@ Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
 // for an absent side).
 ManifestEntry ManifestEntryOf(const TreeChange& change);
 
-// Reads every blob WritePatch would read for `changes`, hash-checked, and keeps nothing: the
-// same refusals (objects_missing with details.object and details.path) for a patch that another
-// writer (the pinned git CLI, which checks nothing) produces.
-Status CheckBlobs(git_repository* repo, const std::vector<TreeChange>& changes);
-
-// DerivePatch's second half, for a caller that already holds DiffTrees(base, candidate).
+// DerivePatch's second half, for a caller that already holds DiffTrees(base, candidate): one
+// section (two for a type change) per change, in the order given.
 Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChange>& changes,
                                 const PatchOptions& options);
 

@@ -2,43 +2,30 @@
 // flags of DESIGN.md section 8) sees them, in patch output order. Shared by the patch engine and
 // the derivation's manifest check.
 //
-// Like git's own tree diff, only subtrees whose ids differ are read: an entry equal on both sides
-// (same name, type, canonical mode and id) cannot change the patch, and an equal subtree is never
-// opened. (libgit2's git_diff_tree_to_tree, used before, reads every subtree of both trees, which
-// made a two-line export of git.git read ~400 trees.) Trees not in git's canonical entry order
-// (written with `hash-object --literally`; git fsck calls them broken) are flattened whole, then
-// sorted. git walks those as stored, so its section order can differ there: DiffTrees says so in
-// *canonical_order, and the derivation (export/derivation.h) then hands the patch to git.
+// The walk is store::GitTreeDiff (store/git_tree_diff.h): both trees as stored, merged level by
+// level in git's tree order, so the order is git's for every tree, canonical or not (bytewise
+// path order for the trees git writes; for trees `git fsck` calls broken, git's own, which can
+// show one path twice). Like git, only subtrees whose ids differ are read, each hash-checked.
 //
-// Errors: kObjectsMissing (details.object) when a tree or a subtree that must be read is absent;
-// kCorrupted for a malformed id.
+// Errors: kObjectsMissing (details.object) when a tree or a subtree that must be read is absent,
+// of another type, malformed or does not hash to its id.
 #ifndef GENTLE_EXPORT_TREE_DELTA_H_
 #define GENTLE_EXPORT_TREE_DELTA_H_
 
 #include <git2.h>
 
-#include <cstdint>
-#include <string>
 #include <vector>
 
+#include "store/git_tree_diff.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
 
-struct TreeChange {
-  std::string path;
-  char status;        // 'A', 'D', 'M', or 'T' (file <-> symlink <-> gitlink at one path)
-  uint32_t old_mode;  // canonical; 0 when absent
-  uint32_t new_mode;
-  git_oid old_oid;  // all zero when absent
-  git_oid new_oid;
-};
+using TreeChange = store::TreeChange;
 
-// Bytewise path order, which is git's order for canonical trees. *canonical_order (when given):
-// false when a tree the walk read is not in canonical order.
+// In git's output order (above).
 Result<std::vector<TreeChange>> DiffTrees(git_repository* repo, const git_oid& base_tree,
-                                          const git_oid& candidate_tree,
-                                          bool* canonical_order = nullptr);
+                                          const git_oid& candidate_tree);
 
 }  // namespace gentle::exporter
 

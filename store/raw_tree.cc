@@ -12,6 +12,12 @@ namespace {
 // entries of 28 bytes avoids regrowing the vector on nearly every tree.
 constexpr size_t kSmallEntryBytes = 28;
 
+Status Malformed(const git_oid& id) {
+  return Status(Code::kObjectsMissing, "tree " + OidHex(id) + " is malformed")
+      .WithDetail("object", OidHex(id))
+      .WithDetail("reason", "malformed");
+}
+
 }  // namespace
 
 bool ParseTree(std::string_view data, std::vector<RawTreeEntry>* out) {
@@ -86,11 +92,14 @@ Result<RawTree> ReadTree(git_odb* odb, const git_oid& id) {
   tree.object_ = std::move(object).value();
   const std::string_view data(static_cast<const char*>(git_odb_object_data(tree.object_.get())),
                               git_odb_object_size(tree.object_.get()));
-  if (!ParseTree(data, &tree.entries_)) {
-    return Status(Code::kObjectsMissing, "tree " + OidHex(id) + " is malformed")
-        .WithDetail("object", OidHex(id))
-        .WithDetail("reason", "malformed");
-  }
+  if (!ParseTree(data, &tree.entries_)) return Malformed(id);
+  return tree;
+}
+
+Result<RawTree> ParseRawTree(std::string data, const git_oid& id) {
+  RawTree tree;
+  tree.in_memory_ = std::make_shared<const std::string>(std::move(data));
+  if (!ParseTree(*tree.in_memory_, &tree.entries_)) return Malformed(id);
   return tree;
 }
 

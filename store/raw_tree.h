@@ -5,15 +5,17 @@
 //
 // Parsing refuses what libgit2's tree parser refuses (an empty or non-octal mode, a mode above
 // 0xFFFF, a missing space, an empty name, a truncated id), and, like git, a mode written with
-// anything but octal digits. Entries keep the stored order; names point into the object, which the
-// RawTree owns. An entry is a subtree when its mode's type bits are 040000 (libgit2's and git's
-// rule), whatever else its mode says.
+// anything but octal digits. Entries keep the stored order; names point into the object (or the
+// bytes given to ParseRawTree), which the RawTree owns. An entry is a subtree when its mode's type
+// bits are 040000 (libgit2's and git's rule), whatever else its mode says.
 #ifndef GENTLE_STORE_RAW_TREE_H_
 #define GENTLE_STORE_RAW_TREE_H_
 
 #include <git2.h>
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -50,13 +52,20 @@ class RawTree {
   // Whether a file of the same name as the subtree at `subtree` precedes it (entries in order).
   bool FileNamedLikeSubtree(size_t subtree) const;
   friend Result<RawTree> ReadTree(git_odb* odb, const git_oid& id);
-  OdbObjectPtr object_;
+  friend Result<RawTree> ParseRawTree(std::string data, const git_oid& id);
+  OdbObjectPtr object_;                           // read from an object database, or
+  std::shared_ptr<const std::string> in_memory_;  // given to ParseRawTree
   std::vector<RawTreeEntry> entries_;
 };
 
 // The tree `id`, hash checked and parsed. kObjectsMissing (details.object) when it is absent,
 // not a tree, does not hash to its id, or is malformed; other read failures as ReadObject.
 Result<RawTree> ReadTree(git_odb* odb, const git_oid& id);
+
+// The tree object whose data is `data`, held in memory by a caller that computed its id `id` from
+// those bytes (BuildTree's trees when nothing is written); parsed, not hashed again.
+// kObjectsMissing (details.object) when malformed.
+Result<RawTree> ParseRawTree(std::string data, const git_oid& id);
 
 }  // namespace gentle::store
 

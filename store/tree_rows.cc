@@ -60,8 +60,8 @@ void AppendMode(std::string& out, uint32_t mode) {
 
 class TreeWriter {
  public:
-  TreeWriter(git_repository* repo, ObjectWrites writes, const TreeIds* reachable)
-      : repo_(repo), writes_(writes), reachable_(reachable) {}
+  TreeWriter(git_repository* repo, ObjectWrites writes, const TreeIds* reachable, TreeObjects* made)
+      : repo_(repo), writes_(writes), reachable_(reachable), made_(made) {}
 
   Result<git_oid> Level(const TreeRows& rows, size_t begin, size_t end, size_t prefix) {
     std::vector<Entry> entries;
@@ -97,6 +97,9 @@ class TreeWriter {
 
   Result<git_oid> Emit(const std::string& data) {
     const git_oid id = ObjectId(GIT_OBJECT_TREE, data);
+    if (made_ != nullptr) {
+      made_->emplace(std::string(reinterpret_cast<const char*>(id.id), GIT_OID_RAWSZ), data);
+    }
     if (writes_ == ObjectWrites::kHashOnly) return id;
     if (reachable_ != nullptr &&
         std::binary_search(reachable_->begin(), reachable_->end(), id, OidLess)) {
@@ -123,6 +126,7 @@ class TreeWriter {
   git_repository* repo_;
   ObjectWrites writes_;
   const TreeIds* reachable_;
+  TreeObjects* made_;
   OdbPtr odb_;  // opened on the first write
 };
 
@@ -165,7 +169,8 @@ Status AppendEntryRows(git_odb* odb, const RawTreeEntry& entry, const std::strin
   return AppendTreeRows(odb, sub, path, out, canonical, subtrees);
 }
 
-Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id, TreeIds* trees) {
+Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id, TreeIds* trees,
+                             bool* canonical) {
   GENTLE_ASSIGN_OR_RETURN(OdbPtr odb, RepositoryOdb(repo));
   auto root = ReadTree(odb.get(), tree_id);
   if (!root.ok()) {
@@ -178,7 +183,8 @@ Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id, TreeI
     trees->clear();
     trees->push_back(tree_id);
   }
-  if (Status walked = AppendTreeRows(odb.get(), *root, "", &rows, nullptr, trees); !walked.ok()) {
+  if (canonical != nullptr) *canonical = true;
+  if (Status walked = AppendTreeRows(odb.get(), *root, "", &rows, canonical, trees); !walked.ok()) {
     return Status(Code::kObjectsMissing,
                   "cannot read tree " + OidHex(tree_id) + ": " + walked.message())
         .WithDetail("object", OidHex(tree_id));
@@ -196,8 +202,8 @@ Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id, TreeI
 }
 
 Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes,
-                          const TreeIds* reachable) {
-  TreeWriter writer(repo, writes, reachable);
+                          const TreeIds* reachable, TreeObjects* made) {
+  TreeWriter writer(repo, writes, reachable, made);
   return writer.Level(rows, 0, rows.size(), 0);
 }
 

@@ -3,14 +3,17 @@
 //  - FlattenTree reads a tree from the object database (read-only);
 //  - BuildTree turns rows back into a tree id, either hashing in memory only (status: nothing is
 //    written) or writing the tree objects (start);
-//  - ChangedPaths is `git diff-tree -r --name-only --no-renames` over two row lists: every path
-//    whose presence, canonical mode or object id differs, sorted bytewise, each once.
+//  - ChangedPaths is `git diff-tree -r --name-only --no-renames` over the rows of two trees
+//    in git's canonical order: every path whose presence, canonical mode or object id differs,
+//    sorted bytewise, each once. (For a tree out of canonical order git lists what its walk of
+//    the entries as stored meets, store/git_tree_diff.h, which rows cannot tell.)
 #ifndef GENTLE_STORE_TREE_ROWS_H_
 #define GENTLE_STORE_TREE_ROWS_H_
 
 #include <git2.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,8 +42,10 @@ using TreeIds = std::vector<git_oid>;
 
 // kObjectsMissing when the tree or a subtree is absent, not a tree, malformed, or does not hash
 // to its id (every tree is read through store/raw_tree.h, checked). When `trees` is given it
-// receives the ids of every tree read, the root included, sorted.
-Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree, TreeIds* trees = nullptr);
+// receives the ids of every tree read, the root included, sorted. When `canonical` is given it is
+// set to whether every tree read is in git's canonical order (RawTree::CanonicalOrder).
+Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree, TreeIds* trees = nullptr,
+                             bool* canonical = nullptr);
 
 // The rows of every non-tree entry under `tree` (AppendTreeRows), or of `entry` itself or under
 // it (AppendEntryRows), appended in a pre-order walk in stored order (as git_tree_walk), paths
@@ -54,13 +59,18 @@ Status AppendEntryRows(git_odb* odb, const RawTreeEntry& entry, const std::strin
                        TreeRows* out, bool* canonical = nullptr,
                        std::vector<git_oid>* subtrees = nullptr);
 
+// Tree objects' data by raw id (GIT_OID_RAWSZ bytes), as BuildTree made them.
+using TreeObjects = std::map<std::string, std::string>;
+
 enum class ObjectWrites { kHashOnly, kWrite };
-// `rows` must be sorted bytewise by path with no duplicates. With kWrite, a tree whose id is in
-// `reachable` is not written: those are trees already in the object database and reachable from
-// a commit (the base's, from FlattenTree), so git_odb_write would only hash them again with
-// libgit2's collision-detecting SHA-1 and freshen them, which a reachable object does not need.
+// `rows` must be sorted bytewise by path with no duplicates; every tree made has its entries in
+// git's tree order. With kWrite, a tree whose id is in `reachable` is not written: those are trees
+// already in the object database and reachable from a commit (the base's, from FlattenTree), so
+// git_odb_write would only hash them again with libgit2's collision-detecting SHA-1 and freshen
+// them, which a reachable object does not need. When `made` is given it receives every tree made,
+// written or not (so a walk can read trees that were only hashed).
 Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes,
-                          const TreeIds* reachable = nullptr);
+                          const TreeIds* reachable = nullptr, TreeObjects* made = nullptr);
 
 std::vector<std::string> ChangedPaths(const TreeRows& base, const TreeRows& candidate);
 

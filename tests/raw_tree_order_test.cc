@@ -1,17 +1,21 @@
-// Tree order in store/raw_tree.h and the tree walk of export/tree_delta.cc on trees git would never
-// write: entries out of order, or a file and a subtree of one name that are not adjacent in tree
-// order ("foo", "foo.c", "foo/"). Such trees are made with `git hash-object -t tree --literally`;
-// CanonicalOrder must refuse them, DiffTrees must report meeting one, and the export then hands the
-// patch to the pinned git CLI (byte-identical, engine "git"); canonical trees whose entries change
-// between file and subtree must diff byte-identically on the native engine.
+// Trees git would never write, made with `git hash-object -t tree --literally` (git fsck calls them
+// broken): entries out of order at the root and in subtrees, a name twice, a file and a subtree of
+// one name (adjacent or not), an empty subtree out of place. git walks them as stored, and so must
+// the native engine: its patch must be byte-identical to the pinned git CLI oracle, its change
+// list must be `git diff-tree -r --raw`'s in git's order, and `review start` must record as
+// `paths` what git lists (sorted bytewise, a path git lists twice kept twice) so that
+// `review export-context` re-derives and exports them natively. Also: RawTree::CanonicalOrder on
+// such trees, and git's canon_mode.
 #include <git2.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "export/tree_delta.h"
+#include "export/patch_engine.h"
 #include "store/raw_tree.h"
 #include "store/repository.h"
 #include "store/tree_rows.h"
@@ -50,12 +54,6 @@ std::string Blob(const std::string& repo, const std::string& content) {
   return Trim(Git(repo, {"hash-object", "-w", file}));
 }
 
-git_oid Oid(const std::string& hex) {
-  git_oid id;
-  REQUIRE(git_oid_fromstr(&id, hex.c_str()) == 0);
-  return id;
-}
-
 bool CanonicalOrder(git_repository* repo, const std::string& hex) {
   git_odb* odb = nullptr;
   REQUIRE(git_repository_odb(&odb, repo) == 0);
@@ -67,38 +65,87 @@ bool CanonicalOrder(git_repository* repo, const std::string& hex) {
   return tree->CanonicalOrder();
 }
 
-// A repository with a few blobs and two one-entry subtrees to build literal trees from.
+// Commits `tree` on top of `parent` (none when empty) without touching the worktree.
+std::string CommitTree(const std::string& repo, const std::string& tree,
+                       const std::string& parent) {
+  std::vector<std::string> args = {"commit-tree", tree, "-m", "literal"};
+  if (!parent.empty()) args.insert(args.end(), {"-p", parent});
+  return Trim(Git(repo, args));
+}
+
+// `git diff-tree -r -z --raw` of two trees: one record per change, in git's order.
+std::string OracleRaw(const std::string& repo, const std::string& base,
+                      const std::string& candidate) {
+  return Git(repo, {"diff-tree", "-r", "-z", "--no-renames", "--full-index",
+                    "--ignore-submodules=none", base, candidate});
+}
+
+// The same records from the engine's manifest (in its output order).
+std::string ManifestRaw(const std::vector<exporter::ManifestEntry>& manifest) {
+  std::string raw;
+  for (const exporter::ManifestEntry& e : manifest) {
+    raw += ":" + e.old_mode + " " + e.new_mode + " " + e.old_oid + " " + e.new_oid + " " +
+           std::string(1, e.status) + '\0' + e.path + '\0';
+  }
+  return raw;
+}
+
+// The paths of `git diff-tree -r --name-only`, sorted bytewise (duplicates kept): what `paths`
+// holds.
+std::vector<std::string> OracleSortedPaths(const std::string& repo, const std::string& base,
+                                           const std::string& candidate) {
+  const std::string listed = Git(repo, {"diff-tree", "-r", "-z", "--name-only", "--no-renames",
+                                        "--ignore-submodules=none", base, candidate});
+  std::vector<std::string> paths;
+  for (size_t at = 0; at < listed.size();) {
+    const size_t nul = listed.find('\0', at);
+    paths.push_back(listed.substr(at, nul - at));
+    at = nul + 1;
+  }
+  std::sort(paths.begin(), paths.end());
+  return paths;
+}
+
+// A repository with blobs (text and binary) and subtrees, some out of order, to build literal
+// trees from.
 struct LiteralRepo {
   LiteralRepo() : repo(InitRepo(tmp.path())) { store::EnsureLibgit2(); }
   TempDir tmp;
   const std::string repo;
   const std::string a = Blob(repo, "a\n"), b = Blob(repo, "b\n"), c = Blob(repo, "c\nc\n");
   const std::string b2 = Blob(repo, "b\nchanged\n");
+  const std::string bin1 = Blob(repo, std::string("\x89PNG\0\1\2\3 binary one\n", 20) +
+                                          std::string(300, 'x') + std::string(1, '\0'));
+  const std::string bin2 = Blob(repo, std::string("\x89PNG\0\1\2\3 binary two\n", 20) +
+                                          std::string(300, 'x') + std::string("tail\0", 5));
+  const std::string gitlink1 = "1111111111111111111111111111111111111111";
+  const std::string gitlink2 = "2222222222222222222222222222222222222222";
+  const std::string empty = LiteralTree(repo, {});
   const std::string sub = LiteralTree(repo, {{"100644", "x", a}});
   const std::string sub2 = LiteralTree(repo, {{"100644", "x", c}});
+  // Out of order inside: "y" before "x".
+  const std::string sub_unordered = LiteralTree(repo, {{"100644", "y", a}, {"100644", "x", b}});
+  const std::string sub_unordered_2 =
+      LiteralTree(repo, {{"100644", "y", b2}, {"100644", "x", b}, {"100644", "w", bin1}});
 };
 
-TEST_CASE_METHOD(
-    LiteralRepo,
-    "raw tree order: canonical trees pass, literal ones are taken whole and still match git") {
-  // As git writes them: "foo" (file) < "foo.c" < "foo/" (tree) < "foobar".
-  const std::string canonical =
-      LiteralTree(repo, {{"100644", "foo", a}, {"100644", "foo.c", b}, {"40000", "foo_dir", sub}});
-  const std::string same_name =
-      LiteralTree(repo, {{"100644", "foo", a}, {"100644", "foo.c", b}, {"40000", "foo", sub}});
-  const std::string same_name_2 =
-      LiteralTree(repo, {{"100644", "foo", a}, {"100644", "foo.c", b2}, {"40000", "foo", sub2}});
-  const std::string unordered = LiteralTree(repo, {{"100644", "b", a}, {"100644", "a", b}});
-  const std::string unordered_2 = LiteralTree(repo, {{"100644", "b", c}, {"100644", "a", b}});
-  const std::string tree_before_file =
-      LiteralTree(repo, {{"40000", "foo", sub}, {"100644", "foo.c", b}});
-
+TEST_CASE_METHOD(LiteralRepo,
+                 "raw tree order: CanonicalOrder accepts what git writes and refuses literal trees "
+                 "out of order") {
   RepoHandle handle(repo + "/.git");
-  CHECK(CanonicalOrder(handle.get(), canonical));
+  // As git writes them: "foo" (file) < "foo.c" < "foo/" (tree) < "foobar".
+  CHECK(CanonicalOrder(handle.get(), LiteralTree(repo, {{"100644", "foo", a},
+                                                        {"100644", "foo.c", b},
+                                                        {"40000", "foo_dir", sub}})));
   CHECK(CanonicalOrder(handle.get(), Trim(Git(repo, {"rev-parse", "HEAD^{tree}"}))));
-  CHECK_FALSE(CanonicalOrder(handle.get(), same_name));
-  CHECK_FALSE(CanonicalOrder(handle.get(), unordered));
-  CHECK_FALSE(CanonicalOrder(handle.get(), tree_before_file));
+  CHECK_FALSE(CanonicalOrder(
+      handle.get(),
+      LiteralTree(repo, {{"100644", "foo", a}, {"100644", "foo.c", b}, {"40000", "foo", sub}})));
+  CHECK_FALSE(CanonicalOrder(handle.get(), sub_unordered));
+  CHECK_FALSE(CanonicalOrder(handle.get(),
+                             LiteralTree(repo, {{"40000", "foo", sub}, {"100644", "foo.c", b}})));
+  CHECK_FALSE(
+      CanonicalOrder(handle.get(), LiteralTree(repo, {{"100644", "a", a}, {"100644", "a", b}})));
   // A file and a subtree of one name with several names between them (each extends "foo" with a
   // byte below '/'), and the same without the file.
   CHECK_FALSE(CanonicalOrder(handle.get(), LiteralTree(repo, {{"100644", "foo", a},
@@ -111,17 +158,73 @@ TEST_CASE_METHOD(
                                                         {"100644", "foo.c", b},
                                                         {"40000", "foo.d", sub},
                                                         {"40000", "foo", sub}})));
+}
 
-  // Canonical trees whose walk must pair entries by name and type: "foo" turns from a file into a
-  // subtree (keys "foo" and "foo/" sit on either side of "foo.c"), and back.
-  const std::string file_foo = LiteralTree(repo, {{"100644", "foo", a}, {"100644", "foo.c", b}});
-  const std::string tree_foo = LiteralTree(repo, {{"100644", "foo.c", b2}, {"40000", "foo", sub}});
-  const std::string tree_foo_2 =
-      LiteralTree(repo, {{"100644", "foo.c", b}, {"40000", "foo", sub2}});
-  REQUIRE(CanonicalOrder(handle.get(), file_foo));
-  REQUIRE(CanonicalOrder(handle.get(), tree_foo));
-  const std::vector<std::pair<std::string, std::string>> pairs = {
-      {file_foo, tree_foo}, {tree_foo, file_foo}, {tree_foo, tree_foo_2}, {canonical, tree_foo}};
+// Pairs of broken trees (base, candidate): every change kind on both sides of each shape.
+std::vector<std::pair<std::string, std::string>> BrokenPairs(const LiteralRepo& r) {
+  const std::string& repo = r.repo;
+  auto tree = [&repo](const std::vector<Entry>& entries) { return LiteralTree(repo, entries); };
+  std::vector<std::pair<std::string, std::string>> pairs = {
+      // Out of order at the root, modified in place.
+      {tree({{"100644", "zeta", r.a}, {"100644", "alpha", r.b}, {"100644", "mid", r.c}}),
+       tree({{"100644", "zeta", r.c}, {"100644", "alpha", r.b2}, {"100644", "mid", r.c}})},
+      // The same entries, reordered: git meets "a" on one side only, twice.
+      {tree({{"100644", "b", r.a}, {"100644", "a", r.b}}),
+       tree({{"100644", "a", r.b}, {"100644", "b", r.a}})},
+      // Out of order with additions, deletions and a binary file.
+      {tree({{"100644", "m", r.a}, {"100644", "c", r.b}, {"100644", "x", r.c}}),
+       tree({{"100644", "c", r.b2},
+             {"100644", "z", r.a},
+             {"100644", "m", r.a},
+             {"100644", "a", r.bin1}})},
+      // Out of order inside a subtree only, and the subtree moved in the root's order.
+      {tree({{"100644", "a", r.a}, {"40000", "d", r.sub_unordered}, {"100644", "e", r.b}}),
+       tree({{"100644", "e", r.b}, {"40000", "d", r.sub_unordered_2}, {"100644", "a", r.a}})},
+      // A file and a subtree of one name, adjacent, the subtree first on one side.
+      {tree({{"100644", "foo", r.a}, {"40000", "foo", r.sub}, {"100644", "z", r.c}}),
+       tree({{"40000", "foo", r.sub2}, {"100644", "foo", r.b}, {"100644", "z", r.c}})},
+      // A file and a subtree of one name, not adjacent, in both orders.
+      {tree({{"100644", "foo", r.a}, {"100644", "foo.c", r.b}, {"40000", "foo", r.sub}}),
+       tree(
+           {{"40000", "foo", r.sub_unordered}, {"100644", "foo.c", r.b2}, {"100644", "foo", r.b}})},
+      // A name twice: a file, and a subtree.
+      {tree({{"100644", "a", r.a},
+             {"100644", "a", r.b},
+             {"40000", "d", r.sub},
+             {"40000", "d", r.sub2}}),
+       tree({{"100644", "a", r.a}, {"40000", "d", r.sub2}})},
+      // An empty subtree out of place: every name after it is met on one side only.
+      {tree({{"40000", "e", r.empty}, {"100644", "a", r.a}, {"100644", "b", r.b}}),
+       tree({{"100644", "a", r.a}, {"100644", "b", r.b2}})},
+      // Binary files modified out of order.
+      {tree({{"100644", "z", r.bin1}, {"100644", "y", r.a}}),
+       tree({{"100644", "y", r.a}, {"100644", "z", r.bin2}})},
+      // Type changes (file, symlink, gitlink) and modes, out of order.
+      {tree({{"120000", "l", r.a},
+             {"160000", "g", r.gitlink1},
+             {"100644", "f", r.a},
+             {"100755", "e", r.b}}),
+       tree({{"100644", "f", r.b},
+             {"100644", "l", r.a},
+             {"160000", "g", r.gitlink2},
+             {"100644", "e", r.b}})},
+      // A file turns into a subtree (and back in reverse) among entries out of order.
+      {tree({{"100644", "q", r.a}, {"100644", "p", r.b}}),
+       tree({{"100644", "p", r.b}, {"40000", "q", r.sub_unordered}})},
+  };
+  return pairs;
+}
+
+TEST_CASE_METHOD(LiteralRepo,
+                 "engine on trees out of git's order walks them as stored like the git CLI") {
+  RepoHandle handle(repo + "/.git");
+  std::vector<std::pair<std::string, std::string>> pairs;
+  for (const auto& [base, candidate] : BrokenPairs(*this)) {
+    pairs.push_back({base, candidate});
+    pairs.push_back({candidate, base});
+    pairs.push_back({empty, candidate});
+    pairs.push_back({base, empty});
+  }
   for (const auto& [base, candidate] : pairs) {
     INFO(base << " -> " << candidate);
     auto expected = OracleDiff(repo + "/.git", base, candidate);
@@ -129,49 +232,32 @@ TEST_CASE_METHOD(
     auto actual = EngineDiff(handle.get(), base, candidate);
     REQUIRE(actual.ok());
     CHECK(FirstDifference(*expected, actual->bytes) == "");
-  }
-  // DiffTrees says when a tree it read is not in canonical order: at the root, or only inside a
-  // subtree that is taken whole (added) or walked (changed).
-  const std::string holder = LiteralTree(repo, {{"100644", "a", a}, {"40000", "d", same_name}});
-  const std::string holder_2 = LiteralTree(repo, {{"100644", "a", a}, {"40000", "d", same_name_2}});
-  const std::string added_under = LiteralTree(repo, {{"100644", "a", a}});
-  struct Case {
-    std::string base, candidate;
-    bool canonical;
-  };
-  for (const Case& c : std::vector<Case>{{file_foo, tree_foo, true},
-                                         {same_name, same_name_2, false},
-                                         {unordered, unordered_2, false},
-                                         {holder, holder_2, false},
-                                         {added_under, holder, false},
-                                         {holder, holder, true}}) {
-    INFO(c.base << " -> " << c.candidate);
-    bool canonical = !c.canonical;
-    REQUIRE(exporter::DiffTrees(handle.get(), Oid(c.base), Oid(c.candidate), &canonical).ok());
-    CHECK(canonical == c.canonical);
+    CHECK(actual->engine == "native");
+    // The change list itself, in git's order: statuses, canonical modes and ids.
+    CHECK(ManifestRaw(actual->manifest) == OracleRaw(repo, base, candidate));
   }
 }
 
-// Commits `tree` on top of `parent` (none when empty) without touching the worktree.
-std::string CommitTree(const std::string& repo, const std::string& tree,
-                       const std::string& parent) {
-  std::vector<std::string> args = {"commit-tree", tree, "-m", "literal"};
-  if (!parent.empty()) args.insert(args.end(), {"-p", parent});
-  return Trim(Git(repo, args));
-}
-
-TEST_CASE_METHOD(
-    LiteralRepo,
-    "export: trees out of git's order are written by the pinned git CLI, byte-identical") {
-  // Out of order twice over: "zeta" before "alpha", and the subtree "foo" after "foo.c".
+TEST_CASE_METHOD(LiteralRepo,
+                 "export: commit-range on trees out of git's order is native and equals the "
+                 "oracle") {
+  // Root out of order ("zeta" before "alpha"), a file and a subtree of one name ("foo", not
+  // adjacent), a subtree out of order inside, a binary file, and "same" reordered without a
+  // change, which git shows deleted and added.
   const std::string base = LiteralTree(repo, {{"100644", "zeta", a},
                                               {"100644", "alpha", b},
+                                              {"100644", "foo", a},
                                               {"100644", "foo.c", b},
-                                              {"40000", "foo", sub}});
-  const std::string candidate = LiteralTree(repo, {{"100644", "zeta", c},
+                                              {"40000", "foo", sub_unordered},
+                                              {"100644", "same", c},
+                                              {"100644", "img", bin1}});
+  const std::string candidate = LiteralTree(repo, {{"100644", "same", c},
+                                                   {"100644", "zeta", c},
                                                    {"100644", "alpha", b2},
+                                                   {"40000", "foo", sub_unordered_2},
                                                    {"100644", "foo.c", b2},
-                                                   {"40000", "foo", sub2}});
+                                                   {"100644", "img", bin2},
+                                                   {"100644", "new", a}});
   const std::string first = CommitTree(repo, base, "");
   const std::string second = CommitTree(repo, candidate, first);
 
@@ -180,25 +266,69 @@ TEST_CASE_METHOD(
       repo);
   REQUIRE(started.exit_code == 0);
   const std::string lineage = nlohmann::json::parse(started.out)["lineage"];
+  const std::vector<std::string> git_paths = OracleSortedPaths(repo, base, candidate);
+  REQUIRE(std::count(git_paths.begin(), git_paths.end(), "same") == 2);
+  const nlohmann::json record = nlohmann::json::parse(
+      ReadFile(repo + "/.git/gentle-ai/review-transactions/v2/" + lineage + "/review-state.json"));
+  CHECK(record["state"]["initial_snapshot"]["paths"] == nlohmann::json(git_paths));
 
   auto expected = OracleDiff(repo + "/.git", base, candidate);
   REQUIRE(expected.ok());
-  // The native walk's order (sorted paths) is not git's here, so a native patch could not match.
-  REQUIRE(expected->find("diff --git a/zeta b/zeta") < expected->find("diff --git a/alpha"));
   RunResult exported = GentleAi({"review", "export-context", "--lineage", lineage}, repo);
   REQUIRE(exported.exit_code == 0);
   CHECK(FirstDifference(*expected, exported.out) == "");
   RunResult envelope = GentleAi({"review", "export-context", "--lineage", lineage, "--json"}, repo);
   REQUIRE(envelope.exit_code == 0);
-  CHECK(nlohmann::json::parse(envelope.out)["derivation"]["engine"] == "git");
+  const nlohmann::json json = nlohmann::json::parse(envelope.out);
+  CHECK(json["derivation"]["engine"] == "native");
+  // The manifest keeps bytewise path order (not the patch's), one entry per change.
+  std::vector<std::string> manifest_paths;
+  for (const auto& entry : json["changed_path_manifest"]) manifest_paths.push_back(entry["path"]);
+  CHECK(manifest_paths == git_paths);
   RunResult verified = GentleAi({"review", "verify", "--lineage", lineage, "--json"}, repo);
   CHECK(verified.exit_code == 0);
+  RunResult forced =
+      GentleAi({"review", "export-context", "--lineage", lineage, "--engine", "git"}, repo);
+  REQUIRE(forced.exit_code == 0);
+  CHECK(forced.out == exported.out);
 
-  // git does not check what it reads; the blobs are checked before it runs.
+  // Every blob of the patch is read hash-checked.
   ReplaceLooseObject(repo + "/.git", b2, c);
   RunResult tampered = GentleAi({"review", "export-context", "--lineage", lineage, "--json"}, repo);
   CHECK(tampered.exit_code == 8);
   CHECK(nlohmann::json::parse(tampered.out)["error"]["code"] == "objects_missing");
+}
+
+TEST_CASE_METHOD(LiteralRepo,
+                 "start and status on a HEAD tree out of git's order record git's paths") {
+  // HEAD's tree lists "zeta" before "alpha"; the candidate made from the index is in git's order,
+  // so git's walk meets "alpha" on each side apart: deleted and added, twice in `paths`.
+  const std::string head =
+      CommitTree(repo, LiteralTree(repo, {{"100644", "zeta", a}, {"100644", "alpha", b}}), "");
+  Git(repo, {"reset", "-q", "--hard", head});
+  WriteFile(repo + "/alpha", "alpha, changed\n");
+  RunResult started = GentleAi({"review", "start", "--json"}, repo);
+  REQUIRE(started.exit_code == 0);
+  const std::string lineage = nlohmann::json::parse(started.out)["lineage"];
+  const nlohmann::json snapshot =
+      nlohmann::json::parse(ReadFile(repo + "/.git/gentle-ai/review-transactions/v2/" + lineage +
+                                     "/review-state.json"))["state"]["initial_snapshot"];
+  const std::string base = snapshot["base_tree"], candidate = snapshot["candidate_tree"];
+  CHECK(snapshot["paths"] == nlohmann::json(OracleSortedPaths(repo, base, candidate)));
+  CHECK(snapshot["paths"] == nlohmann::json::array({"alpha", "alpha"}));
+  // status hashes the candidate without writing it and must reach the same snapshot.
+  RunResult status = GentleAi({"review", "status", "--lineage", lineage, "--json"}, repo);
+  REQUIRE(status.exit_code == 0);
+  CHECK(nlohmann::json::parse(status.out)["lineages"][0]["applicability"] == "current_target");
+
+  auto expected = OracleDiff(repo + "/.git", base, candidate);
+  REQUIRE(expected.ok());
+  RunResult exported = GentleAi({"review", "export-context", "--lineage", lineage}, repo);
+  REQUIRE(exported.exit_code == 0);
+  CHECK(FirstDifference(*expected, exported.out) == "");
+  RunResult envelope = GentleAi({"review", "export-context", "--lineage", lineage, "--json"}, repo);
+  REQUIRE(envelope.exit_code == 0);
+  CHECK(nlohmann::json::parse(envelope.out)["derivation"]["engine"] == "native");
 }
 
 TEST_CASE_METHOD(LiteralRepo, "export: canonical literal trees stay on the native engine") {

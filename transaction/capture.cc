@@ -3,6 +3,9 @@
 #include <algorithm>
 
 #include "store/digests.h"
+#include "store/git_tree_diff.h"
+#include "store/object_reader.h"
+#include "store/raw_tree.h"
 #include "transaction/workspace_rows.h"
 
 namespace gentle::transaction {
@@ -25,12 +28,35 @@ Result<git_oid> ResolveTree(git_repository* repo, const std::string& rev) {
   return store::PeelRevision(repo, rev, GIT_OBJECT_TREE);
 }
 
-// The rows of `tree`; `trees` (when given) receives the ids of the trees read.
-Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree,
-                        store::TreeIds* trees = nullptr) {
+// The rows of `tree`; `trees` (when given) receives the ids of the trees read; *canonical whether
+// every tree read is in git's canonical order.
+Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree, store::TreeIds* trees,
+                        bool* canonical) {
+  *canonical = true;
   const git_oid empty = EmptyTreeId();
   if (git_oid_equal(&tree, &empty)) return TreeRows();
-  return store::FlattenTree(repo, tree, trees);
+  return store::FlattenTree(repo, tree, trees, canonical);
+}
+
+// The changed paths when a tree is out of git's canonical order: what git's as-stored walk
+// reports (store/git_tree_diff.h, the walk export-context re-derives them with), sorted. Rows
+// cannot give them: git can meet an unchanged path there, or a path twice. Trees come from `made`
+// (a candidate that was only hashed) or else from the object database.
+Result<std::vector<std::string>> WalkedPaths(git_repository* repo, const git_oid& base,
+                                             const git_oid& candidate,
+                                             const store::TreeObjects& made) {
+  GENTLE_ASSIGN_OR_RETURN(store::OdbPtr odb, store::RepositoryOdb(repo));
+  git_odb* raw_odb = odb.get();
+  const store::SubtreeReader read = [&made, raw_odb](const git_oid& id) {
+    auto found = made.find(std::string(reinterpret_cast<const char*>(id.id), GIT_OID_RAWSZ));
+    if (found != made.end()) return store::ParseRawTree(found->second, id);
+    return store::ReadTree(raw_odb, id);
+  };
+  GENTLE_ASSIGN_OR_RETURN(store::RawTree base_tree, read(base));
+  GENTLE_ASSIGN_OR_RETURN(store::RawTree candidate_tree, read(candidate));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<store::TreeChange> changes,
+                          store::GitTreeDiff(read, base_tree, candidate_tree));
+  return store::SortedPaths(changes);
 }
 
 struct Base {
@@ -95,8 +121,10 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
   // them need not be (BuildTree). Hashing only (status) or commit-range writes none.
   store::TreeIds base_trees;
   const bool writes_trees = writes == ObjectWrites::kWrite && selector.kind != "commit-range";
-  GENTLE_ASSIGN_OR_RETURN(TreeRows base_rows,
-                          RowsOf(raw, base.tree, writes_trees ? &base_trees : nullptr));
+  bool base_canonical = true;
+  GENTLE_ASSIGN_OR_RETURN(
+      TreeRows base_rows,
+      RowsOf(raw, base.tree, writes_trees ? &base_trees : nullptr, &base_canonical));
 
   std::vector<std::string> intended;
   for (const std::string& path : selector.untracked) {
@@ -106,16 +134,23 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
   std::sort(intended.begin(), intended.end());
   intended.erase(std::unique(intended.begin(), intended.end()), intended.end());
 
+  // A candidate made from rows has its entries in git's tree order at every level, so with a
+  // canonical base the rows' merge (ChangedPaths) is exactly git's walk; otherwise the walk is
+  // taken (WalkedPaths), reading the candidate's trees from `made` when they were only hashed.
   TreeRows candidate_rows;
   git_oid candidate_tree;
+  bool candidate_canonical = true;
+  store::TreeObjects made;
   if (selector.kind == "commit-range") {
     GENTLE_ASSIGN_OR_RETURN(candidate_tree, ResolveTree(raw, selector.head));
-    GENTLE_ASSIGN_OR_RETURN(candidate_rows, RowsOf(raw, candidate_tree));
+    GENTLE_ASSIGN_OR_RETURN(candidate_rows,
+                            RowsOf(raw, candidate_tree, nullptr, &candidate_canonical));
   } else {
     Projection projection = selector.staged ? Projection::kStaged : Projection::kWorkspace;
     GENTLE_ASSIGN_OR_RETURN(candidate_rows, WorkspaceRows(repo, projection, intended, writes));
     GENTLE_ASSIGN_OR_RETURN(candidate_tree,
-                            store::BuildTree(raw, candidate_rows, writes, &base_trees));
+                            store::BuildTree(raw, candidate_rows, writes, &base_trees,
+                                             base_canonical ? nullptr : &made));
   }
   if (base.unborn && writes == ObjectWrites::kWrite) {
     GENTLE_RETURN_IF_ERROR(store::BuildTree(raw, {}, writes).status());  // the empty tree object
@@ -127,7 +162,11 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
   s.unborn_head = base.unborn;
   s.base_tree = store::OidHex(base.tree);
   s.candidate_tree = store::OidHex(candidate_tree);
-  s.paths = store::ChangedPaths(base_rows, candidate_rows);
+  if (base_canonical && candidate_canonical) {
+    s.paths = store::ChangedPaths(base_rows, candidate_rows);
+  } else {
+    GENTLE_ASSIGN_OR_RETURN(s.paths, WalkedPaths(raw, base.tree, candidate_tree, made));
+  }
   s.paths_digest = store::PathsDigest(s.paths);
   s.intended_untracked = intended;
   std::vector<store::UntrackedProofEntry> proof;
