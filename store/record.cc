@@ -14,8 +14,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-constexpr size_t kMaxDepth = 64;
-
 struct Malformed {
   std::string what;
 };
@@ -24,7 +22,7 @@ struct Malformed {
 Json ParseStrict(std::string_view text) {
   Json parsed;
   StrictJsonRefusal why;
-  if (ParseStrictJson(text, kMaxDepth, &parsed, &why)) return parsed;
+  if (ParseStrictJson(text, kMaxRecordDepth, &parsed, &why)) return parsed;
   switch (why.kind) {
     case StrictJsonRefusal::Kind::kDuplicateKey:
       throw Malformed{"duplicate key \"" + why.detail + "\""};

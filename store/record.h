@@ -24,6 +24,8 @@ namespace gentle::store {
 inline constexpr std::string_view kRecordSchema = "gentle-ai.review-state-record/v2";
 inline constexpr std::string_view kStateSchema = "gentle-ai.review-state/v2";
 inline constexpr size_t kMaxRecordBytes = 32u << 20;
+// No value in a record sits inside more than this many arrays or objects.
+inline constexpr size_t kMaxRecordDepth = 64;
 
 struct RecordView {
   std::string revision;

@@ -6,6 +6,7 @@
 #include "store/file_io.h"
 #include "store/index_sync.h"
 #include "store/store_scan.h"
+#include "store/strict_json.h"
 
 namespace gentle::transaction {
 
@@ -57,12 +58,15 @@ Status OpenIndex(MutationScope* scope) {
 }
 
 Result<nlohmann::ordered_json> StateOf(const store::RecordView& record) {
-  try {
-    return nlohmann::ordered_json::parse(record.compact_state);
-  } catch (const std::exception& e) {
-    return Status(Code::kCorrupted, std::string("record state does not parse: ") + e.what())
+  // Linear in the number of members: a record may carry many members this tool does not know, and
+  // every one of them is kept, in order.
+  nlohmann::ordered_json state;
+  store::StrictJsonRefusal why;
+  if (!store::ParseStrictOrderedJson(record.compact_state, store::kMaxRecordDepth, &state, &why)) {
+    return Status(Code::kCorrupted, "record state does not parse: " + why.detail)
         .WithLineage(record.lineage_id);
   }
+  return state;
 }
 
 Result<store::RecordView> CommitState(MutationScope* scope, const nlohmann::ordered_json& state,

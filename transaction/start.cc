@@ -92,7 +92,12 @@ Result<StartResult> Start(const StartRequest& request) {
       return Status(Code::kAmbiguous, "lineage " + lineage + " already holds another candidate")
           .WithLineage(lineage);
     }
-    return ResultOf(*existing, false);
+    // Nothing to write for this lineage, but a writer holds the lock: interrupted mutations are
+    // recovered here as by every other writer, and the answer is the record as it is afterwards.
+    GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> recovered,
+                            store::OpenIndexForWriter(repo, layout));
+    GENTLE_ASSIGN_OR_RETURN(store::RecordView current, store::LoadRecord(layout, lineage));
+    return ResultOf(current, false);
   }
   if (existing.status().code() != Code::kNotFound) return existing.status();
 

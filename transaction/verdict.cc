@@ -77,10 +77,16 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   entry["at"] = result.at;
   entry["from_state"] = result.previous_state;
   entry["to_state"] = result.state;
-  if (!state.contains("verdict_history") || !state["verdict_history"].is_array()) {
-    state["verdict_history"] = nlohmann::ordered_json::array();
+  // Absent (a Go-written record) or null starts a history; anything but an array is damage, not
+  // something to overwrite.
+  nlohmann::ordered_json& history = state["verdict_history"];
+  if (history.is_null()) history = nlohmann::ordered_json::array();
+  if (!history.is_array()) {
+    return Status(Code::kCorrupted,
+                  "lineage " + request.lineage + " has a verdict_history that is not an array")
+        .WithLineage(request.lineage);
   }
-  state["verdict_history"].push_back(entry);
+  history.push_back(entry);
 
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
                           CommitState(scope.get(), state, request.lineage, "verdict"));
