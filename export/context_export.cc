@@ -63,8 +63,15 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     return st.WithLineage(request.lineage);
   }
   out.derived = std::move(derived).value();
-  out.applicability =
-      request.applicability ? request.applicability(repo, out.record) : std::string("unrelated");
+  out.applicability = "unrelated";
+  if (request.applicability) {
+    auto applicability = request.applicability(repo, out.record);
+    if (!applicability.ok()) {
+      Status st = applicability.status();
+      return st.WithLineage(request.lineage);
+    }
+    out.applicability = std::move(applicability).value();
+  }
   return out;
 }
 

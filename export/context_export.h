@@ -27,7 +27,7 @@ inline constexpr std::string_view kToolVersion = "gentle-ai-review 0.1.0";
 // Computes a record's applicability to the live target, read-only. Injected by the caller so that
 // export/ never links the transaction layer.
 using ApplicabilityFn =
-    std::function<std::string(const store::Repository&, const store::RecordView&)>;
+    std::function<Result<std::string>(const store::Repository&, const store::RecordView&)>;
 
 struct ContextRequest {
   std::string cwd = ".";

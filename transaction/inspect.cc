@@ -69,8 +69,18 @@ class LiveTargets {
 
 namespace {
 
-LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std::string& lineage,
-                     const Result<store::RecordView>& record) {
+constexpr char kForeignDetail[] = "the same candidate was captured in another worktree";
+constexpr char kAmbiguousDetail[] = "more than one lineage claims the live target";
+
+// Whether `record` may claim this worktree's live target: it was started here, or its record does
+// not say where (a legacy or foreign record cannot be proven to belong elsewhere).
+bool ClaimsHere(const store::RecordView& record, const std::string& here) {
+  return record.worktree_identity.empty() || record.worktree_identity == here;
+}
+
+// `here`: this worktree's identity (Repository::WorktreeIdentity).
+LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std::string& here,
+                     const std::string& lineage, const Result<store::RecordView>& record) {
   LineageStatus s;
   s.lineage = lineage;
   if (!record.ok() && record.status().code() == Code::kNotFound) {
@@ -96,11 +106,14 @@ LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std
           : live.For(SelectorOf(r));
   if (live_identity.ok()) {
     s.live_target_identity = *live_identity;
-    if (*live_identity == s.target_identity) {
-      s.applicability = "current_target";
-    } else {
+    if (*live_identity != s.target_identity) {
       s.applicability = "unrelated";
       s.detail = "the live target differs from the lineage's snapshot";
+    } else if (!ClaimsHere(r, here)) {
+      s.applicability = "unrelated";
+      s.detail = kForeignDetail;
+    } else {
+      s.applicability = "current_target";
     }
   } else {
     s.applicability = "unrelated";
@@ -109,16 +122,20 @@ LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std
   return s;
 }
 
-// Whether another live lineage's current target is `identity`: from the catalog when there is an
-// index (no record is loaded), else from the records.
+// Whether another live lineage that may claim this worktree's live target (ClaimsHere) has
+// `identity` as its current target. With an index, from the catalog: a record is loaded only when
+// its row's target identity collides. Without one, from the records.
 Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lineage,
-                        const std::string& identity) {
+                        const std::string& identity, const std::string& here) {
+  auto claims = [&](const std::string& other_id) {
+    auto other = store::LoadRecord(layout, other_id);
+    return other.ok() && other->current_snapshot.identity == identity && ClaimsHere(*other, here);
+  };
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
   bool found = false;
   if (db) {
     GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
-      if (row.lineage_id != lineage && row.target_identity == identity &&
-          store::KindOf(layout.record_path(row.lineage_id)) == store::PathKind::kFile) {
+      if (row.lineage_id != lineage && row.target_identity == identity && claims(row.lineage_id)) {
         found = true;
       }
       return !found;
@@ -127,11 +144,26 @@ Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lin
   }
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
   for (const std::string& id : ids) {
-    if (id == lineage) continue;
-    auto other = store::LoadRecord(layout, id);
-    if (other.ok() && other->current_snapshot.identity == identity) return true;
+    if (id != lineage && claims(id)) return true;
   }
   return false;
+}
+
+// A lone lineage's status: Assess, then `ambiguous` if another lineage claims the same live target.
+Result<LineageStatus> AssessAlone(const store::Repository& repo, const store::StoreLayout& layout,
+                                  const std::string& lineage,
+                                  const Result<store::RecordView>& record) {
+  LiveTargets live(repo);
+  const std::string here = repo.WorktreeIdentity();
+  LineageStatus s = Assess(repo, live, here, lineage, record);
+  if (s.applicability == "current_target") {
+    GENTLE_ASSIGN_OR_RETURN(bool contested, OtherClaim(layout, lineage, s.target_identity, here));
+    if (contested) {
+      s.applicability = "ambiguous";
+      s.detail = kAmbiguousDetail;
+    }
+  }
+  return s;
 }
 
 Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
@@ -149,15 +181,7 @@ Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
     return absent;
   }
   if (!record.ok()) return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
-  LiveTargets live(repo);
-  LineageStatus s = Assess(repo, live, lineage, record);
-  if (s.applicability == "current_target") {
-    GENTLE_ASSIGN_OR_RETURN(bool contested, OtherClaim(layout, lineage, s.target_identity));
-    if (contested) {
-      s.applicability = "ambiguous";
-      s.detail = "more than one lineage claims the live target";
-    }
-  }
+  GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, lineage, record));
   return std::vector<LineageStatus>{s};
 }
 
@@ -173,29 +197,31 @@ Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
 
   LiveTargets live(repo);
-  // How many live lineages claim each live identity, so a contested target is `ambiguous`.
+  const std::string here = repo.WorktreeIdentity();
+  // How many live lineages claim each live identity here, so a contested target is `ambiguous`.
   std::map<std::string, int> claims;
   std::vector<LineageStatus> out;
   for (const std::string& id : ids) {
     auto record = store::LoadRecord(layout, id);
-    LineageStatus s = Assess(repo, live, id, record);
+    LineageStatus s = Assess(repo, live, here, id, record);
     if (s.applicability == "current_target") ++claims[s.target_identity];
     out.push_back(std::move(s));
   }
   for (LineageStatus& s : out) {
     if (s.applicability == "current_target" && claims[s.target_identity] > 1) {
       s.applicability = "ambiguous";
-      s.detail = "more than one lineage claims the live target";
+      s.detail = kAmbiguousDetail;
     }
   }
   return out;
 }
 
-std::string ApplicabilityOf(const store::Repository& repo, const store::RecordView& record) {
-  if (repo.is_bare() && record.initial_snapshot.kind != "commit-range") return "unrelated";
-  auto live = CaptureSnapshot(repo, SelectorOf(record), store::ObjectWrites::kHashOnly);
-  return live.ok() && live->identity == record.current_snapshot.identity ? "current_target"
-                                                                         : "unrelated";
+Result<std::string> ApplicabilityOf(const store::Repository& repo,
+                                    const store::RecordView& record) {
+  const store::StoreLayout layout(repo.common_dir());
+  GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, record.lineage_id,
+                                                       Result<store::RecordView>(record)));
+  return s.applicability;
 }
 
 namespace {
