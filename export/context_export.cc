@@ -39,12 +39,7 @@ Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::
     return record;
   }
   if (record.status().code() != Code::kNotFound) return record.status();
-  if (store::KindOf(layout.lineage_dir(lineage)) != store::PathKind::kMissing) {
-    return Status(Code::kCorrupted,
-                  "lineage " + lineage + " is an incomplete entry (no record); see review reclaim")
-        .WithLineage(lineage);
-  }
-  return store::ClassifyAbsent(layout, lineage);
+  return store::ClassifyRecordless(layout, lineage);
 }
 
 Result<ContextExport> ExportContext(const ContextRequest& request) {

@@ -84,10 +84,12 @@ LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std
   LineageStatus s;
   s.lineage = lineage;
   if (!record.ok() && record.status().code() == Code::kNotFound) {
-    // A lineage directory without a record: an interrupted start, burn or abandon (the record is
-    // the commit point). Not damage: the next writer or `review reclaim` resolves it.
+    // A lineage directory without a record: an interrupted start (undone by the next mutation)
+    // or residue another tool left (retired by `review reclaim`).
     s.applicability = "incomplete";
-    s.detail = "no record in the lineage directory (an interrupted operation; see review reclaim)";
+    s.detail =
+        "a directory without a record: the next mutation undoes an interrupted start; review "
+        "reclaim retires any other";
     return s;
   }
   if (!record.ok()) {
@@ -171,14 +173,7 @@ Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
                                               const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
-    Status absent = store::ClassifyAbsent(layout, lineage);
-    if (absent.code() == Code::kNotFound &&
-        store::KindOf(layout.lineage_dir(lineage)) == store::PathKind::kDirectory) {
-      return Status(Code::kNotFound, "lineage " + lineage +
-                                         " is an incomplete entry with no record (review reclaim)")
-          .WithLineage(lineage);
-    }
-    return absent;
+    return store::ClassifyRecordless(layout, lineage);
   }
   if (!record.ok()) return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
   GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, lineage, record));
@@ -237,35 +232,46 @@ LineageSummary SummaryOf(const store::LineageRow& row) {
   return s;
 }
 
+LineageSummary Incomplete(const std::string& lineage) {
+  return {lineage, "incomplete", "", "", 0, "", ""};
+}
+
 // Lists from the files alone (no index yet: a fresh or Go-written store).
 Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layout) {
   GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files, store::ScanStoreFiles(layout));
   std::vector<LineageSummary> out;
-  std::set<std::string> live;
+  std::set<std::string> listed;
   std::sort(files.rows.lineages.begin(), files.rows.lineages.end(),
             [](const store::LineageRow& a, const store::LineageRow& b) {
               return std::pair(store::TimeOrderKey(a.created_at), a.lineage_id) <
                      std::pair(store::TimeOrderKey(b.created_at), b.lineage_id);
             });
   for (const auto& row : files.rows.lineages) {
-    live.insert(row.lineage_id);
+    listed.insert(row.lineage_id);
     out.push_back(SummaryOf(row));
   }
+  std::vector<LineageSummary> consumed;
   for (const auto& row : files.rows.tombstones) {
-    if (live.count(row.lineage_id) || !store::TombstoneEffective(layout, row)) continue;
-    live.insert(row.lineage_id);
-    out.push_back(
+    if (listed.count(row.lineage_id) || !store::TombstoneEffective(layout, row)) continue;
+    listed.insert(row.lineage_id);
+    consumed.push_back(
         {row.lineage_id, "consumed", "", "", 0, "", store::TombstonePath(layout, row.key)});
   }
   std::map<std::string, const store::QuarantineRow*> newest;
   for (const auto& row : files.rows.quarantine) {
-    if (live.count(row.lineage_id) || !store::QuarantineEffective(layout, row)) continue;
+    if (listed.count(row.lineage_id) || !store::QuarantineEffective(layout, row)) continue;
     auto& slot = newest[row.lineage_id];
     if (slot == nullptr ||
         store::TimeOrderKey(row.reclaimed_at) > store::TimeOrderKey(slot->reclaimed_at)) {
       slot = &row;
     }
   }
+  // An incomplete entry whose lineage was burned or retired is listed as that (the tombstone or
+  // audit record outranks the directory, as in `status --lineage`).
+  for (const std::string& id : files.incomplete) {
+    if (!listed.count(id) && !newest.count(id)) out.push_back(Incomplete(id));
+  }
+  out.insert(out.end(), consumed.begin(), consumed.end());
   for (const auto& [id, row] : newest) {
     out.push_back({id, "retired", "", "", 0, "", row->audit_path});
   }
@@ -306,6 +312,18 @@ Status VisitLineages(const std::string& cwd,
     if (record.ok()) visit(SummaryOf(store::LineageRowOf(*record, store::RowStatus::kCommitted)));
     return true;
   }));
+  // Incomplete entries have no committed row (a Go-written one has no row at all): from v2/.
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> incomplete,
+                          store::ListIncompleteEntries(layout));
+  for (const std::string& id : incomplete) {
+    GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(id));
+    if (row && row->status == store::RowStatus::kCommitted) continue;  // listed above
+    GENTLE_ASSIGN_OR_RETURN(auto tombstone, keyed->FindTombstoneByLineage(id));
+    if (tombstone && store::TombstoneEffective(layout, *tombstone)) continue;  // consumed below
+    GENTLE_ASSIGN_OR_RETURN(auto audit, keyed->FindQuarantineByLineage(id));
+    if (audit && store::QuarantineEffective(layout, *audit)) continue;  // retired below
+    visit(Incomplete(id));
+  }
   std::string previous;
   GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::TombstoneRow& row) {
     if (row.lineage_id == previous || !store::TombstoneEffective(layout, row)) return true;

@@ -39,10 +39,11 @@ struct LineageStatus {
   std::string detail;                // why: unrelated, ambiguous, corrupted, incomplete
 };
 
-// With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors),
-// loading only its own record and, to decide `ambiguous`, only records whose index row names the
-// same target; consumed/retired are keyed index lookups. Without: every live lineage directory
-// (one without a readable record reports `corrupted`).
+// With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors; an
+// incomplete entry is `corrupted`), loading only its own record and, to decide `ambiguous`, only
+// records whose index row names the same target; consumed/retired are keyed index lookups.
+// Without: every live lineage directory (one without a readable record reports `corrupted`, one
+// without a record `incomplete`).
 Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
                                                  const std::optional<std::string>& lineage);
 
@@ -52,20 +53,22 @@ Result<std::string> ApplicabilityOf(const store::Repository& repo, const store::
 
 struct LineageSummary {
   std::string lineage;
-  std::string state;  // the record's state, or "consumed" / "retired"
-  std::string kind;   // empty for consumed and retired
+  std::string state;  // the record's state, or "incomplete" / "consumed" / "retired"
+  std::string kind;   // empty for incomplete, consumed and retired
   std::string created_at;
   size_t path_count = 0;
-  std::string revision;  // empty for consumed and retired
+  std::string revision;  // empty for incomplete, consumed and retired
   std::string evidence;  // consumed: the tombstone file; retired: the audit record
 };
 
-// Every lineage the store knows: live ones (by creation time), then consumed, then retired (the
-// newest audit record of each). From the index; without one (a fresh or Go-written store), from
-// the files, with the same answer. Incomplete entries (a directory without a record) and
-// unreadable records are not lineages here; `review fsck` reports them. Streamed to `visit`: with
-// an index, memory does not grow with the number of lineages (duplicates are found by keyed
-// lookups on a second read-only connection).
+// Every lineage the store knows: live ones (by creation time), then incomplete entries (a lineage
+// directory without a record, by id), then consumed, then retired (the newest audit record of
+// each). A lineage is listed once: an incomplete entry whose lineage has an effective tombstone or
+// audit record is listed consumed or retired. From the index, plus one scan of v2/ for incomplete
+// entries (they have no committed row); without an index (a fresh or Go-written store), from the
+// files, with the same answer. Unreadable records are not lineages here; `review fsck` reports
+// them. Streamed to `visit`: with an index, memory does not grow with the number of lineages
+// (duplicates are found by keyed lookups on a second read-only connection).
 Status VisitLineages(const std::string& cwd,
                      const std::function<void(const LineageSummary&)>& visit);
 
