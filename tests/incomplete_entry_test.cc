@@ -129,6 +129,25 @@ TEST_CASE("incomplete: an interrupted start is undone by the next mutation") {
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 
+TEST_CASE("incomplete: reclaim of an interrupted start finds it undone by recovery") {
+  LifecycleRepo repo;
+  repo.StartNew();
+  repo.Write("fresh.txt", "fresh\n");
+  REQUIRE(repo.Review({"start", "--untracked", "fresh.txt"},
+                      {{"GENTLE_FAULT_POINT", "start:lineage-dir"}})
+              .exit_code == 86);
+  const std::vector<std::string> incomplete = IncompleteIds(repo);
+  REQUIRE(incomplete.size() == 1);
+  Run reclaim = repo.Review(Reclaim(incomplete[0]));
+  INFO(reclaim.out << reclaim.err);
+  CHECK(reclaim.exit_code == 3);
+  CHECK(reclaim.Json()["error"]["code"] == "not_found");
+  CHECK_FALSE(Exists(repo.store_root() + "/quarantine"));
+  Run fsck = repo.Review({"fsck"});
+  INFO(fsck.out);
+  CHECK(fsck.exit_code == 0);
+}
+
 TEST_CASE("incomplete: residue with no index row stays until review reclaim retires it") {
   LifecycleRepo repo;
   const std::string other = repo.StartNew()["lineage"];
