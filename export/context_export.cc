@@ -39,12 +39,7 @@ Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::
     return record;
   }
   if (record.status().code() != Code::kNotFound) return record.status();
-  if (store::KindOf(layout.lineage_dir(lineage)) != store::PathKind::kMissing) {
-    return Status(Code::kCorrupted,
-                  "lineage " + lineage + " is an incomplete entry (no record); see review reclaim")
-        .WithLineage(lineage);
-  }
-  return store::ClassifyAbsent(layout, lineage);
+  return store::ClassifyRecordless(layout, lineage);
 }
 
 Result<ContextExport> ExportContext(const ContextRequest& request) {
@@ -63,8 +58,15 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     return st.WithLineage(request.lineage);
   }
   out.derived = std::move(derived).value();
-  out.applicability =
-      request.applicability ? request.applicability(repo, out.record) : std::string("unrelated");
+  out.applicability = "unrelated";
+  if (request.applicability) {
+    auto applicability = request.applicability(repo, out.record);
+    if (!applicability.ok()) {
+      Status st = applicability.status();
+      return st.WithLineage(request.lineage);
+    }
+    out.applicability = std::move(applicability).value();
+  }
   return out;
 }
 

@@ -5,8 +5,8 @@
 //   record present and verified            -> export (state and applicability as information)
 //   historical-compat record               -> read_only
 //   record unparseable or unverifiable     -> corrupted; record plus a tombstone -> ambiguous
-//   lineage directory without a record     -> corrupted (an incomplete entry; see reclaim)
-//   no record: tombstone / quarantine / none -> consumed / retired / not_found
+//   no record: tombstone / quarantine / none -> consumed / retired / not_found, except that a
+//   lineage directory still in place with neither -> corrupted (an incomplete entry)
 //   batch marker                           -> reconciliation_prepared
 // then objects_missing, budget_exceeded and integrity_mismatch from the derivation.
 #ifndef GENTLE_EXPORT_CONTEXT_EXPORT_H_
@@ -27,7 +27,7 @@ inline constexpr std::string_view kToolVersion = "gentle-ai-review 0.1.0";
 // Computes a record's applicability to the live target, read-only. Injected by the caller so that
 // export/ never links the transaction layer.
 using ApplicabilityFn =
-    std::function<std::string(const store::Repository&, const store::RecordView&)>;
+    std::function<Result<std::string>(const store::Repository&, const store::RecordView&)>;
 
 struct ContextRequest {
   std::string cwd = ".";

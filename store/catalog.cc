@@ -2,6 +2,8 @@
 
 #include <dirent.h>
 
+#include <algorithm>
+#include <cerrno>
 #include <cstring>
 
 #include "store/audit_record.h"
@@ -26,6 +28,31 @@ Result<std::vector<std::string>> ListLiveLineages(const StoreLayout& layout) {
     // reader refuses it as corrupted instead of the lineage silently disappearing.
     if (IsValidLineageId(name)) out.push_back(name);
   }
+  return out;
+}
+
+Result<std::vector<std::string>> ListIncompleteEntries(const StoreLayout& layout) {
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.v2_dir()));
+  DIR* handle = opendir(layout.v2_dir().c_str());
+  if (handle == nullptr) {
+    if (errno == ENOENT) return std::vector<std::string>();
+    return Status(Code::kCorrupted, "cannot list " + layout.v2_dir() + ": " + std::strerror(errno));
+  }
+  std::vector<std::string> out;
+  while (const dirent* entry = readdir(handle)) {
+    const std::string name = entry->d_name;
+    if (!IsValidLineageId(name) || (entry->d_type != DT_DIR && entry->d_type != DT_UNKNOWN)) {
+      continue;
+    }
+    // One lstat per lineage; the directory's own kind only for the rare entry without a record.
+    if (KindOf(layout.record_path(name)) != PathKind::kMissing ||
+        KindOf(layout.lineage_dir(name)) != PathKind::kDirectory) {
+      continue;
+    }
+    out.push_back(name);
+  }
+  closedir(handle);
+  std::sort(out.begin(), out.end());
   return out;
 }
 
@@ -188,6 +215,20 @@ Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage) {
                           OpenIndexForReader(layout, IndexOptions::ReadUse::kLineageLookups));
   if (db) return ClassifyFromIndex(layout, *db, lineage);
   return ClassifyAbsentFromFiles(layout, lineage);
+}
+
+Status ClassifyRecordless(const StoreLayout& layout, const std::string& lineage) {
+  Status absent = ClassifyAbsent(layout, lineage);
+  if (absent.code() != Code::kNotFound ||
+      KindOf(layout.lineage_dir(lineage)) == PathKind::kMissing) {
+    return absent;
+  }
+  return Status(Code::kCorrupted,
+                "lineage " + lineage +
+                    " is an incomplete entry (a directory without a record): the next mutation "
+                    "undoes an interrupted start; review reclaim retires any other")
+      .WithLineage(lineage)
+      .WithDetail("directory", layout.lineage_dir(lineage));
 }
 
 Status FindBurnClaim(const StoreLayout& layout, const std::string& lineage) {

@@ -17,6 +17,11 @@ namespace gentle::store {
 // that is not a directory is still listed, so reading it reports the damage).
 Result<std::vector<std::string>> ListLiveLineages(const StoreLayout& layout);
 
+// Lineage directories under v2/ that hold no record (incomplete entries: an interrupted start, or
+// residue another tool left), sorted. Streams the directory: memory grows with the incomplete
+// entries only, not with the lineages.
+Result<std::vector<std::string>> ListIncompleteEntries(const StoreLayout& layout);
+
 struct Tombstone {
   std::string file;  // absolute path of the tombstone file
   std::string lineage;
@@ -43,6 +48,12 @@ Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage);
 // The same answer from the files alone: a scan of the tombstone and quarantine directories (for
 // stores that have no index yet, e.g. written by the Go gentle-ai).
 Status ClassifyAbsentFromFiles(const StoreLayout& layout, const std::string& lineage);
+
+// For a lineage with no record (LoadRecord said kNotFound): ClassifyAbsent's answer, except that
+// kNotFound with something still at v2/<lineage> is an incomplete entry: kCorrupted (details:
+// `directory`). A tombstone or audit record outranks the directory, as the burn or retirement it
+// proves took effect once the record was gone.
+Status ClassifyRecordless(const StoreLayout& layout, const std::string& lineage);
 
 // For a lineage that has a live record: kConsumed (tombstone path in details) when a tombstone
 // also claims it, which makes the record a duplicate claim; otherwise what ClassifyAbsent would

@@ -226,6 +226,12 @@ Result<RecordView> ParseRecordFile(std::string_view bytes, std::string_view expe
     if (auto it = state.find("created_at"); it != state.end() && it->is_string()) {
       view.created_at = it->get<std::string>();
     }
+    if (auto start = state.find("initial_atomic_start");
+        start != state.end() && start->is_object()) {
+      if (auto it = start->find("worktree_identity"); it != start->end() && it->is_string()) {
+        view.worktree_identity = it->get<std::string>();
+      }
+    }
     view.historical_compat = CarriesRetiredFields(state);
     return view;
   } catch (const Malformed& m) {

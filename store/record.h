@@ -35,6 +35,7 @@ struct RecordView {
   Snapshot initial_snapshot;
   Snapshot current_snapshot;
   std::string created_at;          // empty when the writer did not record it
+  std::string worktree_identity;   // initial_atomic_start.worktree_identity; empty when absent
   bool historical_compat = false;  // carries retired fields: readable, never mutable
   std::string compact_state;       // the verified state bytes, for mutations to build upon
 };

@@ -85,7 +85,7 @@ std::vector<Scenario> Scenarios() {
        {"reclaim:locked", "reclaim:index-prepared", "reclaim:quarantine-dir",
         "reclaim:audit-prepared", "reclaim:moved", "reclaim:audit-committed", "reclaim:unpinned",
         "reclaim:index-committed"},
-       {3, 5},
+       {7, 5},
        {0, 5}},
       {"invalidate",
        [](LifecycleRepo& repo, std::string* lineage) {

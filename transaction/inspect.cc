@@ -69,15 +69,27 @@ class LiveTargets {
 
 namespace {
 
-LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std::string& lineage,
-                     const Result<store::RecordView>& record) {
+constexpr char kForeignDetail[] = "the same candidate was captured in another worktree";
+constexpr char kAmbiguousDetail[] = "more than one lineage claims the live target";
+
+// Whether `record` may claim this worktree's live target: it was started here, or its record does
+// not say where (a legacy or foreign record cannot be proven to belong elsewhere).
+bool ClaimsHere(const store::RecordView& record, const std::string& here) {
+  return record.worktree_identity.empty() || record.worktree_identity == here;
+}
+
+// `here`: this worktree's identity (Repository::WorktreeIdentity).
+LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std::string& here,
+                     const std::string& lineage, const Result<store::RecordView>& record) {
   LineageStatus s;
   s.lineage = lineage;
   if (!record.ok() && record.status().code() == Code::kNotFound) {
-    // A lineage directory without a record: an interrupted start, burn or abandon (the record is
-    // the commit point). Not damage: the next writer or `review reclaim` resolves it.
+    // A lineage directory without a record: an interrupted start (undone by the next mutation)
+    // or residue another tool left (retired by `review reclaim`).
     s.applicability = "incomplete";
-    s.detail = "no record in the lineage directory (an interrupted operation; see review reclaim)";
+    s.detail =
+        "a directory without a record: the next mutation undoes an interrupted start; review "
+        "reclaim retires any other";
     return s;
   }
   if (!record.ok()) {
@@ -96,11 +108,14 @@ LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std
           : live.For(SelectorOf(r));
   if (live_identity.ok()) {
     s.live_target_identity = *live_identity;
-    if (*live_identity == s.target_identity) {
-      s.applicability = "current_target";
-    } else {
+    if (*live_identity != s.target_identity) {
       s.applicability = "unrelated";
       s.detail = "the live target differs from the lineage's snapshot";
+    } else if (!ClaimsHere(r, here)) {
+      s.applicability = "unrelated";
+      s.detail = kForeignDetail;
+    } else {
+      s.applicability = "current_target";
     }
   } else {
     s.applicability = "unrelated";
@@ -109,16 +124,20 @@ LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std
   return s;
 }
 
-// Whether another live lineage's current target is `identity`: from the catalog when there is an
-// index (no record is loaded), else from the records.
+// Whether another live lineage that may claim this worktree's live target (ClaimsHere) has
+// `identity` as its current target. With an index, from the catalog: a record is loaded only when
+// its row's target identity collides. Without one, from the records.
 Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lineage,
-                        const std::string& identity) {
+                        const std::string& identity, const std::string& here) {
+  auto claims = [&](const std::string& other_id) {
+    auto other = store::LoadRecord(layout, other_id);
+    return other.ok() && other->current_snapshot.identity == identity && ClaimsHere(*other, here);
+  };
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
   bool found = false;
   if (db) {
     GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
-      if (row.lineage_id != lineage && row.target_identity == identity &&
-          store::KindOf(layout.record_path(row.lineage_id)) == store::PathKind::kFile) {
+      if (row.lineage_id != lineage && row.target_identity == identity && claims(row.lineage_id)) {
         found = true;
       }
       return !found;
@@ -127,11 +146,26 @@ Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lin
   }
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
   for (const std::string& id : ids) {
-    if (id == lineage) continue;
-    auto other = store::LoadRecord(layout, id);
-    if (other.ok() && other->current_snapshot.identity == identity) return true;
+    if (id != lineage && claims(id)) return true;
   }
   return false;
+}
+
+// A lone lineage's status: Assess, then `ambiguous` if another lineage claims the same live target.
+Result<LineageStatus> AssessAlone(const store::Repository& repo, const store::StoreLayout& layout,
+                                  const std::string& lineage,
+                                  const Result<store::RecordView>& record) {
+  LiveTargets live(repo);
+  const std::string here = repo.WorktreeIdentity();
+  LineageStatus s = Assess(repo, live, here, lineage, record);
+  if (s.applicability == "current_target") {
+    GENTLE_ASSIGN_OR_RETURN(bool contested, OtherClaim(layout, lineage, s.target_identity, here));
+    if (contested) {
+      s.applicability = "ambiguous";
+      s.detail = kAmbiguousDetail;
+    }
+  }
+  return s;
 }
 
 Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
@@ -139,25 +173,10 @@ Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
                                               const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
-    Status absent = store::ClassifyAbsent(layout, lineage);
-    if (absent.code() == Code::kNotFound &&
-        store::KindOf(layout.lineage_dir(lineage)) == store::PathKind::kDirectory) {
-      return Status(Code::kNotFound, "lineage " + lineage +
-                                         " is an incomplete entry with no record (review reclaim)")
-          .WithLineage(lineage);
-    }
-    return absent;
+    return store::ClassifyRecordless(layout, lineage);
   }
   if (!record.ok()) return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
-  LiveTargets live(repo);
-  LineageStatus s = Assess(repo, live, lineage, record);
-  if (s.applicability == "current_target") {
-    GENTLE_ASSIGN_OR_RETURN(bool contested, OtherClaim(layout, lineage, s.target_identity));
-    if (contested) {
-      s.applicability = "ambiguous";
-      s.detail = "more than one lineage claims the live target";
-    }
-  }
+  GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, lineage, record));
   return std::vector<LineageStatus>{s};
 }
 
@@ -173,29 +192,31 @@ Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
 
   LiveTargets live(repo);
-  // How many live lineages claim each live identity, so a contested target is `ambiguous`.
+  const std::string here = repo.WorktreeIdentity();
+  // How many live lineages claim each live identity here, so a contested target is `ambiguous`.
   std::map<std::string, int> claims;
   std::vector<LineageStatus> out;
   for (const std::string& id : ids) {
     auto record = store::LoadRecord(layout, id);
-    LineageStatus s = Assess(repo, live, id, record);
+    LineageStatus s = Assess(repo, live, here, id, record);
     if (s.applicability == "current_target") ++claims[s.target_identity];
     out.push_back(std::move(s));
   }
   for (LineageStatus& s : out) {
     if (s.applicability == "current_target" && claims[s.target_identity] > 1) {
       s.applicability = "ambiguous";
-      s.detail = "more than one lineage claims the live target";
+      s.detail = kAmbiguousDetail;
     }
   }
   return out;
 }
 
-std::string ApplicabilityOf(const store::Repository& repo, const store::RecordView& record) {
-  if (repo.is_bare() && record.initial_snapshot.kind != "commit-range") return "unrelated";
-  auto live = CaptureSnapshot(repo, SelectorOf(record), store::ObjectWrites::kHashOnly);
-  return live.ok() && live->identity == record.current_snapshot.identity ? "current_target"
-                                                                         : "unrelated";
+Result<std::string> ApplicabilityOf(const store::Repository& repo,
+                                    const store::RecordView& record) {
+  const store::StoreLayout layout(repo.common_dir());
+  GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, record.lineage_id,
+                                                       Result<store::RecordView>(record)));
+  return s.applicability;
 }
 
 namespace {
@@ -211,35 +232,46 @@ LineageSummary SummaryOf(const store::LineageRow& row) {
   return s;
 }
 
+LineageSummary Incomplete(const std::string& lineage) {
+  return {lineage, "incomplete", "", "", 0, "", ""};
+}
+
 // Lists from the files alone (no index yet: a fresh or Go-written store).
 Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layout) {
   GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files, store::ScanStoreFiles(layout));
   std::vector<LineageSummary> out;
-  std::set<std::string> live;
+  std::set<std::string> listed;
   std::sort(files.rows.lineages.begin(), files.rows.lineages.end(),
             [](const store::LineageRow& a, const store::LineageRow& b) {
               return std::pair(store::TimeOrderKey(a.created_at), a.lineage_id) <
                      std::pair(store::TimeOrderKey(b.created_at), b.lineage_id);
             });
   for (const auto& row : files.rows.lineages) {
-    live.insert(row.lineage_id);
+    listed.insert(row.lineage_id);
     out.push_back(SummaryOf(row));
   }
+  std::vector<LineageSummary> consumed;
   for (const auto& row : files.rows.tombstones) {
-    if (live.count(row.lineage_id) || !store::TombstoneEffective(layout, row)) continue;
-    live.insert(row.lineage_id);
-    out.push_back(
+    if (listed.count(row.lineage_id) || !store::TombstoneEffective(layout, row)) continue;
+    listed.insert(row.lineage_id);
+    consumed.push_back(
         {row.lineage_id, "consumed", "", "", 0, "", store::TombstonePath(layout, row.key)});
   }
   std::map<std::string, const store::QuarantineRow*> newest;
   for (const auto& row : files.rows.quarantine) {
-    if (live.count(row.lineage_id) || !store::QuarantineEffective(layout, row)) continue;
+    if (listed.count(row.lineage_id) || !store::QuarantineEffective(layout, row)) continue;
     auto& slot = newest[row.lineage_id];
     if (slot == nullptr ||
         store::TimeOrderKey(row.reclaimed_at) > store::TimeOrderKey(slot->reclaimed_at)) {
       slot = &row;
     }
   }
+  // An incomplete entry whose lineage was burned or retired is listed as that (the tombstone or
+  // audit record outranks the directory, as in `status --lineage`).
+  for (const std::string& id : files.incomplete) {
+    if (!listed.count(id) && !newest.count(id)) out.push_back(Incomplete(id));
+  }
+  out.insert(out.end(), consumed.begin(), consumed.end());
   for (const auto& [id, row] : newest) {
     out.push_back({id, "retired", "", "", 0, "", row->audit_path});
   }
@@ -280,6 +312,18 @@ Status VisitLineages(const std::string& cwd,
     if (record.ok()) visit(SummaryOf(store::LineageRowOf(*record, store::RowStatus::kCommitted)));
     return true;
   }));
+  // Incomplete entries have no committed row (a Go-written one has no row at all): from v2/.
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> incomplete,
+                          store::ListIncompleteEntries(layout));
+  for (const std::string& id : incomplete) {
+    GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(id));
+    if (row && row->status == store::RowStatus::kCommitted) continue;  // listed above
+    GENTLE_ASSIGN_OR_RETURN(auto tombstone, keyed->FindTombstoneByLineage(id));
+    if (tombstone && store::TombstoneEffective(layout, *tombstone)) continue;  // consumed below
+    GENTLE_ASSIGN_OR_RETURN(auto audit, keyed->FindQuarantineByLineage(id));
+    if (audit && store::QuarantineEffective(layout, *audit)) continue;  // retired below
+    visit(Incomplete(id));
+  }
   std::string previous;
   GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::TombstoneRow& row) {
     if (row.lineage_id == previous || !store::TombstoneEffective(layout, row)) return true;

@@ -27,14 +27,7 @@ Result<store::RecordView> LoadForMutation(const MutationScope& scope, const std:
   auto record = store::LoadRecord(scope.layout, lineage);
   if (!record.ok()) {
     if (record.status().code() != Code::kNotFound) return record.status();
-    Status absent = store::ClassifyAbsent(scope.layout, lineage);
-    if (absent.code() == Code::kNotFound &&
-        store::KindOf(scope.layout.lineage_dir(lineage)) == store::PathKind::kDirectory) {
-      return Status(Code::kNotFound, "lineage " + lineage +
-                                         " is an incomplete entry with no record (review reclaim)")
-          .WithLineage(lineage);
-    }
-    return absent;
+    return store::ClassifyRecordless(scope.layout, lineage);
   }
   if (record->historical_compat) {
     return Status(Code::kReadOnly, "historical compatibility authority is read-only: " +

@@ -4,8 +4,9 @@
 //   LockStore          discover the repository, check the batch marker, take the store locks
 //                      (shared or exclusive maintenance lock, then v2/LOCK).
 //   LoadForMutation    the lineage's record under the lock; an absent record is classified
-//                      (not_found / consumed / retired), a historical-compat record is read_only,
-//                      an expected revision that differs is conflict.
+//                      (not_found / consumed / retired; an incomplete entry is corrupted), a
+//                      historical-compat record is read_only, an expected revision that differs
+//                      is conflict.
 //   OpenIndex          the index for writing (interrupted mutations recovered first). Operations
 //                      call it only after every refusal check, so a refused command writes nothing.
 //   CommitState        the one protocol for rewriting a record: prepared index row, atomic record

@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include "store/audit_record.h"
+#include "store/catalog.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
 #include "store/lineage_id.h"
@@ -154,6 +155,17 @@ Result<RetireResult> Reclaim(const RetireRequest& request) {
                                          "abandon`")
         .WithLineage(request.lineage)
         .WithDetail("operation", "abandon");
+  }
+  // The writer's recovery runs before anything is moved: an interrupted start of this tool (a
+  // prepared index row) is undone, its directory included, and then nothing is left to reclaim.
+  GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
+  if (store::KindOf(layout.lineage_dir(request.lineage)) == store::PathKind::kMissing) {
+    Status absent = store::ClassifyAbsent(layout, request.lineage);
+    if (absent.code() != Code::kNotFound) return absent;
+    return Status(Code::kNotFound, "lineage " + request.lineage +
+                                       " was an interrupted start, undone by recovery; nothing "
+                                       "is left to reclaim")
+        .WithLineage(request.lineage);
   }
   return MoveToQuarantine(scope.get(), request, "reclaim", nullptr, nullptr);
 }

@@ -4,8 +4,10 @@
 //   abandon  a complete lineage (a record) that is not terminal (approved, escalated, invalidated)
 //            and not historical-compat; reason operator_disposition | retired_schema; optional
 //            compare-and-swap on the revision. The audit record carries an `abandonment` member.
-//   reclaim  an incomplete entry: a lineage directory holding no record (e.g. left by a crash).
-//            A complete entry is refused with `wrong_state`, naming `review abandon`.
+//   reclaim  an incomplete entry: a lineage directory holding no record (residue another tool
+//            left, or a crash). A complete entry is refused with `wrong_state`, naming `review
+//            abandon`. Recovery runs first, as for every writer: an interrupted start of this tool
+//            is undone by it, and reclaim then answers not_found (nothing left to reclaim).
 //
 // Protocol, each step durable and followed by a fault point <verb>:<step>:
 //   index-prepared   quarantine row, status prepared
