@@ -23,6 +23,7 @@
 #include "store/repository.h"
 #include "store/sha256.h"
 #include "store/snapshot.h"
+#include "store/strict_json.h"
 
 namespace {
 
@@ -158,6 +159,35 @@ void BM_ParseRecord(benchmark::State& state) {
   state.counters["file_bytes"] = static_cast<double>(file.size());
 }
 BENCHMARK(BM_ParseRecord)->Arg(1)->Arg(64)->Arg(1024)->Arg(16384);
+
+// What a mutation does with a record that carries N members this tool does not know: re-read the
+// state as an ordered DOM (every member kept, in order), then encode the new record. Linear in N
+// (a nlohmann ordered parse searched each object per key: 80,000 members took 15 s).
+void BM_MutationRereadUnknownMembers(benchmark::State& state) {
+  auto json = MakeState("review-0123456789abcdef", 1);
+  for (int64_t i = 0; i < state.range(0); ++i) json["unknown_" + std::to_string(i)] = i;
+  std::string revision;
+  const std::string file = store::EncodeRecordFile(json, &revision);
+  auto view = store::ParseRecordFile(file, "review-0123456789abcdef");
+  if (!view.ok()) Fail("ParseRecordFile: " + view.status().message());
+  for (auto _ : state) {
+    nlohmann::ordered_json reread;
+    store::StrictJsonRefusal why;
+    if (!store::ParseStrictOrderedJson(view->compact_state, store::kMaxRecordDepth, &reread,
+                                       &why)) {
+      Fail("ParseStrictOrderedJson: " + why.detail);
+    }
+    reread["state"] = "changes_requested";
+    benchmark::DoNotOptimize(store::EncodeRecordFile(reread, &revision));
+  }
+  state.counters["members"] = static_cast<double>(state.range(0));
+}
+BENCHMARK(BM_MutationRereadUnknownMembers)
+    ->Arg(1000)
+    ->Arg(10000)
+    ->Arg(80000)
+    ->Arg(200000)
+    ->Unit(benchmark::kMillisecond);
 
 // A record whose revision does not match its state: the refusal path (corrupted) costs the same
 // parse and hash, and must not be cheaper to fake.

@@ -162,6 +162,44 @@ TEST_CASE("lifecycle: a verdict keeps every state member it does not know - in o
   CHECK(std::vector<std::string>(keys.begin(), keys.begin() + old_keys.size()) == old_keys);
 }
 
+TEST_CASE("lifecycle: a verdict_history that is not an array is corrupted - not replaced") {
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+  auto record = store::ParseRecordFile(ReadFile(RecordPath(repo, lineage)), lineage);
+  REQUIRE(record.ok());
+  auto state = nlohmann::ordered_json::parse(record->compact_state);
+  state["verdict_history"] = {{"verdict", "APPROVE"}};
+  std::string revision;
+  const std::string bytes = store::EncodeRecordFile(state, &revision);
+  WriteFile(RecordPath(repo, lineage), bytes);
+  Run run = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
+  CHECK(run.exit_code == 7);
+  CHECK(run.Json()["error"]["code"] == "corrupted");
+  CHECK(run.Json()["error"]["message"] ==
+        "lineage " + lineage + " has a verdict_history that is not an array");
+  CHECK(ReadFile(RecordPath(repo, lineage)) == bytes);
+}
+
+TEST_CASE("lifecycle: an idempotent start still recovers an interrupted mutation") {
+  LifecycleRepo repo;
+  const std::string first = repo.StartNew()["lineage"];
+  nlohmann::json second = repo.StartNew();
+  Run crashed = repo.Review(Verdict(first, "REQUEST_CHANGES"),
+                            {{"GENTLE_FAULT_POINT", "verdict:index-prepared"}});
+  REQUIRE(crashed.exit_code == 86);
+  Run dirty = repo.Review({"fsck"});
+  REQUIRE(dirty.exit_code != 0);
+  REQUIRE(dirty.out.find("index_prepared") != std::string::npos);
+
+  // The same candidate as `second`: nothing to create, but the writer's recovery still runs.
+  Run again = repo.Review({"start", "--untracked", "change-2.txt"});
+  REQUIRE(again.exit_code == 0);
+  CHECK(again.Json()["created"] == false);
+  CHECK(again.Json()["lineage"] == second["lineage"]);
+  CHECK(again.Json()["revision"] == second["revision"]);
+  ExpectFsckClean(repo);
+}
+
 TEST_CASE("lifecycle: burn writes the exact tombstone - removes the lineage and its pin") {
   LifecycleRepo repo;
   auto approved = repo.StartApproved();

@@ -82,3 +82,47 @@ TEST_CASE("ParseStrictJson reports syntax errors with nlohmann's message") {
 
 }  // namespace
 }  // namespace gentle::store
+
+namespace gentle::store {
+namespace {
+
+TEST_CASE("ParseStrictOrderedJson keeps document order and equals ordered_json::parse") {
+  const std::string text =
+      R"({"z":1,"a":{"y":[1,{"q":null,"b":2}],"c":"x"},"m":[],"":"empty key","b":-3.5})";
+  nlohmann::ordered_json parsed;
+  StrictJsonRefusal why;
+  REQUIRE(ParseStrictOrderedJson(text, 64, &parsed, &why));
+  CHECK(parsed == nlohmann::ordered_json::parse(text));
+  CHECK(parsed.dump() == text);
+
+  // Many members: every one kept, in order (the mutation path re-reads whole records this way).
+  std::string many = "{";
+  for (int i = 0; i < 20000; ++i) {
+    many += (i ? ",\"k" : "\"k") + std::to_string(19999 - i) + "\":" + std::to_string(i);
+  }
+  many += "}";
+  nlohmann::ordered_json big;
+  REQUIRE(ParseStrictOrderedJson(many, 64, &big, &why));
+  REQUIRE(big.size() == 20000);
+  CHECK(big.dump() == many);
+}
+
+TEST_CASE("ParseStrictOrderedJson refuses a key twice - too deep - and bad syntax") {
+  nlohmann::ordered_json parsed;
+  StrictJsonRefusal why;
+  CHECK_FALSE(ParseStrictOrderedJson(R"({"a":1,"b":{"c":1,"c":2}})", 64, &parsed, &why));
+  CHECK(why.kind == StrictJsonRefusal::Kind::kDuplicateKey);
+  CHECK(why.detail == "c");
+  CHECK_FALSE(ParseStrictOrderedJson(R"({"a":1,"b":2,"a":3})", 64, &parsed, &why));
+  CHECK(why.kind == StrictJsonRefusal::Kind::kDuplicateKey);
+  CHECK(why.detail == "a");
+  // The same key in sibling objects is no duplicate.
+  CHECK(ParseStrictOrderedJson(R"([{"a":1},{"a":2}])", 64, &parsed, &why));
+  CHECK_FALSE(ParseStrictOrderedJson(std::string(4, '[') + std::string(4, ']'), 2, &parsed, &why));
+  CHECK(why.kind == StrictJsonRefusal::Kind::kTooDeep);
+  CHECK_FALSE(ParseStrictOrderedJson(R"({"a":1} x)", 64, &parsed, &why));
+  CHECK(why.kind == StrictJsonRefusal::Kind::kSyntax);
+}
+
+}  // namespace
+}  // namespace gentle::store
