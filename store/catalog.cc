@@ -67,7 +67,11 @@ Result<std::optional<Tombstone>> FindTombstone(const StoreLayout& layout,
   for (const std::string& name : *names) {
     if (name.size() != 69 || name.compare(64, 5, ".json") != 0) continue;
     auto row = LoadTombstone(layout, name.substr(0, 64));
-    if (!row.ok() || row->lineage_id != lineage) continue;
+    // A tombstone that cannot be read could be this lineage's: the answer is `corrupted`, not a
+    // silent `not_found`.
+    if (!row.ok() && row.status().code() == Code::kNotFound) continue;
+    if (!row.ok()) return Status(Code::kCorrupted, row.status().message()).WithLineage(lineage);
+    if (row->lineage_id != lineage) continue;
     return std::optional<Tombstone>(
         Tombstone{TombstonePath(layout, row->key), lineage, row->repository, row->target_identity});
   }
@@ -88,7 +92,13 @@ Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layou
   for (const std::string& name : *names) {
     if (name.compare(0, prefix.size(), prefix) != 0) continue;
     auto record = LoadAuditRecord(layout, name);
-    if (!record.ok() || record->lineage_id != lineage) continue;
+    // No audit record yet: an abandon that stopped before writing it. Any other failure could hide
+    // this lineage's retirement: `corrupted`.
+    if (!record.ok() && record.status().code() == Code::kNotFound) continue;
+    if (!record.ok()) {
+      return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
+    }
+    if (record->lineage_id != lineage) continue;
     // A prepared record counts only once its residue is in place (gentle-ai's rule).
     if (record->status != "committed" &&
         KindOf(ResiduePath(layout, name)) != PathKind::kDirectory) {

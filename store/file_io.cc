@@ -107,7 +107,8 @@ Status EnsureDirectory(const std::string& base, const std::string& path, mode_t 
 }
 
 Result<std::string> ReadFileLimited(const std::string& path, size_t max_bytes) {
-  Fd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC));
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+  Fd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) {
     if (errno == ENOENT) return Status(Code::kNotFound, "no such file: " + path);
     if (errno == ELOOP) return Status(Code::kCorrupted, "store file is a symlink: " + path);

@@ -104,7 +104,8 @@ void FileLock::Release() {
 }
 
 Result<FileLock> FileLock::Acquire(const std::string& path, LockMode mode, bool create) {
-  int flags = O_CLOEXEC | O_NOFOLLOW | (create ? (O_RDWR | O_CREAT) : O_RDONLY);
+  // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
+  int flags = O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK | (create ? (O_RDWR | O_CREAT) : O_RDONLY);
   int fd = open(path.c_str(), flags, 0600);
   if (fd < 0) {
     if (errno == ENOENT && !create) return FileLock();

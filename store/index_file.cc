@@ -171,9 +171,14 @@ std::optional<IndexFile> Parse(const std::string& bytes) {
 }  // namespace
 
 std::optional<IndexFile> ReadIndexFile(const std::string& path) {
-  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) {
     if (errno == ENOENT) return IndexFile{};
+    return std::nullopt;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // a FIFO would block the read
+    close(fd);
     return std::nullopt;
   }
   std::string bytes;

@@ -21,8 +21,13 @@ namespace {
 // The first `n` bytes of a regular file (fewer if it is shorter or unreadable).
 std::string FileHeader(const std::string& path, size_t n) {
   std::string out(n, '\0');
-  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
   if (fd < 0) return "";
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    close(fd);
+    return "";
+  }
   ssize_t got = pread(fd, out.data(), n, 0);
   close(fd);
   out.resize(got > 0 ? static_cast<size_t>(got) : 0);

@@ -8,6 +8,7 @@
 #include <memory>
 #include <string_view>
 
+#include "store/file_io.h"
 #include "store/git_ptr.h"
 #include "store/index_file.h"
 
@@ -150,6 +151,11 @@ Result<LoadedIndex> LoadIndex(const std::string& index_path) {
   if (std::optional<store::IndexFile> file = store::ReadIndexFile(index_path)) {
     out.entries = std::move(file->entries);
     return out;
+  }
+  // libgit2 would block reading a FIFO: only a regular file (or none) goes to it.
+  const store::PathKind kind = store::KindOf(index_path);
+  if (kind != store::PathKind::kFile && kind != store::PathKind::kMissing) {
+    return Status(Code::kCorrupted, "the index is not a regular file: " + index_path);
   }
   git_index* raw = nullptr;
   if (git_index_open(&raw, index_path.c_str()) != 0) {
