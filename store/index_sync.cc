@@ -108,7 +108,8 @@ Status ResolveQuarantineFiles(const Repository& repo, const StoreLayout& layout,
       bytes.replace(at, from.size(), "\"status\": \"committed\"");
       GENTLE_RETURN_IF_ERROR(WriteFileAtomic(AuditPath(layout, quarantine_dir), bytes));
     }
-    if (!RecordPresent(layout, lineage)) GENTLE_RETURN_IF_ERROR(DeletePinRef(repo, lineage));
+    if (!RecordPresent(layout, lineage))
+      GENTLE_RETURN_IF_ERROR(DeletePinRefUnlessLocked(repo, lineage));
     return Status::Ok();
   }
   // The lineage directory never moved: the mutation did not happen.
@@ -126,7 +127,7 @@ Status ResolveTombstoneFiles(const Repository& repo, const StoreLayout& layout,
     // Past the burn's point of no return (the record is gone): finish it.
     GENTLE_RETURN_IF_ERROR(RemoveTree(layout.lineage_dir(row.lineage_id)));
     GENTLE_RETURN_IF_ERROR(SyncDirectory(layout.v2_dir()));
-    GENTLE_RETURN_IF_ERROR(DeletePinRef(repo, row.lineage_id));
+    GENTLE_RETURN_IF_ERROR(DeletePinRefUnlessLocked(repo, row.lineage_id));
     *effective = true;
     return Status::Ok();
   }
@@ -143,7 +144,8 @@ Status ResolveResetTrash(const Repository& repo, const StoreLayout& layout) {
   if (trash.empty()) return Status::Ok();
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, ListPinRefs(repo));
   for (const std::string& lineage : pins) {
-    if (!RecordPresent(layout, lineage)) GENTLE_RETURN_IF_ERROR(DeletePinRef(repo, lineage));
+    if (!RecordPresent(layout, lineage))
+      GENTLE_RETURN_IF_ERROR(DeletePinRefUnlessLocked(repo, lineage));
   }
   for (const std::string& dir : trash) GENTLE_RETURN_IF_ERROR(RemoveTree(dir));
   return SyncDirectory(layout.gentle_dir());
@@ -275,7 +277,7 @@ Status RecoverInterrupted(const Repository& repo, const StoreLayout& layout, Ind
     }
     if (record.status().code() == Code::kNotFound) {
       // An interrupted start: undo its pin and its empty directory.
-      GENTLE_RETURN_IF_ERROR(DeletePinRef(repo, row.lineage_id));
+      GENTLE_RETURN_IF_ERROR(DeletePinRefUnlessLocked(repo, row.lineage_id));
       GENTLE_RETURN_IF_ERROR(RemoveIfOnlyTemps(layout.lineage_dir(row.lineage_id)));
     }
     GENTLE_RETURN_IF_ERROR(db->DeleteLineage(row.lineage_id));

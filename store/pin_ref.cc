@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "store/file_io.h"
 #include "store/layout.h"
 #include "store/object_reader.h"
 #include "store/tree_rows.h"
@@ -36,6 +37,22 @@ Result<git_oid> PinCommit(git_repository* repo, const std::string& lineage, cons
   return commit_id;
 }
 
+// The answer when libgit2 finds a ref's lock taken: `busy`, naming the lock file. Git never
+// breaks a ref lock by itself (the holder may be a running git command), and neither does this
+// store: a lock left by a killed process stays until someone removes it, and until then every
+// write of that ref answers this, never `internal`.
+Status RefLocked(const Repository& repo, const std::string& name) {
+  std::string lock = repo.common_dir() + "/" + name + ".lock";
+  if (KindOf(lock) == PathKind::kMissing) {
+    const std::string packed = repo.common_dir() + "/packed-refs.lock";
+    if (KindOf(packed) != PathKind::kMissing) lock = packed;
+  }
+  return Status(Code::kBusy, name + " is locked by " + lock +
+                                 ": a git command holds it, or one was stopped while holding it "
+                                 "(remove the file if no git command is running)")
+      .WithDetail("lock", lock);
+}
+
 }  // namespace
 
 Status WritePinRef(const Repository& repo, const std::string& lineage, const std::string& base_tree,
@@ -48,10 +65,10 @@ Status WritePinRef(const Repository& repo, const std::string& lineage, const std
   GENTLE_ASSIGN_OR_RETURN(git_oid commit, PinCommit(repo.raw(), lineage, base, candidate));
   git_reference* ref = nullptr;
   const std::string name = StoreLayout::PinRef(lineage);
-  if (git_reference_create(&ref, repo.raw(), name.c_str(), &commit, 1, "gentle-ai review pin") !=
-      0) {
-    return Status(Code::kInternal, "cannot write " + name + ": " + LastGitError());
-  }
+  const int rc =
+      git_reference_create(&ref, repo.raw(), name.c_str(), &commit, 1, "gentle-ai review pin");
+  if (rc == GIT_ELOCKED) return RefLocked(repo, name);
+  if (rc != 0) return Status(Code::kInternal, "cannot write " + name + ": " + LastGitError());
   git_reference_free(ref);
   return Status::Ok();
 }
@@ -62,8 +79,15 @@ Status DeletePinRef(const Repository& repo, const std::string& lineage) {
   if (git_reference_lookup(&ref, repo.raw(), name.c_str()) != 0) return Status::Ok();
   int rc = git_reference_delete(ref);
   git_reference_free(ref);
+  if (rc == GIT_ELOCKED) return RefLocked(repo, name);
   if (rc != 0) return Status(Code::kInternal, "cannot delete " + name + ": " + LastGitError());
   return Status::Ok();
+}
+
+Status DeletePinRefUnlessLocked(const Repository& repo, const std::string& lineage) {
+  Status deleted = DeletePinRef(repo, lineage);
+  if (deleted.code() == Code::kBusy) return Status::Ok();
+  return deleted;
 }
 
 bool PinRefExists(const Repository& repo, const std::string& lineage) {

@@ -99,6 +99,34 @@ Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& f
   return Status::Ok();
 }
 
+// Ref locks that stop writes of the store's refs: any `*.lock` under refs/gentle-ai/, and
+// packed-refs.lock. Each is a git command running now, or one stopped while holding it; only a
+// person can tell, so fsck names it and never removes it.
+void AddRefLocks(const store::Repository& repo, FsckReport* report) {
+  const std::string packed = repo.common_dir() + "/packed-refs.lock";
+  if (store::KindOf(packed) != store::PathKind::kMissing) {
+    report->findings.push_back(
+        {"ref_lock", "", packed, "packed-refs is locked (remove it if no git command is running)"});
+  }
+  std::vector<std::string> pending = {repo.common_dir() + "/refs/gentle-ai"};
+  while (!pending.empty()) {
+    const std::string dir = pending.back();
+    pending.pop_back();
+    auto names = store::ListDirectory(dir);
+    if (!names.ok()) continue;
+    for (const std::string& name : *names) {
+      const std::string path = dir + "/" + name;
+      const store::PathKind kind = store::KindOf(path);
+      if (kind == store::PathKind::kDirectory) {
+        pending.push_back(path);
+      } else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".lock") == 0) {
+        report->findings.push_back(
+            {"ref_lock", "", path, "a ref is locked (remove it if no git command is running)"});
+      }
+    }
+  }
+}
+
 }  // namespace
 
 Result<FsckReport> Fsck(const std::string& cwd) {
@@ -153,13 +181,23 @@ Result<FsckReport> Fsck(const std::string& cwd) {
                                  "pin ref without a live record"});
     }
   }
+  AddRefLocks(repo, &report);
   return report;
 }
 
 Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope, LockStore(cwd, LockKind::kWriter));
   store::FaultPoint("index-rebuild:locked");
-  return store::RebuildIndex(scope->repo, scope->layout);
+  GENTLE_ASSIGN_OR_RETURN(store::RebuildReport report,
+                          store::RebuildIndex(scope->repo, scope->layout));
+  // Pins whose record is gone (left when their deletion met a ref lock) are only clean-up.
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::ListPinRefs(scope->repo));
+  for (const std::string& lineage : pins) {
+    if (store::KindOf(scope->layout.record_path(lineage)) == store::PathKind::kMissing) {
+      GENTLE_RETURN_IF_ERROR(store::DeletePinRefUnlessLocked(scope->repo, lineage));
+    }
+  }
+  return report;
 }
 
 }  // namespace gentle::transaction

@@ -71,7 +71,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
   GENTLE_RETURN_IF_ERROR(
       store::WriteFileAtomic(audit_path, store::EncodeAuditRecord(audit, extra)));
   store::FaultPoint(verb + ":audit-committed");
-  GENTLE_RETURN_IF_ERROR(store::DeletePinRef(scope->repo, lineage));
+  GENTLE_RETURN_IF_ERROR(store::DeletePinRefUnlessLocked(scope->repo, lineage));
   store::FaultPoint(verb + ":unpinned");
   GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->MarkQuarantineCommitted(name));

@@ -1,0 +1,114 @@
+// A git ref lock left by a process killed while libgit2 held it
+// (refs/gentle-ai/reviews/<lineage>.lock). Git never breaks a ref lock by itself and neither does
+// the store: writing that ref answers `busy` with the lock's path; deleting a pin that is only
+// clean-up (burn, abandon, recovery) leaves it for later; fsck names the lock (`ref_lock`) and the
+// left pin (`pin_orphan`); once the lock is removed, `index rebuild` drops the pin and fsck is
+// clean. The kill is real: `strace` injects SIGKILL at the ref's unlink.
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "tests/lifecycle_support.h"
+
+namespace gentle::testing::life {
+namespace {
+
+std::vector<std::string> FindingCodes(const nlohmann::json& fsck) {
+  std::vector<std::string> codes;
+  for (const auto& f : fsck["findings"]) codes.push_back(f["code"]);
+  return codes;
+}
+
+std::string PinPath(const LifecycleRepo& repo, const std::string& lineage) {
+  return repo.common_dir() + "/refs/gentle-ai/reviews/" + lineage;
+}
+
+}  // namespace
+
+TEST_CASE("a burn killed inside the ref deletion leaves a lock that wedges nothing") {
+  LifecycleRepo repo;
+  LifecycleRepo::Approved approved = repo.StartApproved();
+  const std::string pin = PinPath(repo, approved.lineage);
+  const std::string lock = pin + ".lock";
+  Run killed = Exec("strace",
+                    {"-f",
+                     "-qq",
+                     "-o",
+                     "/dev/null",
+                     "-P",
+                     pin,
+                     "-e",
+                     "trace=unlink,unlinkat",
+                     "-e",
+                     "inject=unlink,unlinkat:signal=KILL:when=1",
+                     GENTLE_AI_BIN,
+                     "review",
+                     "burn",
+                     "--lineage",
+                     approved.lineage,
+                     "--token",
+                     approved.token,
+                     "--expected-revision",
+                     approved.revision,
+                     "--json"},
+                    repo.root());
+  REQUIRE(killed.exit_code == 128 + 9);
+  REQUIRE(Exists(lock));
+
+  // The next writer recovers the burn past its point of no return; the pin stays behind its lock.
+  repo.Write("other.txt", "other\n");
+  Run start = repo.Review({"start", "--untracked", "other.txt"});
+  REQUIRE(start.exit_code == 0);
+  Run consumed = repo.Review({"export-context", "--lineage", approved.lineage});
+  CHECK(consumed.exit_code == 4);
+  Run fsck = repo.Review({"fsck"});
+  CHECK(fsck.exit_code != 0);
+  CHECK(FindingCodes(fsck.Json()) == std::vector<std::string>{"pin_orphan", "ref_lock"});
+  CHECK(fsck.Json()["findings"][1]["path"] == lock);
+  Run rebuild = repo.Review({"index", "rebuild"});
+  CHECK(rebuild.exit_code == 0);
+  CHECK(Exists(pin));
+
+  // Removing the lock is the person's call; after it, index rebuild drops the pin.
+  REQUIRE(unlink(lock.c_str()) == 0);
+  REQUIRE(repo.Review({"index", "rebuild"}).exit_code == 0);
+  CHECK_FALSE(Exists(pin));
+  Run clean = repo.Review({"fsck"});
+  CHECK(clean.exit_code == 0);
+  CHECK(clean.Json()["clean"] == true);
+}
+
+TEST_CASE("writing a locked pin ref is busy with the lock's path - never internal") {
+  LifecycleRepo repo;
+  repo.Write("a-new.txt", "new\n");
+  // The lineage id is derived from the candidate: learn it from a start, then undo it by hand.
+  Run first = repo.Review({"start", "--untracked", "a-new.txt"});
+  REQUIRE(first.exit_code == 0);
+  const std::string lineage = first.Json()["lineage"];
+  REQUIRE(repo.Review({"abandon", "--lineage", lineage, "--reason", "operator_disposition",
+                       "--actor", "ops"})
+              .exit_code == 0);
+  REQUIRE(repo.Review({"store", "reset", "--yes"}).exit_code == 0);
+
+  const std::string lock = PinPath(repo, lineage) + ".lock";
+  WriteFile(lock, "");
+  Run start = repo.Review({"start", "--untracked", "a-new.txt"});
+  CHECK(start.exit_code == 12);
+  CHECK(start.Json()["error"]["code"] == "busy");
+  CHECK(start.Json()["error"]["details"]["lock"] == lock);
+  CHECK(start.Json()["error"]["message"].get<std::string>().find(lock) != std::string::npos);
+  // The refused start had prepared its index row; the next writer undoes it.
+  Run fsck = repo.Review({"fsck"});
+  CHECK(FindingCodes(fsck.Json()) == std::vector<std::string>{"index_prepared", "ref_lock"});
+
+  REQUIRE(unlink(lock.c_str()) == 0);
+  Run retry = repo.Review({"start", "--untracked", "a-new.txt"});
+  CHECK(retry.exit_code == 0);
+  CHECK(retry.Json()["lineage"] == lineage);
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+}
+
+}  // namespace gentle::testing::life
