@@ -1,7 +1,8 @@
 // make-store: fills a repository's review store quickly, for the store-size scaling runs of
 // bench/compare.sh (docs/performance.md).
 //
-//   make-store --git-common-dir DIR --worktree-root DIR --live N --burned N --retired N [--no-index]
+//   make-store --git-common-dir DIR --worktree-root DIR --live N --burned N --retired N
+//   [--no-index]
 //
 // Writes, under DIR/gentle-ai/review-transactions:
 //   v2/<lineage>/review-state.json         N live records (valid, verifiable; trees are fake ids)
@@ -39,7 +40,8 @@ using namespace gentle;
 }
 
 void MakeDir(const std::string& path) {
-  if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST) Die("mkdir " + path + ": " + strerror(errno));
+  if (mkdir(path.c_str(), 0700) != 0 && errno != EEXIST)
+    Die("mkdir " + path + ": " + strerror(errno));
 }
 
 void WriteFile(const std::string& path, const std::string& bytes) {
@@ -79,13 +81,20 @@ int main(int argc, char** argv) {
       if (i + 1 >= argc) Die("missing value for " + arg);
       return argv[++i];
     };
-    if (arg == "--git-common-dir") common_dir = value();
-    else if (arg == "--worktree-root") worktree_root = value();
-    else if (arg == "--live") live = std::stoull(value());
-    else if (arg == "--burned") burned = std::stoull(value());
-    else if (arg == "--retired") retired = std::stoull(value());
-    else if (arg == "--no-index") index = false;
-    else Die("unknown argument " + arg);
+    if (arg == "--git-common-dir")
+      common_dir = value();
+    else if (arg == "--worktree-root")
+      worktree_root = value();
+    else if (arg == "--live")
+      live = std::stoull(value());
+    else if (arg == "--burned")
+      burned = std::stoull(value());
+    else if (arg == "--retired")
+      retired = std::stoull(value());
+    else if (arg == "--no-index")
+      index = false;
+    else
+      Die("unknown argument " + arg);
   }
   if (common_dir.empty() || worktree_root.empty()) {
     Die("usage: make-store --git-common-dir DIR --worktree-root DIR --live N --burned N "

@@ -49,8 +49,7 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
       entry["state"] = NullIfEmpty(s.state);
       entry["kind"] = NullIfEmpty(s.kind);
       entry["applicability"] = s.applicability;
-      entry["revision"] =
-          NullIfEmpty(s.revision);
+      entry["revision"] = NullIfEmpty(s.revision);
       entry["target_identity"] = NullIfEmpty(s.target_identity);
       entry["live_target_identity"] = NullIfEmpty(s.live_target_identity);
       if (!s.detail.empty()) entry["detail"] = s.detail;
@@ -74,8 +73,7 @@ nlohmann::ordered_json ListEntry(const transaction::LineageSummary& s) {
   entry["lineage"] = s.lineage;
   entry["state"] = s.state;
   entry["kind"] = NullIfEmpty(s.kind);
-  entry["created_at"] =
-      NullIfEmpty(s.created_at);
+  entry["created_at"] = NullIfEmpty(s.created_at);
   entry["path_count"] = s.path_count;
   if (s.state == "consumed") entry["tombstone"] = s.evidence;
   if (s.state == "retired") entry["audit_record"] = s.evidence;

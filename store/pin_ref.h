@@ -20,8 +20,8 @@ Status WritePinRef(const Repository& repo, const std::string& lineage, const std
 Status DeletePinRef(const Repository& repo, const std::string& lineage);
 // DeletePinRef for a pin that is only clean-up once the lineage's record is gone: a locked ref is
 // left in place (a pin only keeps objects reachable; fsck reports it as `pin_orphan` beside the
-// `ref_lock`), so a lock left by a killed process cannot stop burn, abandon or recovery. Every
-// other failure is returned.
+// `ref_lock`, and a person removes it), so a lock left by a killed process cannot stop burn,
+// abandon or recovery. Every other failure is returned.
 Status DeletePinRefUnlessLocked(const Repository& repo, const std::string& lineage);
 bool PinRefExists(const Repository& repo, const std::string& lineage);
 // Lineage ids of every refs/gentle-ai/reviews/* ref, sorted.

@@ -115,18 +115,22 @@ class [[nodiscard]] Result {
 
 }  // namespace gentle
 
-// Propagates a non-ok Status from an expression yielding Status.
-#define GENTLE_RETURN_IF_ERROR(expr) \
-  do {                               \
-    ::gentle::Status _st = (expr);   \
-    if (!_st.ok()) return _st;       \
-  } while (0)
-
 #define GENTLE_CONCAT_INNER(a, b) a##b
 #define GENTLE_CONCAT(a, b) GENTLE_CONCAT_INNER(a, b)
+
+// Propagates a non-ok Status from an expression yielding Status. Each expansion names its own
+// temporary, so a lambda inside `expr` may use the macro again without shadowing (-Wshadow).
+#define GENTLE_RETURN_IF_ERROR(expr) \
+  GENTLE_RETURN_IF_ERROR_IMPL(GENTLE_CONCAT(_status_, __COUNTER__), expr)
+#define GENTLE_RETURN_IF_ERROR_IMPL(tmp, expr) \
+  do {                                         \
+    ::gentle::Status tmp = (expr);             \
+    if (!tmp.ok()) return tmp;                 \
+  } while (0)
+
 // Declares `lhs` from a Result-yielding expression, or returns its Status.
 #define GENTLE_ASSIGN_OR_RETURN(lhs, expr) \
-  GENTLE_ASSIGN_OR_RETURN_IMPL(GENTLE_CONCAT(_res_, __LINE__), lhs, expr)
+  GENTLE_ASSIGN_OR_RETURN_IMPL(GENTLE_CONCAT(_result_, __COUNTER__), lhs, expr)
 #define GENTLE_ASSIGN_OR_RETURN_IMPL(tmp, lhs, expr) \
   auto tmp = (expr);                                 \
   if (!tmp.ok()) return tmp.status();                \

@@ -2,7 +2,7 @@
 // (refs/gentle-ai/reviews/<lineage>.lock). Git never breaks a ref lock by itself and neither does
 // the store: writing that ref answers `busy` with the lock's path; deleting a pin that is only
 // clean-up (burn, abandon, recovery) leaves it for later; fsck names the lock (`ref_lock`) and the
-// left pin (`pin_orphan`); once the lock is removed, `index rebuild` drops the pin and fsck is
+// left pin (`pin_orphan`); once the lock is removed, `git update-ref -d` drops the pin and fsck is
 // clean. The kill is real: `strace` injects SIGKILL at the ref's unlink.
 #include <unistd.h>
 
@@ -72,9 +72,9 @@ TEST_CASE("a burn killed inside the ref deletion leaves a lock that wedges nothi
   CHECK(rebuild.exit_code == 0);
   CHECK(Exists(pin));
 
-  // Removing the lock is the person's call; after it, index rebuild drops the pin.
+  // Removing the lock is the person's call; after it, so is the pin's deletion.
   REQUIRE(unlink(lock.c_str()) == 0);
-  REQUIRE(repo.Review({"index", "rebuild"}).exit_code == 0);
+  repo.Git({"update-ref", "-d", "refs/gentle-ai/reviews/" + approved.lineage});
   CHECK_FALSE(Exists(pin));
   Run clean = repo.Review({"fsck"});
   CHECK(clean.exit_code == 0);

@@ -11,6 +11,7 @@
 #include "store/store_scan.h"
 #include "store/tombstone.h"
 #include "transaction/mutation.h"
+#include "transaction/review_state.h"
 
 namespace gentle::transaction {
 namespace {
@@ -100,7 +101,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   store::FaultPoint("burn:locked");
   GENTLE_ASSIGN_OR_RETURN(store::RecordView record,
                           LoadForMutation(*scope, lineage, request.expected_revision, "burn"));
-  if (record.state != "approved") {
+  if (!IsState(record.state, ReviewState::kApproved)) {
     return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
                                          "; only an approved lineage can be burned")
         .WithLineage(lineage)

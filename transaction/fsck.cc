@@ -188,16 +188,7 @@ Result<FsckReport> Fsck(const std::string& cwd) {
 Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope, LockStore(cwd, LockKind::kWriter));
   store::FaultPoint("index-rebuild:locked");
-  GENTLE_ASSIGN_OR_RETURN(store::RebuildReport report,
-                          store::RebuildIndex(scope->repo, scope->layout));
-  // Pins whose record is gone (left when their deletion met a ref lock) are only clean-up.
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::ListPinRefs(scope->repo));
-  for (const std::string& lineage : pins) {
-    if (store::KindOf(scope->layout.record_path(lineage)) == store::PathKind::kMissing) {
-      GENTLE_RETURN_IF_ERROR(store::DeletePinRefUnlessLocked(scope->repo, lineage));
-    }
-  }
-  return report;
+  return store::RebuildIndex(scope->repo, scope->layout);
 }
 
 }  // namespace gentle::transaction

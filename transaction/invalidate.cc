@@ -4,6 +4,7 @@
 #include "store/lineage_id.h"
 #include "transaction/clock.h"
 #include "transaction/mutation.h"
+#include "transaction/review_state.h"
 
 namespace gentle::transaction {
 
@@ -21,16 +22,17 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
   const auto history = state.find("verdict_history");
   const bool pristine =
-      record.state == "reviewing" &&
+      IsState(record.state, ReviewState::kReviewing) &&
       (history == state.end() || history->is_null() || (history->is_array() && history->empty()));
   if (!pristine) {
-    return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
-                                         (record.state == "reviewing" ? " with verdicts" : "") +
-                                         "; invalidate needs a pristine reviewing record")
+    return Status(Code::kWrongState,
+                  "lineage " + request.lineage + " is " + record.state +
+                      (IsState(record.state, ReviewState::kReviewing) ? " with verdicts" : "") +
+                      "; invalidate needs a pristine reviewing record")
         .WithLineage(request.lineage)
         .WithDetail("state", record.state);
   }
-  state["state"] = "invalidated";
+  state["state"] = ReviewStateName(ReviewState::kInvalidated);
   state["invalidation_reason"] = Trimmed(request.reason);
   state["invalidated_by"] = Trimmed(request.actor);
   state["invalidated_at"] = NowRfc3339();

@@ -12,6 +12,7 @@
 #include "store/store_scan.h"
 #include "transaction/clock.h"
 #include "transaction/mutation.h"
+#include "transaction/review_state.h"
 
 namespace gentle::transaction {
 namespace {
@@ -111,8 +112,7 @@ Result<RetireResult> Abandon(const RetireRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "abandon"));
-  if (record.state == "approved" || record.state == "escalated" || record.state == "invalidated" ||
-      record.state == "decision_required") {
+  if (!AcceptsAbandon(record.state)) {
     return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
                                          "; a terminal lineage cannot be abandoned")
         .WithLineage(request.lineage)

@@ -15,6 +15,7 @@
 #include "store/store_scan.h"
 #include "transaction/capture.h"
 #include "transaction/clock.h"
+#include "transaction/review_state.h"
 
 namespace gentle::transaction {
 namespace {
@@ -36,7 +37,7 @@ nlohmann::ordered_json InitialState(const std::string& lineage, const store::Sna
   state["schema"] = store::kStateSchema;
   state["lineage_id"] = lineage;
   state["generation"] = 1;
-  state["state"] = "reviewing";
+  state["state"] = ReviewStateName(ReviewState::kReviewing);
   store::SnapshotToJson(snapshot, &state["initial_snapshot"]);
   store::SnapshotToJson(snapshot, &state["current_snapshot"]);
   state["genesis_paths"] = snapshot.paths;
@@ -58,6 +59,15 @@ StartResult ResultOf(const store::RecordView& record, bool created) {
                      record.initial_snapshot.kind,
                      record.initial_snapshot.paths.size(),
                      created};
+}
+
+// Whether a writer's recovery has work: the index is missing or unreadable without writes, or holds
+// a prepared row. Read-only.
+Result<bool> NeedsRecovery(const store::StoreLayout& layout) {
+  auto db = store::OpenIndexForReader(layout);
+  if (!db.ok() || !*db) return true;
+  GENTLE_ASSIGN_OR_RETURN(store::IndexSnapshot prepared, (*db)->ListPrepared());
+  return !prepared.lineages.empty() || !prepared.tombstones.empty() || !prepared.quarantine.empty();
 }
 
 }  // namespace
@@ -92,8 +102,12 @@ Result<StartResult> Start(const StartRequest& request) {
       return Status(Code::kAmbiguous, "lineage " + lineage + " already holds another candidate")
           .WithLineage(lineage);
     }
-    // Nothing to write for this lineage, but a writer holds the lock: interrupted mutations are
-    // recovered here as by every other writer, and the answer is the record as it is afterwards.
+    // Nothing to write for this lineage, but a writer holds the lock: an interrupted mutation
+    // (a prepared row, or an index a reader cannot use) is recovered here as by every other
+    // writer, and the answer is the record as it is afterwards. A store with nothing to recover
+    // is left byte-identical.
+    GENTLE_ASSIGN_OR_RETURN(bool recover, NeedsRecovery(layout));
+    if (!recover) return ResultOf(*existing, false);
     GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> recovered,
                             store::OpenIndexForWriter(repo, layout));
     GENTLE_ASSIGN_OR_RETURN(store::RecordView current, store::LoadRecord(layout, lineage));
