@@ -110,8 +110,10 @@ std::map<std::string, std::string> HashTree(const std::string& root) {
       char target[4096];
       ssize_t n = readlink(full.c_str(), target, sizeof(target));
       out[rel] = "link " + std::string(target, n > 0 ? static_cast<size_t>(n) : 0);
-    } else {
+    } else if (S_ISREG(st.st_mode)) {
       out[rel] = store::Sha256Hex(ReadFile(full)) + " " + std::to_string(st.st_mode & 07777);
+    } else {  // a FIFO, socket or device: never opened (a FIFO would block)
+      out[rel] = "special " + std::to_string(st.st_mode);
     }
   }
   return out;
