@@ -1,9 +1,16 @@
 // IndexSync: how commands open index.sqlite, and how the index is kept in step with the files
 // (DESIGN.md section 5; protocol in docs/index.md and docs/lifecycle.md).
 //
+// Every open first checks that index.sqlite, -wal, -shm and -journal are each missing or a regular
+// file, with lstat (store/database_files.h): a symlink, directory, FIFO or socket there is
+// `corrupted`, and nothing is opened.
+//
 // Readers: OpenIndexForReader opens read-only and never creates anything. No index (a fresh store,
-// or one written by the Go gentle-ai) yields nullptr: the caller falls back to the files. An
-// unusable index (corrupt, not ours) also yields nullptr, after a one-line notice on stderr.
+// or one written by the Go gentle-ai) yields nullptr: the caller falls back to the files. So does
+// an index a read-only connection could not open at once without writing (side files missing) or
+// without stalling (a -wal holding a header but no frame, left by a killed writer; or a -wal whose
+// header SQLite does not read). An unusable index (corrupt, not ours) also yields nullptr, after a
+// one-line notice on stderr.
 //
 // Writers, under the store's writer lock: OpenIndexForWriter opens read-write; if index.sqlite is
 // missing while the files hold something, or is corrupt, it is rebuilt from the files with a
@@ -29,9 +36,18 @@ void Notice(std::string_view text);
 Result<std::unique_ptr<IndexDb>> OpenIndexForReader(
     const StoreLayout& layout, IndexOptions::ReadUse use = IndexOptions::ReadUse::kAll);
 
-// False for a WAL index whose -wal or -shm is missing: SQLite would create them to read it, so
-// read paths must not open it (they answer from the files until the next writer runs).
-bool IndexReadableWithoutWrites(const StoreLayout& layout);
+// What a read-only open of index.sqlite would meet, judged from lstat and file headers alone.
+enum class IndexReadiness {
+  kAbsent,            // no index.sqlite
+  kReady,             // open it read-only
+  kSideFilesMissing,  // a WAL database whose -wal or -shm is missing: SQLite would create them
+  kWalInterrupted,    // the -wal holds a header and no frame (1 to 32 bytes): a read-only
+                      // connection with no writer beside it would retry for ~10 s, then fail
+  kWalUnrecognised,   // the -wal is longer than a header SQLite reads: the same stall
+  kNotADatabase,      // index.sqlite is not a SQLite database, and its -wal is one of the above
+};
+// kCorrupted for a symlinked component, or a non-regular file at index.sqlite or a side file.
+Result<IndexReadiness> InspectIndexForReader(const StoreLayout& layout);
 
 Result<std::unique_ptr<IndexDb>> OpenIndexForWriter(const Repository& repo,
                                                     const StoreLayout& layout);

@@ -24,6 +24,9 @@ Status SqliteStatus(int rc, sqlite3* db, std::string_view what) {
       return Status(Code::kBusy, std::move(message));
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
+    // WAL files that break SQLite's locking protocol: a read-only connection gave up retrying
+    // (e.g. a -wal holding only a header, with no writer to recover it). Not contention.
+    case SQLITE_PROTOCOL:
       return Status(Code::kCorrupted, std::move(message));
     case SQLITE_CANTOPEN:
       // The database or a file it needs (e.g. the -wal/-shm of a WAL database in a directory we

@@ -23,8 +23,8 @@ struct sqlite3_stmt;
 
 namespace gentle::store {
 
-// Maps a SQLite result code to a Status: BUSY/LOCKED -> kBusy, CORRUPT/NOTADB -> kCorrupted,
-// CANTOPEN -> kNotFound (no usable index), anything else -> kInternal. `what` names the
+// Maps a SQLite result code to a Status: BUSY/LOCKED -> kBusy, CORRUPT/NOTADB/PROTOCOL ->
+// kCorrupted, CANTOPEN -> kNotFound (no usable index), anything else -> kInternal. `what` names the
 // failed operation; `db` (may be null) adds its errmsg.
 Status SqliteStatus(int rc, sqlite3* db, std::string_view what);
 
