@@ -11,6 +11,7 @@
 #include "store/database_files.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/index_install.h"
 #include "store/pin_ref.h"
 #include "store/record.h"
 #include "store/store_scan.h"
@@ -43,13 +44,6 @@ bool RecordPresent(const StoreLayout& layout, const std::string& lineage) {
 
 // A newer release's index is not damaged: it must not be rebuilt (downgraded) behind its back.
 bool IsNewerRelease(const Status& status) { return status.details().count("schema_version") > 0; }
-
-Status RemoveIndexFiles(const StoreLayout& layout) {
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-    GENTLE_RETURN_IF_ERROR(RemoveTree(layout.index_path() + suffix));
-  }
-  return SyncDirectory(layout.root());
-}
 
 // True when the files hold anything an index would describe.
 bool StoreHasContent(const StoreLayout& layout) {
@@ -147,16 +141,6 @@ Status ResolveResetTrash(const Repository& repo, const StoreLayout& layout) {
   return SyncDirectory(layout.gentle_dir());
 }
 
-Status ReplaceFromFiles(const StoreLayout& layout, IndexDb* db, RebuildReport* report) {
-  GENTLE_ASSIGN_OR_RETURN(StoreFiles files, ScanStoreFiles(layout));
-  if (report != nullptr) {
-    report->lineages = files.rows.lineages.size();
-    report->tombstones = files.rows.tombstones.size();
-    report->quarantine = files.rows.quarantine.size();
-  }
-  return db->ReplaceAll(files.rows);
-}
-
 bool TreeExists(const Repository& repo, const std::string& hex) {
   git_oid oid;
   git_odb* odb = nullptr;
@@ -166,6 +150,16 @@ bool TreeExists(const Repository& repo, const std::string& hex) {
   const bool exists = git_odb_exists(odb, &oid) == 1;
   git_odb_free(odb);
   return exists;
+}
+
+// Installs a new index holding what the files say now (store/index_install.h).
+Result<std::unique_ptr<IndexDb>> InstallFromFiles(const StoreLayout& layout,
+                                                  RebuildReport* report) {
+  GENTLE_ASSIGN_OR_RETURN(StoreFiles files, ScanStoreFiles(layout));
+  report->lineages = files.rows.lineages.size();
+  report->tombstones = files.rows.tombstones.size();
+  report->quarantine = files.rows.quarantine.size();
+  return InstallIndex(layout, files.rows);
 }
 
 }  // namespace
@@ -249,25 +243,30 @@ Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout,
 
 Result<std::unique_ptr<IndexDb>> OpenIndexForWriter(const Repository& repo,
                                                     const StoreLayout& layout) {
-  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.index_path()));
-  const bool existed = NonEmptyFile(layout.index_path());
-  auto opened = IndexDb::OpenReadWrite(layout.index_path());
-  bool rebuild = !existed && StoreHasContent(layout);
-  if (!opened.ok()) {
-    if (opened.status().code() != Code::kCorrupted || IsNewerRelease(opened.status())) {
-      return opened.status();
-    }
-    Notice("index.sqlite is unusable (" + opened.status().message() +
-           "); rebuilding it from the files");
-    GENTLE_RETURN_IF_ERROR(RemoveIndexFiles(layout));
-    opened = IndexDb::OpenReadWrite(layout.index_path());
-    if (!opened.ok()) return opened.status();
-    rebuild = true;
-  } else if (rebuild) {
+  const std::string index = layout.index_path();
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), index));
+  // A directory, FIFO or symlink at index.sqlite or a side file is refused before anything is
+  // opened or removed: it is not a file this store wrote.
+  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(index));
+  GENTLE_RETURN_IF_ERROR(RemoveInterruptedInstalls(layout));
+  RebuildReport ignored;
+  std::unique_ptr<IndexDb> db;
+  if (!NonEmptyFile(index) && StoreHasContent(layout)) {
     Notice("index.sqlite was missing; rebuilding it from the files");
+    GENTLE_ASSIGN_OR_RETURN(db, InstallFromFiles(layout, &ignored));
+  } else {
+    // An index that exists, or a store with nothing to index (an empty index is then right).
+    auto opened = IndexDb::OpenReadWrite(index);
+    if (opened.ok()) {
+      db = std::move(opened).value();
+    } else if (opened.status().code() != Code::kCorrupted || IsNewerRelease(opened.status())) {
+      return opened.status();
+    } else {
+      Notice("index.sqlite is unusable (" + opened.status().message() +
+             "); rebuilding it from the files");
+      GENTLE_ASSIGN_OR_RETURN(db, InstallFromFiles(layout, &ignored));
+    }
   }
-  std::unique_ptr<IndexDb> db = std::move(opened).value();
-  if (rebuild) GENTLE_RETURN_IF_ERROR(ReplaceFromFiles(layout, db.get(), nullptr));
   GENTLE_RETURN_IF_ERROR(RecoverInterrupted(repo, layout, db.get()));
   return db;
 }
@@ -313,10 +312,13 @@ Status RecoverInterrupted(const Repository& repo, const StoreLayout& layout, Ind
 }
 
 Result<RebuildReport> RebuildIndex(const Repository& repo, const StoreLayout& layout) {
+  const std::string index = layout.index_path();
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), index));
+  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(index));
   RebuildReport report;
   // The old index, if it opens, knows which mutations were in flight: resolve those first.
-  {
-    auto old = IndexDb::OpenReadWrite(layout.index_path());
+  if (NonEmptyFile(index)) {
+    auto old = IndexDb::OpenReadWrite(index);
     if (old.ok()) {
       GENTLE_RETURN_IF_ERROR(RecoverInterrupted(repo, layout, old->get()));
     } else if (IsNewerRelease(old.status()) || old.status().code() == Code::kBusy) {
@@ -354,11 +356,8 @@ Result<RebuildReport> RebuildIndex(const Repository& repo, const StoreLayout& la
     }
   }
   FaultPoint("index-rebuild:files-recovered");
-  GENTLE_RETURN_IF_ERROR(RemoveIndexFiles(layout));
-  FaultPoint("index-rebuild:old-removed");
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db, IndexDb::OpenReadWrite(layout.index_path()));
-  GENTLE_RETURN_IF_ERROR(ReplaceFromFiles(layout, db.get(), &report));
-  FaultPoint("index-rebuild:replaced");
+  // The files as the recovery left them are the new index.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db, InstallFromFiles(layout, &report));
   return report;
 }
 

@@ -3,20 +3,22 @@
 //
 // Every open first checks that index.sqlite, -wal, -shm and -journal are each missing or a regular
 // file, with lstat (store/database_files.h): a symlink, directory, FIFO or socket there is
-// `corrupted`, and nothing is opened.
+// `corrupted` for readers, writers and `review index rebuild` alike, and nothing is opened.
 //
 // Readers: OpenIndexForReader opens read-only and never creates anything. No index (a fresh store,
 // or one written by the Go gentle-ai) yields nullptr: the caller falls back to the files. So does
 // an index a read-only connection could not open at once without writing (side files missing) or
 // without stalling (a -wal holding a header but no frame, left by a killed writer; or a -wal whose
-// header SQLite does not read). An unusable index (corrupt, not ours) also yields nullptr, after a
-// one-line notice on stderr.
+// header SQLite does not read). An unusable index (corrupt, not ours, a newer release's) also
+// yields nullptr, after a one-line notice on stderr.
 //
 // Writers, under the store's writer lock: OpenIndexForWriter opens read-write; if index.sqlite is
 // missing while the files hold something, or is corrupt, it is rebuilt from the files with a
-// one-line notice on stderr. It then runs RecoverInterrupted: each prepared row left by a crashed
-// mutation is finished or undone by looking at the files, and an interrupted store reset is
-// completed. RebuildIndex regenerates the whole index from the files (`review index rebuild`).
+// one-line notice on stderr, beside the old one and renamed into place (store/index_install.h),
+// so no reader sees a half-built index. It then runs RecoverInterrupted: each prepared row left
+// by a crashed mutation is finished or undone by looking at the files, and an interrupted store
+// reset is completed. RebuildIndex regenerates the whole index from the files (`review index
+// rebuild`).
 #ifndef GENTLE_STORE_INDEX_SYNC_H_
 #define GENTLE_STORE_INDEX_SYNC_H_
 
@@ -61,8 +63,9 @@ struct RebuildReport {
   size_t repinned = 0;   // live lineages whose missing pin ref was rewritten
   size_t recovered = 0;  // interrupted mutations finished or undone from the files
 };
-// Finishes interrupted file protocols, re-pins live lineages whose trees are present, and replaces
-// every row of the index with what the files say. Caller holds the writer lock.
+// Finishes interrupted file protocols, re-pins live lineages whose trees are present, and installs
+// a new index holding what the files say (store/index_install.h). Caller holds the writer lock and
+// the exclusive maintenance lock, so no reader has the old index open while it is replaced.
 Result<RebuildReport> RebuildIndex(const Repository& repo, const StoreLayout& layout);
 
 // Whether a prepared row describes a mutation that took effect, judged from the files alone.

@@ -195,7 +195,9 @@ Result<FsckReport> Fsck(const std::string& cwd) {
 }
 
 Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope, LockStore(cwd, LockKind::kWriter));
+  // Exclusive, as burn and store reset: no reader has the old index open while it is replaced.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
+                          LockStore(cwd, LockKind::kMaintenance));
   store::FaultPoint("index-rebuild:locked");
   return store::RebuildIndex(scope->repo, scope->layout);
 }
