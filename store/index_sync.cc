@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <iostream>
 #include <set>
 
@@ -44,6 +45,16 @@ bool RecordPresent(const StoreLayout& layout, const std::string& lineage) {
 
 // A newer release's index is not damaged: it must not be rebuilt (downgraded) behind its back.
 bool IsNewerRelease(const Status& status) { return status.details().count("schema_version") > 0; }
+
+// What a writer answers for a newer release's index: corrupted, naming the way out.
+Status RefuseNewerRelease(const Status& status) {
+  Status refusal(Code::kCorrupted,
+                 status.message() +
+                     "; `gentle-ai review index rebuild` replaces it with an index built from the "
+                     "files, which are the source of truth");
+  for (const auto& [key, value] : status.details()) refusal.WithDetail(key, value);
+  return refusal;
+}
 
 // True when the files hold anything an index would describe.
 bool StoreHasContent(const StoreLayout& layout) {
@@ -235,9 +246,14 @@ Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout,
   // Anything but contention means the index cannot be trusted (garbage, damaged side files, an
   // I/O error): the files are the source of truth, so answer from them.
   if (db.status().code() == Code::kBusy) return db.status();
-  Notice("index.sqlite is unusable (" + db.status().message() +
-         "); reading the files instead (the next mutation or `review index rebuild` rebuilds "
-         "it)");
+  if (IsNewerRelease(db.status())) {
+    Notice("index.sqlite is from a newer release (" + db.status().message() +
+           "); reading the files instead (`review index rebuild` replaces it)");
+  } else {
+    Notice("index.sqlite is unusable (" + db.status().message() +
+           "); reading the files instead (the next mutation or `review index rebuild` rebuilds "
+           "it)");
+  }
   return std::unique_ptr<IndexDb>();
 }
 
@@ -259,7 +275,9 @@ Result<std::unique_ptr<IndexDb>> OpenIndexForWriter(const Repository& repo,
     auto opened = IndexDb::OpenReadWrite(index);
     if (opened.ok()) {
       db = std::move(opened).value();
-    } else if (opened.status().code() != Code::kCorrupted || IsNewerRelease(opened.status())) {
+    } else if (IsNewerRelease(opened.status())) {
+      return RefuseNewerRelease(opened.status());
+    } else if (opened.status().code() != Code::kCorrupted) {
       return opened.status();
     } else {
       Notice("index.sqlite is unusable (" + opened.status().message() +
@@ -316,12 +334,17 @@ Result<RebuildReport> RebuildIndex(const Repository& repo, const StoreLayout& la
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), index));
   GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(index));
   RebuildReport report;
-  // The old index, if it opens, knows which mutations were in flight: resolve those first.
+  // The old index, if it opens, knows which mutations were in flight: resolve those first. One
+  // from a newer release is replaced: this is the explicit way out (docs/lifecycle.md).
   if (NonEmptyFile(index)) {
     auto old = IndexDb::OpenReadWrite(index);
     if (old.ok()) {
       GENTLE_RETURN_IF_ERROR(RecoverInterrupted(repo, layout, old->get()));
-    } else if (IsNewerRelease(old.status()) || old.status().code() == Code::kBusy) {
+    } else if (IsNewerRelease(old.status())) {
+      const std::string& version = old.status().details().at("schema_version");
+      std::from_chars(version.data(), version.data() + version.size(),
+                      report.replaced_schema_version);
+    } else if (old.status().code() == Code::kBusy) {
       return old.status();
     }
   }

@@ -15,10 +15,11 @@
 // Writers, under the store's writer lock: OpenIndexForWriter opens read-write; if index.sqlite is
 // missing while the files hold something, or is corrupt, it is rebuilt from the files with a
 // one-line notice on stderr, beside the old one and renamed into place (store/index_install.h),
-// so no reader sees a half-built index. It then runs RecoverInterrupted: each prepared row left
+// so no reader sees a half-built index. An index from a newer release is `corrupted`, with a
+// message naming `review index rebuild`. It then runs RecoverInterrupted: each prepared row left
 // by a crashed mutation is finished or undone by looking at the files, and an interrupted store
 // reset is completed. RebuildIndex regenerates the whole index from the files (`review index
-// rebuild`).
+// rebuild`), replacing also an index from a newer release.
 #ifndef GENTLE_STORE_INDEX_SYNC_H_
 #define GENTLE_STORE_INDEX_SYNC_H_
 
@@ -60,12 +61,14 @@ struct RebuildReport {
   size_t lineages = 0;
   size_t tombstones = 0;
   size_t quarantine = 0;
-  size_t repinned = 0;   // live lineages whose missing pin ref was rewritten
-  size_t recovered = 0;  // interrupted mutations finished or undone from the files
+  size_t repinned = 0;              // live lineages whose missing pin ref was rewritten
+  size_t recovered = 0;             // interrupted mutations finished or undone from the files
+  int replaced_schema_version = 0;  // > 0: the schema_version of a newer release's index replaced
 };
 // Finishes interrupted file protocols, re-pins live lineages whose trees are present, and installs
-// a new index holding what the files say (store/index_install.h). Caller holds the writer lock and
-// the exclusive maintenance lock, so no reader has the old index open while it is replaced.
+// a new index holding what the files say (store/index_install.h), also over a newer release's
+// index. Caller holds the writer lock and the exclusive maintenance lock, so no reader has the old
+// index open while it is replaced.
 Result<RebuildReport> RebuildIndex(const Repository& repo, const StoreLayout& layout);
 
 // Whether a prepared row describes a mutation that took effect, judged from the files alone.

@@ -1,7 +1,7 @@
 // Rebuilding index.sqlite (docs/index.md, "Rebuilding without a half-built index";
 // docs/lifecycle.md, "review index rebuild"): a new index is built beside the old one and renamed
 // into place, so a process killed anywhere in a rebuild never leaves a half-built index that
-// readers would trust.
+// readers would trust; `review index rebuild` is the way out of an index from a newer release.
 #include <sqlite3.h>
 
 #include <catch2/catch.hpp>
@@ -22,6 +22,33 @@ void RemoveIndex(const LifecycleRepo& repo) {
   for (const char* suffix : {"", "-wal", "-shm"}) {
     fs::remove(repo.store_root() + "/index.sqlite" + suffix);
   }
+}
+
+// Sets PRAGMA user_version of the store's index, keeping its -wal and -shm (as our writers do).
+void SetUserVersion(const LifecycleRepo& repo, int version) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2((repo.store_root() + "/index.sqlite").c_str(), &db, SQLITE_OPEN_READWRITE,
+                          nullptr) == SQLITE_OK);
+  int persist = 1;
+  sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+  const std::string sql = "PRAGMA user_version = " + std::to_string(version);
+  CHECK(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+}
+
+int UserVersion(const LifecycleRepo& repo) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2((repo.store_root() + "/index.sqlite").c_str(), &db, SQLITE_OPEN_READONLY,
+                          nullptr) == SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  int version = -1;
+  if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr) == SQLITE_OK &&
+      sqlite3_step(stmt) == SQLITE_ROW) {
+    version = sqlite3_column_int(stmt, 0);
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return version;
 }
 
 TEST_CASE(
@@ -123,6 +150,57 @@ TEST_CASE("index rebuild: a -wal left beside a missing index is never applied to
     CHECK(fsck.exit_code == 0);
     ExpectAnswers(repo, answers);
   }
+}
+
+TEST_CASE("index rebuild: replaces an index from a newer release and says so") {
+  LifecycleRepo repo;
+  const Answers answers = StartThreeKinds(repo);
+  const std::string live = answers.front().first;
+  SetUserVersion(repo, 99);
+  const std::string index_bytes = ReadFile(repo.store_root() + "/index.sqlite");
+
+  // An ordinary writer refuses it (it is not damaged, and this release cannot read it) and names
+  // the way out; it changes nothing.
+  Run verdict = repo.Review({"verdict", "--lineage", live, "--verdict", "REQUEST_CHANGES",
+                             "--actor", "a", "--role", "reviewer", "--body", "b"});
+  INFO(verdict.out << verdict.err);
+  CHECK(verdict.exit_code == 7);
+  const Json refusal = verdict.Json();
+  CHECK(refusal["error"]["code"] == "corrupted");
+  CHECK(refusal["error"]["details"]["schema_version"] == "99");
+  CHECK(refusal["error"]["message"].get<std::string>().find("review index rebuild") !=
+        std::string::npos);
+  CHECK(ReadFile(repo.store_root() + "/index.sqlite") == index_bytes);
+  // Readers answer from the files, with a notice naming the way out.
+  Run status = repo.Review({"status", "--lineage", live});
+  CHECK(status.exit_code == 0);
+  CHECK(status.err.find("newer release") != std::string::npos);
+  CHECK(status.err.find("review index rebuild") != std::string::npos);
+
+  // `review index rebuild` is the explicit way out: it replaces the index and says so.
+  Run rebuild = repo.Review({"index", "rebuild"});
+  INFO(rebuild.out << rebuild.err);
+  REQUIRE(rebuild.exit_code == 0);
+  CHECK(rebuild.Json()["replaced_newer_schema_version"] == 99);
+  CHECK(rebuild.Json()["lineages"] == 1);
+  CHECK(rebuild.Json()["tombstones"] == 1);
+  CHECK(rebuild.Json()["quarantine"] == 1);
+  CHECK(UserVersion(repo) == 1);
+  Run fsck = repo.Review({"fsck"});
+  INFO(fsck.out << fsck.err);
+  CHECK(fsck.exit_code == 0);
+  ExpectAnswers(repo, answers);
+  // A second rebuild has nothing newer to replace.
+  CHECK(repo.Review({"index", "rebuild"}).Json()["replaced_newer_schema_version"].is_null());
+  // The human output says it too.
+  SetUserVersion(repo, 99);
+  Run human = repo.Review({"index", "rebuild"}, {}, /*json=*/false);
+  CHECK(human.exit_code == 0);
+  CHECK(human.out.find("replaced an index from a newer release (schema_version 99)") !=
+        std::string::npos);
+  CHECK(repo.Review({"verdict", "--lineage", live, "--verdict", "REQUEST_CHANGES", "--actor", "a",
+                     "--role", "reviewer", "--body", "b"})
+            .exit_code == 0);
 }
 
 }  // namespace

@@ -5,7 +5,8 @@
 // (docs/lifecycle.md lists them); the store is clean when there is none.
 // RebuildIndex regenerates index.sqlite from the files alone, under the exclusive maintenance lock
 // and the writer lock, after finishing interrupted mutations the files reveal
-// (store::RebuildIndex).
+// (store::RebuildIndex); it replaces an index from a newer release too (the explicit way out of
+// it).
 #ifndef GENTLE_TRANSACTION_FSCK_H_
 #define GENTLE_TRANSACTION_FSCK_H_
 
