@@ -1,7 +1,8 @@
 // Rebuilding index.sqlite (docs/index.md, "Rebuilding without a half-built index";
 // docs/lifecycle.md, "review index rebuild"): a new index is built beside the old one and renamed
 // into place, so a process killed anywhere in a rebuild never leaves a half-built index that
-// readers would trust; `review index rebuild` is the way out of an index from a newer release.
+// readers would trust; `review index rebuild` is the way out of an index from a newer release;
+// a bare repository is refused.
 #include <sqlite3.h>
 
 #include <catch2/catch.hpp>
@@ -201,6 +202,25 @@ TEST_CASE("index rebuild: replaces an index from a newer release and says so") {
   CHECK(repo.Review({"verdict", "--lineage", live, "--verdict", "REQUEST_CHANGES", "--actor", "a",
                      "--role", "reviewer", "--body", "b"})
             .exit_code == 0);
+}
+
+TEST_CASE("index rebuild: a bare repository is refused with usage and nothing is created") {
+  TempDir dir;
+  const std::string bare = dir.path() + "/bare.git";
+  REQUIRE(Exec("git", {"init", "-q", "--bare", bare}, dir.path()).exit_code == 0);
+  for (bool json : {true, false}) {
+    std::vector<std::string> args = {"review", "index", "rebuild", "--cwd", bare};
+    if (json) args.push_back("--json");
+    Run run = Exec(GENTLE_AI_BIN, args, dir.path());
+    INFO(run.out << run.err);
+    CHECK(run.exit_code == 2);
+    if (json) {
+      CHECK(run.Json()["error"]["code"] == "usage");
+    } else {
+      CHECK(run.err.find("bare repository") != std::string::npos);
+    }
+    CHECK_FALSE(Exists(bare + "/gentle-ai"));
+  }
 }
 
 }  // namespace

@@ -195,6 +195,11 @@ Result<FsckReport> Fsck(const std::string& cwd) {
 }
 
 Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
+  {
+    // Refused before anything is created, as start is: a bare repository has no worktree.
+    GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+    GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review index rebuild"));
+  }
   // Exclusive, as burn and store reset: no reader has the old index open while it is replaced.
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
                           LockStore(cwd, LockKind::kMaintenance));

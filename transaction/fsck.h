@@ -6,7 +6,7 @@
 // RebuildIndex regenerates index.sqlite from the files alone, under the exclusive maintenance lock
 // and the writer lock, after finishing interrupted mutations the files reveal
 // (store::RebuildIndex); it replaces an index from a newer release too (the explicit way out of
-// it).
+// it). A bare repository is refused with `usage` before anything is created, as for start.
 #ifndef GENTLE_TRANSACTION_FSCK_H_
 #define GENTLE_TRANSACTION_FSCK_H_
 
