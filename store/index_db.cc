@@ -1,7 +1,12 @@
 #include "store/index_db.h"
 
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstring>
 #include <exception>
 #include <span>
 #include <utility>
@@ -216,6 +221,40 @@ Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadOnly(const std::string& path,
       std::unique_ptr<SqliteConnection> conn,
       SqliteConnection::Open(path, SqliteConnection::Mode::kReadOnly, options.busy_timeout_ms));
   return Finish(std::move(conn), /*read_only=*/true, options);
+}
+
+Status IndexDb::WriteNewFile(const std::string& path, const IndexSnapshot& snapshot) {
+  struct stat st;
+  if (lstat(path.c_str(), &st) == 0 || errno != ENOENT) {
+    return Status(Code::kInternal, "index: " + path + " already exists");
+  }
+  {
+    GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db, OpenReadWrite(path));
+    GENTLE_RETURN_IF_ERROR(db->ReplaceAll(snapshot));
+    GENTLE_ASSIGN_OR_RETURN(Statement checkpoint,
+                            db->conn_->PrepareUncached("PRAGMA wal_checkpoint(TRUNCATE)"));
+    GENTLE_ASSIGN_OR_RETURN(bool has_row, checkpoint.Step());
+    if (!has_row || checkpoint.ColumnInt(0) != 0) {
+      return Status(Code::kInternal, "index: cannot checkpoint " + path);
+    }
+    // This connection is the file's only one: closing it deletes -wal and -shm.
+    int persist = 0;
+    sqlite3_file_control(db->conn_->raw(), "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+  }
+  for (const char* suffix : {"-wal", "-shm"}) {
+    if (lstat((path + suffix).c_str(), &st) == 0) {
+      return Status(Code::kInternal, "index: " + path + suffix + " was left after closing");
+    }
+  }
+  const int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return Status(Code::kInternal, "index: cannot open " + path + ": " + strerror(errno));
+  const bool synced = fsync(fd) == 0;
+  const int fsync_errno = errno;
+  close(fd);
+  if (!synced) {
+    return Status(Code::kInternal, "index: cannot fsync " + path + ": " + strerror(fsync_errno));
+  }
+  return Status::Ok();
 }
 
 Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnection> conn,

@@ -109,6 +109,11 @@ class IndexDb {
   // whose -wal/-shm are absent in a directory we cannot write).
   static Result<std::unique_ptr<IndexDb>> OpenReadOnly(const std::string& path,
                                                        const IndexOptions& options = {});
+  // Writes a complete index at `path`, which must not exist, holding exactly `snapshot`, and
+  // closes it with every page in the main file: checkpointed, its -wal and -shm removed by SQLite
+  // (kInternal if either is left), the file fsynced. The file stays in WAL mode. This is how an
+  // index is built beside the live one before it is renamed into place (store/index_install.h).
+  static Status WriteNewFile(const std::string& path, const IndexSnapshot& snapshot);
   ~IndexDb();
   IndexDb(const IndexDb&) = delete;
   IndexDb& operator=(const IndexDb&) = delete;

@@ -4,12 +4,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <charconv>
 #include <iostream>
 #include <set>
 
 #include "store/audit_record.h"
+#include "store/database_files.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/index_install.h"
 #include "store/pin_ref.h"
 #include "store/record.h"
 #include "store/store_scan.h"
@@ -18,17 +21,14 @@
 namespace gentle::store {
 namespace {
 
-// The first `n` bytes of a regular file (fewer if it is shorter or unreadable).
+// The first `n` bytes of a regular file (fewer if it is shorter or unreadable; none if it is not
+// a regular file: O_NONBLOCK so that a FIFO cannot block the open).
 std::string FileHeader(const std::string& path, size_t n) {
   std::string out(n, '\0');
-  int fd = open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
   if (fd < 0) return "";
   struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
-    close(fd);
-    return "";
-  }
-  ssize_t got = pread(fd, out.data(), n, 0);
+  ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(fd, out.data(), n, 0) : -1;
   close(fd);
   out.resize(got > 0 ? static_cast<size_t>(got) : 0);
   return out;
@@ -46,11 +46,14 @@ bool RecordPresent(const StoreLayout& layout, const std::string& lineage) {
 // A newer release's index is not damaged: it must not be rebuilt (downgraded) behind its back.
 bool IsNewerRelease(const Status& status) { return status.details().count("schema_version") > 0; }
 
-Status RemoveIndexFiles(const StoreLayout& layout) {
-  for (const char* suffix : {"", "-wal", "-shm", "-journal"}) {
-    GENTLE_RETURN_IF_ERROR(RemoveTree(layout.index_path() + suffix));
-  }
-  return SyncDirectory(layout.root());
+// What a writer answers for a newer release's index: corrupted, naming the way out.
+Status RefuseNewerRelease(const Status& status) {
+  Status refusal(Code::kCorrupted,
+                 status.message() +
+                     "; `gentle-ai review index rebuild` replaces it with an index built from the "
+                     "files, which are the source of truth");
+  for (const auto& [key, value] : status.details()) refusal.WithDetail(key, value);
+  return refusal;
 }
 
 // True when the files hold anything an index would describe.
@@ -151,16 +154,6 @@ Status ResolveResetTrash(const Repository& repo, const StoreLayout& layout) {
   return SyncDirectory(layout.gentle_dir());
 }
 
-Status ReplaceFromFiles(const StoreLayout& layout, IndexDb* db, RebuildReport* report) {
-  GENTLE_ASSIGN_OR_RETURN(StoreFiles files, ScanStoreFiles(layout));
-  if (report != nullptr) {
-    report->lineages = files.rows.lineages.size();
-    report->tombstones = files.rows.tombstones.size();
-    report->quarantine = files.rows.quarantine.size();
-  }
-  return db->ReplaceAll(files.rows);
-}
-
 bool TreeExists(const Repository& repo, const std::string& hex) {
   git_oid oid;
   git_odb* odb = nullptr;
@@ -170,6 +163,16 @@ bool TreeExists(const Repository& repo, const std::string& hex) {
   const bool exists = git_odb_exists(odb, &oid) == 1;
   git_odb_free(odb);
   return exists;
+}
+
+// Installs a new index holding what the files say now (store/index_install.h).
+Result<std::unique_ptr<IndexDb>> InstallFromFiles(const StoreLayout& layout,
+                                                  RebuildReport* report) {
+  GENTLE_ASSIGN_OR_RETURN(StoreFiles files, ScanStoreFiles(layout));
+  report->lineages = files.rows.lineages.size();
+  report->tombstones = files.rows.tombstones.size();
+  report->quarantine = files.rows.quarantine.size();
+  return InstallIndex(layout, files.rows);
 }
 
 }  // namespace
@@ -187,23 +190,56 @@ bool QuarantineEffective(const StoreLayout& layout, const QuarantineRow& row) {
   return KindOf(ResiduePath(layout, row.quarantine_dir)) == PathKind::kDirectory;
 }
 
-bool IndexReadableWithoutWrites(const StoreLayout& layout) {
+Result<IndexReadiness> InspectIndexForReader(const StoreLayout& layout) {
+  const std::string index = layout.index_path();
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), index));
+  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(index));
+  if (KindOf(index) == PathKind::kMissing) return IndexReadiness::kAbsent;
+  GENTLE_ASSIGN_OR_RETURN(WalState wal, InspectWal(index));
   // Writers keep -wal and -shm (PERSIST_WAL). Without them SQLite would create an empty -wal to
   // read a WAL database. Only a WAL database needs them: anything else is opened (and found
   // unusable) as usual.
-  if (KindOf(layout.index_path() + "-wal") == PathKind::kFile &&
-      KindOf(layout.index_path() + "-shm") == PathKind::kFile) {
-    return true;
+  if (wal == WalState::kAbsent || KindOf(index + "-shm") != PathKind::kFile) {
+    const std::string header = FileHeader(index, 100);
+    const std::string_view magic("SQLite format 3\0", 16);
+    const bool wal_mode =
+        header.size() == 100 && header.compare(0, 16, magic) == 0 && header[18] == 2;
+    return wal_mode ? IndexReadiness::kSideFilesMissing : IndexReadiness::kReady;
   }
-  const std::string header = FileHeader(layout.index_path(), 100);
-  const std::string_view magic("SQLite format 3\0", 16);
-  return !(header.size() == 100 && header.compare(0, 16, magic) == 0 && header[18] == 2);
+  const bool stalls = wal == WalState::kInterrupted || wal == WalState::kUnrecognised;
+  if (!stalls) return IndexReadiness::kReady;
+  // SQLite reads through any -wal beside a non-empty file, whatever the file is, and would stall
+  // on this one. Which is unusable decides what fsck reports (rare path: a header is read only
+  // here, never while a connection of this process may hold locks on the file).
+  const std::string header = FileHeader(index, 16);
+  if (header != std::string_view("SQLite format 3\0", 16)) return IndexReadiness::kNotADatabase;
+  return wal == WalState::kInterrupted ? IndexReadiness::kWalInterrupted
+                                       : IndexReadiness::kWalUnrecognised;
 }
 
 Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout,
                                                     IndexOptions::ReadUse use) {
-  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.index_path()));
-  if (!IndexReadableWithoutWrites(layout)) return std::unique_ptr<IndexDb>();
+  GENTLE_ASSIGN_OR_RETURN(IndexReadiness readiness, InspectIndexForReader(layout));
+  switch (readiness) {
+    case IndexReadiness::kAbsent:
+    case IndexReadiness::kSideFilesMissing:
+    case IndexReadiness::kWalInterrupted:
+      // Nothing a reader can open without writing or stalling; the files answer, silently (a
+      // WAL header with no frame is also what a live writer has for an instant).
+      return std::unique_ptr<IndexDb>();
+    case IndexReadiness::kWalUnrecognised:
+      Notice(
+          "index.sqlite-wal does not start with a WAL header; reading the files instead (the "
+          "next mutation or `review index rebuild` repairs it)");
+      return std::unique_ptr<IndexDb>();
+    case IndexReadiness::kNotADatabase:
+      Notice(
+          "index.sqlite is unusable (not a SQLite database); reading the files instead (the "
+          "next mutation or `review index rebuild` rebuilds it)");
+      return std::unique_ptr<IndexDb>();
+    case IndexReadiness::kReady:
+      break;
+  }
   IndexOptions options;
   options.read_use = use;
   auto db = IndexDb::OpenReadOnly(layout.index_path(), options);
@@ -211,36 +247,46 @@ Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout,
   if (db.status().code() == Code::kNotFound) return std::unique_ptr<IndexDb>();
   // Anything but contention means the index cannot be trusted (garbage, damaged side files, an
   // I/O error): the files are the source of truth, so answer from them.
-  if (db.status().code() != Code::kBusy) {
+  if (db.status().code() == Code::kBusy) return db.status();
+  if (IsNewerRelease(db.status())) {
+    Notice("index.sqlite is from a newer release (" + db.status().message() +
+           "); reading the files instead (`review index rebuild` replaces it)");
+  } else {
     Notice("index.sqlite is unusable (" + db.status().message() +
            "); reading the files instead (the next mutation or `review index rebuild` rebuilds "
            "it)");
-    return std::unique_ptr<IndexDb>();
   }
-  return db.status();
+  return std::unique_ptr<IndexDb>();
 }
 
 Result<std::unique_ptr<IndexDb>> OpenIndexForWriter(const Repository& repo,
                                                     const StoreLayout& layout) {
-  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.index_path()));
-  const bool existed = NonEmptyFile(layout.index_path());
-  auto opened = IndexDb::OpenReadWrite(layout.index_path());
-  bool rebuild = !existed && StoreHasContent(layout);
-  if (!opened.ok()) {
-    if (opened.status().code() != Code::kCorrupted || IsNewerRelease(opened.status())) {
-      return opened.status();
-    }
-    Notice("index.sqlite is unusable (" + opened.status().message() +
-           "); rebuilding it from the files");
-    GENTLE_RETURN_IF_ERROR(RemoveIndexFiles(layout));
-    opened = IndexDb::OpenReadWrite(layout.index_path());
-    if (!opened.ok()) return opened.status();
-    rebuild = true;
-  } else if (rebuild) {
+  const std::string index = layout.index_path();
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), index));
+  // A directory, FIFO or symlink at index.sqlite or a side file is refused before anything is
+  // opened or removed: it is not a file this store wrote.
+  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(index));
+  GENTLE_RETURN_IF_ERROR(RemoveInterruptedInstalls(layout));
+  RebuildReport ignored;
+  std::unique_ptr<IndexDb> db;
+  if (!NonEmptyFile(index) && StoreHasContent(layout)) {
     Notice("index.sqlite was missing; rebuilding it from the files");
+    GENTLE_ASSIGN_OR_RETURN(db, InstallFromFiles(layout, &ignored));
+  } else {
+    // An index that exists, or a store with nothing to index (an empty index is then right).
+    auto opened = IndexDb::OpenReadWrite(index);
+    if (opened.ok()) {
+      db = std::move(opened).value();
+    } else if (IsNewerRelease(opened.status())) {
+      return RefuseNewerRelease(opened.status());
+    } else if (opened.status().code() != Code::kCorrupted) {
+      return opened.status();
+    } else {
+      Notice("index.sqlite is unusable (" + opened.status().message() +
+             "); rebuilding it from the files");
+      GENTLE_ASSIGN_OR_RETURN(db, InstallFromFiles(layout, &ignored));
+    }
   }
-  std::unique_ptr<IndexDb> db = std::move(opened).value();
-  if (rebuild) GENTLE_RETURN_IF_ERROR(ReplaceFromFiles(layout, db.get(), nullptr));
   GENTLE_RETURN_IF_ERROR(RecoverInterrupted(repo, layout, db.get()));
   return db;
 }
@@ -286,13 +332,21 @@ Status RecoverInterrupted(const Repository& repo, const StoreLayout& layout, Ind
 }
 
 Result<RebuildReport> RebuildIndex(const Repository& repo, const StoreLayout& layout) {
+  const std::string index = layout.index_path();
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), index));
+  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(index));
   RebuildReport report;
-  // The old index, if it opens, knows which mutations were in flight: resolve those first.
-  {
-    auto old = IndexDb::OpenReadWrite(layout.index_path());
+  // The old index, if it opens, knows which mutations were in flight: resolve those first. One
+  // from a newer release is replaced: this is the explicit way out (docs/lifecycle.md).
+  if (NonEmptyFile(index)) {
+    auto old = IndexDb::OpenReadWrite(index);
     if (old.ok()) {
       GENTLE_RETURN_IF_ERROR(RecoverInterrupted(repo, layout, old->get()));
-    } else if (IsNewerRelease(old.status()) || old.status().code() == Code::kBusy) {
+    } else if (IsNewerRelease(old.status())) {
+      const std::string& version = old.status().details().at("schema_version");
+      std::from_chars(version.data(), version.data() + version.size(),
+                      report.replaced_schema_version);
+    } else if (old.status().code() == Code::kBusy) {
       return old.status();
     }
   }
@@ -327,11 +381,8 @@ Result<RebuildReport> RebuildIndex(const Repository& repo, const StoreLayout& la
     }
   }
   FaultPoint("index-rebuild:files-recovered");
-  GENTLE_RETURN_IF_ERROR(RemoveIndexFiles(layout));
-  FaultPoint("index-rebuild:old-removed");
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db, IndexDb::OpenReadWrite(layout.index_path()));
-  GENTLE_RETURN_IF_ERROR(ReplaceFromFiles(layout, db.get(), &report));
-  FaultPoint("index-rebuild:replaced");
+  // The files as the recovery left them are the new index.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db, InstallFromFiles(layout, &report));
   return report;
 }
 

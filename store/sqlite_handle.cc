@@ -9,6 +9,8 @@
 #include <cstring>
 #include <utility>
 
+#include "store/database_files.h"
+
 namespace gentle::store {
 
 Status SqliteStatus(int rc, sqlite3* db, std::string_view what) {
@@ -22,6 +24,9 @@ Status SqliteStatus(int rc, sqlite3* db, std::string_view what) {
       return Status(Code::kBusy, std::move(message));
     case SQLITE_CORRUPT:
     case SQLITE_NOTADB:
+    // WAL files that break SQLite's locking protocol: a read-only connection gave up retrying
+    // (e.g. a -wal holding only a header, with no writer to recover it). Not contention.
+    case SQLITE_PROTOCOL:
       return Status(Code::kCorrupted, std::move(message));
     case SQLITE_CANTOPEN:
       // The database or a file it needs (e.g. the -wal/-shm of a WAL database in a directory we
@@ -87,12 +92,14 @@ int64_t Statement::ColumnInt(int index) const { return sqlite3_column_int64(stmt
 
 Result<std::unique_ptr<SqliteConnection>> SqliteConnection::Open(const std::string& path, Mode mode,
                                                                  int busy_timeout_ms) {
+  // The database and its side files must be regular files (or missing) before SQLite opens any:
+  // a FIFO would block the open, a directory or a symlink is not a store file.
+  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(path));
   struct stat st;
-  if (::lstat(path.c_str(), &st) == 0) {
-    if (S_ISLNK(st.st_mode)) return Status(Code::kCorrupted, "index: " + path + " is a symlink");
-  } else if (errno == ENOENT && mode == Mode::kReadOnly) {
+  const bool absent = ::lstat(path.c_str(), &st) != 0 && errno == ENOENT;
+  if (absent && mode == Mode::kReadOnly) {
     return Status(Code::kNotFound, "index: " + path + " does not exist");
-  } else if (errno == ENOENT) {
+  } else if (absent) {
     // Create it ourselves so it gets mode 0600 (SQLite would use 0644); SQLite gives the -wal and
     // -shm files the mode of the database file. A zero-byte file is an empty database.
     int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);

@@ -23,9 +23,9 @@ struct sqlite3_stmt;
 
 namespace gentle::store {
 
-// Maps a SQLite result code to a Status: BUSY/LOCKED -> kBusy, CORRUPT/NOTADB -> kCorrupted,
-// CANTOPEN -> kNotFound (no usable index), anything else -> kInternal. `what` names the failed
-// operation; `db` (may be null) adds its errmsg.
+// Maps a SQLite result code to a Status: BUSY/LOCKED -> kBusy, CORRUPT/NOTADB/PROTOCOL ->
+// kCorrupted, CANTOPEN -> kNotFound (no usable index), anything else -> kInternal. `what` names the
+// failed operation; `db` (may be null) adds its errmsg.
 Status SqliteStatus(int rc, sqlite3* db, std::string_view what);
 
 class Statement {
@@ -61,8 +61,9 @@ class SqliteConnection {
   enum class Mode { kReadOnly, kReadWriteCreate };
 
   // Opens `path` (never following a symlink at the last component). kReadOnly never creates the
-  // file. Failures: kNotFound (read-only and the file is absent), kCorrupted (a symlink),
-  // kInternal, kBusy.
+  // file. `path` and its -wal, -shm and -journal are checked first (CheckDatabaseFileKinds): each
+  // must be missing or a regular file. Failures: kNotFound (read-only and the file is absent),
+  // kCorrupted (a symlink, directory, FIFO... at one of those paths), kInternal, kBusy.
   static Result<std::unique_ptr<SqliteConnection>> Open(const std::string& path, Mode mode,
                                                         int busy_timeout_ms);
   ~SqliteConnection();

@@ -31,8 +31,9 @@ class StoreGuard {
 Status CheckBatchMarker(const StoreLayout& layout);
 
 // Refuses (kCorrupted) a store whose fixed paths (root, v2, tombstones, quarantine, locks, index)
-// are symlinks or, for the directories, not directories. A handful of lstat calls: every operation
-// runs it before trusting the store.
+// are symlinks or, for the directories, not directories, and one whose index.sqlite, -wal, -shm or
+// -journal is anything but a regular file (CheckDatabaseFileKinds). A handful of lstat calls:
+// every operation runs it before trusting the store.
 Status CheckStoreShape(const StoreLayout& layout);
 
 // What ForWrite would refuse, checked without creating, locking or writing anything: the batch

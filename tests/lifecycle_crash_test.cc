@@ -3,6 +3,7 @@
 // succeed and report the state from before or after the mutation, never a third one), the next
 // writer recovers, and `review fsck` is clean.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <functional>
 #include <set>
 
@@ -16,8 +17,9 @@ using Json = nlohmann::json;
 
 struct Scenario {
   std::string name;
-  // Prepares the repository and returns the command to interrupt and the lineage it concerns.
-  std::function<std::vector<std::string>(LifecycleRepo&, std::string*)> setup;
+  // Prepares the repository and returns the command to interrupt and the lineage it concerns;
+  // `answers` (may stay empty) gets lineages whose answers must hold throughout.
+  std::function<std::vector<std::string>(LifecycleRepo&, std::string*, Answers* answers)> setup;
   // Fault points this mutation must pass (the contract; the trace may hold more).
   std::vector<std::string> required;
   // Acceptable `status --lineage` exit codes right after the crash (before / after the mutation).
@@ -30,7 +32,7 @@ struct Scenario {
 std::vector<Scenario> Scenarios() {
   return {
       {"start",
-       [](LifecycleRepo& repo, std::string* lineage) {
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
          repo.Write("fresh.txt", "fresh\n");
          *lineage = "";
          return std::vector<std::string>{"start", "--untracked", "fresh.txt"};
@@ -40,7 +42,7 @@ std::vector<Scenario> Scenarios() {
        {},
        {0}},
       {"verdict",
-       [](LifecycleRepo& repo, std::string* lineage) {
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
          *lineage = repo.StartNew()["lineage"];
          return std::vector<std::string>{"verdict",  "--lineage", *lineage, "--verdict",
                                          "APPROVE",  "--actor",   "a",      "--role",
@@ -51,7 +53,7 @@ std::vector<Scenario> Scenarios() {
        {0},
        {0, 6}},
       {"burn",
-       [](LifecycleRepo& repo, std::string* lineage) {
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
          auto approved = repo.StartApproved();
          *lineage = approved.lineage;
          return std::vector<std::string>{"burn",           "--lineage",    approved.lineage,
@@ -63,7 +65,7 @@ std::vector<Scenario> Scenarios() {
        {0, 4},
        {0, 4}},
       {"abandon",
-       [](LifecycleRepo& repo, std::string* lineage) {
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
          *lineage = repo.StartNew()["lineage"];
          return std::vector<std::string>{
              "abandon", "--lineage", *lineage, "--reason", "operator_disposition",
@@ -75,7 +77,7 @@ std::vector<Scenario> Scenarios() {
        {0, 5},
        {0, 5}},
       {"reclaim",
-       [](LifecycleRepo& repo, std::string* lineage) {
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
          repo.StartNew();
          *lineage = "review-00000000c0ffee00";
          WriteFile(repo.store_root() + "/v2/" + *lineage + "/.atomic-x", "partial");
@@ -88,7 +90,7 @@ std::vector<Scenario> Scenarios() {
        {7, 5},
        {0, 5}},
       {"invalidate",
-       [](LifecycleRepo& repo, std::string* lineage) {
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
          *lineage = repo.StartNew()["lineage"];
          return std::vector<std::string>{"invalidate", "--lineage", *lineage, "--reason",
                                          "r",          "--actor",   "ops"};
@@ -98,7 +100,7 @@ std::vector<Scenario> Scenarios() {
        {0},
        {0, 6}},
       {"store reset",
-       [](LifecycleRepo& repo, std::string* lineage) {
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
          auto approved = repo.StartApproved();
          *lineage = approved.lineage;
          return std::vector<std::string>{"store", "reset", "--yes"};
@@ -107,14 +109,31 @@ std::vector<Scenario> Scenarios() {
        {0, 3},
        {0}},
       {"index rebuild",
-       [](LifecycleRepo& repo, std::string* lineage) {
-         *lineage = repo.StartNew()["lineage"];
+       [](LifecycleRepo& repo, std::string* lineage, Answers* answers) {
+         *answers = StartThreeKinds(repo);
+         *lineage = answers->front().first;
          return std::vector<std::string>{"index", "rebuild"};
        },
-       {"index-rebuild:locked", "index-rebuild:files-recovered", "index-rebuild:old-removed",
+       {"index-rebuild:locked", "index-rebuild:files-recovered", "index-rebuild:built",
+        "index-rebuild:old-removed", "index-rebuild:side-files-removed", "index-rebuild:installed",
         "index-rebuild:replaced"},
        {0},
        {0}},
+      {"a writer rebuilding a missing index",
+       [](LifecycleRepo& repo, std::string* lineage, Answers* answers) {
+         *answers = StartThreeKinds(repo);
+         *lineage = answers->front().first;
+         for (const char* suffix : {"", "-wal", "-shm"}) {
+           std::filesystem::remove(repo.store_root() + "/index.sqlite" + suffix);
+         }
+         return std::vector<std::string>{"verdict",         "--lineage", *lineage, "--verdict",
+                                         "REQUEST_CHANGES", "--actor",   "a",      "--role",
+                                         "reviewer",        "--body",    "b"};
+       },
+       {"index-rebuild:built", "index-rebuild:old-removed", "index-rebuild:side-files-removed",
+        "index-rebuild:installed", "index-rebuild:replaced", "verdict:index-committed"},
+       {0},
+       {0, 6}},
   };
 }
 
@@ -124,7 +143,8 @@ TEST_CASE("crash: every durable step of every mutation leaves a recoverable - co
     {
       LifecycleRepo repo;
       std::string lineage;
-      auto args = scenario.setup(repo, &lineage);
+      Answers answers;
+      auto args = scenario.setup(repo, &lineage, &answers);
       points = TraceFaultPoints(repo, args);
     }
     INFO("mutation: " << scenario.name << "; trace: " << Json(points).dump());
@@ -136,9 +156,11 @@ TEST_CASE("crash: every durable step of every mutation leaves a recoverable - co
       INFO("fault point: " << point);
       LifecycleRepo repo;
       std::string lineage;
-      auto args = scenario.setup(repo, &lineage);
+      Answers answers;
+      auto args = scenario.setup(repo, &lineage, &answers);
       Run crashed = repo.Review(args, {{"GENTLE_FAULT_POINT", point}});
       REQUIRE(crashed.exit_code == 86);
+      ExpectAnswers(repo, answers);
 
       // The next reader sees a consistent store.
       Run list = repo.Review({"list"});
@@ -163,6 +185,7 @@ TEST_CASE("crash: every durable step of every mutation leaves a recoverable - co
       Run fsck = repo.Review({"fsck"});
       INFO("fsck: " << fsck.out << fsck.err);
       CHECK(fsck.exit_code == 0);
+      ExpectAnswers(repo, answers);
     }
   }
 }

@@ -169,6 +169,44 @@ std::vector<std::string> TraceFaultPoints(const LifecycleRepo& repo,
   return points;
 }
 
+Answers StartThreeKinds(LifecycleRepo& repo) {
+  const std::string live = repo.StartNew()["lineage"];
+  auto approved = repo.StartApproved();
+  REQUIRE(repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
+                       "--expected-revision", approved.revision})
+              .exit_code == 0);
+  const std::string abandoned = repo.StartNew()["lineage"];
+  REQUIRE(repo.Review({"abandon", "--lineage", abandoned, "--reason", "operator_disposition",
+                       "--actor", "ops"})
+              .exit_code == 0);
+  return {{live, 0}, {approved.lineage, 4}, {abandoned, 5}};
+}
+
+void ExpectAnswers(const LifecycleRepo& repo, const Answers& answers) {
+  if (answers.empty()) return;
+  Run list = repo.Review({"list"});
+  INFO("list: " << list.out << list.err);
+  REQUIRE(list.exit_code == 0);
+  const nlohmann::json listed = list.Json();
+  for (const auto& [lineage, exit_code] : answers) {
+    INFO("lineage " << lineage);
+    Run status = repo.Review({"status", "--lineage", lineage});
+    INFO("status: " << status.out << status.err);
+    CHECK(status.exit_code == exit_code);
+    Run exported = repo.Review({"export-context", "--lineage", lineage});
+    INFO("export-context: " << exported.out.substr(0, 300) << exported.err);
+    CHECK(exported.exit_code == exit_code);
+    std::string state;
+    for (const auto& entry : listed["lineages"]) {
+      if (entry["lineage"] == lineage) state = entry["state"];
+    }
+    INFO("listed as: " << state);
+    if (exit_code == 4) CHECK(state == "consumed");
+    if (exit_code == 5) CHECK(state == "retired");
+    if (exit_code == 0) CHECK((!state.empty() && state != "consumed" && state != "retired"));
+  }
+}
+
 namespace {
 
 using OJson = nlohmann::ordered_json;

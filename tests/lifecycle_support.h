@@ -84,6 +84,16 @@ bool Exists(const std::string& path);
 std::vector<std::string> TraceFaultPoints(const LifecycleRepo& repo,
                                           const std::vector<std::string>& args);
 
+// Lineages with the `status --lineage` exit code each must answer: 0 live, 4 consumed, 5 retired.
+using Answers = std::vector<std::pair<std::string, int>>;
+
+// Starts a live lineage, a burned one and an abandoned one (so an index missing rows shows).
+Answers StartThreeKinds(LifecycleRepo& repo);
+
+// Every lineage of `answers` answers as it must: `status --lineage` and `export-context` exit with
+// its code, and `list` shows it (consumed, retired, or in a live state).
+void ExpectAnswers(const LifecycleRepo& repo, const Answers& answers);
+
 // A compact-v2 store as the Go gentle-ai writes it (fixtures/gostore/README.md), built in
 // `repo` from real trees: no index.sqlite, no pin refs, files 0644.
 struct GoStore {

@@ -112,7 +112,7 @@ std::map<std::string, std::string> HashTree(const std::string& root) {
       out[rel] = "link " + std::string(target, n > 0 ? static_cast<size_t>(n) : 0);
     } else if (S_ISREG(st.st_mode)) {
       out[rel] = store::Sha256Hex(ReadFile(full)) + " " + std::to_string(st.st_mode & 07777);
-    } else {  // a FIFO, socket or device: its kind and mode (reading a FIFO would block)
+    } else {  // a FIFO, socket or device: never opened (a FIFO would block)
       out[rel] = "special " + std::to_string(st.st_mode);
     }
   }

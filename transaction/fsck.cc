@@ -127,6 +127,64 @@ void AddRefLocks(const store::Repository& repo, FsckReport* report) {
   }
 }
 
+// Whether index.sqlite can be read, and if so whether it agrees with the files.
+Status CheckIndex(const store::StoreLayout& layout, const store::StoreFiles& files,
+                  FsckReport* report) {
+  const bool has_content = !files.rows.lineages.empty() || !files.rows.tombstones.empty() ||
+                           !files.rows.quarantine.empty();
+  auto add = [&](const char* code, const std::string& path, const std::string& message) {
+    report->findings.push_back({code, "", path, message});
+  };
+  auto readiness = store::InspectIndexForReader(layout);
+  if (!readiness.ok()) {
+    // A symlink, directory, FIFO... at index.sqlite or a side file.
+    if (readiness.status().code() != Code::kCorrupted) return readiness.status();
+    add("index_corrupted", layout.index_path(), readiness.status().message());
+    return Status::Ok();
+  }
+  switch (*readiness) {
+    case store::IndexReadiness::kAbsent:
+    case store::IndexReadiness::kSideFilesMissing:
+      if (has_content) {
+        add("index_missing", layout.index_path(), "no usable index.sqlite (review index rebuild)");
+      }
+      return Status::Ok();
+    case store::IndexReadiness::kWalInterrupted:
+      add("index_interrupted", layout.index_path() + "-wal",
+          "a WAL header with no frame after it (a writer was stopped between the two); readers "
+          "answer from the files until the next writer or review index rebuild recovers it");
+      return Status::Ok();
+    case store::IndexReadiness::kWalUnrecognised:
+      add("index_corrupted", layout.index_path() + "-wal",
+          "index.sqlite-wal does not start with a WAL header (review index rebuild)");
+      return Status::Ok();
+    case store::IndexReadiness::kNotADatabase:
+      add("index_corrupted", layout.index_path(),
+          "index.sqlite is not a SQLite database (review index rebuild)");
+      return Status::Ok();
+    case store::IndexReadiness::kReady:
+      break;
+  }
+  store::IndexOptions options;
+  options.quick_check = true;
+  auto db = store::IndexDb::OpenReadOnly(layout.index_path(), options);
+  if (db.ok()) {
+    report->index_present = true;
+    return CompareIndex(layout, files, **db, report);
+  }
+  if (db.status().code() == Code::kNotFound) {
+    if (has_content) {
+      add("index_missing", layout.index_path(), "no usable index.sqlite (review index rebuild)");
+    }
+    return Status::Ok();
+  }
+  if (db.status().code() == Code::kCorrupted) {
+    add("index_corrupted", layout.index_path(), db.status().message());
+    return Status::Ok();
+  }
+  return db.status();
+}
+
 }  // namespace
 
 Result<FsckReport> Fsck(const std::string& cwd) {
@@ -140,27 +198,7 @@ Result<FsckReport> Fsck(const std::string& cwd) {
   report.quarantine = files.rows.quarantine.size();
   report.findings = files.findings;
 
-  store::IndexOptions options;
-  options.quick_check = true;
-  const bool has_content = !files.rows.lineages.empty() || !files.rows.tombstones.empty() ||
-                           !files.rows.quarantine.empty();
-  auto db = store::IndexReadableWithoutWrites(layout)
-                ? store::IndexDb::OpenReadOnly(layout.index_path(), options)
-                : Result<std::unique_ptr<store::IndexDb>>(
-                      Status(Code::kNotFound, "index.sqlite-wal or -shm is missing"));
-  if (db.ok()) {
-    report.index_present = true;
-    GENTLE_RETURN_IF_ERROR(CompareIndex(layout, files, **db, &report));
-  } else if (db.status().code() == Code::kNotFound) {
-    if (has_content) {
-      report.findings.push_back({"index_missing", "", layout.index_path(),
-                                 "no usable index.sqlite (review index rebuild)"});
-    }
-  } else if (db.status().code() == Code::kCorrupted) {
-    report.findings.push_back({"index_corrupted", "", layout.index_path(), db.status().message()});
-  } else {
-    return db.status();
-  }
+  GENTLE_RETURN_IF_ERROR(CheckIndex(layout, files, &report));
 
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::ListPinRefs(repo));
   report.pin_refs = pins.size();
@@ -186,7 +224,14 @@ Result<FsckReport> Fsck(const std::string& cwd) {
 }
 
 Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope, LockStore(cwd, LockKind::kWriter));
+  {
+    // Refused before anything is created, as start is: a bare repository has no worktree.
+    GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+    GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review index rebuild"));
+  }
+  // Exclusive, as burn and store reset: no reader has the old index open while it is replaced.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
+                          LockStore(cwd, LockKind::kMaintenance));
   store::FaultPoint("index-rebuild:locked");
   return store::RebuildIndex(scope->repo, scope->layout);
 }

@@ -1,0 +1,29 @@
+// StraceKill: a crash where no fault point can be placed (inside SQLite, or between two system
+// calls of one store step). The command runs under strace, which has the kernel deliver SIGKILL
+// at the N-th call of one system call on one path:
+//   strace -f -P PATH -e trace=SYSCALL -e inject=SYSCALL:signal=KILL:when=N gentle-ai review ...
+// (docs/reliability.md, "Crash injection and concurrency").
+#ifndef GENTLE_TESTS_STRACE_KILL_H_
+#define GENTLE_TESTS_STRACE_KILL_H_
+
+#include <string>
+#include <vector>
+
+#include "tests/lifecycle_support.h"
+
+namespace gentle::testing::life {
+
+// The exit code of a command that the injection killed (128 + SIGKILL).
+inline constexpr int kKilledExit = 137;
+
+// True when strace is installed and may trace here (scripts/install-deps.sh installs it).
+bool StraceWorks();
+
+// `gentle-ai review <args> --cwd <root> --json`, killed at the `n`-th `syscall` on `path`; a
+// command that makes fewer such calls runs to its end and returns its own exit code.
+Run ReviewKilledAt(const LifecycleRepo& repo, std::vector<std::string> args,
+                   const std::string& path, const std::string& syscall, int n);
+
+}  // namespace gentle::testing::life
+
+#endif  // GENTLE_TESTS_STRACE_KILL_H_
