@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "export/file_section.h"
+#include "export/patch_bound.h"
 #include "export/tree_delta.h"
 #include "store/object_reader.h"
 #include "store/repository.h"
@@ -34,6 +35,14 @@ struct LoadedSide {
   std::string synthetic;  // "Subproject commit <hex>\n" for gitlinks
 };
 
+// A failure reading the blob `id` at `path`, saying where.
+Status AtPath(const Status& cause, const git_oid& id, std::string_view path) {
+  Status status(cause.code(),
+                "blob " + OidHex(id) + " at " + std::string(path) + ": " + cause.message());
+  for (const auto& [key, value] : cause.details()) status.WithDetail(key, value);
+  return status.WithDetail("path", std::string(path));
+}
+
 Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::string_view path,
                 LoadedSide* loaded) {
   loaded->side.mode = mode;
@@ -46,13 +55,7 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
   }
   // Read and hash-checked by store/object_reader.h (libgit2's own check is off).
   auto blob = store::LookupBlob(repo, id);
-  if (!blob.ok()) {
-    const Status& cause = blob.status();
-    Status status(cause.code(),
-                  "blob " + OidHex(id) + " at " + std::string(path) + ": " + cause.message());
-    for (const auto& [key, value] : cause.details()) status.WithDetail(key, value);
-    return status.WithDetail("path", std::string(path));
-  }
+  if (!blob.ok()) return AtPath(blob.status(), id, path);
   loaded->blob = std::move(blob).value();
   loaded->side.blob = loaded->blob.get();
   loaded->side.content =
@@ -65,7 +68,14 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
 using FileWork = TreeChange;
 
 // The section (two for a type change) of one file, appended to `out`, which stays within `cap`.
-Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::string* out) {
+// `facts` (from the object headers; possibly unknown) refuse a file that cannot fit before any of
+// its blobs is read.
+Status WriteFile(git_repository* repo, const FileWork& work, const ChangeFacts& facts, size_t cap,
+                 std::string* out) {
+  if (facts.known) {
+    const uint64_t bound = ChangeLowerBound(work, facts);
+    if (out->size() > cap || bound > cap - out->size()) return BudgetExceeded(cap);
+  }
   LoadedSide old_side;
   LoadedSide new_side;
   GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_oid, work.old_mode, work.path, &old_side));
@@ -87,9 +97,10 @@ constexpr size_t kWindow = 8;
 
 // Writes every file's section on the calling thread, in order.
 Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>& files,
-                              size_t max_bytes, std::string* out) {
-  for (const FileWork& work : files) {
-    GENTLE_RETURN_IF_ERROR(WriteFile(repo, work, max_bytes, out));
+                              const std::vector<ChangeFacts>& facts, size_t max_bytes,
+                              std::string* out) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    GENTLE_RETURN_IF_ERROR(WriteFile(repo, files[i], facts[i], max_bytes, out));
     if (out->size() > max_bytes) {
       return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
     }
@@ -130,8 +141,8 @@ RepositoryPtr ObjectsOnly(git_repository* repo) {
 // directory opened as bare), which in a working repository of 30,000 files is a 2.6 MB read and
 // SHA-1 check per handle: 85% of a small export's instructions. The calling thread wraps the
 // caller's object database (its caches are shared); the helper wraps the one it opens.
-Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& files, size_t max_bytes,
-                  std::string* out) {
+Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& files,
+                  const std::vector<ChangeFacts>& facts, size_t max_bytes, std::string* out) {
   RepositoryPtr objects_only = ObjectsOnly(caller_repo);
   git_repository* repo = objects_only ? objects_only.get() : caller_repo;
   RepositoryPtr helper_repo;
@@ -143,7 +154,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
       helper_repo = ObjectsOnly(full.get());
     }
   }
-  if (!helper_repo) return WriteFilesSequentially(repo, files, max_bytes, out);
+  if (!helper_repo) return WriteFilesSequentially(repo, files, facts, max_bytes, out);
 
   struct Slot {
     bool ready = false;
@@ -167,7 +178,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     const size_t used = appended_bytes.load();
     const size_t cap = max_bytes > used ? max_bytes - used : 0;
     std::string bytes;
-    Status status = WriteFile(r, files[i], cap, &bytes);
+    Status status = WriteFile(r, files[i], facts[i], cap, &bytes);
     lock.lock();
     slots[i].status = std::move(status);
     slots[i].bytes = std::move(bytes);
@@ -186,7 +197,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     });
   } catch (const std::system_error&) {
     // No thread to be had: nothing was claimed yet, so the sequential writer starts from scratch.
-    return WriteFilesSequentially(repo, files, max_bytes, out);
+    return WriteFilesSequentially(repo, files, facts, max_bytes, out);
   }
 
   Status result;
@@ -251,10 +262,14 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
   patch.engine = "native";
   patch.manifest.reserve(files.size());
   for (const TreeChange& work : files) patch.manifest.push_back(ManifestEntryOf(work));
+  // Sizes from the object headers refuse a patch that cannot fit before any blob is inflated.
+  GENTLE_ASSIGN_OR_RETURN(store::OdbPtr odb, store::RepositoryOdb(repo));
+  std::vector<ChangeFacts> facts = GatherFacts(odb.get(), files);
+  GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb.get(), files, options.max_bytes, &facts));
   // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched
   // reserved pages cost nothing.
   patch.bytes.reserve(std::min<size_t>(options.max_bytes, size_t{64} << 20));
-  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, options.max_bytes, &patch.bytes));
+  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, facts, options.max_bytes, &patch.bytes));
   return patch;
 }
 
