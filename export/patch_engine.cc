@@ -8,11 +8,13 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 
 #include "export/file_section.h"
 #include "export/patch_bound.h"
+#include "export/streamed_section.h"
 #include "export/tree_delta.h"
 #include "store/object_reader.h"
 #include "store/repository.h"
@@ -27,12 +29,17 @@ using store::BlobPtr;
 using store::OidHex;
 using store::RepositoryPtr;
 
-// One side of a delta with its contents loaded. Not movable in practice: side.content may point
-// into `synthetic`.
+// A side at least this large, whose section has no content on the other side, is read as a
+// stream when it is loose (export/streamed_section.h).
+constexpr uint64_t kStreamMinBytes = uint64_t{1} << 20;
+
+// One side of a delta with its contents loaded, or (`stream` set) to be read as a stream. Not
+// movable in practice: side.content may point into `synthetic`.
 struct LoadedSide {
   FileSide side;
   BlobPtr blob;
   std::string synthetic;  // "Subproject commit <hex>\n" for gitlinks
+  std::optional<store::BlobStream> stream;
 };
 
 // A failure reading the blob `id` at `path`, saying where.
@@ -43,8 +50,10 @@ Status AtPath(const Status& cause, const git_oid& id, std::string_view path) {
   return status.WithDetail("path", std::string(path));
 }
 
+// `may_stream`: the side is the only one of its section with content and is large enough to read
+// as a stream; it is, if the object database can stream it.
 Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::string_view path,
-                LoadedSide* loaded) {
+                bool may_stream, LoadedSide* loaded) {
   loaded->side.mode = mode;
   if (mode == 0) return Status::Ok();
   loaded->side.oid = id;
@@ -52,6 +61,13 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
     loaded->synthetic = "Subproject commit " + OidHex(id) + "\n";
     loaded->side.content = loaded->synthetic;
     return Status::Ok();
+  }
+  if (may_stream) {
+    auto odb = store::RepositoryOdb(repo);
+    if (odb.ok()) {
+      loaded->stream = store::BlobStream::OpenLoose(odb->get(), id);
+      if (loaded->stream) return Status::Ok();
+    }
   }
   // Read and hash-checked by store/object_reader.h (libgit2's own check is off).
   auto blob = store::LookupBlob(repo, id);
@@ -67,26 +83,55 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
 // One file of the patch: what the tree diff said, with canonical modes.
 using FileWork = TreeChange;
 
+// One section from `o` to `n`: streamed when one side holds a stream.
+Status AppendSection(std::string_view path, LoadedSide& o, LoadedSide& n, size_t cap,
+                     std::string* out) {
+  if (!o.stream && !n.stream) return AppendFileSection(path, o.side, n.side, cap, out);
+  LoadedSide& streamed = o.stream ? o : n;
+  Status status = AppendStreamedSection(path, o.side, n.side, &*streamed.stream,
+                                        n.stream.has_value(), cap, out);
+  if (status.ok() || status.code() == Code::kBudgetExceeded) return status;
+  return AtPath(status, streamed.side.oid, path);
+}
+
+// Whether a side of `size` bytes may be streamed: a blob, large, and the other side of its section
+// without content (absent, or an empty blob).
+bool MayStream(uint32_t mode, const SideFacts& side, uint32_t other_mode, const SideFacts& other) {
+  const bool blob = mode != 0 && mode != kModeGitlink;
+  const bool other_empty = other_mode == 0 || (other_mode != kModeGitlink && other.size == 0);
+  return blob && side.size >= kStreamMinBytes && other_empty;
+}
+
 // The section (two for a type change) of one file, appended to `out`, which stays within `cap`.
 // `facts` (from the object headers; possibly unknown) refuse a file that cannot fit before any of
-// its blobs is read.
+// its blobs is read, and choose the sides to stream.
 Status WriteFile(git_repository* repo, const FileWork& work, const ChangeFacts& facts, size_t cap,
                  std::string* out) {
   if (facts.known) {
     const uint64_t bound = ChangeLowerBound(work, facts);
     if (out->size() > cap || bound > cap - out->size()) return BudgetExceeded(cap);
   }
+  const bool type_change = work.status == 'T';
+  const SideFacts none;
+  const bool stream_old =
+      facts.known && MayStream(work.old_mode, facts.old_side, type_change ? 0 : work.new_mode,
+                               type_change ? none : facts.new_side);
+  const bool stream_new =
+      facts.known && MayStream(work.new_mode, facts.new_side, type_change ? 0 : work.old_mode,
+                               type_change ? none : facts.old_side);
   LoadedSide old_side;
   LoadedSide new_side;
-  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_oid, work.old_mode, work.path, &old_side));
-  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.new_oid, work.new_mode, work.path, &new_side));
-  if (work.status == 'T') {
+  GENTLE_RETURN_IF_ERROR(
+      LoadSide(repo, work.old_oid, work.old_mode, work.path, stream_old, &old_side));
+  GENTLE_RETURN_IF_ERROR(
+      LoadSide(repo, work.new_oid, work.new_mode, work.path, stream_new, &new_side));
+  if (type_change) {
     // git prints a type change as the old path deleted, then the new one added.
-    const FileSide absent;
-    GENTLE_RETURN_IF_ERROR(AppendFileSection(work.path, old_side.side, absent, cap, out));
-    return AppendFileSection(work.path, absent, new_side.side, cap, out);
+    LoadedSide absent;
+    GENTLE_RETURN_IF_ERROR(AppendSection(work.path, old_side, absent, cap, out));
+    return AppendSection(work.path, absent, new_side, cap, out);
   }
-  return AppendFileSection(work.path, old_side.side, new_side.side, cap, out);
+  return AppendSection(work.path, old_side, new_side, cap, out);
 }
 
 // Below this many files the patch is written on the calling thread only.

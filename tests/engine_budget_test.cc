@@ -1,7 +1,9 @@
 // The budget as a proof from object sizes: a patch whose blobs' sizes (and first bytes) already
-// pass the budget is refused before those blobs are inflated whole, and no bound refuses a patch
-// that fits (the oracle is the pinned git CLI). "Not inflated" is proven by damaging the loose
-// object past the bytes the refusal may read (tests/damaged_object.h): any whole read of it fails.
+// pass the budget is refused before those blobs are inflated whole; a large side whose section
+// has no content on the other side is read as a stream, its literal deflated as it is read; and
+// none of it changes a byte of a patch that fits, nor refuses one (the oracle is the pinned git
+// CLI). "Not inflated" is proven by damaging the loose object past the bytes the refusal may read
+// (tests/damaged_object.h): any whole read of it fails.
 #include <git2.h>
 #include <zlib.h>
 
@@ -55,6 +57,13 @@ class BareRepo {
   void DamageTail(const git_oid& oid, const std::string& content, double from) {
     DamageLooseBlobTail(git_dir_, Hex(oid), content, from);
   }
+  // Packs `keep` (and what they reach) and drops their loose copies.
+  void Repack(const std::vector<git_oid>& keep) {
+    for (size_t i = 0; i < keep.size(); ++i) {
+      Git(git_dir_, {"update-ref", "refs/keep/" + std::to_string(i), Hex(keep[i])});
+    }
+    Git(git_dir_, {"repack", "-adq"});
+  }
   static std::string Hex(const git_oid& oid) { return store::OidHex(oid); }
 
  private:
@@ -79,8 +88,31 @@ std::string NoiseOf(size_t bytes, uint32_t seed) {
   return data;
 }
 
+// Binary, and highly compressible: mostly zeros with a sparse pattern.
+std::string SparseBinaryOf(size_t bytes) {
+  std::string data(bytes, '\0');
+  for (size_t i = 0; i < bytes; i += 4099) data[i] = static_cast<char>('a' + i % 23);
+  return data;
+}
+
 bool WholeReadFails(BareRepo& repo, const git_oid& oid) {
   return !store::LookupBlob(repo.get(), oid).ok();
+}
+
+void ExpectIdentical(BareRepo& repo, const git_oid& base, const git_oid& cand) {
+  auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(base), BareRepo::Hex(cand));
+  REQUIRE(oracle.ok());
+  auto engine = exporter::DerivePatch(repo.get(), base, cand, {});
+  INFO(engine.status().message());
+  REQUIRE(engine.ok());
+  CHECK(FirstDifference(*oracle, engine->bytes) == "");
+  // The budget cut is exact: the whole patch fits its own size and not one byte less.
+  exporter::PatchOptions exact;
+  exact.max_bytes = oracle->size();
+  CHECK(exporter::DerivePatch(repo.get(), base, cand, exact).ok());
+  exact.max_bytes = oracle->size() - 1;
+  CHECK(exporter::DerivePatch(repo.get(), base, cand, exact).status().code() ==
+        Code::kBudgetExceeded);
 }
 
 }  // namespace
@@ -96,6 +128,26 @@ TEST_CASE("a text blob whose size passes the budget is refused without inflating
   REQUIRE(oracle->size() > exporter::PatchOptions{}.max_bytes);
 
   repo.DamageTail(blob, big, 0.5);
+  REQUIRE(WholeReadFails(repo, blob));
+  for (auto [base, cand] : {std::pair{empty, with}, std::pair{with, empty}}) {
+    auto refused = exporter::DerivePatch(repo.get(), base, cand, {});
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.status().code() == Code::kBudgetExceeded);
+  }
+}
+
+TEST_CASE("a binary blob is refused as its literal is deflated - before the rest is read") {
+  BareRepo repo;
+  const std::string noise = NoiseOf(5 * kMiB, 7);
+  const git_oid blob = repo.Blob(noise);
+  const git_oid empty = repo.Tree({});
+  const git_oid with = repo.Tree({{"noise.bin", GIT_FILEMODE_BLOB, blob}});
+  auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(empty), BareRepo::Hex(with));
+  REQUIRE(oracle.ok());
+  REQUIRE(oracle->size() > exporter::PatchOptions{}.max_bytes);
+
+  // 4 MiB of base85 holds about 3.2 MiB of deflated noise: the last quarter is never read.
+  repo.DamageTail(blob, noise, 0.75);
   REQUIRE(WholeReadFails(repo, blob));
   for (auto [base, cand] : {std::pair{empty, with}, std::pair{with, empty}}) {
     auto refused = exporter::DerivePatch(repo.get(), base, cand, {});
@@ -126,6 +178,39 @@ TEST_CASE("sizes refuse a patch before any blob is read - even after many that f
   auto refused = exporter::DerivePatch(repo.get(), empty, full, {});
   REQUIRE_FALSE(refused.ok());
   CHECK(refused.status().code() == Code::kBudgetExceeded);
+}
+
+TEST_CASE("streamed sections are byte-identical to git - loose and packed") {
+  BareRepo repo;
+  // Each large enough to stream; together within the budget in every direction below.
+  const git_oid text = repo.Blob(TextOf(kMiB + 17));
+  const git_oid sparse = repo.Blob(SparseBinaryOf(8 * kMiB + 3));
+  const git_oid noise = repo.Blob(NoiseOf(kMiB + 5, 11));
+  const git_oid empty_blob = repo.Blob("");
+  const git_oid small = repo.Blob("small\n");
+  const git_oid link = repo.Blob("target/of/link");
+  const git_oid none = repo.Tree({});
+  const git_oid base = repo.Tree({{"deleted.bin", GIT_FILEMODE_BLOB, sparse},
+                                  {"emptied.txt", GIT_FILEMODE_BLOB, text},
+                                  {"filled.bin", GIT_FILEMODE_BLOB, empty_blob},
+                                  {"retyped", GIT_FILEMODE_BLOB, sparse},
+                                  {"small.txt", GIT_FILEMODE_BLOB, small}});
+  const git_oid cand = repo.Tree({{"added.txt", GIT_FILEMODE_BLOB, text},
+                                  {"emptied.txt", GIT_FILEMODE_BLOB, empty_blob},
+                                  {"filled.bin", GIT_FILEMODE_BLOB, noise},
+                                  {"new.bin", GIT_FILEMODE_BLOB_EXECUTABLE, sparse},
+                                  {"retyped", GIT_FILEMODE_LINK, link},
+                                  {"small.txt", GIT_FILEMODE_BLOB, link}});
+  SECTION("loose: read as streams") {
+    ExpectIdentical(repo, base, cand);
+    ExpectIdentical(repo, cand, base);
+    ExpectIdentical(repo, none, cand);
+  }
+  SECTION("packed: read whole") {
+    repo.Repack({base, cand});
+    ExpectIdentical(repo, base, cand);
+    ExpectIdentical(repo, cand, base);
+  }
 }
 
 TEST_CASE("each change's lower bound is at most its section's bytes") {
