@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -61,7 +62,8 @@ Result<git_oid> HashFileAsBlob(const std::string& path) {
   const uint64_t size = static_cast<uint64_t>(st.st_size);
   ObjectHashStream hash;
   hash.Start(GIT_OBJECT_BLOB, size);
-  std::vector<char> buffer(64 * 1024);
+  // No more than the file needs: status hashes many small files.
+  std::vector<char> buffer(static_cast<size_t>(std::min<uint64_t>(size, 64 * 1024)) + 1);
   uint64_t left = size;
   while (left > 0) {
     const size_t want = left < buffer.size() ? static_cast<size_t>(left) : buffer.size();
