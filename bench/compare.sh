@@ -3,7 +3,8 @@
 #
 #   bench/compare.sh [--build DIR] [--data DIR] [--work DIR] [--out DIR] [--rounds N] [--runs N]
 #                    [--small-runs N]
-#                    [--sections export,start,store] [--sizes "1000 10000 100000"]
+#                    [--sections export,start,store,bigfile] [--sizes "1000 10000 100000"]
+#                    [--big-mib N]
 #                    [--real-only | --gen-only] [--instructions]
 #
 # Each pair A/B is measured with hyperfine in --rounds rounds of --runs runs per command, the order
@@ -33,6 +34,11 @@
 #   store   list, status --lineage, and export-context of a consumed / retired / unknown lineage
 #           (exit 4 / 5 / 3), with N live records + N tombstones + N quarantine entries, for each
 #           N of --sizes; wall time (hyperfine median) and peak RSS (/usr/bin/time %M).
+#   bigfile (only when named in --sections) one untracked file of --big-mib MiB (default 1024),
+#           random and then sparse zeros, started with --untracked: export-context, verify
+#           --lineage, status --lineage and the pinned git diff of the same trees, one
+#           /usr/bin/time run each: seconds, peak RSS, exit code (9: budget_exceeded). Needs
+#           twice --big-mib of free space in --work for the random file and its loose object.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -45,6 +51,7 @@ runs=5
 small_runs=40
 sections=export,start,store
 sizes="1000 10000 100000"
+big_mib=1024
 which_repos=both
 instructions=0
 while [ $# -gt 0 ]; do
@@ -58,6 +65,7 @@ while [ $# -gt 0 ]; do
     --small-runs) small_runs=$2; shift 2 ;;
     --sections) sections=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
+    --big-mib) big_mib=$2; shift 2 ;;
     --real-only) which_repos=real; shift ;;
     --gen-only) which_repos=gen; shift ;;
     --instructions) instructions=1; shift ;;
@@ -361,6 +369,41 @@ if [[ $sections == *store* ]]; then
       icount=" $(instr "$gai review status --cwd $repo --lineage $live") / $(instr "$gai review export-context --cwd $repo --lineage $consumed") / $(instr "$gai review export-context --cwd $repo --lineage $retired") / $(instr "$gai review export-context --cwd $repo --lineage $unknown") |"
     fi
     note "| $n | $gen_s | $list_ms | $list_kb | $st_ms | $st_kb | $c_ms ($c_rc) | $r_ms ($r_rc) | $u_ms ($u_rc) | $kb | $load |$icount"
+  done
+fi
+
+# ------------------------------------------------------------------------------------------------
+# bigfile
+
+if [[ $sections == *bigfile* ]]; then
+  note ""
+  note "## one untracked file of $big_mib MiB (seconds / peak RSS KiB / exit; one run each)"
+  note ""
+  note "| file | export-context | verify --lineage | status --lineage | pinned git diff | load |"
+  note "|---|---|---|---|---|---|"
+  for kind in random zeros; do
+    repo=$work/bigfile-$kind
+    rm -rf "$repo"
+    git init -q "$repo"
+    echo seed >"$repo/README.md"
+    git -C "$repo" add -A && git -C "$repo" commit -qm seed
+    if [ "$kind" = random ]; then
+      head -c "$((big_mib * 1024 * 1024))" /dev/urandom >"$repo/big.bin"
+    else
+      truncate -s "$((big_mib * 1024 * 1024))" "$repo/big.bin"
+    fi
+    lineage=$("$gai" review start --cwd "$repo" --untracked big.bin --json |
+                python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])')
+    record=$repo/.git/gentle-ai/review-transactions/v2/$lineage/review-state.json
+    read -r bt ct <<<"$(python3 -c 'import json,sys; s=json.load(open(sys.argv[1]))["state"]["initial_snapshot"]; print(s["base_tree"], s["candidate_tree"])' "$record")"
+    load=$(loadavg)
+    cell() { timed "$@" | sed "s# # / #g"; }
+    e=$(cell "$gai" review export-context --cwd "$repo" --lineage "$lineage")
+    v=$(cell "$gai" review verify --cwd "$repo" --lineage "$lineage")
+    st=$(cell "$gai" review status --cwd "$repo" --lineage "$lineage")
+    g=$(cell git --git-dir="$repo/.git" "${oracle_pins[@]}" diff "${oracle_flags[@]}" "$bt" "$ct" --)
+    note "| $kind | $e | $v | $st | $g | $load |"
+    rm -rf "$repo"
   done
 fi
 

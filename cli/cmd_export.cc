@@ -72,12 +72,22 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["byte_size"] = r.byte_size;
     out["sha256"] = r.sha256;
     out["engine"] = r.engine;
+    if (!options.envelope.empty()) {
+      out["checked"] = exporter::EnvelopeChecked();
+      out["self_asserted"] = exporter::EnvelopeSelfAsserted();
+    }
     return PrintJson(out);
   }
   std::cout << "verified " << r.lineage << ": " << r.byte_size << " bytes, " << r.sha256 << "\n"
             << "  candidate tree: " << r.candidate_tree << "\n";
   if (!r.against_tree.empty()) {
     std::cout << "  " << *options.against << " has exactly the reviewed tree\n";
+  }
+  if (!options.envelope.empty()) {
+    std::cout << "  re-derived from this clone's objects: the patch, its trees, paths digest, "
+                 "manifest, git flags and budget\n"
+              << "  self-asserted by the envelope, not proven: its lineage, revision and state ("
+              << r.state << "), so who approved it, if anyone did\n";
   }
   return 0;
 }

@@ -39,4 +39,11 @@ void AppendBase85Lines(std::string_view data, std::string* out) {
   }
 }
 
+uint64_t Base85LinesSize(uint64_t n) {
+  const uint64_t full = n / kBytesPerLine;
+  const uint64_t rest = n % kBytesPerLine;
+  // A full line: length char, 13 groups of 5 digits, newline.
+  return full * (1 + kBytesPerLine / 4 * 5 + 1) + (rest == 0 ? 0 : 1 + (rest + 3) / 4 * 5 + 1);
+}
+
 }  // namespace gentle::exporter

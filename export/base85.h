@@ -8,6 +8,7 @@
 #ifndef GENTLE_EXPORT_BASE85_H_
 #define GENTLE_EXPORT_BASE85_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -22,6 +23,9 @@ void AppendBase85Groups(std::string_view data, std::string* out);
 
 // Appends the base85 lines of `data` as described above.
 void AppendBase85Lines(std::string_view data, std::string* out);
+
+// The number of bytes AppendBase85Lines appends for data of `n` bytes; never decreases as n grows.
+uint64_t Base85LinesSize(uint64_t n);
 
 }  // namespace gentle::exporter
 

@@ -24,13 +24,22 @@ Status AppendHunk(std::string_view source, std::string_view target, std::string*
       }
     }
   }
-  out->append("literal ").append(std::to_string(target.size())).push_back('\n');
-  AppendBase85Lines(literal, out);
-  out->push_back('\n');
+  AppendLiteralHunk(target.size(), literal, out);
   return Status::Ok();
 }
 
 }  // namespace
+
+void AppendLiteralHunk(uint64_t size, std::string_view zlib, std::string* out) {
+  out->append("literal ").append(std::to_string(size)).push_back('\n');
+  AppendBase85Lines(zlib, out);
+  out->push_back('\n');
+}
+
+uint64_t LiteralHunkSize(uint64_t size, uint64_t zlib_bytes) {
+  return std::string_view("literal ").size() + std::to_string(size).size() + 1 +
+         Base85LinesSize(zlib_bytes) + 1;
+}
 
 Status AppendBinaryPatch(std::string_view old_data, std::string_view new_data, std::string* out) {
   std::string section = "GIT binary patch\n";

@@ -17,6 +17,7 @@
 #ifndef GENTLE_EXPORT_BINARY_PATCH_H_
 #define GENTLE_EXPORT_BINARY_PATCH_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -25,6 +26,14 @@
 namespace gentle::exporter {
 
 Status AppendBinaryPatch(std::string_view old_data, std::string_view new_data, std::string* out);
+
+// One literal hunk: "literal <size>\n", the base85 lines of `zlib` (the level-1 zlib stream of the
+// `size` bytes it rebuilds), "\n".
+void AppendLiteralHunk(uint64_t size, std::string_view zlib, std::string* out);
+
+// The number of bytes AppendLiteralHunk appends for a zlib stream of `zlib_bytes` bytes; never
+// decreases as zlib_bytes grows.
+uint64_t LiteralHunkSize(uint64_t size, uint64_t zlib_bytes);
 
 // False when a delta for either direction might differ from git's (DeltaIsGitIdenticalFor in
 // git_delta.h: only sides of 4 GiB or more); such a file should be rendered by the git CLI instead.

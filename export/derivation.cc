@@ -5,8 +5,10 @@
 #include <string_view>
 
 #include "export/oracle_runner.h"
+#include "export/patch_bound.h"
 #include "store/digests.h"
 #include "store/git_tree_diff.h"
+#include "store/object_reader.h"
 #include "store/repository.h"
 #include "store/tree_rows.h"
 
@@ -51,6 +53,10 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
   }
 
   if (engine == "git") {
+    // The oracle's bytes are the engine's: the same sizes refuse it before git inflates anything.
+    GENTLE_ASSIGN_OR_RETURN(store::OdbPtr odb, store::RepositoryOdb(repo.raw()));
+    std::vector<ChangeFacts> facts = GatherFacts(odb.get(), changes);
+    GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb.get(), changes, max_bytes, &facts));
     GENTLE_ASSIGN_OR_RETURN(derived.patch, RunOracleDiff(repo.common_dir(), snapshot.base_tree,
                                                          snapshot.candidate_tree, max_bytes));
     derived.engine = "git";

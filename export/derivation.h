@@ -6,7 +6,8 @@
 // out of git's canonical order can make it do, keeps git's order); its paths must reproduce the
 // snapshot's `paths` and `paths_digest`, else `integrity_mismatch`. The patch, in git's section
 // order, comes from the native engine, or from the pinned git CLI with engine "git", under the
-// byte budget. Missing trees or blobs are `objects_missing`.
+// byte budget; either is refused before any blob is read whole when the objects' sizes prove it
+// over (export/patch_bound.h). Missing trees or blobs are `objects_missing`.
 #ifndef GENTLE_EXPORT_DERIVATION_H_
 #define GENTLE_EXPORT_DERIVATION_H_
 

@@ -1,5 +1,6 @@
 #include "export/envelope_reader.h"
 
+#include <initializer_list>
 #include <nlohmann/json.hpp>
 #include <vector>
 
@@ -58,6 +59,37 @@ std::vector<std::string> Strings(const Json& object, const char* key) {
   return out;
 }
 
+// An object whose members are exactly `keys`.
+void RequireExactly(const Json& object, std::initializer_list<const char*> keys, const char* what) {
+  if (!object.is_object()) throw Bad{std::string(what) + " is not an object"};
+  for (const char* key : keys) Member(object, key);
+  if (object.size() != keys.size()) throw Bad{std::string(what) + " has an unknown member"};
+}
+
+uint64_t Unsigned(const Json& object, const char* key) {
+  const Json& v = Member(object, key);
+  if (v.is_number_unsigned()) return v.get<uint64_t>();
+  if (v.is_number_integer() && v.get<int64_t>() >= 0)
+    return static_cast<uint64_t>(v.get<int64_t>());
+  throw Bad{std::string(key) + " is not an unsigned integer"};
+}
+
+std::vector<ManifestEntry> Manifest(const Json& j) {
+  const Json& list = Member(j, "changed_path_manifest");
+  if (!list.is_array()) throw Bad{"changed_path_manifest is not an array"};
+  std::vector<ManifestEntry> out;
+  out.reserve(list.size());
+  for (const Json& e : list) {
+    RequireExactly(e, {"path", "status", "old_mode", "new_mode", "old_oid", "new_oid"},
+                   "a changed_path_manifest entry");
+    const std::string status = String(e, "status");
+    if (status.size() != 1) throw Bad{"a changed_path_manifest entry has a malformed status"};
+    out.push_back({String(e, "path"), status[0], String(e, "old_mode"), String(e, "new_mode"),
+                   String(e, "old_oid"), String(e, "new_oid")});
+  }
+  return out;
+}
+
 }  // namespace
 
 Result<Envelope> ParseEnvelope(std::string_view text) {
@@ -108,6 +140,17 @@ Result<Envelope> ParseEnvelope(std::string_view text) {
     if (e.sha256 != "sha256:" + store::Sha256Hex(*decoded))
       return bad("sha256 does not match data");
     e.patch = std::move(*decoded);
+
+    e.manifest = Manifest(j);
+    const Json& derivation = Member(j, "derivation");
+    RequireExactly(derivation, {"git_flags", "engine", "tool_version"}, "derivation");
+    e.git_flags = Strings(derivation, "git_flags");
+    e.engine = String(derivation, "engine");
+    e.tool_version = String(derivation, "tool_version");
+    const Json& budget = Member(j, "budget");
+    RequireExactly(budget, {"max_bytes", "used_bytes"}, "budget");
+    e.max_bytes = Unsigned(budget, "max_bytes");
+    e.used_bytes = Unsigned(budget, "used_bytes");
     return e;
   } catch (const Bad& b) {
     return bad(b.what);

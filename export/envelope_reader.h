@@ -1,14 +1,20 @@
 // ParseEnvelope: reads a `gentle-ai.review-context-export/v1` envelope without trusting it. Checks
 // the JSON shape and the candidate_diff binding (canonical base64, byte_size, sha256); returns the
-// decoded patch and the snapshot fields. Any failure is `integrity_mismatch` (shape errors
-// included: the envelope is an untrusted input that does not bind), also a duplicate object key or
-// nesting deeper than 64 levels.
+// decoded patch, the snapshot fields and the members a verifier re-derives: the changed-path
+// manifest (each entry exactly its six string members), derivation (git_flags, engine,
+// tool_version) and budget (max_bytes, used_bytes; no other members in either). Any failure is
+// `integrity_mismatch` (shape errors included: the envelope is an untrusted input that does not
+// bind), also a duplicate object key or nesting deeper than 64 levels. Members the envelope
+// carries beyond these are ignored; none of what is returned is proven by parsing alone.
 #ifndef GENTLE_EXPORT_ENVELOPE_READER_H_
 #define GENTLE_EXPORT_ENVELOPE_READER_H_
 
+#include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "export/patch_engine.h"
 #include "store/snapshot.h"
 #include "store/status.h"
 
@@ -21,6 +27,12 @@ struct Envelope {
   store::Snapshot snapshot;  // `paths` is empty: the envelope carries only their digest
   std::string patch;         // decoded candidate_diff
   std::string sha256;
+  std::vector<ManifestEntry> manifest;  // as listed
+  std::vector<std::string> git_flags;
+  std::string engine;
+  std::string tool_version;
+  uint64_t max_bytes = 0;
+  uint64_t used_bytes = 0;
 };
 
 inline constexpr size_t kMaxEnvelopeBytes = 64u << 20;

@@ -10,8 +10,6 @@
 namespace gentle::exporter {
 namespace {
 
-constexpr size_t kFirstFewBytes = 8000;
-constexpr size_t kBigFileThreshold = 512u * 1024 * 1024;
 constexpr uint32_t kModeGitlink = 0160000;
 
 void AppendMode(uint32_t mode, std::string* out) { out->append(ModeOctal(mode)); }
@@ -26,11 +24,6 @@ void AppendNumber(long long value, std::string* out) {
   char buf[24];
   int n = std::snprintf(buf, sizeof(buf), "%lld", value);
   out->append(buf, static_cast<size_t>(n));
-}
-
-Status BudgetExceeded(size_t max_bytes) {
-  return Status(Code::kBudgetExceeded,
-                "derived patch exceeds the budget of " + std::to_string(max_bytes) + " bytes");
 }
 
 // State shared with libgit2's hunk and line callbacks for one text section.
@@ -157,6 +150,11 @@ Status AppendTextHunks(std::string_view path, const FileSide& old_side, const Fi
 
 }  // namespace
 
+Status BudgetExceeded(size_t max_bytes) {
+  return Status(Code::kBudgetExceeded,
+                "derived patch exceeds the budget of " + std::to_string(max_bytes) + " bytes");
+}
+
 std::string ModeOctal(uint32_t mode) {
   char buf[16];
   const int n = std::snprintf(buf, sizeof(buf), "%06o", mode);
@@ -169,8 +167,8 @@ bool LooksBinary(std::string_view content) {
   return n > 0 && std::memchr(content.data(), '\0', n) != nullptr;
 }
 
-Status AppendFileSection(std::string_view path, const FileSide& old_side, const FileSide& new_side,
-                         size_t max_bytes, std::string* out) {
+void AppendSectionHeader(std::string_view path, const FileSide& old_side, const FileSide& new_side,
+                         std::string* out) {
   out->append("diff --git ");
   AppendQuotedPath("a/", path, out);
   out->push_back(' ');
@@ -191,8 +189,7 @@ Status AppendFileSection(std::string_view path, const FileSide& old_side, const 
     AppendMode(new_side.mode, out);
     out->push_back('\n');
   }
-  const bool same_content = git_oid_equal(&old_side.oid, &new_side.oid) != 0;
-  if (!same_content) {
+  if (git_oid_equal(&old_side.oid, &new_side.oid) == 0) {
     out->append("index ");
     AppendOid(old_side.oid, out);
     out->append("..");
@@ -203,8 +200,13 @@ Status AppendFileSection(std::string_view path, const FileSide& old_side, const 
     }
     out->push_back('\n');
   }
+}
+
+Status AppendFileSection(std::string_view path, const FileSide& old_side, const FileSide& new_side,
+                         size_t max_bytes, std::string* out) {
+  AppendSectionHeader(path, old_side, new_side, out);
   if (out->size() > max_bytes) return BudgetExceeded(max_bytes);
-  if (same_content) return Status::Ok();
+  if (git_oid_equal(&old_side.oid, &new_side.oid) != 0) return Status::Ok();
 
   const bool gitlink = old_side.mode == kModeGitlink || new_side.mode == kModeGitlink;
   if (!gitlink && (LooksBinary(old_side.content) || LooksBinary(new_side.content))) {

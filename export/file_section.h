@@ -30,8 +30,19 @@ using store::CanonicalMode;
 // A mode as git prints it: six octal digits ("100644", "000000" when absent).
 std::string ModeOctal(uint32_t mode);
 
-// git's binary test with no attributes: a NUL in the first 8000 bytes, or larger than 512 MiB.
+// git's binary test with no attributes: a NUL in the first kFirstFewBytes bytes, or larger than
+// kBigFileThreshold.
+inline constexpr size_t kFirstFewBytes = 8000;
+inline constexpr uint64_t kBigFileThreshold = 512u * 1024 * 1024;
 bool LooksBinary(std::string_view content);
+
+// The refusal every budget check of the engine returns.
+Status BudgetExceeded(size_t max_bytes);
+
+// Appends the section's header lines: `diff --git`, the mode lines, and the `index` line when the
+// ids differ (an absent side's id is all zeros).
+void AppendSectionHeader(std::string_view path, const FileSide& old_side, const FileSide& new_side,
+                         std::string* out);
 
 // Appends the section for `path` changing from `old_side` to `new_side` (not both absent).
 Status AppendFileSection(std::string_view path, const FileSide& old_side, const FileSide& new_side,

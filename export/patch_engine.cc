@@ -8,10 +8,13 @@
 #include <condition_variable>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <system_error>
 #include <thread>
 
 #include "export/file_section.h"
+#include "export/patch_bound.h"
+#include "export/streamed_section.h"
 #include "export/tree_delta.h"
 #include "store/object_reader.h"
 #include "store/repository.h"
@@ -26,16 +29,31 @@ using store::BlobPtr;
 using store::OidHex;
 using store::RepositoryPtr;
 
-// One side of a delta with its contents loaded. Not movable in practice: side.content may point
-// into `synthetic`.
+// A side at least this large, whose section has no content on the other side, is read as a
+// stream when it is loose (export/streamed_section.h).
+constexpr uint64_t kStreamMinBytes = uint64_t{1} << 20;
+
+// One side of a delta with its contents loaded, or (`stream` set) to be read as a stream. Not
+// movable in practice: side.content may point into `synthetic`.
 struct LoadedSide {
   FileSide side;
   BlobPtr blob;
   std::string synthetic;  // "Subproject commit <hex>\n" for gitlinks
+  std::optional<store::BlobStream> stream;
 };
 
+// A failure reading the blob `id` at `path`, saying where.
+Status AtPath(const Status& cause, const git_oid& id, std::string_view path) {
+  Status status(cause.code(),
+                "blob " + OidHex(id) + " at " + std::string(path) + ": " + cause.message());
+  for (const auto& [key, value] : cause.details()) status.WithDetail(key, value);
+  return status.WithDetail("path", std::string(path));
+}
+
+// `may_stream`: the side is the only one of its section with content and is large enough to read
+// as a stream; it is, if the object database can stream it.
 Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::string_view path,
-                LoadedSide* loaded) {
+                bool may_stream, LoadedSide* loaded) {
   loaded->side.mode = mode;
   if (mode == 0) return Status::Ok();
   loaded->side.oid = id;
@@ -44,15 +62,16 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
     loaded->side.content = loaded->synthetic;
     return Status::Ok();
   }
+  if (may_stream) {
+    auto odb = store::RepositoryOdb(repo);
+    if (odb.ok()) {
+      loaded->stream = store::BlobStream::OpenLoose(odb->get(), id);
+      if (loaded->stream) return Status::Ok();
+    }
+  }
   // Read and hash-checked by store/object_reader.h (libgit2's own check is off).
   auto blob = store::LookupBlob(repo, id);
-  if (!blob.ok()) {
-    const Status& cause = blob.status();
-    Status status(cause.code(),
-                  "blob " + OidHex(id) + " at " + std::string(path) + ": " + cause.message());
-    for (const auto& [key, value] : cause.details()) status.WithDetail(key, value);
-    return status.WithDetail("path", std::string(path));
-  }
+  if (!blob.ok()) return AtPath(blob.status(), id, path);
   loaded->blob = std::move(blob).value();
   loaded->side.blob = loaded->blob.get();
   loaded->side.content =
@@ -64,19 +83,55 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
 // One file of the patch: what the tree diff said, with canonical modes.
 using FileWork = TreeChange;
 
+// One section from `o` to `n`: streamed when one side holds a stream.
+Status AppendSection(std::string_view path, LoadedSide& o, LoadedSide& n, size_t cap,
+                     std::string* out) {
+  if (!o.stream && !n.stream) return AppendFileSection(path, o.side, n.side, cap, out);
+  LoadedSide& streamed = o.stream ? o : n;
+  Status status = AppendStreamedSection(path, o.side, n.side, &*streamed.stream,
+                                        n.stream.has_value(), cap, out);
+  if (status.ok() || status.code() == Code::kBudgetExceeded) return status;
+  return AtPath(status, streamed.side.oid, path);
+}
+
+// Whether a side of `size` bytes may be streamed: a blob, large, and the other side of its section
+// without content (absent, or an empty blob).
+bool MayStream(uint32_t mode, const SideFacts& side, uint32_t other_mode, const SideFacts& other) {
+  const bool blob = mode != 0 && mode != kModeGitlink;
+  const bool other_empty = other_mode == 0 || (other_mode != kModeGitlink && other.size == 0);
+  return blob && side.size >= kStreamMinBytes && other_empty;
+}
+
 // The section (two for a type change) of one file, appended to `out`, which stays within `cap`.
-Status WriteFile(git_repository* repo, const FileWork& work, size_t cap, std::string* out) {
+// `facts` (from the object headers; possibly unknown) refuse a file that cannot fit before any of
+// its blobs is read, and choose the sides to stream.
+Status WriteFile(git_repository* repo, const FileWork& work, const ChangeFacts& facts, size_t cap,
+                 std::string* out) {
+  if (facts.known) {
+    const uint64_t bound = ChangeLowerBound(work, facts);
+    if (out->size() > cap || bound > cap - out->size()) return BudgetExceeded(cap);
+  }
+  const bool type_change = work.status == 'T';
+  const SideFacts none;
+  const bool stream_old =
+      facts.known && MayStream(work.old_mode, facts.old_side, type_change ? 0 : work.new_mode,
+                               type_change ? none : facts.new_side);
+  const bool stream_new =
+      facts.known && MayStream(work.new_mode, facts.new_side, type_change ? 0 : work.old_mode,
+                               type_change ? none : facts.old_side);
   LoadedSide old_side;
   LoadedSide new_side;
-  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_oid, work.old_mode, work.path, &old_side));
-  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.new_oid, work.new_mode, work.path, &new_side));
-  if (work.status == 'T') {
+  GENTLE_RETURN_IF_ERROR(
+      LoadSide(repo, work.old_oid, work.old_mode, work.path, stream_old, &old_side));
+  GENTLE_RETURN_IF_ERROR(
+      LoadSide(repo, work.new_oid, work.new_mode, work.path, stream_new, &new_side));
+  if (type_change) {
     // git prints a type change as the old path deleted, then the new one added.
-    const FileSide absent;
-    GENTLE_RETURN_IF_ERROR(AppendFileSection(work.path, old_side.side, absent, cap, out));
-    return AppendFileSection(work.path, absent, new_side.side, cap, out);
+    LoadedSide absent;
+    GENTLE_RETURN_IF_ERROR(AppendSection(work.path, old_side, absent, cap, out));
+    return AppendSection(work.path, absent, new_side, cap, out);
   }
-  return AppendFileSection(work.path, old_side.side, new_side.side, cap, out);
+  return AppendSection(work.path, old_side, new_side, cap, out);
 }
 
 // Below this many files the patch is written on the calling thread only.
@@ -87,9 +142,10 @@ constexpr size_t kWindow = 8;
 
 // Writes every file's section on the calling thread, in order.
 Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>& files,
-                              size_t max_bytes, std::string* out) {
-  for (const FileWork& work : files) {
-    GENTLE_RETURN_IF_ERROR(WriteFile(repo, work, max_bytes, out));
+                              const std::vector<ChangeFacts>& facts, size_t max_bytes,
+                              std::string* out) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    GENTLE_RETURN_IF_ERROR(WriteFile(repo, files[i], facts[i], max_bytes, out));
     if (out->size() > max_bytes) {
       return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
     }
@@ -130,8 +186,8 @@ RepositoryPtr ObjectsOnly(git_repository* repo) {
 // directory opened as bare), which in a working repository of 30,000 files is a 2.6 MB read and
 // SHA-1 check per handle: 85% of a small export's instructions. The calling thread wraps the
 // caller's object database (its caches are shared); the helper wraps the one it opens.
-Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& files, size_t max_bytes,
-                  std::string* out) {
+Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& files,
+                  const std::vector<ChangeFacts>& facts, size_t max_bytes, std::string* out) {
   RepositoryPtr objects_only = ObjectsOnly(caller_repo);
   git_repository* repo = objects_only ? objects_only.get() : caller_repo;
   RepositoryPtr helper_repo;
@@ -143,7 +199,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
       helper_repo = ObjectsOnly(full.get());
     }
   }
-  if (!helper_repo) return WriteFilesSequentially(repo, files, max_bytes, out);
+  if (!helper_repo) return WriteFilesSequentially(repo, files, facts, max_bytes, out);
 
   struct Slot {
     bool ready = false;
@@ -167,7 +223,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     const size_t used = appended_bytes.load();
     const size_t cap = max_bytes > used ? max_bytes - used : 0;
     std::string bytes;
-    Status status = WriteFile(r, files[i], cap, &bytes);
+    Status status = WriteFile(r, files[i], facts[i], cap, &bytes);
     lock.lock();
     slots[i].status = std::move(status);
     slots[i].bytes = std::move(bytes);
@@ -186,7 +242,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     });
   } catch (const std::system_error&) {
     // No thread to be had: nothing was claimed yet, so the sequential writer starts from scratch.
-    return WriteFilesSequentially(repo, files, max_bytes, out);
+    return WriteFilesSequentially(repo, files, facts, max_bytes, out);
   }
 
   Status result;
@@ -251,10 +307,14 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
   patch.engine = "native";
   patch.manifest.reserve(files.size());
   for (const TreeChange& work : files) patch.manifest.push_back(ManifestEntryOf(work));
+  // Sizes from the object headers refuse a patch that cannot fit before any blob is inflated.
+  GENTLE_ASSIGN_OR_RETURN(store::OdbPtr odb, store::RepositoryOdb(repo));
+  std::vector<ChangeFacts> facts = GatherFacts(odb.get(), files);
+  GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb.get(), files, options.max_bytes, &facts));
   // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched
   // reserved pages cost nothing.
   patch.bytes.reserve(std::min<size_t>(options.max_bytes, size_t{64} << 20));
-  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, options.max_bytes, &patch.bytes));
+  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, facts, options.max_bytes, &patch.bytes));
   return patch;
 }
 

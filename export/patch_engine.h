@@ -7,8 +7,11 @@
 // AppendBinaryPatch (export/binary_patch.h).
 //
 // Errors: kObjectsMissing when a tree, subtree or blob is absent; kBudgetExceeded as soon as the
-// output would exceed options.max_bytes (generation stops, memory stays bounded by the budget);
-// kInternal for anything else. The result never holds a truncated patch.
+// objects' sizes prove the patch longer than options.max_bytes (before any blob is inflated:
+// export/patch_bound.h) or the output would exceed it (generation stops); kInternal for anything
+// else. The result never holds a truncated patch. A large side whose section has no content on
+// the other side is read as a stream (export/streamed_section.h), so memory stays near the budget
+// whatever the blob's size.
 #ifndef GENTLE_EXPORT_PATCH_ENGINE_H_
 #define GENTLE_EXPORT_PATCH_ENGINE_H_
 

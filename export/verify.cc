@@ -3,6 +3,7 @@
 #include "export/context_export.h"
 #include "export/derivation.h"
 #include "export/envelope_reader.h"
+#include "export/git_flags.h"
 #include "store/digests.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
@@ -29,6 +30,63 @@ Status CheckAgainst(const store::Repository& repo, const std::optional<std::stri
                                           candidate_tree + ")")
         .WithDetail("against_tree", result->against_tree)
         .WithDetail("candidate_tree", candidate_tree);
+  }
+  return Status::Ok();
+}
+
+Status EnvelopeMismatch(const Envelope& envelope, const std::string& what) {
+  return Status(Code::kIntegrityMismatch, "context envelope's " + what)
+      .WithLineage(envelope.lineage);
+}
+
+bool IsRevision(const std::string& revision) {
+  constexpr std::string_view kPrefix = "sha256:";
+  if (revision.size() != kPrefix.size() + 64 || revision.compare(0, kPrefix.size(), kPrefix) != 0) {
+    return false;
+  }
+  for (size_t i = kPrefix.size(); i < revision.size(); ++i) {
+    const char c = revision[i];
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
+
+// What the envelope says about how it was derived, against what this build derives with.
+Status CheckDerivationAndBudget(const Envelope& envelope) {
+  if (envelope.git_flags != PinnedDiffFlags()) {
+    return EnvelopeMismatch(envelope, "derivation.git_flags are not the pinned git flags");
+  }
+  if (envelope.engine != "native" && envelope.engine != "git") {
+    return EnvelopeMismatch(envelope, "derivation.engine is neither native nor git");
+  }
+  if (envelope.max_bytes != kMaxContextBytes) {
+    return EnvelopeMismatch(envelope,
+                            "budget.max_bytes is not " + std::to_string(kMaxContextBytes));
+  }
+  if (envelope.used_bytes != envelope.patch.size()) {
+    return EnvelopeMismatch(envelope, "budget.used_bytes is not the patch's byte_size");
+  }
+  return Status::Ok();
+}
+
+// The manifest re-derived from the trees against the envelope's, entry for entry.
+Status CheckManifest(const Envelope& envelope, const std::vector<ManifestEntry>& derived) {
+  auto same = [](const ManifestEntry& a, const ManifestEntry& b) {
+    return a.path == b.path && a.status == b.status && a.old_mode == b.old_mode &&
+           a.new_mode == b.new_mode && a.old_oid == b.old_oid && a.new_oid == b.new_oid;
+  };
+  if (envelope.manifest.size() != derived.size()) {
+    return EnvelopeMismatch(envelope, "changed_path_manifest lists " +
+                                          std::to_string(envelope.manifest.size()) +
+                                          " entries; the trees have " +
+                                          std::to_string(derived.size()) + " changed paths");
+  }
+  for (size_t i = 0; i < derived.size(); ++i) {
+    if (!same(envelope.manifest[i], derived[i])) {
+      return EnvelopeMismatch(envelope, "changed_path_manifest entry " + std::to_string(i) +
+                                            " is not the trees' (" + derived[i].path + ")")
+          .WithDetail("path", derived[i].path);
+    }
   }
   return Status::Ok();
 }
@@ -68,17 +126,43 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   return result;
 }
 
+const std::vector<std::string>& EnvelopeSelfAsserted() {
+  static const std::vector<std::string> kMembers = {"lineage",
+                                                    "revision",
+                                                    "state",
+                                                    "applicability",
+                                                    "snapshot.kind",
+                                                    "snapshot.projection",
+                                                    "snapshot.ledger_ids",
+                                                    "snapshot.intended_untracked",
+                                                    "snapshot.unborn_head",
+                                                    "derivation.engine",
+                                                    "derivation.tool_version"};
+  return kMembers;
+}
+
+const std::vector<std::string>& EnvelopeChecked() {
+  static const std::vector<std::string> kMembers = {
+      "candidate_diff",          "snapshot.base_tree",
+      "snapshot.candidate_tree", "snapshot.paths_digest",
+      "snapshot.identity",       "changed_path_manifest",
+      "derivation.git_flags",    "budget"};
+  return kMembers;
+}
+
 Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& envelope_json,
                                     const std::optional<std::string>& against) {
   GENTLE_ASSIGN_OR_RETURN(Envelope envelope, ParseEnvelope(envelope_json));
   if (!store::IsValidLineageId(envelope.lineage)) {
     return Status(Code::kIntegrityMismatch, "context envelope names an invalid lineage id");
   }
-  if (store::ComputeSnapshotIdentity(envelope.snapshot) != envelope.snapshot.identity) {
-    return Status(Code::kIntegrityMismatch,
-                  "context envelope's snapshot identity does not bind its trees and digests")
-        .WithLineage(envelope.lineage);
+  if (!IsRevision(envelope.revision)) {
+    return EnvelopeMismatch(envelope, "revision is not sha256: and 64 lowercase hex digits");
   }
+  if (store::ComputeSnapshotIdentity(envelope.snapshot) != envelope.snapshot.identity) {
+    return EnvelopeMismatch(envelope, "snapshot identity does not bind its trees and digests");
+  }
+  GENTLE_RETURN_IF_ERROR(CheckDerivationAndBudget(envelope));
   GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
   auto derived = DeriveContext(repo, envelope.snapshot, "native", PathsCheck::kDigestOnly);
   if (!derived.ok()) {
@@ -86,11 +170,10 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
     return st.WithLineage(envelope.lineage);
   }
   if (derived->patch != envelope.patch) {
-    return Status(
-               Code::kIntegrityMismatch,
-               "context envelope's bytes differ from the patch derived from this clone's objects")
-        .WithLineage(envelope.lineage);
+    return EnvelopeMismatch(envelope,
+                            "bytes differ from the patch derived from this clone's objects");
   }
+  GENTLE_RETURN_IF_ERROR(CheckManifest(envelope, derived->manifest));
   VerifyResult result;
   result.lineage = envelope.lineage;
   result.state = envelope.state;
@@ -98,6 +181,12 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
   if (!against_status.ok()) return against_status.WithLineage(envelope.lineage);
+  if (envelope.state != "approved") {
+    return Status(Code::kWrongState, "context envelope says lineage " + envelope.lineage + " is " +
+                                         envelope.state + ", not approved")
+        .WithLineage(envelope.lineage)
+        .WithDetail("state", envelope.state);
+  }
   return result;
 }
 

@@ -5,21 +5,37 @@
 // `against`: the tree of that revision must equal the current snapshot's candidate tree
 // (`not_reviewed` otherwise) and the lineage must be `approved` (`wrong_state` otherwise).
 //
-// VerifyEnvelope: works in a fresh clone with no store. The envelope's candidate_diff must be
-// canonical padded base64 whose decoded length is byte_size (at most 4 MiB) and whose sha256
-// matches; the snapshot's identity must bind its fields; the trees in this clone must reproduce its
-// paths_digest, and the patch re-derived from them must equal the envelope's bytes. Any of these
-// failing is `integrity_mismatch`. With `against`, the tree of that revision must equal the
-// candidate tree (`not_reviewed` otherwise).
+// VerifyEnvelope: works in a fresh clone with no store. Everything the clone's objects can
+// re-derive is re-derived and compared, and any difference is `integrity_mismatch`: the
+// candidate_diff must be canonical padded base64 whose decoded length is byte_size (at most
+// 4 MiB) and whose sha256 matches; the revision must be "sha256:" and 64 lowercase hex digits; the
+// snapshot's identity must bind its fields; derivation.git_flags must be the pinned flags and
+// derivation.engine one of the engines; budget must be {max_bytes: 4194304, used_bytes:
+// byte_size}; the trees in this clone must reproduce the paths_digest, and the patch and the
+// changed-path manifest re-derived from them must equal the envelope's, entry for entry. With
+// `against`, the tree of that revision must equal the candidate tree (`not_reviewed` otherwise).
+// Then the envelope's state must be `approved` (`wrong_state` otherwise).
+// What no object can prove is self-asserted by whoever wrote the envelope and is reported as
+// such (EnvelopeSelfAsserted): the lineage, revision and state (who approved, and whether
+// anyone did), the applicability, the snapshot's kind, projection, ledger ids, intended
+// untracked paths and unborn_head, and derivation.engine and tool_version. Only a signed
+// history (DESIGN.md section 11) can back them.
 #ifndef GENTLE_EXPORT_VERIFY_H_
 #define GENTLE_EXPORT_VERIFY_H_
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "store/status.h"
 
 namespace gentle::exporter {
+
+// The envelope members verify --envelope reports as self-asserted, in this order.
+const std::vector<std::string>& EnvelopeSelfAsserted();
+
+// The envelope members verify --envelope re-derives from the clone's objects, in this order.
+const std::vector<std::string>& EnvelopeChecked();
 
 struct VerifyResult {
   std::string lineage;

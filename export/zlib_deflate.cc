@@ -58,4 +58,51 @@ Result<std::string> DeflateZlib(std::string_view data, int level) {
   return out;
 }
 
+struct ZlibStreamDeflater::State {
+  z_stream stream{};
+  bool ready = false;
+};
+
+ZlibStreamDeflater::ZlibStreamDeflater(int level) : state_(std::make_unique<State>()) {
+  state_->ready = deflateInit(&state_->stream, level) == Z_OK;
+}
+
+ZlibStreamDeflater::~ZlibStreamDeflater() {
+  if (state_->ready) deflateEnd(&state_->stream);
+}
+
+Status ZlibStreamDeflater::Run(std::string_view piece, int flush) {
+  if (!state_->ready) return Status(Code::kInternal, "deflateInit failed");
+  z_stream& z = state_->stream;
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(piece.data()));
+  z.avail_in = static_cast<uInt>(piece.size());
+  for (;;) {
+    char buffer[16384];
+    z.next_out = reinterpret_cast<Bytef*>(buffer);
+    z.avail_out = sizeof(buffer);
+    const int rc = deflate(&z, flush);
+    if (rc != Z_OK && rc != Z_STREAM_END && rc != Z_BUF_ERROR) {
+      return Status(Code::kInternal, "deflate failed");
+    }
+    const size_t produced = sizeof(buffer) - z.avail_out;
+    out_.append(buffer, produced);
+    if (rc == Z_STREAM_END) return Status::Ok();
+    if (rc == Z_BUF_ERROR && produced == 0 && z.avail_in == 0 && flush == Z_FINISH) {
+      return Status(Code::kInternal, "deflate made no progress");
+    }
+    // Without Z_FINISH, done once zlib has taken all the input and had room to spare.
+    if (flush != Z_FINISH && z.avail_in == 0 && z.avail_out != 0) return Status::Ok();
+  }
+}
+
+Status ZlibStreamDeflater::Append(std::string_view piece) {
+  while (piece.size() > std::numeric_limits<uInt>::max()) {
+    GENTLE_RETURN_IF_ERROR(Run(piece.substr(0, std::numeric_limits<uInt>::max()), Z_NO_FLUSH));
+    piece.remove_prefix(std::numeric_limits<uInt>::max());
+  }
+  return Run(piece, Z_NO_FLUSH);
+}
+
+Status ZlibStreamDeflater::Finish() { return Run(std::string_view(), Z_FINISH); }
+
 }  // namespace gentle::exporter

@@ -8,6 +8,7 @@
 #ifndef GENTLE_EXPORT_ZLIB_DEFLATE_H_
 #define GENTLE_EXPORT_ZLIB_DEFLATE_H_
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,28 @@
 namespace gentle::exporter {
 
 Result<std::string> DeflateZlib(std::string_view data, int level);
+
+// The same zlib stream as DeflateZlib, from input given in pieces: zlib's output does not depend on
+// how its input is split (every piece is deflated with Z_NO_FLUSH, the end with Z_FINISH). The
+// output so far never shrinks, so its size is a lower bound on the finished stream's at every step.
+class ZlibStreamDeflater {
+ public:
+  explicit ZlibStreamDeflater(int level);
+  ~ZlibStreamDeflater();
+  ZlibStreamDeflater(const ZlibStreamDeflater&) = delete;
+  ZlibStreamDeflater& operator=(const ZlibStreamDeflater&) = delete;
+
+  Status Append(std::string_view piece);
+  Status Finish();
+  const std::string& output() const { return out_; }
+
+ private:
+  Status Run(std::string_view piece, int flush);
+
+  struct State;
+  std::unique_ptr<State> state_;
+  std::string out_;
+};
 
 }  // namespace gentle::exporter
 

@@ -26,8 +26,19 @@ step "$bin" review status --json
 
 # What exactly was reviewed: the frozen diff, re-derived and verified against the record.
 step "$bin" review export-context --lineage "$lineage"
+
+# The decision: approve (a one-time token comes back).
+json_field() { sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p"; }
+revision=$("$bin" review status --lineage "$lineage" --json | json_field revision)
+verdict=$("$bin" review verdict --lineage "$lineage" --verdict APPROVE --actor demo-reviewer \
+  --role reviewer --body "Looks right." --expected-revision "$revision" --json)
+echo; echo "$ gentle-ai review verdict --lineage $lineage --verdict APPROVE ... --json"; echo "$verdict"
+token=$(echo "$verdict" | json_field token)
+approved=$(echo "$verdict" | json_field revision)
+
+# The approved context, as an envelope for CI.
 "$bin" review export-context --lineage "$lineage" --json --output "$work/envelope.json"
-echo "(envelope written to $work/envelope.json)"
+echo "(envelope of the approved lineage written to $work/envelope.json)"
 
 # CI: the candidate is committed; a fresh clone with no store verifies the envelope against it.
 git -c user.name=Demo -c user.email=demo@example.com add -A
@@ -40,14 +51,7 @@ step "$bin" review verify --cwd "$work/ci-clone" --envelope "$work/envelope.json
 echo "exit code: $? (not_reviewed)"
 set -e
 
-# The decision: approve (a one-time token comes back), then burn the acknowledgement.
-json_field() { sed -n "s/.*\"$1\":\"\([^\"]*\)\".*/\1/p"; }
-revision=$("$bin" review status --lineage "$lineage" --json | json_field revision)
-verdict=$("$bin" review verdict --lineage "$lineage" --verdict APPROVE --actor demo-reviewer \
-  --role reviewer --body "Looks right." --expected-revision "$revision" --json)
-echo; echo "$ gentle-ai review verdict --lineage $lineage --verdict APPROVE ... --json"; echo "$verdict"
-token=$(echo "$verdict" | json_field token)
-approved=$(echo "$verdict" | json_field revision)
+# The acknowledgement is burned: the approval is spent.
 step "$bin" review burn --lineage "$lineage" --token "$token" --expected-revision "$approved"
 set +e
 step "$bin" review export-context --lineage "$lineage"

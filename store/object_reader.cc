@@ -90,6 +90,68 @@ Result<BlobPtr> LookupBlob(git_repository* repo, const git_oid& id) {
   return blob;
 }
 
+Result<ObjectHeader> ReadObjectHeader(git_odb* odb, const git_oid& id) {
+  size_t size = 0;
+  git_object_t type = GIT_OBJECT_INVALID;
+  if (int rc = git_odb_read_header(&size, &type, odb, &id); rc != 0) return ReadFailure(rc, id);
+  return ObjectHeader{type, static_cast<uint64_t>(size)};
+}
+
+BlobStream::BlobStream(OdbStreamPtr stream, const git_oid& id, uint64_t size)
+    : stream_(std::move(stream)), id_(id), size_(size) {
+  hash_.Start(GIT_OBJECT_BLOB, size);
+}
+
+std::optional<BlobStream> BlobStream::OpenLoose(git_odb* odb, const git_oid& id) {
+  git_odb_stream* raw = nullptr;
+  size_t size = 0;
+  git_object_t type = GIT_OBJECT_INVALID;
+  if (git_odb_open_rstream(&raw, &size, &type, odb, &id) != 0) {
+    git_error_clear();
+    return std::nullopt;
+  }
+  OdbStreamPtr stream(raw);
+  if (type != GIT_OBJECT_BLOB) return std::nullopt;
+  return BlobStream(std::move(stream), id, static_cast<uint64_t>(size));
+}
+
+Result<size_t> BlobStream::Read(char* buffer, size_t n) {
+  const uint64_t left = size_ - read_;
+  if (n > left) n = static_cast<size_t>(left);
+  if (n > (1u << 30)) n = 1u << 30;  // libgit2 returns the count as an int
+  size_t got = 0;
+  while (got < n) {
+    const int rc = git_odb_stream_read(stream_.get(), buffer + got, n - got);
+    if (rc < 0) {
+      return Status(Code::kInternal, "cannot read object " + OidHex(id_) + ": " + LastGitError())
+          .WithDetail("object", OidHex(id_));
+    }
+    if (rc == 0) {
+      return Status(Code::kInternal,
+                    "cannot read object " + OidHex(id_) + ": its data ends before its size")
+          .WithDetail("object", OidHex(id_));
+    }
+    got += static_cast<size_t>(rc);
+  }
+  hash_.Update(std::string_view(buffer, got));
+  read_ += got;
+  return got;
+}
+
+Status BlobStream::Finish() {
+  char extra;
+  const int rc = git_odb_stream_read(stream_.get(), &extra, 1);
+  if (rc != 0) {
+    git_error_clear();
+    return Status(Code::kInternal, "cannot read object " + OidHex(id_) +
+                                       ": its data does not end at its declared size")
+        .WithDetail("object", OidHex(id_));
+  }
+  std::optional<git_oid> actual = hash_.Finish();
+  if (!actual || !git_oid_equal(&*actual, &id_)) return Mismatch(id_);
+  return Status::Ok();
+}
+
 void DisableLibgit2HashCheck() { git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 0); }
 
 }  // namespace gentle::store

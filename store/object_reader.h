@@ -11,7 +11,15 @@
 //   - LookupBlob: a git_blob (what git_diff_blobs needs), checked over its raw content, which is
 //     the whole object's data. Blobs are not in libgit2's object cache by default; a cached one is
 //     checked again anyway, so the cache never carries an unchecked object into an answer.
-// Nothing else in the code base may call git_*_lookup, git_odb_read* or git_tree_walk.
+//   - ReadObjectHeader: an object's type and size from its header, without inflating its data.
+//     Unchecked (nothing but the header is read): a size may only ever decide a refusal, never an
+//     answer. A header that lies belongs to an object that does not hash to its id, which is
+//     refused anyway, so such a size can turn one refusal into another, never an answer into one.
+//   - BlobStream: a loose blob inflated in pieces (libgit2 streams only loose objects), checked
+//     when its last byte has been read (Finish); bytes read before that carry the same caveat as a
+//     header's size.
+// Nothing else in the code base may call git_*_lookup, git_odb_read*, git_odb_open_rstream or
+// git_tree_walk.
 //
 // A replaced or corrupted object (bytes that do not hash to its id), a missing one, or one of
 // another type is refused with kObjectsMissing (details.object), the code DESIGN.md section 8 gives
@@ -26,9 +34,12 @@
 
 #include <git2.h>
 
+#include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "store/git_ptr.h"
+#include "store/object_hash_stream.h"
 #include "store/status.h"
 
 namespace gentle::store {
@@ -54,6 +65,44 @@ Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t ty
 
 // The blob `id` from `repo`, its hash checked.
 Result<BlobPtr> LookupBlob(git_repository* repo, const git_oid& id);
+
+struct ObjectHeader {
+  git_object_t type;
+  uint64_t size;
+};
+
+// The type and size `odb` records for `id`; kObjectsMissing (reason missing) when it has none,
+// kInternal for other read failures.
+Result<ObjectHeader> ReadObjectHeader(git_odb* odb, const git_oid& id);
+
+using OdbStreamPtr = GitPtr<git_odb_stream, git_odb_stream_free>;
+
+class BlobStream {
+ public:
+  // The blob `id` as a stream, or nullopt when `odb` cannot stream it as a blob (packed, missing,
+  // another type): LookupBlob then reads it whole and reports what is wrong.
+  static std::optional<BlobStream> OpenLoose(git_odb* odb, const git_oid& id);
+
+  uint64_t size() const { return size_; }
+  uint64_t consumed() const { return read_; }
+
+  // Up to `n` bytes into `buffer`, never past size(); 0 once size() bytes have been read.
+  // kInternal when the object's data fails to inflate or ends before its declared size.
+  Result<size_t> Read(char* buffer, size_t n);
+
+  // After size() bytes were read: Ok when the object ends there and its bytes hash to its id;
+  // kObjectsMissing (reason hash_mismatch) when they do not; kInternal when data follows.
+  Status Finish();
+
+ private:
+  BlobStream(OdbStreamPtr stream, const git_oid& id, uint64_t size);
+
+  OdbStreamPtr stream_;
+  git_oid id_;
+  uint64_t size_;
+  uint64_t read_ = 0;
+  ObjectHashStream hash_;
+};
 
 // Sets libgit2's process-wide options for the rule above; EnsureLibgit2 calls it once.
 void DisableLibgit2HashCheck();

@@ -366,6 +366,7 @@ TEST_CASE("verify --lineage: integrity - then the merged tree and the approved s
 
 TEST_CASE("verify --envelope works in a fresh clone and refuses envelopes that do not bind") {
   Fixture f;
+  Approve(f);  // an envelope verifies only as an approval (envelope_tamper_test.cc)
   RunResult exported =
       GentleAi({"review", "export-context", "--json", "--lineage", f.lineage}, f.repo);
   REQUIRE(exported.exit_code == 0);

@@ -11,6 +11,7 @@
 #include "store/file_io.h"
 #include "store/git_ptr.h"
 #include "store/index_file.h"
+#include "store/object_hash_stream.h"
 
 namespace gentle::transaction {
 namespace {
@@ -63,6 +64,9 @@ bool StatMatches(const IndexEntry& e, const struct stat& st, const Context& ctx)
                                e.mtime_nanoseconds < static_cast<uint32_t>(ctx.index_time.tv_nsec));
 }
 
+// Hashing only: a file no filter applies to is hashed as it is read, in pieces, by OpenSSL
+// (store/object_hash_stream.h), so memory stays flat whatever its size; one that a filter
+// (autocrlf, attributes) converts is converted whole by libgit2 first, as git does.
 Result<git_oid> HashFile(const Context& ctx, const std::string& path) {
   git_oid oid;
   int rc;
@@ -70,7 +74,16 @@ Result<git_oid> HashFile(const Context& ctx, const std::string& path) {
     rc = git_blob_create_from_workdir(&oid, ctx.repo.raw(), path.c_str());
   } else {
     const std::string full = ctx.repo.worktree_root() + "/" + path;
-    rc = git_repository_hashfile(&oid, ctx.repo.raw(), full.c_str(), GIT_OBJECT_BLOB, path.c_str());
+    git_filter_list* filters = nullptr;
+    // The filters git_repository_hashfile would load for this path.
+    rc = git_filter_list_load(&filters, ctx.repo.raw(), nullptr, path.c_str(), GIT_FILTER_TO_ODB,
+                              GIT_FILTER_DEFAULT);
+    if (rc == 0 && filters == nullptr) return store::HashFileAsBlob(full);
+    git_filter_list_free(filters);
+    if (rc == 0) {
+      rc = git_repository_hashfile(&oid, ctx.repo.raw(), full.c_str(), GIT_OBJECT_BLOB,
+                                   path.c_str());
+    }
   }
   if (rc != 0) {
     return Status(Code::kInternal, "cannot hash " + path + ": " + store::LastGitError());

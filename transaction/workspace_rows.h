@@ -8,7 +8,8 @@
 // whose stat data matches a non-racy index entry keep the entry's object id; others are hashed
 // through the repository's filters (autocrlf, attributes). With ObjectWrites::kWrite the new blobs
 // are also written to the object database (START); with kHashOnly nothing at all is written
-// (STATUS).
+// (STATUS), and a file no filter applies to is hashed in pieces as it is read, so memory does not
+// grow with its size.
 #ifndef GENTLE_TRANSACTION_WORKSPACE_ROWS_H_
 #define GENTLE_TRANSACTION_WORKSPACE_ROWS_H_
 
