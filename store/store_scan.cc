@@ -1,5 +1,8 @@
 #include "store/store_scan.h"
 
+#include <algorithm>
+#include <initializer_list>
+
 #include "store/audit_record.h"
 #include "store/file_io.h"
 #include "store/lineage_id.h"
@@ -16,6 +19,95 @@ bool IsHexKey(std::string_view name) {
   return true;
 }
 
+bool IsTempName(std::string_view name) { return name.compare(0, 8, ".atomic-") == 0; }
+
+// Members gentle-ai (Go) keeps in a lineage directory beside review-state.json (reference
+// gentle-ai-store-facts.md section 1): two files and two directories whose contents are its own.
+// The trace-gaps directory's name is the reference's unconfirmed reading.
+bool IsGoLineageFile(std::string_view name) {
+  return name == "review-receipt.json" || name == "finalize-attempt-journal.json";
+}
+bool IsGoLineageDir(std::string_view name) {
+  return name == "reviewer-results" || name == "trace-gaps";
+}
+
+void AddSymlink(const std::string& lineage, const std::string& path, StoreFiles* out) {
+  out->findings.push_back(
+      {"unexpected_entry", lineage, path, "symbolic link inside the store (never followed)"});
+}
+
+// Reports every symlink below `dir` (a directory, not followed into links), at any depth, except
+// the entries named in `skip` directly in `dir` (reported by a more specific check).
+void ReportSymlinksBelow(const std::string& dir, const std::string& lineage,
+                         std::initializer_list<std::string_view> skip, StoreFiles* out) {
+  auto names = ListDirectory(dir);
+  if (!names.ok()) return;
+  for (const std::string& name : *names) {
+    if (std::find(skip.begin(), skip.end(), name) != skip.end()) continue;
+    const std::string path = dir + "/" + name;
+    const PathKind kind = KindOf(path);
+    if (kind == PathKind::kSymlink) {
+      AddSymlink(lineage, path, out);
+    } else if (kind == PathKind::kDirectory) {
+      ReportSymlinksBelow(path, lineage, {}, out);
+    }
+  }
+}
+
+// The members of lineage directory `dir` other than its record (whose own damage LoadRecord
+// reports): gentle-ai's known members are expected; a `.atomic-*` temp file beside a complete
+// record is an interrupted write (`interrupted_write`); in a directory without a record it is part
+// of the incomplete entry; anything else, and any symlink, is an `unexpected_entry`.
+void ScanLineageMembers(const std::string& dir, const std::string& lineage, bool has_record,
+                        StoreFiles* out) {
+  auto names = ListDirectory(dir);
+  if (!names.ok()) return;
+  for (const std::string& name : *names) {
+    if (name == "review-state.json") continue;
+    const std::string path = dir + "/" + name;
+    const PathKind kind = KindOf(path);
+    if (kind == PathKind::kSymlink) {
+      AddSymlink(lineage, path, out);
+    } else if (IsTempName(name) && kind == PathKind::kFile) {
+      if (has_record) {
+        out->findings.push_back(
+            {"interrupted_write", lineage, path, "temporary file of an interrupted atomic write"});
+      }
+    } else if (IsGoLineageFile(name) && kind == PathKind::kFile) {
+      continue;
+    } else if (IsGoLineageDir(name) && kind == PathKind::kDirectory) {
+      ReportSymlinksBelow(path, lineage, {}, out);
+    } else {
+      out->findings.push_back(
+          {"unexpected_entry", lineage, path, "not part of a lineage directory"});
+    }
+  }
+}
+
+// The members of quarantine directory `dir` other than its audit record (whose own damage
+// LoadAuditRecord reports): `residue/` is whatever the lineage directory held, kept as it was, so
+// only a symlink in it is a finding; a `.atomic-*` temp file is an interrupted write of the audit
+// record; anything else is an `unexpected_entry`.
+void ScanQuarantineMembers(const std::string& dir, StoreFiles* out) {
+  auto names = ListDirectory(dir);
+  if (!names.ok()) return;
+  for (const std::string& name : *names) {
+    if (name == "reclaim-record.json") continue;
+    const std::string path = dir + "/" + name;
+    const PathKind kind = KindOf(path);
+    if (kind == PathKind::kSymlink) {
+      AddSymlink("", path, out);
+    } else if (name == "residue" && kind == PathKind::kDirectory) {
+      ReportSymlinksBelow(path, "", {}, out);
+    } else if (IsTempName(name) && kind == PathKind::kFile) {
+      out->findings.push_back(
+          {"interrupted_write", "", path, "temporary file of an interrupted atomic write"});
+    } else {
+      out->findings.push_back({"unexpected_entry", "", path, "not part of a quarantine directory"});
+    }
+  }
+}
+
 // Entries of `dir`, or none when it is absent.
 Result<std::vector<std::string>> EntriesOf(const StoreLayout& layout, const std::string& dir) {
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), dir));
@@ -24,12 +116,17 @@ Result<std::vector<std::string>> EntriesOf(const StoreLayout& layout, const std:
   return names;
 }
 
-Status ScanLineages(const StoreLayout& layout, StoreFiles* out) {
+Status ScanLineages(const StoreLayout& layout, ScanDepth depth, StoreFiles* out) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> names, EntriesOf(layout, layout.v2_dir()));
   for (const std::string& name : names) {
     const std::string path = layout.v2_dir() + "/" + name;
     if (name == "LOCK" && KindOf(path) == PathKind::kFile) continue;
-    if (!IsValidLineageId(name) || KindOf(path) != PathKind::kDirectory) {
+    const PathKind kind = KindOf(path);
+    if (kind == PathKind::kSymlink) {
+      AddSymlink(IsValidLineageId(name) ? name : "", path, out);
+      continue;
+    }
+    if (!IsValidLineageId(name) || kind != PathKind::kDirectory) {
       out->findings.push_back({"unexpected_entry", "", path, "not a lineage directory"});
       continue;
     }
@@ -44,18 +141,25 @@ Status ScanLineages(const StoreLayout& layout, StoreFiles* out) {
       out->findings.push_back(
           {"record_corrupted", name, layout.record_path(name), record.status().message()});
     }
+    if (depth == ScanDepth::kEveryMember) ScanLineageMembers(path, name, record.ok(), out);
   }
   return Status::Ok();
 }
 
-Status ScanTombstones(const StoreLayout& layout, StoreFiles* out) {
+Status ScanTombstones(const StoreLayout& layout, ScanDepth depth, StoreFiles* out) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> names,
                           EntriesOf(layout, layout.tombstone_dir()));
   for (const std::string& name : names) {
     const std::string path = layout.tombstone_dir() + "/" + name;
     const std::string key = name.size() > 5 ? name.substr(0, name.size() - 5) : "";
-    if (name.compare(0, 8, ".atomic-") == 0) {
-      out->findings.push_back({"unexpected_entry", "", path, "interrupted atomic write"});
+    const PathKind kind = KindOf(path);
+    if (depth == ScanDepth::kEveryMember && kind == PathKind::kSymlink) {
+      AddSymlink("", path, out);
+      continue;
+    }
+    if (IsTempName(name) && kind == PathKind::kFile) {
+      out->findings.push_back(
+          {"interrupted_write", "", path, "temporary file of an interrupted atomic write"});
       continue;
     }
     if (!IsHexKey(key) || name.substr(key.size()) != ".json") {
@@ -76,15 +180,21 @@ Status ScanTombstones(const StoreLayout& layout, StoreFiles* out) {
   return Status::Ok();
 }
 
-Status ScanQuarantine(const StoreLayout& layout, StoreFiles* out) {
+Status ScanQuarantine(const StoreLayout& layout, ScanDepth depth, StoreFiles* out) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> names,
                           EntriesOf(layout, layout.quarantine_dir()));
   for (const std::string& name : names) {
     const std::string path = layout.quarantine_dir() + "/" + name;
-    if (KindOf(path) != PathKind::kDirectory) {
+    const PathKind kind = KindOf(path);
+    if (kind == PathKind::kSymlink) {
+      AddSymlink("", path, out);
+      continue;
+    }
+    if (kind != PathKind::kDirectory) {
       out->findings.push_back({"unexpected_entry", "", path, "not a quarantine directory"});
       continue;
     }
+    if (depth == ScanDepth::kEveryMember) ScanQuarantineMembers(path, out);
     auto record = LoadAuditRecord(layout, name);
     if (!record.ok()) {
       out->findings.push_back({"quarantine_corrupted", "", path, record.status().message()});
@@ -104,6 +214,27 @@ Status ScanQuarantine(const StoreLayout& layout, StoreFiles* out) {
   return Status::Ok();
 }
 
+// The store root's own entries: a symlink there is a finding, and so is one anywhere below the
+// directories the scans above do not cover (gentle-ai's effect-markers/, incidents/, v1/, ...).
+// Other names are left alone: the root is shared with gentle-ai's features and SQLite's side
+// files. index.sqlite and its side files are the index check's (fsck).
+Status ScanRoot(const StoreLayout& layout, StoreFiles* out) {
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> names, EntriesOf(layout, layout.root()));
+  for (const std::string& name : names) {
+    const std::string path = layout.root() + "/" + name;
+    if (name.compare(0, 12, "index.sqlite") == 0) continue;
+    const PathKind kind = KindOf(path);
+    if (kind == PathKind::kSymlink) {
+      AddSymlink("", path, out);
+    } else if (kind == PathKind::kDirectory && name == "terminal-consumption") {
+      ReportSymlinksBelow(path, "", {"v1"}, out);
+    } else if (kind == PathKind::kDirectory && name != "v2" && name != "quarantine") {
+      ReportSymlinksBelow(path, "", {}, out);
+    }
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
 LineageRow LineageRowOf(const RecordView& record, RowStatus status) {
@@ -119,11 +250,12 @@ LineageRow LineageRowOf(const RecordView& record, RowStatus status) {
   return row;
 }
 
-Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout) {
+Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout, ScanDepth depth) {
   StoreFiles out;
-  GENTLE_RETURN_IF_ERROR(ScanLineages(layout, &out));
-  GENTLE_RETURN_IF_ERROR(ScanTombstones(layout, &out));
-  GENTLE_RETURN_IF_ERROR(ScanQuarantine(layout, &out));
+  GENTLE_RETURN_IF_ERROR(ScanLineages(layout, depth, &out));
+  GENTLE_RETURN_IF_ERROR(ScanTombstones(layout, depth, &out));
+  GENTLE_RETURN_IF_ERROR(ScanQuarantine(layout, depth, &out));
+  if (depth == ScanDepth::kEveryMember) GENTLE_RETURN_IF_ERROR(ScanRoot(layout, &out));
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> trash, ResetTrashDirs(layout));
   for (const std::string& dir : trash) {
     out.findings.push_back({"reset_interrupted", "", dir, "interrupted review store reset"});

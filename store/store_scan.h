@@ -5,6 +5,15 @@
 // those files holds (the input of `review index rebuild`) plus one Finding for each entry that is
 // damaged or left half-done by an interrupted mutation (for `review fsck`). It only reads. Its
 // cost is proportional to the size of the store: it serves rebuild and fsck, never lookups.
+//
+// Members it judges with ScanDepth::kEveryMember (docs/lifecycle.md, `review fsck`): a lineage
+// directory may hold, beside its record, gentle-ai's review-receipt.json,
+// finalize-attempt-journal.json, reviewer-results/ and trace-gaps/; a quarantine directory its
+// audit record and residue/. A `.atomic-*` temp file beside a record, in a quarantine directory or
+// among the tombstones is `interrupted_write` (in a lineage directory without a record it is part
+// of the incomplete entry). Any other member, and a symlink anywhere under the store root (never
+// followed), is `unexpected_entry`; the contents of residue/, reviewer-results/, trace-gaps/ and
+// the root's other directories are not judged beyond that.
 #ifndef GENTLE_STORE_STORE_SCAN_H_
 #define GENTLE_STORE_STORE_SCAN_H_
 
@@ -32,7 +41,12 @@ struct StoreFiles {
   std::vector<Finding> findings;
 };
 
-Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout);
+// kEntries: the rows and the findings about the entries themselves (what rebuild and the readers
+// of a store without an index need). kEveryMember also judges the members of every lineage and
+// quarantine directory and every symlink under the store root (what fsck reports).
+enum class ScanDepth { kEntries, kEveryMember };
+
+Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout, ScanDepth depth = ScanDepth::kEntries);
 
 // The catalog row of a record.
 LineageRow LineageRowOf(const RecordView& record, RowStatus status);

@@ -185,13 +185,33 @@ Status CheckIndex(const store::StoreLayout& layout, const store::StoreFiles& fil
   return db.status();
 }
 
+// Removes the `.atomic-*` temp files fsck reports as `interrupted_write`: the unpublished residue
+// of writes that never renamed into place. The caller holds the writer lock, so no live write
+// owns one.
+Status RemoveInterruptedWrites(const store::StoreLayout& layout) {
+  GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files,
+                          store::ScanStoreFiles(layout, store::ScanDepth::kEveryMember));
+  std::set<std::string> dirs;
+  for (const store::Finding& finding : files.findings) {
+    if (finding.code != "interrupted_write" ||
+        store::KindOf(finding.path) != store::PathKind::kFile) {
+      continue;
+    }
+    GENTLE_RETURN_IF_ERROR(store::RemoveTree(finding.path));
+    dirs.insert(store::ParentOf(finding.path));
+  }
+  for (const std::string& dir : dirs) GENTLE_RETURN_IF_ERROR(store::SyncDirectory(dir));
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<FsckReport> Fsck(const std::string& cwd) {
   GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
-  GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files, store::ScanStoreFiles(layout));
+  GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files,
+                          store::ScanStoreFiles(layout, store::ScanDepth::kEveryMember));
   FsckReport report;
   report.lineages = files.rows.lineages.size();
   report.tombstones = files.rows.tombstones.size();
@@ -233,6 +253,7 @@ Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
                           LockStore(cwd, LockKind::kMaintenance));
   store::FaultPoint("index-rebuild:locked");
+  GENTLE_RETURN_IF_ERROR(RemoveInterruptedWrites(scope->layout));
   return store::RebuildIndex(scope->repo, scope->layout);
 }
 

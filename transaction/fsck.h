@@ -4,7 +4,8 @@
 // read-only, with PRAGMA quick_check). Each disagreement is one store::Finding with a stable code
 // (docs/lifecycle.md lists them); the store is clean when there is none.
 // RebuildIndex regenerates index.sqlite from the files alone, under the exclusive maintenance lock
-// and the writer lock, after finishing interrupted mutations the files reveal
+// and the writer lock, after removing the temp files of interrupted writes (the
+// `interrupted_write` findings) and finishing interrupted mutations the files reveal
 // (store::RebuildIndex); it replaces an index from a newer release too (the explicit way out of
 // it). A bare repository is refused with `usage` before anything is created, as for start.
 #ifndef GENTLE_TRANSACTION_FSCK_H_
