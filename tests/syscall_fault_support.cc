@@ -1,0 +1,164 @@
+#include "tests/syscall_fault_support.h"
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <sstream>
+
+namespace gentle::testing::life {
+namespace {
+
+// LeakSanitizer cannot run under ptrace: a sanitized build's leak check is off in traced runs.
+Env CommandEnv() {
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  const std::string options = asan == nullptr || *asan == '\0' ? "" : std::string(asan) + ":";
+  return {{"GENTLE_LOCK_TIMEOUT_MS", "2000"}, {"ASAN_OPTIONS", options + "detect_leaks=0"}};
+}
+
+std::vector<std::string> ReviewArgv(const LifecycleRepo& repo,
+                                    const std::vector<std::string>& args) {
+  std::vector<std::string> argv = {GENTLE_AI_BIN, "review"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  argv.insert(argv.end(), {"--cwd", repo.root(), "--json"});
+  return argv;
+}
+
+bool IsFdCall(const std::string& name) {
+  return name == "write" || name == "pwrite64" || name == "fsync" || name == "fdatasync";
+}
+
+// The paths one strace line (`-y`) names for the call: for a call on a file descriptor, the path
+// the descriptor resolves to; otherwise every quoted argument, joined to the directory descriptor
+// before it when relative.
+std::vector<std::string> CallPaths(const std::string& name, const std::string& call_args) {
+  std::vector<std::string> out;
+  if (IsFdCall(name)) {
+    const size_t open = call_args.find('<');
+    const size_t close = call_args.find('>', open);
+    if (open != std::string::npos && close != std::string::npos && call_args.find('"') > open) {
+      out.push_back(call_args.substr(open + 1, close - open - 1));
+    }
+    return out;
+  }
+  std::string dir;
+  for (size_t i = 0; i < call_args.size(); ++i) {
+    if (call_args[i] == '<') {
+      const size_t close = call_args.find('>', i);
+      if (close == std::string::npos) break;
+      dir = call_args.substr(i + 1, close - i - 1);
+      i = close;
+    } else if (call_args[i] == '"') {
+      const size_t close = call_args.find('"', i + 1);
+      if (close == std::string::npos) break;
+      std::string path = call_args.substr(i + 1, close - i - 1);
+      if (!path.empty() && path[0] != '/' && !dir.empty()) path = dir + "/" + path;
+      out.push_back(path);
+      dir.clear();
+      i = close;
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+const std::vector<std::string>& FaultSyscalls() {
+  static const std::vector<std::string> kinds = {"write",     "pwrite64", "rename",   "renameat",
+                                                 "renameat2", "unlink",   "unlinkat", "rmdir",
+                                                 "fsync",     "fdatasync"};
+  return kinds;
+}
+
+bool StraceUsable() {
+  TempDir dir;
+  return SpawnToFiles("strace", {"-qq", "-o", "/dev/null", "true"}, dir.path(), {},
+                      dir.path() + "/out", dir.path() + "/err") == 0;
+}
+
+std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
+                                       const std::vector<std::string>& args,
+                                       const std::string& under, Run* run) {
+  TempDir dir;
+  const std::string trace = dir.path() + "/trace";
+  std::string kinds;
+  for (const std::string& kind : FaultSyscalls()) kinds += (kinds.empty() ? "" : ",") + kind;
+  std::vector<std::string> argv = {"-f", "-qq", "-y", "-s", "0", "-e", "trace=" + kinds,
+                                   "-o", trace};
+  for (const std::string& a : ReviewArgv(repo, args)) argv.push_back(a);
+  *run = Exec("strace", argv, repo.root(), CommandEnv());
+
+  std::vector<StoreCall> out;
+  std::map<std::string, int> ordinals;
+  std::string first_pid;
+  std::istringstream lines(ReadFile(trace));
+  for (std::string line; std::getline(lines, line);) {
+    const size_t space = line.find(' ');
+    if (space == std::string::npos) continue;
+    const std::string pid = line.substr(0, space);
+    if (first_pid.empty()) first_pid = pid;
+    INFO("strace line: " << line);
+    CHECK(pid == first_pid);  // one process: the ordinals are its own
+    const std::string rest = line.substr(line.find_first_not_of(' ', space));
+    const size_t paren = rest.find('(');
+    if (rest.rfind("<...", 0) == 0 || paren == std::string::npos) continue;  // resumed, signal
+    const std::string name = rest.substr(0, paren);
+    if (std::find(FaultSyscalls().begin(), FaultSyscalls().end(), name) == FaultSyscalls().end()) {
+      continue;
+    }
+    const int ordinal = ++ordinals[name];
+    for (const std::string& path : CallPaths(name, rest.substr(paren + 1))) {
+      if (path.compare(0, under.size() + 1, under + "/") == 0) {
+        out.push_back({name, ordinal, path});
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+Run ReviewKilledAtCall(const LifecycleRepo& repo, const std::vector<std::string>& args,
+                       const std::string& syscall, int ordinal) {
+  std::vector<std::string> argv = {
+      "-f", "-qq",
+      "-o", "/dev/null",
+      "-e", "trace=" + syscall,
+      "-e", "inject=" + syscall + ":signal=KILL:when=" + std::to_string(ordinal)};
+  for (const std::string& a : ReviewArgv(repo, args)) argv.push_back(a);
+  return Exec("strace", argv, repo.root(), CommandEnv());
+}
+
+std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit) {
+  if (calls.size() <= limit || limit < 2) return calls;
+  std::vector<StoreCall> out;
+  size_t last = calls.size();
+  for (size_t i = 0; i < limit; ++i) {
+    const size_t at = (i * (calls.size() - 1) + (limit - 1) / 2) / (limit - 1);
+    if (at == last) continue;
+    out.push_back(calls[at]);
+    last = at;
+  }
+  return out;
+}
+
+StoreCopy::StoreCopy(const LifecycleRepo& repo)
+    : root_(repo.root()), saved_(repo.root() + ".saved") {
+  Run copy = Exec("cp", {"-a", root_, saved_}, "/");
+  INFO(copy.err);
+  REQUIRE(copy.exit_code == 0);
+}
+
+StoreCopy::~StoreCopy() {
+  std::error_code ignored;
+  std::filesystem::remove_all(saved_, ignored);
+}
+
+void StoreCopy::Restore() const {
+  std::filesystem::remove_all(root_);
+  Run copy = Exec("cp", {"-a", saved_, root_}, "/");
+  INFO(copy.err);
+  REQUIRE(copy.exit_code == 0);
+}
+
+}  // namespace gentle::testing::life

@@ -1,0 +1,74 @@
+// Crashes at the system-call level, for the crash tests (tests/syscall_crash_test.cc).
+//
+// A command of the built CLI runs once under strace (`-f -y -e trace=<kinds>`) to list, in order,
+// the write, pwrite64, rename, renameat, renameat2, unlink, unlinkat, rmdir, fsync and fdatasync
+// calls it makes, and which of them act on a path under a given directory (the git common dir):
+// for a call on a file descriptor, the path strace's -y resolves it to; otherwise its path
+// arguments. It is then rerun under
+//   strace -f -e trace=SYSCALL -e inject=SYSCALL:signal=KILL:when=N
+// so that the kernel kills it on entry to its N-th call of SYSCALL (N counts every call of that
+// system call the process makes, as the listing does), before the call takes effect.
+//
+// StoreCopy keeps a repository's state aside and puts an identical copy back at the same path
+// before each run, so that every absolute path (and everything derived from one: worktree
+// identities, lineage ids, tombstone keys) is the one the state was made with.
+#ifndef GENTLE_TESTS_SYSCALL_FAULT_SUPPORT_H_
+#define GENTLE_TESTS_SYSCALL_FAULT_SUPPORT_H_
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "tests/lifecycle_support.h"
+
+namespace gentle::testing::life {
+
+// The exit code of a command killed by the injection (128 + SIGKILL).
+inline constexpr int kSyscallKilledExit = 137;
+
+// The system calls a crash is injected at.
+const std::vector<std::string>& FaultSyscalls();
+
+// True when strace is installed and may trace a child here (scripts/install-deps.sh installs it).
+bool StraceUsable();
+
+// One traced call of a fault system call that acts on a path under the directory asked about.
+struct StoreCall {
+  std::string syscall;
+  int ordinal = 0;   // 1-based, among every call of `syscall` the process made
+  std::string path;  // the (first) path under the directory it acts on
+};
+
+// Runs `gentle-ai review <args> --cwd <root> --json` to completion under strace and returns its
+// calls of FaultSyscalls() that act on a path under `under`, in order. `run` receives the
+// command's own result (exit code, stdout, stderr).
+std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
+                                       const std::vector<std::string>& args,
+                                       const std::string& under, Run* run);
+
+// `gentle-ai review <args> --cwd <root> --json`, killed at the `ordinal`-th call of `syscall`; a
+// command that makes fewer such calls runs to its end and returns its own exit code.
+Run ReviewKilledAtCall(const LifecycleRepo& repo, const std::vector<std::string>& args,
+                       const std::string& syscall, int ordinal);
+
+// At most `limit` of `calls`, spread evenly over them, the first and the last always included.
+std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit);
+
+// The repository at `repo.root()` as it is now, kept beside it (`<root>.saved`, with `cp -a`).
+class StoreCopy {
+ public:
+  explicit StoreCopy(const LifecycleRepo& repo);
+  ~StoreCopy();
+  StoreCopy(const StoreCopy&) = delete;
+  StoreCopy& operator=(const StoreCopy&) = delete;
+  // Replaces the repository at its path with a fresh copy of the kept state.
+  void Restore() const;
+
+ private:
+  std::string root_;
+  std::string saved_;
+};
+
+}  // namespace gentle::testing::life
+
+#endif  // GENTLE_TESTS_SYSCALL_FAULT_SUPPORT_H_
