@@ -14,16 +14,14 @@
 // A git ref lock the kill left under refs/gentle-ai/ is, by design, a person's to remove: fsck
 // may name it (`ref_lock`, and `pin_orphan` for the pin it holds); after the person's repair the
 // store is as before or after.
-// Crash states and leftovers whose fix belongs to code other branches are changing are listed by
-// name below (kKnownCrashStates, kKnownLeftovers); each run they match is counted and reported
-// with a warning.
+// Leftovers whose fix belongs to code other work is changing are listed by name below
+// (kKnownLeftovers); each one met is counted and reported with a warning, and index rebuild must
+// remove it.
 //
 // Bound: a command's calls of one system call on the store are all tried when there are at most
 // kRunsPerSyscall of them, otherwise kRunsPerSyscall of them spread evenly (the first and the last
-// included). Today only index rebuild's pwrite64 calls are sampled: 328 killed runs in all, about
-// 1.5 to 2 minutes in one process (GENTLE_SYSCALL_LOG=FILE lists them).
-#include <fcntl.h>
-#include <sys/stat.h>
+// included). Today only the pwrite64 calls of abandon, burn and index rebuild are sampled: 335
+// killed runs in all, about 1.5 to 2 minutes in one process (GENTLE_SYSCALL_LOG=FILE lists them).
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -36,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/strace_kill.h"
 #include "tests/syscall_fault_support.h"
 
 namespace gentle::testing::life {
@@ -117,74 +116,6 @@ std::vector<Operation> Operations() {
        },
        ""},
   };
-}
-
-// Crash states this suite knows it does not accept yet, because the fix belongs to code other
-// branches are changing. A killed run whose store matches one is counted and its checks are
-// skipped, with a warning that names it.
-struct CrashContext {
-  const LifecycleRepo& repo;
-  const std::string& operation;
-  ino_t index_inode;  // of index.sqlite before the killed run (0: none)
-};
-
-ino_t IndexInode(const LifecycleRepo& repo) {
-  struct stat st;
-  return stat((repo.store_root() + "/index.sqlite").c_str(), &st) == 0 ? st.st_ino : 0;
-}
-
-// Holds index.sqlite open, so that its inode cannot be reused by a new file while the killed run
-// removes and recreates it: a different inode afterwards proves a new file.
-class HeldIndex {
- public:
-  explicit HeldIndex(const LifecycleRepo& repo)
-      : fd_(open((repo.store_root() + "/index.sqlite").c_str(), O_RDONLY | O_CLOEXEC)) {}
-  ~HeldIndex() {
-    if (fd_ >= 0) close(fd_);
-  }
-  HeldIndex(const HeldIndex&) = delete;
-  HeldIndex& operator=(const HeldIndex&) = delete;
-  ino_t inode() const {
-    struct stat st;
-    return fd_ >= 0 && fstat(fd_, &st) == 0 ? st.st_ino : 0;
-  }
-
- private:
-  int fd_;
-};
-
-struct KnownCrashState {
-  const char* name;
-  const char* why;
-  bool (*matches)(const CrashContext& crash);
-};
-
-constexpr KnownCrashState kKnownCrashStates[] = {
-    {"stale WAL header",
-     "index.sqlite-wal holds a WAL header and no frame (the writer was killed after writing the "
-     "header and before its first frame): each reader retries SQLite's SQLITE_PROTOCOL for 10 s "
-     "and fsck fails with internal 'locking protocol' (store/index_sync, store/sqlite_handle)",
-     [](const CrashContext& crash) {
-       struct stat st;
-       return stat((crash.repo.store_root() + "/index.sqlite-wal").c_str(), &st) == 0 &&
-              st.st_size == 32;
-     }},
-    {"index rebuilt in place",
-     "index rebuild killed after it removed the old index.sqlite and created the new one in its "
-     "place, before the new one holds every row: readers find it unusable, and the next writer "
-     "trusts the non-empty file and leaves the missing rows missing (store/index_sync, "
-     "RebuildIndex; being changed to build beside the old index and rename into place)",
-     [](const CrashContext& crash) {
-       const ino_t now = IndexInode(crash.repo);
-       return crash.operation == "index rebuild" && now != 0 && now != crash.index_inode;
-     }},
-};
-
-const KnownCrashState* KnownCrashStateOf(const CrashContext& crash) {
-  for (const KnownCrashState& known : kKnownCrashStates) {
-    if (known.matches(crash)) return &known;
-  }
-  return nullptr;
 }
 
 // The git ref locks under refs/gentle-ai/ (a command killed inside libgit2's ref write or delete
@@ -358,7 +289,7 @@ std::set<std::string> FindingSet(const Json& report, std::map<std::string, int>*
 
 // Runs the command of `operation` killed at each sampled store call; returns the killed runs.
 size_t CrashEverywhere(const Operation& operation) {
-  if (!StraceUsable()) {
+  if (!StraceWorks()) {
     WARN("strace is not usable here (scripts/install-deps.sh installs it): skipped");
     return 0;
   }
@@ -392,7 +323,6 @@ size_t CrashEverywhere(const Operation& operation) {
   CHECK((operation.name == "index rebuild" || before != after));
 
   size_t runs = 0;
-  std::map<std::string, int> skipped;    // known crash state -> runs whose checks were skipped
   std::map<std::string, int> leftovers;  // known leftover -> findings tolerated
   for (const std::string& syscall : FaultSyscalls()) {
     std::vector<StoreCall> of_kind;
@@ -402,18 +332,11 @@ size_t CrashEverywhere(const Operation& operation) {
     for (const StoreCall& call : SpreadSample(of_kind, kRunsPerSyscall)) {
       INFO("killed at " << call.syscall << " #" << call.ordinal << " on " << call.path);
       state.Restore();
-      const HeldIndex held(repo);
       const auto started = std::chrono::steady_clock::now();
       Run killed = ReviewKilledAtCall(repo, args, call.syscall, call.ordinal);
       INFO("killed run: " << killed.exit_code << " " << killed.out << killed.err);
-      CHECK(killed.exit_code == kSyscallKilledExit);
+      CHECK(killed.exit_code == kKilledExit);
       ++runs;
-      if (const KnownCrashState* known =
-              KnownCrashStateOf(CrashContext{repo, operation.name, held.inode()})) {
-        ++skipped[known->name];
-        LogRun(operation.name, call, known->name, std::chrono::steady_clock::now() - started);
-        continue;
-      }
 
       // A ref lock the kill left is a person's to remove, by design: fsck names it (and the pin
       // it holds), and it wedges no writer.
@@ -466,13 +389,6 @@ size_t CrashEverywhere(const Operation& operation) {
       }
       LogRun(operation.name, call, locks.empty() ? "checked" : "checked, ref lock removed by hand",
              std::chrono::steady_clock::now() - started);
-    }
-  }
-  for (const auto& [name, count] : skipped) {
-    for (const KnownCrashState& known : kKnownCrashStates) {
-      if (known.name != name) continue;
-      WARN(operation.name << ": " << count << " killed run(s) left a known crash state, "
-                          << "checks skipped: " << name << " (" << known.why << ")");
     }
   }
   for (const auto& [name, count] : leftovers) {

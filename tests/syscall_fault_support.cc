@@ -71,12 +71,6 @@ const std::vector<std::string>& FaultSyscalls() {
   return kinds;
 }
 
-bool StraceUsable() {
-  TempDir dir;
-  return SpawnToFiles("strace", {"-qq", "-o", "/dev/null", "true"}, dir.path(), {},
-                      dir.path() + "/out", dir.path() + "/err") == 0;
-}
-
 std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
                                        const std::vector<std::string>& args,
                                        const std::string& under, Run* run) {

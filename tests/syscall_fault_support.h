@@ -7,7 +7,8 @@
 // arguments. It is then rerun under
 //   strace -f -e trace=SYSCALL -e inject=SYSCALL:signal=KILL:when=N
 // so that the kernel kills it on entry to its N-th call of SYSCALL (N counts every call of that
-// system call the process makes, as the listing does), before the call takes effect.
+// system call the process makes, as the listing does), before the call takes effect. (Where
+// tests/strace_kill.h kills at the N-th call on one chosen path, this lists every call.)
 //
 // StoreCopy keeps a repository's state aside and puts an identical copy back at the same path
 // before each run, so that every absolute path (and everything derived from one: worktree
@@ -23,14 +24,8 @@
 
 namespace gentle::testing::life {
 
-// The exit code of a command killed by the injection (128 + SIGKILL).
-inline constexpr int kSyscallKilledExit = 137;
-
 // The system calls a crash is injected at.
 const std::vector<std::string>& FaultSyscalls();
-
-// True when strace is installed and may trace a child here (scripts/install-deps.sh installs it).
-bool StraceUsable();
 
 // One traced call of a fault system call that acts on a path under the directory asked about.
 struct StoreCall {
