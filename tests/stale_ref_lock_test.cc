@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tests/lifecycle_support.h"
+#include "tests/strace_kill.h"
 
 namespace gentle::testing::life {
 namespace {
@@ -54,8 +55,8 @@ TEST_CASE("a burn killed inside the ref deletion leaves a lock that wedges nothi
                      "--expected-revision",
                      approved.revision,
                      "--json"},
-                    repo.root());
-  REQUIRE(killed.exit_code == 128 + 9);
+                    repo.root(), TracedCommandEnv());
+  REQUIRE(killed.exit_code == kKilledExit);
   REQUIRE(Exists(lock));
 
   // The next writer recovers the burn past its point of no return; the pin stays behind its lock.

@@ -1,6 +1,14 @@
 #include "tests/strace_kill.h"
 
+#include <cstdlib>
+
 namespace gentle::testing::life {
+
+Env TracedCommandEnv() {
+  const char* asan = std::getenv("ASAN_OPTIONS");
+  const std::string options = asan == nullptr || *asan == '\0' ? "" : std::string(asan) + ":";
+  return {{"GENTLE_LOCK_TIMEOUT_MS", "2000"}, {"ASAN_OPTIONS", options + "detect_leaks=0"}};
+}
 
 bool StraceWorks() {
   TempDir dir;
@@ -21,7 +29,7 @@ Run ReviewKilledAt(const LifecycleRepo& repo, std::vector<std::string> args,
   argv.push_back("--cwd");
   argv.push_back(repo.root());
   argv.push_back("--json");
-  return Exec("strace", argv, repo.root(), {{"GENTLE_LOCK_TIMEOUT_MS", "2000"}});
+  return Exec("strace", argv, repo.root(), TracedCommandEnv());
 }
 
 }  // namespace gentle::testing::life

@@ -16,6 +16,11 @@ namespace gentle::testing::life {
 // The exit code of a command that the injection killed (128 + SIGKILL).
 inline constexpr int kKilledExit = 137;
 
+// The environment of a command run under strace: a short lock timeout, and LeakSanitizer off
+// (it cannot run in a process under ptrace and would abort a sanitized build at exit; the
+// untraced runs of the same commands keep the leak check).
+Env TracedCommandEnv();
+
 // True when strace is installed and may trace here (scripts/install-deps.sh installs it).
 bool StraceWorks();
 

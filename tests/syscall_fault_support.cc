@@ -2,20 +2,14 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
-#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
 
+#include "tests/strace_kill.h"
+
 namespace gentle::testing::life {
 namespace {
-
-// LeakSanitizer cannot run under ptrace: a sanitized build's leak check is off in traced runs.
-Env CommandEnv() {
-  const char* asan = std::getenv("ASAN_OPTIONS");
-  const std::string options = asan == nullptr || *asan == '\0' ? "" : std::string(asan) + ":";
-  return {{"GENTLE_LOCK_TIMEOUT_MS", "2000"}, {"ASAN_OPTIONS", options + "detect_leaks=0"}};
-}
 
 std::vector<std::string> ReviewArgv(const LifecycleRepo& repo,
                                     const std::vector<std::string>& args) {
@@ -81,7 +75,7 @@ std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
   std::vector<std::string> argv = {"-f", "-qq", "-y", "-s", "0", "-e", "trace=" + kinds,
                                    "-o", trace};
   for (const std::string& a : ReviewArgv(repo, args)) argv.push_back(a);
-  *run = Exec("strace", argv, repo.root(), CommandEnv());
+  *run = Exec("strace", argv, repo.root(), TracedCommandEnv());
 
   std::vector<StoreCall> out;
   std::map<std::string, int> ordinals;
@@ -120,7 +114,7 @@ Run ReviewKilledAtCall(const LifecycleRepo& repo, const std::vector<std::string>
       "-e", "trace=" + syscall,
       "-e", "inject=" + syscall + ":signal=KILL:when=" + std::to_string(ordinal)};
   for (const std::string& a : ReviewArgv(repo, args)) argv.push_back(a);
-  return Exec("strace", argv, repo.root(), CommandEnv());
+  return Exec("strace", argv, repo.root(), TracedCommandEnv());
 }
 
 std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit) {
