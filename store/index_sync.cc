@@ -111,6 +111,8 @@ Status ResolveQuarantineFiles(const Repository& repo, const StoreLayout& layout,
       bytes.replace(at, from.size(), "\"status\": \"committed\"");
       GENTLE_RETURN_IF_ERROR(WriteFileAtomic(AuditPath(layout, quarantine_dir), bytes));
     }
+    // A writer killed while it wrote the committed audit record left its temp file here.
+    GENTLE_RETURN_IF_ERROR(RemoveTemps(qdir));
     if (!RecordPresent(layout, lineage))
       GENTLE_RETURN_IF_ERROR(DeletePinRefUnlessLocked(repo, lineage));
     return Status::Ok();

@@ -14,9 +14,6 @@
 // A git ref lock the kill left under refs/gentle-ai/ is, by design, a person's to remove: fsck
 // may name it (`ref_lock`, and `pin_orphan` for the pin it holds); after the person's repair the
 // store is as before or after.
-// Leftovers whose fix belongs to code other work is changing are listed by name below
-// (kKnownLeftovers); each one met is counted and reported with a warning, and index rebuild must
-// remove it.
 //
 // Bound: a command's calls of one system call on the store are all tried when there are at most
 // kRunsPerSyscall of them, otherwise kRunsPerSyscall of them spread evenly (the first and the last
@@ -141,34 +138,6 @@ bool ExplainedByRefLock(const Json& finding, const LifecycleRepo& repo,
   return false;
 }
 
-// Findings this suite knows the next writer leaves behind, because the recovery that should
-// remove them belongs to code another branch is changing. Tolerated after the next writer (and
-// counted, with a warning); `index rebuild` removes them (checked).
-struct KnownLeftover {
-  const char* name;
-  const char* why;
-  const char* code;
-  const char* path_part;  // a substring of the finding's path
-};
-
-constexpr KnownLeftover kKnownLeftovers[] = {
-    {"audit record temp in quarantine",
-     "abandon or reclaim killed while writing its committed audit record leaves a .atomic-* "
-     "temp file in quarantine/<lineage>-<random>/; the next writer commits the audit record "
-     "(store/index_sync.cc, ResolveQuarantineFiles) but does not remove the temp",
-     "interrupted_write", "/quarantine/"},
-};
-
-const KnownLeftover* KnownLeftoverOf(const Json& finding) {
-  for (const KnownLeftover& known : kKnownLeftovers) {
-    if (finding["code"] == known.code &&
-        finding["path"].get<std::string>().find(known.path_part) != std::string::npos) {
-      return &known;
-    }
-  }
-  return nullptr;
-}
-
 // With GENTLE_SYSCALL_LOG=FILE each killed run appends one line to FILE (to count the runs and
 // their time for docs/reliability.md).
 void LogRun(const std::string& operation, const StoreCall& call, const std::string& outcome,
@@ -270,18 +239,12 @@ std::vector<std::string> UnresolvableFindings(const Json& report,
   return out;
 }
 
-// The findings of a `review fsck --json` report as FindingKey lines, without those `excused`,
-// and without the known leftovers, counted in `leftovers` (when given).
-std::set<std::string> FindingSet(const Json& report, std::map<std::string, int>* leftovers,
-                                 const Excused& excused = nullptr) {
+// The findings of a `review fsck --json` report as FindingKey lines, without those `excused`.
+std::set<std::string> FindingSet(const Json& report, const Excused& excused = nullptr) {
   std::set<std::string> out;
   if (!report.contains("findings")) return {report.dump()};
   for (const Json& finding : report["findings"]) {
     if (excused && excused(finding)) continue;
-    if (const KnownLeftover* known = KnownLeftoverOf(finding); known && leftovers) {
-      ++(*leftovers)[known->name];
-      continue;
-    }
     out.insert(FindingKey(finding));
   }
   return out;
@@ -315,15 +278,14 @@ size_t CrashEverywhere(const Operation& operation) {
     if (status.exit_code == 0) before_revision = doc["lineages"][0]["revision"];
   }
   const std::string before = ViewOf(repo, lineage, before_revision);
-  const std::set<std::string> before_findings = FindingSet(repo.Review({"fsck"}).Json(), nullptr);
+  const std::set<std::string> before_findings = FindingSet(repo.Review({"fsck"}).Json());
   REQUIRE(repo.Review(args).exit_code == 0);
   const std::string after = ViewOf(repo, lineage, before_revision);
-  const std::set<std::string> after_findings = FindingSet(repo.Review({"fsck"}).Json(), nullptr);
+  const std::set<std::string> after_findings = FindingSet(repo.Review({"fsck"}).Json());
   INFO("before: " << before << "\nafter: " << after);
   CHECK((operation.name == "index rebuild" || before != after));
 
   size_t runs = 0;
-  std::map<std::string, int> leftovers;  // known leftover -> findings tolerated
   for (const std::string& syscall : FaultSyscalls()) {
     std::vector<StoreCall> of_kind;
     for (const StoreCall& call : calls) {
@@ -361,8 +323,7 @@ size_t CrashEverywhere(const Operation& operation) {
       CHECK(next.exit_code == 0);
       Run recovered_fsck = repo.Review({"fsck"});
       INFO("fsck after the next writer: " << recovered_fsck.out << recovered_fsck.err);
-      const std::set<std::string> recovered_findings =
-          FindingSet(recovered_fsck.Json(), &leftovers, excused);
+      const std::set<std::string> recovered_findings = FindingSet(recovered_fsck.Json(), excused);
       CHECK((recovered_findings == before_findings || recovered_findings == after_findings));
       const std::string recovered = ViewOf(repo, lineage, before_revision);
       INFO("view after the next writer: " << recovered);
@@ -378,24 +339,16 @@ size_t CrashEverywhere(const Operation& operation) {
           }
         }
       }
-      if (!locks.empty() ||
-          recovered_findings.size() != FindingSet(recovered_fsck.Json(), nullptr).size()) {
-        // index rebuild removes a known leftover; nothing a ref lock held back remains.
+      if (!locks.empty()) {
+        // After the repair, index rebuild leaves nothing a ref lock held back.
         Run rebuild = repo.Review({"index", "rebuild"});
         INFO("index rebuild: " << rebuild.out << rebuild.err);
         CHECK(rebuild.exit_code == 0);
-        CHECK(FindingSet(repo.Review({"fsck"}).Json(), nullptr) == recovered_findings);
+        CHECK(FindingSet(repo.Review({"fsck"}).Json()) == recovered_findings);
         CHECK(ViewOf(repo, lineage, before_revision) == recovered);
       }
       LogRun(operation.name, call, locks.empty() ? "checked" : "checked, ref lock removed by hand",
              std::chrono::steady_clock::now() - started);
-    }
-  }
-  for (const auto& [name, count] : leftovers) {
-    for (const KnownLeftover& known : kKnownLeftovers) {
-      if (known.name != name) continue;
-      WARN(operation.name << ": " << count << " known leftover(s) after the next writer: " << name
-                          << " (" << known.why << ")");
     }
   }
   return runs;
