@@ -9,9 +9,7 @@
 #include <catch2/catch.hpp>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
-#include <iterator>
 #include <random>
 #include <string>
 #include <vector>
@@ -19,13 +17,13 @@
 #include "export/binary_patch.h"
 #include "export/git_delta.h"
 #include "export/zlib_deflate.h"
-#include "tests/binary_test_support.h"
+#include "tests/support/binary_patch_decode.h"
+#include "tests/support/files.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::exporter {
 namespace {
-
-using binary_test::GitIn;
-using binary_test::RunCapture;
 
 struct Pair {
   std::string shape;
@@ -341,12 +339,15 @@ void TallyCap(std::string_view src, std::string_view trg, Tally* tally) {
 // Runs one batch through git and compares every file's section; returns mismatch descriptions.
 std::vector<std::string> RunBatch(const std::vector<Pair>& pairs, uint64_t seed, size_t first_index,
                                   Tally* tally) {
-  binary_test::TempDir dir;
+  testing::TempDir dir;
   const std::string& root = dir.path();
-  int rc = 0;
-  RunCapture(GitIn(root) + "init -q . 2>&1", &rc);
-  REQUIRE(rc == 0);
-  binary_test::WriteFileBytes(root + "/.git/info/attributes", "* binary\n");
+  // Loose objects compressed fast: the batches are large.
+  auto git = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), {"-c", "core.loosecompression=1"});
+    return testing::Git(root, args);
+  };
+  git({"init", "-q", "."});
+  testing::WriteFile(root + "/.git/info/attributes", "* binary\n");
   auto name = [](size_t i) { return "f" + std::to_string(i) + ".bin"; };
   auto commit = [&](bool new_side) {
     for (size_t i = 0; i < pairs.size(); ++i) {
@@ -354,20 +355,18 @@ std::vector<std::string> RunBatch(const std::vector<Pair>& pairs, uint64_t seed,
       std::string path = root + "/" + name(i);
       bool exists = new_side ? p.new_exists : p.old_exists;
       if (exists) {
-        binary_test::WriteFileBytes(path, new_side ? p.new_data : p.old_data);
+        testing::WriteFile(path, new_side ? p.new_data : p.old_data);
       } else {
         std::filesystem::remove(path);
       }
     }
-    RunCapture(GitIn(root) + "add -A && " + GitIn(root) + "commit -q --allow-empty -m x 2>&1", &rc);
-    REQUIRE(rc == 0);
+    git({"add", "-A"});
+    git({"commit", "-q", "--allow-empty", "-m", "x"});
   };
   commit(false);
   commit(true);
-  std::string diff =
-      RunCapture(GitIn(root) + "diff --binary --full-index --no-renames HEAD~1 HEAD", &rc);
-  REQUIRE(rc == 0);
-  auto sections = binary_test::SplitBinarySections(diff);
+  std::string diff = git({"diff", "--binary", "--full-index", "--no-renames", "HEAD~1", "HEAD"});
+  auto sections = testing::SplitBinarySections(diff);
   std::vector<std::string> failures;
   const char* dump = std::getenv("GENTLE_BINARY_DUMP");
   for (size_t i = 0; i < pairs.size(); ++i) {
@@ -389,12 +388,12 @@ std::vector<std::string> RunBatch(const std::vector<Pair>& pairs, uint64_t seed,
     std::string why = "seed=" + std::to_string(seed) + " pair=" + std::to_string(first_index + i) +
                       " shape=" + p.shape + " old=" + std::to_string(p.old_data.size()) +
                       " new=" + std::to_string(p.new_data.size()) + (flagged ? " flagged" : "");
-    auto a = binary_test::ParseBinarySection(mine);
-    auto b = binary_test::ParseBinarySection(theirs);
+    auto a = testing::ParseBinarySection(mine);
+    auto b = testing::ParseBinarySection(theirs);
     if (a.ok() && b.ok()) {
-      auto show = [](const binary_test::BinaryHunk& h) {
+      auto show = [](const testing::BinaryHunk& h) {
         return std::string(h.is_delta ? "delta " : "literal ") + std::to_string(h.declared_size) +
-               (h.is_delta ? "\n" + binary_test::DescribeDelta(h.payload) : "\n");
+               (h.is_delta ? "\n" + testing::DescribeDelta(h.payload) : "\n");
       };
       for (auto [x, y, label] : {std::tuple(&a->first, &b->first, "forward"),
                                  std::tuple(&a->second, &b->second, "reverse")}) {
@@ -409,8 +408,8 @@ std::vector<std::string> RunBatch(const std::vector<Pair>& pairs, uint64_t seed,
     if (dump) {
       std::filesystem::create_directories(dump);
       std::string base = std::string(dump) + "/" + std::to_string(first_index + i);
-      binary_test::WriteFileBytes(base + ".old", p.old_data);
-      binary_test::WriteFileBytes(base + ".new", p.new_data);
+      testing::WriteFile(base + ".old", p.old_data);
+      testing::WriteFile(base + ".new", p.new_data);
     }
     failures.push_back(why);
   }
@@ -482,8 +481,7 @@ TEST_CASE("AppendBinaryPatch matches git diff --binary on edits of real files", 
     if (!e.is_regular_file(ec) || e.is_symlink(ec)) continue;
     auto size = e.file_size(ec);
     if (ec || size == 0 || size > (2u << 20)) continue;
-    std::ifstream f(e.path(), std::ios::binary);
-    files.emplace_back(std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>());
+    files.push_back(testing::ReadFile(e.path().string()));
     if (files.size() >= 400) break;
   }
   REQUIRE(!files.empty());

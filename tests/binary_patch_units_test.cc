@@ -9,7 +9,7 @@
 #include "export/delta_ops.h"
 #include "export/git_delta.h"
 #include "export/zlib_deflate.h"
-#include "tests/binary_test_support.h"
+#include "tests/support/binary_patch_decode.h"
 
 namespace gentle::exporter {
 namespace {
@@ -57,7 +57,7 @@ TEST_CASE("base85 round trips through the test decoder") {
   std::mt19937_64 rng(7);
   for (size_t n : {1u, 3u, 4u, 5u, 51u, 52u, 53u, 104u, 105u, 1000u}) {
     std::string data = RandomBytes(rng, n);
-    auto decoded = binary_test::DecodeBase85Lines(Lines(data));
+    auto decoded = testing::DecodeBase85Lines(Lines(data));
     REQUIRE(decoded.ok());
     CHECK(*decoded == data);
   }
@@ -111,7 +111,7 @@ TEST_CASE("level-1 zlib streams start with 78 01 and inflate back") {
   auto zz = DeflateZlib(data, 1);
   REQUIRE(zz.ok());
   CHECK(zz->substr(0, 2) == "\x78\x01");
-  auto back = binary_test::InflateZlib(*zz);
+  auto back = testing::InflateZlib(*zz);
   REQUIRE(back.ok());
   CHECK(*back == data);
 }

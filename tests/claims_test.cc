@@ -14,7 +14,11 @@
 #include <vector>
 
 #include "store/record.h"
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {

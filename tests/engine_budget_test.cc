@@ -3,74 +3,28 @@
 // has no content on the other side is read as a stream, its literal deflated as it is read; and
 // none of it changes a byte of a patch that fits, nor refuses one (the oracle is the pinned git
 // CLI). "Not inflated" is proven by damaging the loose object past the bytes the refusal may read
-// (tests/damaged_object.h): any whole read of it fails.
+// (tests/support/damaged_object.h): any whole read of it fails.
 #include <git2.h>
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
-#include <filesystem>
 #include <map>
 #include <random>
 
 #include "export/patch_bound.h"
 #include "export/patch_engine.h"
-#include "git_oracle.h"
 #include "store/object_reader.h"
 #include "store/repository.h"
 #include "store/tree_rows.h"
-#include "tests/damaged_object.h"
-#include "tests/test_repo.h"
+#include "tests/support/bare_repo.h"
+#include "tests/support/damaged_object.h"
+#include "tests/support/git_oracle.h"
+#include "tests/support/git_repo.h"
 
 namespace gentle::testing {
 namespace {
 
 constexpr size_t kMiB = 1024 * 1024;
-
-class BareRepo {
- public:
-  BareRepo() : git_dir_(dir_.path() + "/r.git") {
-    store::EnsureLibgit2();
-    git_repository* raw = nullptr;
-    REQUIRE(git_repository_init(&raw, git_dir_.c_str(), 1) == 0);
-    git_repository_free(raw);
-    handle_ = std::make_unique<RepoHandle>(git_dir_);
-  }
-  git_repository* get() { return handle_->get(); }
-  const std::string& git_dir() const { return git_dir_; }
-
-  git_oid Blob(const std::string& data) {
-    git_oid oid;
-    REQUIRE(git_blob_create_from_buffer(&oid, get(), data.data(), data.size()) == 0);
-    return oid;
-  }
-  git_oid Tree(const std::vector<std::tuple<std::string, git_filemode_t, git_oid>>& entries) {
-    git_treebuilder* builder = nullptr;
-    REQUIRE(git_treebuilder_new(&builder, get(), nullptr) == 0);
-    for (const auto& [name, mode, oid] : entries) {
-      REQUIRE(git_treebuilder_insert(nullptr, builder, name.c_str(), &oid, mode) == 0);
-    }
-    git_oid id;
-    REQUIRE(git_treebuilder_write(&id, builder) == 0);
-    git_treebuilder_free(builder);
-    return id;
-  }
-  void DamageTail(const git_oid& oid, const std::string& content, double from) {
-    DamageLooseBlobTail(git_dir_, Hex(oid), content, from);
-  }
-  // Packs `keep` (and what they reach) and drops their loose copies.
-  void Repack(const std::vector<git_oid>& keep) {
-    for (size_t i = 0; i < keep.size(); ++i) {
-      Git(git_dir_, {"update-ref", "refs/keep/" + std::to_string(i), Hex(keep[i])});
-    }
-    Git(git_dir_, {"repack", "-adq"});
-  }
-  static std::string Hex(const git_oid& oid) { return store::OidHex(oid); }
-
- private:
-  TempDir dir_;
-  std::string git_dir_;
-  std::unique_ptr<RepoHandle> handle_;
-};
 
 std::string TextOf(size_t bytes) {
   std::string text;
@@ -127,7 +81,7 @@ TEST_CASE("a text blob whose size passes the budget is refused without inflating
   REQUIRE(oracle.ok());
   REQUIRE(oracle->size() > exporter::PatchOptions{}.max_bytes);
 
-  repo.DamageTail(blob, big, 0.5);
+  DamageLooseBlobTail(repo.git_dir(), BareRepo::Hex(blob), big, 0.5);
   REQUIRE(WholeReadFails(repo, blob));
   for (auto [base, cand] : {std::pair{empty, with}, std::pair{with, empty}}) {
     auto refused = exporter::DerivePatch(repo.get(), base, cand, {});
@@ -147,7 +101,7 @@ TEST_CASE("a binary blob is refused as its literal is deflated - before the rest
   REQUIRE(oracle->size() > exporter::PatchOptions{}.max_bytes);
 
   // 4 MiB of base85 holds about 3.2 MiB of deflated noise: the last quarter is never read.
-  repo.DamageTail(blob, noise, 0.75);
+  DamageLooseBlobTail(repo.git_dir(), BareRepo::Hex(blob), noise, 0.75);
   REQUIRE(WholeReadFails(repo, blob));
   for (auto [base, cand] : {std::pair{empty, with}, std::pair{with, empty}}) {
     auto refused = exporter::DerivePatch(repo.get(), base, cand, {});
@@ -172,7 +126,7 @@ TEST_CASE("sizes refuse a patch before any blob is read - even after many that f
   // Every blob damaged past its first half: only what the headers and the first bytes say can
   // refuse the patch; reading any file whole, the first one included, would fail.
   for (size_t i = 0; i < entries.size(); ++i) {
-    repo.DamageTail(std::get<2>(entries[i]), contents[i], 0.5);
+    DamageLooseBlobTail(repo.git_dir(), BareRepo::Hex(std::get<2>(entries[i])), contents[i], 0.5);
     REQUIRE(WholeReadFails(repo, std::get<2>(entries[i])));
   }
   auto refused = exporter::DerivePatch(repo.get(), empty, full, {});

@@ -5,8 +5,10 @@
 #include <fstream>
 #include <sstream>
 
-#include "git_oracle.h"
-#include "tests/test_repo.h"
+#include "tests/support/git_env.h"
+#include "tests/support/git_oracle.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {
@@ -18,8 +20,8 @@ struct CorpusPair {
 };
 
 std::vector<CorpusPair> BuildCorpus(const std::string& dir) {
-  CommandResult r = RunCommand(
-      {"bash", std::string(GENTLE_FIXTURES_DIR) + "/make-diff-corpus.sh", dir}, OracleEnv());
+  RunResult r = Run({"bash", std::string(GENTLE_FIXTURES_DIR) + "/make-diff-corpus.sh", dir}, "",
+                    OracleEnv());
   INFO(r.err);
   REQUIRE(r.exit_code == 0);
   std::ifstream in(dir + "/pairs.txt");
@@ -87,16 +89,16 @@ TEST_CASE("engine ignores repository configuration and attributes", "[engine][co
       {"diff.renames", "copies"},       {"core.compression", "9"},
       {"diff.ignoreSubmodules", "all"}, {"core.loosecompression", "9"}};
   for (const auto& [key, value] : hostile) {
-    REQUIRE(
-        RunCommand({"git", "--git-dir=" + git_dir, "config", key, value}, OracleEnv()).exit_code ==
-        0);
+    REQUIRE(Run({"git", "--git-dir=" + git_dir, "config", key, value}, "", OracleEnv()).exit_code ==
+            0);
   }
   std::filesystem::create_directories(git_dir + "/info");
   std::ofstream(git_dir + "/info/attributes") << "* binary\n*.c diff=cpp\n*.py -diff\n";
   // The same objects in a non-bare clone with worktree attributes, opened from the worktree.
   const std::string worktree = dir.path() + "/clone";
-  REQUIRE(RunCommand({"git", "clone", "-q", "--no-checkout", git_dir, worktree}, OracleEnv())
-              .exit_code == 0);
+  REQUIRE(
+      Run({"git", "clone", "-q", "--no-checkout", git_dir, worktree}, "", OracleEnv()).exit_code ==
+      0);
   std::ofstream(worktree + "/.gitattributes") << "* binary\n*.c diff=cpp\n";
   for (const std::string& where : {git_dir, worktree}) {
     RepoHandle repo(where);

@@ -3,66 +3,13 @@
 #include <git2.h>
 
 #include <catch2/catch.hpp>
-#include <filesystem>
 
-#include "git_oracle.h"
-#include "tests/test_repo.h"
+#include "tests/support/bare_repo.h"
+#include "tests/support/git_oracle.h"
 
 namespace gentle::testing {
-namespace {
-
-class Repo {
- public:
-  Repo() : git_dir_(dir_.path() + "/r.git") {
-    git_libgit2_init();
-    git_repository* raw = nullptr;
-    REQUIRE(git_repository_init(&raw, git_dir_.c_str(), 1) == 0);
-    git_repository_free(raw);
-    handle_ = std::make_unique<RepoHandle>(git_dir_);
-    git_libgit2_shutdown();
-  }
-  git_repository* get() { return handle_->get(); }
-  const std::string& git_dir() const { return git_dir_; }
-
-  git_oid Blob(const std::string& data) {
-    git_oid oid;
-    REQUIRE(git_blob_create_from_buffer(&oid, get(), data.data(), data.size()) == 0);
-    return oid;
-  }
-  // A one-level tree from (name, mode, oid) entries.
-  git_oid Tree(const std::vector<std::tuple<std::string, git_filemode_t, git_oid>>& entries) {
-    git_treebuilder* builder = nullptr;
-    REQUIRE(git_treebuilder_new(&builder, get(), nullptr) == 0);
-    for (const auto& [name, mode, oid] : entries) {
-      REQUIRE(git_treebuilder_insert(nullptr, builder, name.c_str(), &oid, mode) == 0);
-    }
-    git_oid id;
-    REQUIRE(git_treebuilder_write(&id, builder) == 0);
-    git_treebuilder_free(builder);
-    return id;
-  }
-  // Deletes the loose object file, leaving references to it dangling.
-  void RemoveObject(const git_oid& oid) {
-    std::string hex = Hex(oid);
-    REQUIRE(
-        std::filesystem::remove(git_dir_ + "/objects/" + hex.substr(0, 2) + "/" + hex.substr(2)));
-  }
-  static std::string Hex(const git_oid& oid) {
-    char hex[GIT_OID_HEXSZ + 1];
-    git_oid_tostr(hex, sizeof(hex), &oid);
-    return hex;
-  }
-
- private:
-  TempDir dir_;
-  std::string git_dir_;
-  std::unique_ptr<RepoHandle> handle_;
-};
-
-}  // namespace
-
 TEST_CASE("budget_exceeded exactly when the patch passes max_bytes", "[engine][budget]") {
-  Repo repo;
+  BareRepo repo;
   std::string text;
   for (int i = 0; i < 2000; ++i) text += "line " + std::to_string(i) + "\n";
   git_oid empty = repo.Tree({});
@@ -71,7 +18,7 @@ TEST_CASE("budget_exceeded exactly when the patch passes max_bytes", "[engine][b
   auto whole = exporter::DerivePatch(repo.get(), empty, full, {});
   REQUIRE(whole.ok());
   const size_t size = whole->bytes.size();
-  auto oracle = OracleDiff(repo.git_dir(), Repo::Hex(empty), Repo::Hex(full));
+  auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(empty), BareRepo::Hex(full));
   REQUIRE(oracle.ok());
   REQUIRE(*oracle == whole->bytes);
   // A binary section was written, natively.
@@ -91,7 +38,7 @@ TEST_CASE("budget_exceeded exactly when the patch passes max_bytes", "[engine][b
 }
 
 TEST_CASE("the default budget refuses a patch above 4 MiB", "[engine][budget]") {
-  Repo repo;
+  BareRepo repo;
   std::string big(5 * 1024 * 1024, 'x');
   for (size_t i = 99; i < big.size(); i += 100) big[i] = '\n';
   git_oid empty = repo.Tree({});
@@ -102,7 +49,7 @@ TEST_CASE("the default budget refuses a patch above 4 MiB", "[engine][budget]") 
 }
 
 TEST_CASE("objects_missing for absent trees - subtrees and blobs", "[engine][missing]") {
-  Repo repo;
+  BareRepo repo;
   git_oid blob = repo.Blob("content\n");
   git_oid other = repo.Blob("other\n");
   git_oid sub = repo.Tree({{"inner", GIT_FILEMODE_BLOB, other}});
@@ -141,7 +88,7 @@ TEST_CASE("objects_missing for absent trees - subtrees and blobs", "[engine][mis
 }
 
 TEST_CASE("manifest lists each changed path once - in output order", "[engine][manifest]") {
-  Repo repo;
+  BareRepo repo;
   git_oid x = repo.Blob("x\n");
   git_oid y = repo.Blob("y\n");
   git_oid commit;
@@ -158,18 +105,18 @@ TEST_CASE("manifest lists each changed path once - in output order", "[engine][m
                             {"g", GIT_FILEMODE_BLOB, y}});
   auto r = exporter::DerivePatch(repo.get(), base, cand, {});
   REQUIRE(r.ok());
-  auto oracle = OracleDiff(repo.git_dir(), Repo::Hex(base), Repo::Hex(cand));
+  auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(base), BareRepo::Hex(cand));
   REQUIRE(oracle.ok());
   CHECK(FirstDifference(*oracle, r->bytes) == "");
   CHECK(r->engine == "native");
-  const std::string xs = Repo::Hex(x), ys = Repo::Hex(y), zero(40, '0');
+  const std::string xs = BareRepo::Hex(x), ys = BareRepo::Hex(y), zero(40, '0');
   std::vector<std::tuple<std::string, char, std::string, std::string, std::string, std::string>>
       expected = {{"a", 'M', "100644", "100644", xs, ys},
                   {"b", 'A', "000000", "100755", zero, xs},
                   {"c", 'D', "100644", "000000", xs, zero},
                   {"d", 'T', "100644", "120000", xs, xs},
                   {"e", 'M', "100644", "100755", xs, xs},
-                  {"g", 'T', "160000", "100644", Repo::Hex(commit), ys}};
+                  {"g", 'T', "160000", "100644", BareRepo::Hex(commit), ys}};
   REQUIRE(r->manifest.size() == expected.size());
   for (size_t i = 0; i < expected.size(); ++i) {
     const auto& m = r->manifest[i];
@@ -177,13 +124,9 @@ TEST_CASE("manifest lists each changed path once - in output order", "[engine][m
   }
 }
 
-}  // namespace gentle::testing
-
-namespace gentle::testing {
-
 // Enough files to take the two-thread path: the answer must still be the sequential one.
 TEST_CASE("many files: first error in patch order wins - budget cut is exact", "[engine][budget]") {
-  Repo repo;
+  BareRepo repo;
   std::vector<std::tuple<std::string, git_filemode_t, git_oid>> entries;
   std::vector<git_oid> blobs;
   for (int i = 0; i < 60; ++i) {
@@ -200,7 +143,7 @@ TEST_CASE("many files: first error in patch order wins - budget cut is exact", "
   auto whole = exporter::DerivePatch(repo.get(), empty, full, {});
   REQUIRE(whole.ok());
   REQUIRE(whole->manifest.size() == 60);
-  auto oracle = OracleDiff(repo.git_dir(), Repo::Hex(empty), Repo::Hex(full));
+  auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(empty), BareRepo::Hex(full));
   REQUIRE(oracle.ok());
   CHECK(FirstDifference(*oracle, whole->bytes) == "");
   for (int round = 0; round < 20; ++round) {

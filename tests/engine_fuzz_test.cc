@@ -9,8 +9,8 @@
 #include <map>
 #include <random>
 
-#include "git_oracle.h"
-#include "tests/test_repo.h"
+#include "tests/support/git_oracle.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {

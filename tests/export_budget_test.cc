@@ -5,8 +5,13 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
-#include "tests/damaged_object.h"
-#include "tests/test_repo.h"
+#include "tests/support/damaged_object.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_env.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {
@@ -38,7 +43,7 @@ TEST_CASE("export-context and verify refuse a large untracked file from its size
   DamageLooseBlobTail(repo + "/.git", blob, big, 0.5);
   // The object now holds other bytes: whatever reads it whole sees that they are not `blob`.
   RunResult stored = GitRun(repo, {"cat-file", "blob", blob});
-  RunResult rehashed = RunCommand({"git", "hash-object", "--stdin"}, OracleEnv(), stored.out);
+  RunResult rehashed = Run({"git", "hash-object", "--stdin"}, "", OracleEnv(), stored.out);
   REQUIRE(Trim(rehashed.out) != blob);
 
   const auto before = HashTree(repo + "/.git");

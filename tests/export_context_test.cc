@@ -13,7 +13,11 @@
 #include "store/digests.h"
 #include "store/record.h"
 #include "store/sha256.h"
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {

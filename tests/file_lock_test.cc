@@ -12,7 +12,7 @@
 #include <string>
 #include <thread>
 
-#include "tests/test_repo.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {

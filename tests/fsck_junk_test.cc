@@ -17,7 +17,9 @@
 #include <tuple>
 #include <vector>
 
-#include "tests/hostile_support.h"
+#include "tests/support/files.h"
+#include "tests/support/hostile.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
 namespace {

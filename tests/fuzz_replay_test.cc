@@ -12,7 +12,7 @@
 
 #include "fuzz/cli_scratch.h"
 #include "fuzz/entries.h"
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
 
 namespace gentle::testing {
 namespace {

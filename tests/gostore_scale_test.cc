@@ -5,10 +5,11 @@
 #include <cstdio>
 
 #include "store/index_db.h"
-#include "tests/lifecycle_support.h"
+#include "tests/support/files.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
-using namespace life;  // tests/lifecycle_support.h
 namespace {
 
 std::string Hex64(int n) {
@@ -53,7 +54,7 @@ TEST_CASE("gostore: with 100 - 000 tombstones - consumed is one keyed index look
   // Committed rows are trusted without touching the tombstone directory (which does not even
   // exist here): the answer comes from the index alone.
   CHECK_FALSE(Exists(repo.store_root() + "/terminal-consumption"));
-  Run status = repo.Review({"status", "--lineage", "review-00000000000186a0"});
+  RunResult status = repo.Review({"status", "--lineage", "review-00000000000186a0"});
   CHECK(status.exit_code == 3);
   status = repo.Review({"status", "--lineage", "review-000000000001869f"});
   INFO(status.out << status.err);

@@ -8,10 +8,12 @@
 
 #include "export/git_flags.h"
 #include "store/record.h"
-#include "tests/lifecycle_support.h"
+#include "tests/support/files.h"
+#include "tests/support/go_store.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
-using namespace life;  // tests/lifecycle_support.h
 namespace {
 
 using Json = nlohmann::json;
@@ -21,31 +23,31 @@ TEST_CASE("gostore: status reads every entry of a Go-written store and writes no
   GoStore g = BuildGoStore(repo);
   auto before = repo.StoreBytes();
 
-  Run live = repo.Review({"status", "--lineage", g.live});
+  RunResult live = repo.Review({"status", "--lineage", g.live});
   INFO(live.out << live.err);
   REQUIRE(live.exit_code == 0);
   CHECK(live.Json()["lineages"][0]["state"] == "reviewing");
   CHECK(live.Json()["lineages"][0]["kind"] == "commit-range");
-  Run approved = repo.Review({"status", "--lineage", g.approved});
+  RunResult approved = repo.Review({"status", "--lineage", g.approved});
   REQUIRE(approved.exit_code == 0);
   // HEAD is the last commit, so the approved lineage's recorded range is not the live one.
   CHECK(approved.Json()["lineages"][0]["state"] == "approved");
   CHECK(repo.Review({"status", "--lineage", g.historical}).exit_code == 0);
 
-  Run burned = repo.Review({"status", "--lineage", g.burned});
+  RunResult burned = repo.Review({"status", "--lineage", g.burned});
   CHECK(burned.exit_code == 4);
   CHECK(burned.Json()["error"]["code"] == "consumed");
   CHECK(burned.Json()["error"]["details"]["tombstone"] == g.tombstone);
-  Run abandoned = repo.Review({"status", "--lineage", g.abandoned});
+  RunResult abandoned = repo.Review({"status", "--lineage", g.abandoned});
   CHECK(abandoned.exit_code == 5);
   CHECK(abandoned.Json()["error"]["details"]["audit_record"] == g.abandoned_audit);
   // A prepared audit record whose residue is in place counts (gentle-ai's rule).
-  Run interrupted = repo.Review({"status", "--lineage", g.interrupted});
+  RunResult interrupted = repo.Review({"status", "--lineage", g.interrupted});
   CHECK(interrupted.exit_code == 5);
   CHECK(interrupted.Json()["error"]["details"]["audit_record"] == g.interrupted_audit);
   CHECK(repo.Review({"status", "--lineage", "review-9000000000000fff"}).exit_code == 3);
 
-  Run all = repo.Review({"status"});
+  RunResult all = repo.Review({"status"});
   REQUIRE(all.exit_code == 0);
   CHECK(all.Json()["lineages"].size() == 3);
   CHECK(repo.StoreBytes() == before);
@@ -56,7 +58,7 @@ TEST_CASE("gostore: export-context reads a Go-written store and writes nothing")
   LifecycleRepo repo;
   GoStore g = BuildGoStore(repo);
   auto before = repo.StoreBytes();
-  Run live = repo.Review({"export-context", "--lineage", g.live}, {}, /*json=*/false);
+  RunResult live = repo.Review({"export-context", "--lineage", g.live}, {}, /*json=*/false);
   INFO(live.out << live.err);
   REQUIRE(live.exit_code == 0);
   auto record = Json::parse(ReadFile(repo.store_root() + "/v2/" + g.live + "/review-state.json"));
@@ -64,7 +66,7 @@ TEST_CASE("gostore: export-context reads a Go-written store and writes nothing")
   std::vector<std::string> oracle_args =
       exporter::OracleArgv(snapshot["base_tree"], snapshot["candidate_tree"]);
   oracle_args.erase(oracle_args.begin());  // repo.Git supplies "git"
-  Run oracle = repo.Git(oracle_args);
+  RunResult oracle = repo.Git(oracle_args);
   REQUIRE(oracle.exit_code == 0);
   CHECK(!live.out.empty());
   CHECK(live.out == oracle.out);
@@ -82,7 +84,7 @@ TEST_CASE("gostore: list - fsck and index rebuild") {
   GoStore g = BuildGoStore(repo);
   auto before = repo.StoreBytes();
 
-  Run list = repo.Review({"list"});
+  RunResult list = repo.Review({"list"});
   REQUIRE(list.exit_code == 0);
   CHECK(list.err.empty());
   std::map<std::string, std::string> states;
@@ -95,7 +97,7 @@ TEST_CASE("gostore: list - fsck and index rebuild") {
                                                      {g.abandoned, "retired"},
                                                      {g.interrupted, "retired"}});
 
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
   std::multiset<std::string> codes;
   const Json report = fsck.Json();
@@ -104,7 +106,7 @@ TEST_CASE("gostore: list - fsck and index rebuild") {
                                             "pin_missing", "pin_missing"});
   CHECK(repo.StoreBytes() == before);
 
-  Run rebuild = repo.Review({"index", "rebuild"});
+  RunResult rebuild = repo.Review({"index", "rebuild"});
   INFO(rebuild.out << rebuild.err);
   REQUIRE(rebuild.exit_code == 0);
   const Json r = rebuild.Json();
@@ -114,7 +116,7 @@ TEST_CASE("gostore: list - fsck and index rebuild") {
   CHECK(r["repinned"] == 3);
   CHECK(r["recovered"] == 1);
   CHECK(Json::parse(ReadFile(g.interrupted_audit))["status"] == "committed");
-  Run clean = repo.Review({"fsck"});
+  RunResult clean = repo.Review({"fsck"});
   INFO(clean.out);
   CHECK(clean.exit_code == 0);
   // The index answers exactly what the files answered.
@@ -134,9 +136,9 @@ TEST_CASE("gostore: mutations keep Go fields - accept gentle-ai's token - refuse
   REQUIRE(original.ok());
   const auto before = nlohmann::ordered_json::parse(original->compact_state);
 
-  Run verdict = repo.Review({"verdict", "--lineage", g.live, "--verdict", "REQUEST_CHANGES",
-                             "--actor", "ana", "--role", "reviewer", "--body", "fix it",
-                             "--expected-revision", original->revision});
+  RunResult verdict = repo.Review({"verdict", "--lineage", g.live, "--verdict", "REQUEST_CHANGES",
+                                   "--actor", "ana", "--role", "reviewer", "--body", "fix it",
+                                   "--expected-revision", original->revision});
   INFO(verdict.out << verdict.err);
   REQUIRE(verdict.exit_code == 0);
   // The store had no index: the first writer builds one, saying so once.
@@ -159,7 +161,7 @@ TEST_CASE("gostore: mutations keep Go fields - accept gentle-ai's token - refuse
            {"abandon", "--lineage", g.historical, "--reason", "retired_schema", "--actor", "a"},
            {"invalidate", "--lineage", g.historical, "--reason", "r", "--actor", "a"}}) {
     auto bytes = repo.StoreBytes();
-    Run refused = repo.Review(args);
+    RunResult refused = repo.Review(args);
     CHECK(refused.exit_code == 6);
     CHECK(refused.Json()["error"]["code"] == "read_only");
     CHECK(repo.StoreBytes() == bytes);
@@ -168,21 +170,21 @@ TEST_CASE("gostore: mutations keep Go fields - accept gentle-ai's token - refuse
   auto approved = store::ParseRecordFile(
       ReadFile(repo.store_root() + "/v2/" + g.approved + "/review-state.json"), g.approved);
   REQUIRE(approved.ok());
-  Run burn = repo.Review({"burn", "--lineage", g.approved, "--token", g.approved_token,
-                          "--expected-revision", approved->revision});
+  RunResult burn = repo.Review({"burn", "--lineage", g.approved, "--token", g.approved_token,
+                                "--expected-revision", approved->revision});
   INFO(burn.out << burn.err);
   REQUIRE(burn.exit_code == 0);
   // The record's initial_atomic_start names this worktree: the tombstone is keyed by its root.
   CHECK(burn.Json()["original_worktree"] == true);
   CHECK(repo.Review({"status", "--lineage", g.approved}).exit_code == 4);
 
-  Run abandon = repo.Review(
+  RunResult abandon = repo.Review(
       {"abandon", "--lineage", g.live, "--reason", "operator_disposition", "--actor", "ops"});
   REQUIRE(abandon.exit_code == 0);
   const Json audit = Json::parse(ReadFile(abandon.Json()["audit_record"]));
   CHECK(audit["residue"] == Json::array({"review-state.json", "reviewer-results"}));
   CHECK(repo.Review({"status", "--lineage", g.live}).exit_code == 5);
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   INFO(fsck.out);
   // The first writer also finished the interrupted Go quarantine entry; only the historical
   // record's missing pin remains (pins are restored by index rebuild, not by other writers).

@@ -9,7 +9,9 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "tests/hostile_support.h"
+#include "tests/support/files.h"
+#include "tests/support/hostile.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
 namespace {

@@ -10,7 +10,8 @@
 #include <filesystem>
 #include <map>
 
-#include "tests/hostile_support.h"
+#include "tests/support/files.h"
+#include "tests/support/hostile.h"
 
 namespace gentle::testing {
 

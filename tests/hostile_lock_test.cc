@@ -9,7 +9,8 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "tests/hostile_support.h"
+#include "tests/support/files.h"
+#include "tests/support/hostile.h"
 
 namespace gentle::testing {
 

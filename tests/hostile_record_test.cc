@@ -8,7 +8,8 @@
 // export_context_test.cc.)
 #include <catch2/catch.hpp>
 
-#include "tests/hostile_support.h"
+#include "tests/support/files.h"
+#include "tests/support/hostile.h"
 
 namespace gentle::testing {
 namespace {

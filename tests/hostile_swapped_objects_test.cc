@@ -5,7 +5,11 @@
 
 #include <catch2/catch.hpp>
 
-#include "tests/hostile_support.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/hostile.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
 namespace {

@@ -11,7 +11,9 @@
 #include <filesystem>
 
 #include "store/digests.h"
-#include "tests/hostile_support.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/hostile.h"
 
 namespace gentle::testing {
 namespace {

@@ -7,9 +7,11 @@
 
 #include "store/audit_record.h"
 #include "store/tombstone.h"
-#include "tests/lifecycle_support.h"
+#include "tests/support/files.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
 
-namespace gentle::testing::life {
+namespace gentle::testing {
 namespace {
 
 const std::string kRepo = "sha256:" + std::string(64, 'a');
@@ -95,16 +97,16 @@ TEST_CASE("audit record parsing is strict about keys - trailing data - nesting -
 TEST_CASE("through the CLI a tombstone with a key twice is corrupted - not consumed") {
   LifecycleRepo repo;
   auto approved = repo.StartApproved();
-  Run burn = repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
-                          "--expected-revision", approved.revision});
+  RunResult burn = repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
+                                "--expected-revision", approved.revision});
   REQUIRE(burn.exit_code == 0);
-  Run consumed = repo.Review({"export-context", "--lineage", approved.lineage});
+  RunResult consumed = repo.Review({"export-context", "--lineage", approved.lineage});
   REQUIRE(consumed.exit_code == 4);
   const std::string path = consumed.Json()["error"]["details"]["tombstone"];
   std::string bytes = ReadFile(path);
   WriteFile(path, bytes.substr(0, bytes.size() - 1) + ",\"lineage\":\"" + approved.lineage + "\"}");
 
-  Run r = repo.Review({"export-context", "--lineage", approved.lineage});
+  RunResult r = repo.Review({"export-context", "--lineage", approved.lineage});
   CHECK(r.exit_code == 7);
   CHECK(r.Json()["error"]["code"] == "corrupted");
   CHECK_THAT(r.Json()["error"]["message"].get<std::string>(), Catch::Contains("twice"));
@@ -116,16 +118,16 @@ TEST_CASE("through the CLI an audit record with a key twice is corrupted - not r
   REQUIRE(repo.Review({"abandon", "--lineage", lineage, "--reason", "operator_disposition",
                        "--actor", "ops"})
               .exit_code == 0);
-  Run retired = repo.Review({"export-context", "--lineage", lineage});
+  RunResult retired = repo.Review({"export-context", "--lineage", lineage});
   REQUIRE(retired.exit_code == 5);
   const std::string path = retired.Json()["error"]["details"]["audit_record"];
   std::string bytes = ReadFile(path);
   const size_t close = bytes.rfind('}');
   WriteFile(path, bytes.substr(0, close) + ",\"lineage_id\":\"" + lineage + "\"}\n");
 
-  Run r = repo.Review({"export-context", "--lineage", lineage});
+  RunResult r = repo.Review({"export-context", "--lineage", lineage});
   CHECK(r.exit_code == 7);
   CHECK(r.Json()["error"]["code"] == "corrupted");
 }
 
-}  // namespace gentle::testing::life
+}  // namespace gentle::testing

@@ -11,17 +11,18 @@
 #include <string>
 #include <vector>
 
-#include "tests/lifecycle_support.h"
+#include "tests/support/files.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
-using namespace life;  // tests/lifecycle_support.h
 namespace {
 
 using Json = nlohmann::json;
 
 // lineage -> state, in listing order.
 std::vector<std::pair<std::string, std::string>> Listed(const LifecycleRepo& repo) {
-  Run list = repo.Review({"list"});
+  RunResult list = repo.Review({"list"});
   INFO(list.out << list.err);
   REQUIRE(list.exit_code == 0);
   std::vector<std::pair<std::string, std::string>> out;
@@ -48,7 +49,7 @@ std::vector<std::string> IncompleteIds(const LifecycleRepo& repo) {
 
 // Exit code and error code of `status --lineage`.
 std::pair<int, std::string> StatusCode(const LifecycleRepo& repo, const std::string& lineage) {
-  Run run = repo.Review({"status", "--lineage", lineage});
+  RunResult run = repo.Review({"status", "--lineage", lineage});
   INFO(run.out << run.err);
   const Json out = run.Json();
   return {run.exit_code, out.contains("error") ? out["error"]["code"].get<std::string>() : ""};
@@ -82,9 +83,9 @@ TEST_CASE("incomplete: list shows the entry and every reader of its record says 
   const std::vector<std::pair<std::string, std::string>> expected = {
       {live, "reviewing"}, {residue, "incomplete"}, {empty, "incomplete"}};
 
-  Run indexed = repo.Review({"list"});
+  RunResult indexed = repo.Review({"list"});
   CHECK(Listed(repo) == expected);
-  Run human = repo.Review({"list"}, {}, /*json=*/false);
+  RunResult human = repo.Review({"list"}, {}, /*json=*/false);
   CHECK(human.out.find(residue + "  incomplete  -  -  0 path(s)\n") != std::string::npos);
   for (const std::string& id : {residue, empty}) {
     INFO(id);
@@ -93,7 +94,7 @@ TEST_CASE("incomplete: list shows the entry and every reader of its record says 
           std::vector<std::string>{"export-context", "--lineage", id},
           std::vector<std::string>{"verify", "--lineage", id}, Verdict(id)}) {
       INFO(Json(args).dump());
-      Run run = repo.Review(args);
+      RunResult run = repo.Review(args);
       CHECK(run.exit_code == 7);
       CHECK(run.Json()["error"]["code"] == "corrupted");
       CHECK(run.Json()["error"]["lineage"] == id);
@@ -110,8 +111,8 @@ TEST_CASE("incomplete: an interrupted start is undone by the next mutation") {
   LifecycleRepo repo;
   const std::string other = repo.StartNew()["lineage"];
   repo.Write("fresh.txt", "fresh\n");
-  Run crashed = repo.Review({"start", "--untracked", "fresh.txt"},
-                            {{"GENTLE_FAULT_POINT", "start:lineage-dir"}});
+  RunResult crashed = repo.Review({"start", "--untracked", "fresh.txt"},
+                                  {{"GENTLE_FAULT_POINT", "start:lineage-dir"}});
   REQUIRE(crashed.exit_code == 86);
   const std::vector<std::string> incomplete = IncompleteIds(repo);
   REQUIRE(incomplete.size() == 1);
@@ -119,7 +120,7 @@ TEST_CASE("incomplete: an interrupted start is undone by the next mutation") {
   CHECK(StatusCode(repo, lineage) == std::pair<int, std::string>(7, "corrupted"));
 
   // A mutation of another lineage is a writer: its recovery undoes the interrupted start.
-  Run verdict = repo.Review(Verdict(other));
+  RunResult verdict = repo.Review(Verdict(other));
   INFO(verdict.out << verdict.err);
   REQUIRE(verdict.exit_code == 0);
   CHECK(StateOf(repo, lineage).empty());
@@ -138,12 +139,12 @@ TEST_CASE("incomplete: reclaim of an interrupted start finds it undone by recove
               .exit_code == 86);
   const std::vector<std::string> incomplete = IncompleteIds(repo);
   REQUIRE(incomplete.size() == 1);
-  Run reclaim = repo.Review(Reclaim(incomplete[0]));
+  RunResult reclaim = repo.Review(Reclaim(incomplete[0]));
   INFO(reclaim.out << reclaim.err);
   CHECK(reclaim.exit_code == 3);
   CHECK(reclaim.Json()["error"]["code"] == "not_found");
   CHECK_FALSE(Exists(repo.store_root() + "/quarantine"));
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   INFO(fsck.out);
   CHECK(fsck.exit_code == 0);
 }
@@ -154,17 +155,17 @@ TEST_CASE("incomplete: residue with no index row stays until review reclaim reti
   const std::string residue = "review-00000000000000e3";
   WriteFile(repo.store_root() + "/v2/" + residue + "/.atomic-go1", "partial");
 
-  Run verdict = repo.Review(Verdict(other));
+  RunResult verdict = repo.Review(Verdict(other));
   INFO(verdict.out << verdict.err);
   REQUIRE(verdict.exit_code == 0);
   CHECK(Exists(repo.store_root() + "/v2/" + residue + "/.atomic-go1"));
   CHECK(StateOf(repo, residue) == "incomplete");
   CHECK(StatusCode(repo, residue) == std::pair<int, std::string>(7, "corrupted"));
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
   CHECK(fsck.Json()["findings"][0]["code"] == "incomplete_entry");
 
-  Run reclaim = repo.Review(Reclaim(residue));
+  RunResult reclaim = repo.Review(Reclaim(residue));
   INFO(reclaim.out << reclaim.err);
   REQUIRE(reclaim.exit_code == 0);
   CHECK(StateOf(repo, residue) == "retired");
@@ -184,7 +185,7 @@ TEST_CASE("incomplete: a lineage directory left by a burn past its record is con
   CHECK(Listed(repo) ==
         std::vector<std::pair<std::string, std::string>>{{approved.lineage, "consumed"}});
   CHECK(StatusCode(repo, approved.lineage) == std::pair<int, std::string>(4, "consumed"));
-  Run exported = repo.Review({"export-context", "--lineage", approved.lineage});
+  RunResult exported = repo.Review({"export-context", "--lineage", approved.lineage});
   CHECK(exported.exit_code == 4);
   CHECK(exported.Json()["error"]["code"] == "consumed");
   RemoveIndex(repo);

@@ -1,56 +1,36 @@
 #include "store/index_db.h"
 
 #include <sqlite3.h>
-#include <stdlib.h>
 
 #include <catch2/catch.hpp>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
-#include <iterator>
 #include <set>
 #include <string>
 #include <vector>
+
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::store {
 namespace {
 
 namespace fs = std::filesystem;
 
-// A fresh directory under the system temp dir, removed with its content at scope exit.
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "index_db_test.XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code ignored;
-    fs::remove_all(path_, ignored);
-  }
-  const fs::path& path() const { return path_; }
-  std::string File(const char* name) const { return (path_ / name).string(); }
-  std::set<std::string> Entries() const {
-    std::set<std::string> names;
-    for (const auto& entry : fs::directory_iterator(path_)) {
-      names.insert(entry.path().filename().string());
-    }
-    return names;
-  }
+using testing::ReadFile;
+using testing::TempDir;
+using testing::WriteFile;
 
- private:
-  fs::path path_;
-};
+// The path of `name` directly in `dir` (the index and its side files live there).
+std::string File(const TempDir& dir, const std::string& name) { return dir.path() + "/" + name; }
 
-std::string ReadBytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-}
-
-void WriteBytes(const std::string& path, const std::string& bytes) {
-  std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out << bytes;
+std::set<std::string> Entries(const TempDir& dir) {
+  std::set<std::string> names;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    names.insert(entry.path().filename().string());
+  }
+  return names;
 }
 
 // Runs SQL on the file directly, bypassing IndexDb (to forge versions).
@@ -99,7 +79,7 @@ QuarantineRow Quarantine(const std::string& dir, const std::string& lineage,
 
 TEST_CASE("index: lineage round trip - prepared then committed - delete") {
   TempDir dir;
-  auto db = OpenRw(dir.File("index.sqlite"));
+  auto db = OpenRw(File(dir, "index.sqlite"));
   LineageRow row = Lineage("review-0123456789abcdef", "2026-01-02T03:04:05.123456789Z");
   REQUIRE(db->UpsertLineage(row).ok());
   auto found = db->FindLineage(row.lineage_id);
@@ -124,7 +104,7 @@ TEST_CASE("index: lineage round trip - prepared then committed - delete") {
 
 TEST_CASE("index: a malformed key is refused by the schema - not stored") {
   TempDir dir;
-  auto db = OpenRw(dir.File("index.sqlite"));
+  auto db = OpenRw(File(dir, "index.sqlite"));
   TombstoneRow bad = Tombstone(1, "review-a");
   bad.key = "NOT-HEX";
   CHECK(db->UpsertTombstone(bad).code() == Code::kInternal);
@@ -135,7 +115,7 @@ TEST_CASE("index: a malformed key is refused by the schema - not stored") {
 
 TEST_CASE("index: tombstone round trip - lookup by lineage prefers the committed row") {
   TempDir dir;
-  auto db = OpenRw(dir.File("index.sqlite"));
+  auto db = OpenRw(File(dir, "index.sqlite"));
   CHECK(!db->FindTombstoneByLineage("review-a")->has_value());
 
   TombstoneRow first = Tombstone(2, "review-a");
@@ -156,7 +136,7 @@ TEST_CASE("index: tombstone round trip - lookup by lineage prefers the committed
 
 TEST_CASE("index: quarantine lookup returns the newest committed entry") {
   TempDir dir;
-  auto db = OpenRw(dir.File("index.sqlite"));
+  auto db = OpenRw(File(dir, "index.sqlite"));
   // RFC3339Nano drops trailing zeros: bytewise, ":05Z" > ":05.5Z" although it is earlier.
   QuarantineRow older = Quarantine("review-a-1111", "review-a", "2026-01-01T00:00:05Z");
   QuarantineRow newer = Quarantine("review-a-0000", "review-a", "2026-01-01T00:00:05.5Z");
@@ -180,7 +160,7 @@ TEST_CASE("index: quarantine lookup returns the newest committed entry") {
 
 TEST_CASE("index: ListLineages orders by creation instant - then id - and can stop early") {
   TempDir dir;
-  auto db = OpenRw(dir.File("index.sqlite"));
+  auto db = OpenRw(File(dir, "index.sqlite"));
   REQUIRE(db->UpsertLineage(Lineage("review-c", "2026-01-01T00:00:01Z")).ok());
   REQUIRE(db->UpsertLineage(Lineage("review-b", "2026-01-01T00:00:00.5Z")).ok());
   REQUIRE(db->UpsertLineage(Lineage("review-a", "2026-01-01T00:00:01Z")).ok());
@@ -204,7 +184,7 @@ TEST_CASE("index: ListLineages orders by creation instant - then id - and can st
 
 TEST_CASE("index: ListPrepared returns every prepared row of every table") {
   TempDir dir;
-  auto db = OpenRw(dir.File("index.sqlite"));
+  auto db = OpenRw(File(dir, "index.sqlite"));
   LineageRow live = Lineage("review-live", "2026-01-01T00:00:00Z");
   LineageRow pending = Lineage("review-pending", "2026-01-01T00:00:00Z");
   TombstoneRow burned = Tombstone(1, "review-burned");
@@ -230,7 +210,7 @@ TEST_CASE("index: ListPrepared returns every prepared row of every table") {
 
 TEST_CASE("index: WriteTransaction rolls back when its body fails") {
   TempDir dir;
-  auto db = OpenRw(dir.File("index.sqlite"));
+  auto db = OpenRw(File(dir, "index.sqlite"));
   Status status = db->WriteTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(db->UpsertLineage(Lineage("review-x", "2026-01-01T00:00:00Z")));
     return Status(Code::kConflict, "lost the race");
@@ -244,7 +224,7 @@ TEST_CASE("index: WriteTransaction rolls back when its body fails") {
 
 TEST_CASE("index: ReplaceAll regenerates every table atomically") {
   TempDir dir;
-  auto db = OpenRw(dir.File("index.sqlite"));
+  auto db = OpenRw(File(dir, "index.sqlite"));
   REQUIRE(db->UpsertLineage(Lineage("review-old", "2026-01-01T00:00:00Z")).ok());
   REQUIRE(db->UpsertTombstone(Tombstone(1, "review-old-burn")).ok());
   REQUIRE(db->UpsertQuarantine(Quarantine("review-oldq-1", "review-oldq", "2026-01-01T00:00:00Z"))
@@ -279,21 +259,21 @@ TEST_CASE("index: ReplaceAll regenerates every table atomically") {
 
 TEST_CASE("index: a new index file and its WAL side files are private (0600)") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   auto db = OpenRw(path);
   REQUIRE(db->UpsertLineage(Lineage("review-a", "2026-01-01T00:00:00Z")).ok());
-  for (const std::string& name : dir.Entries()) {
+  for (const std::string& name : Entries(dir)) {
     INFO(name);
-    CHECK((fs::status(dir.path() / name).permissions() & fs::perms::all) ==
+    CHECK((fs::status(File(dir, name)).permissions() & fs::perms::all) ==
           (fs::perms::owner_read | fs::perms::owner_write));
   }
-  CHECK(dir.Entries().count("index.sqlite-wal") == 1);
+  CHECK(Entries(dir).count("index.sqlite-wal") == 1);
 }
 
 TEST_CASE("index: an empty file is migrated to the current schema_version") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
-  WriteBytes(path, "");  // a zero-byte file is an empty SQLite database at user_version 0
+  std::string path = File(dir, "index.sqlite");
+  WriteFile(path, "");  // a zero-byte file is an empty SQLite database at user_version 0
   {
     auto db = OpenRw(path);
     CHECK(db->schema_version() == 1);
@@ -321,22 +301,22 @@ TEST_CASE("index: an empty file is migrated to the current schema_version") {
 
 TEST_CASE("index: a newer schema_version is refused in both modes") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   OpenRw(path).reset();
   RawExec(path, "PRAGMA user_version = 2");
-  std::string before = ReadBytes(path);
+  std::string before = ReadFile(path);
   for (bool read_only : {false, true}) {
     auto db = read_only ? IndexDb::OpenReadOnly(path) : IndexDb::OpenReadWrite(path);
     REQUIRE(!db.ok());
     CHECK(db.status().code() == Code::kCorrupted);
     CHECK(db.status().message().find("index from a newer release") != std::string::npos);
   }
-  CHECK(ReadBytes(path) == before);
+  CHECK(ReadFile(path) == before);
 }
 
 TEST_CASE("index: a SQLite database that is not ours is kCorrupted") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   RawExec(path, "CREATE TABLE foreign_table (x)");
   CHECK(IndexDb::OpenReadWrite(path).status().code() == Code::kCorrupted);
   RawExec(path, "PRAGMA user_version = 1");  // right version, no application id, wrong tables
@@ -346,7 +326,7 @@ TEST_CASE("index: a SQLite database that is not ours is kCorrupted") {
 
 TEST_CASE("index: a reader opened for lineage lookups compiles only those") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   {
     auto db = OpenRw(path);
     REQUIRE(db->UpsertTombstone(Tombstone(1, "review-a")).ok());
@@ -372,7 +352,7 @@ TEST_CASE("index: a reader opened for lineage lookups compiles only those") {
 
 TEST_CASE("index: a reader opened for the tombstone lookup compiles only that") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   {
     auto db = OpenRw(path);
     REQUIRE(db->UpsertTombstone(Tombstone(1, "review-a")).ok());
@@ -403,7 +383,7 @@ TEST_CASE("index: a reader opened for the tombstone lookup compiles only that") 
 
 TEST_CASE("index: a read-only connection reads one snapshot from open to close") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   auto writer = OpenRw(path);
   REQUIRE(writer->UpsertTombstone(Tombstone(1, "review-a")).ok());
   auto reader = IndexDb::OpenReadOnly(path);
@@ -421,21 +401,21 @@ TEST_CASE("index: a read-only connection reads one snapshot from open to close")
 
 TEST_CASE("index: a garbage file is kCorrupted and left untouched") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   std::string garbage(8192, '\x5a');
   garbage.replace(0, 20, "this is not sqlite!!");
-  WriteBytes(path, garbage);
+  WriteFile(path, garbage);
   for (bool read_only : {false, true}) {
     auto db = read_only ? IndexDb::OpenReadOnly(path) : IndexDb::OpenReadWrite(path);
     REQUIRE(!db.ok());
     CHECK(db.status().code() == Code::kCorrupted);
   }
-  CHECK(ReadBytes(path) == garbage);
+  CHECK(ReadFile(path) == garbage);
 }
 
 TEST_CASE("index: a file failing quick_check is kCorrupted when checked") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   {
     auto db = OpenRw(path);
     REQUIRE(db->WriteTransaction([&]() -> Status {
@@ -447,10 +427,10 @@ TEST_CASE("index: a file failing quick_check is kCorrupted when checked") {
               }).ok());
   }
   // Scribble over the middle of the file: b-tree pages, not the 100-byte header.
-  std::string bytes = ReadBytes(path);
+  std::string bytes = ReadFile(path);
   REQUIRE(bytes.size() > 8 * 4096);
   for (size_t i = 4 * 4096; i < 6 * 4096; ++i) bytes[i] = static_cast<char>(i * 131);
-  WriteBytes(path, bytes);
+  WriteFile(path, bytes);
 
   // Unchecked, the open succeeds: page 1 (header and schema) is intact.
   CHECK(IndexDb::OpenReadOnly(path).ok());
@@ -466,29 +446,29 @@ TEST_CASE("index: a file failing quick_check is kCorrupted when checked") {
 
 TEST_CASE("index: a read-only open of a missing or uninitialised file creates nothing") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   auto db = IndexDb::OpenReadOnly(path);
   REQUIRE(!db.ok());
   CHECK(db.status().code() == Code::kNotFound);
-  CHECK(dir.Entries().empty());
+  CHECK(Entries(dir).empty());
 
-  WriteBytes(path, "");
+  WriteFile(path, "");
   CHECK(IndexDb::OpenReadOnly(path).status().code() == Code::kNotFound);
-  CHECK(ReadBytes(path).empty());
+  CHECK(ReadFile(path).empty());
 }
 
 TEST_CASE("index: the index file must not be a symlink") {
   TempDir dir;
-  std::string real = dir.File("real.sqlite");
+  std::string real = File(dir, "real.sqlite");
   OpenRw(real).reset();
-  fs::create_symlink(real, dir.File("index.sqlite"));
-  CHECK(IndexDb::OpenReadWrite(dir.File("index.sqlite")).status().code() == Code::kCorrupted);
-  CHECK(IndexDb::OpenReadOnly(dir.File("index.sqlite")).status().code() == Code::kCorrupted);
+  fs::create_symlink(real, File(dir, "index.sqlite"));
+  CHECK(IndexDb::OpenReadWrite(File(dir, "index.sqlite")).status().code() == Code::kCorrupted);
+  CHECK(IndexDb::OpenReadOnly(File(dir, "index.sqlite")).status().code() == Code::kCorrupted);
 }
 
 TEST_CASE("index: read-only queries leave index.sqlite byte-identical") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   {
     auto db = OpenRw(path);
     REQUIRE(db->UpsertLineage(Lineage("review-a", "2026-01-01T00:00:00Z")).ok());
@@ -498,11 +478,11 @@ TEST_CASE("index: read-only queries leave index.sqlite byte-identical") {
   }
   // The last read-write close checkpoints, truncates the WAL and keeps the side files
   // (SQLITE_FCNTL_PERSIST_WAL), so a read-only open has nothing to create.
-  REQUIRE(dir.Entries() ==
+  REQUIRE(Entries(dir) ==
           std::set<std::string>{"index.sqlite", "index.sqlite-shm", "index.sqlite-wal"});
-  CHECK(fs::file_size(dir.File("index.sqlite-wal")) == 0);
-  std::string shm_before = ReadBytes(dir.File("index.sqlite-shm"));
-  std::string before = ReadBytes(path);
+  CHECK(fs::file_size(File(dir, "index.sqlite-wal")) == 0);
+  std::string shm_before = ReadFile(File(dir, "index.sqlite-shm"));
+  std::string before = ReadFile(path);
   auto mtime_before = fs::last_write_time(path);
   {
     auto db = IndexDb::OpenReadOnly(path);
@@ -516,19 +496,19 @@ TEST_CASE("index: read-only queries leave index.sqlite byte-identical") {
     CHECK((*db)->UpsertLineage(Lineage("review-z", "2026-01-01T00:00:00Z")).code() ==
           Code::kInternal);
   }
-  CHECK(ReadBytes(path) == before);
+  CHECK(ReadFile(path) == before);
   CHECK(fs::last_write_time(path) == mtime_before);
-  CHECK(dir.Entries() ==
+  CHECK(Entries(dir) ==
         std::set<std::string>{"index.sqlite", "index.sqlite-shm", "index.sqlite-wal"});
-  CHECK(fs::file_size(dir.File("index.sqlite-wal")) == 0);
+  CHECK(fs::file_size(File(dir, "index.sqlite-wal")) == 0);
   // The reader maps -shm read-only (readonly_shm=1): not even SQLite's read marks change.
-  CHECK(ReadBytes(dir.File("index.sqlite-shm")) == shm_before);
-  CHECK(ReadBytes(dir.File("index.sqlite-wal")).empty());
+  CHECK(ReadFile(File(dir, "index.sqlite-shm")) == shm_before);
+  CHECK(ReadFile(File(dir, "index.sqlite-wal")).empty());
 }
 
 TEST_CASE("index: lookup by lineage among 100 - 000 tombstones is a keyed search") {
   TempDir dir;
-  auto db = OpenRw(dir.File("index.sqlite"));
+  auto db = OpenRw(File(dir, "index.sqlite"));
   auto start = std::chrono::steady_clock::now();
   REQUIRE(db->WriteTransaction([&]() -> Status {
               for (int i = 0; i < 100000; ++i) {
@@ -570,7 +550,7 @@ TEST_CASE("index: lookup by lineage among 100 - 000 tombstones is a keyed search
 
 TEST_CASE("index: a write blocked by another writer returns kBusy within its timeout") {
   TempDir dir;
-  std::string path = dir.File("index.sqlite");
+  std::string path = File(dir, "index.sqlite");
   auto holder = OpenRw(path);
   IndexOptions impatient;
   impatient.busy_timeout_ms = 20;

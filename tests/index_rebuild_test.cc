@@ -9,11 +9,15 @@
 #include <filesystem>
 #include <string>
 
-#include "tests/lifecycle_support.h"
-#include "tests/strace_kill.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/strace_kill.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
-using namespace life;  // tests/lifecycle_support.h
 namespace {
 
 namespace fs = std::filesystem;
@@ -66,20 +70,15 @@ TEST_CASE(
     const Answers answers = StartThreeKinds(repo);
     RemoveIndex(repo);
     repo.Write("fresh.txt", "fresh\n");
-    Run run = ReviewKilledAt(repo, {"start", "--untracked", "fresh.txt"},
-                             repo.store_root() + "/terminal-consumption/v1", "openat", n);
+    RunResult run = ReviewKilledAt(repo, {"start", "--untracked", "fresh.txt"},
+                                   repo.store_root() + "/terminal-consumption/v1", "openat", n);
     INFO("start: exit " << run.exit_code << " " << run.out << run.err);
     if (run.exit_code == kKilledExit) {
       ++killed;
     } else {
       REQUIRE(run.exit_code == 0);
     }
-    ExpectAnswers(repo, answers);
-    repo.StartNew();  // the next writer
-    Run fsck = repo.Review({"fsck"});
-    INFO("fsck: " << fsck.out << fsck.err);
-    CHECK(fsck.exit_code == 0);
-    ExpectAnswers(repo, answers);
+    ExpectNextWriterRecovers(repo, answers);
   }
   CHECK(killed >= 2);
 }
@@ -93,19 +92,14 @@ TEST_CASE("index rebuild: review index rebuild killed at any fsync of the store 
     INFO("killed at fsync " << n << " of the store root");
     LifecycleRepo repo;
     const Answers answers = StartThreeKinds(repo);
-    Run run = ReviewKilledAt(repo, {"index", "rebuild"}, repo.store_root(), "fsync", n);
+    RunResult run = ReviewKilledAt(repo, {"index", "rebuild"}, repo.store_root(), "fsync", n);
     INFO("index rebuild: exit " << run.exit_code << " " << run.out << run.err);
     if (run.exit_code == kKilledExit) {
       ++killed;
     } else {
       REQUIRE(run.exit_code == 0);
     }
-    ExpectAnswers(repo, answers);
-    repo.StartNew();
-    Run fsck = repo.Review({"fsck"});
-    INFO("fsck: " << fsck.out << fsck.err);
-    CHECK(fsck.exit_code == 0);
-    ExpectAnswers(repo, answers);
+    ExpectNextWriterRecovers(repo, answers);
     for (const auto& entry : fs::directory_iterator(repo.store_root())) {
       CHECK(entry.path().filename().string().rfind("index.sqlite.rebuild-", 0) != 0);
     }
@@ -140,16 +134,12 @@ TEST_CASE("index rebuild: a -wal left beside a missing index is never applied to
     RemoveIndex(repo);
     WriteFile(index + "-wal", stale_wal);
 
-    Run run = n == 0 ? repo.Review({"index", "rebuild"})
-                     : ReviewKilledAt(repo, {"index", "rebuild"}, repo.store_root(), "fsync", n);
+    RunResult run = n == 0
+                        ? repo.Review({"index", "rebuild"})
+                        : ReviewKilledAt(repo, {"index", "rebuild"}, repo.store_root(), "fsync", n);
     INFO("index rebuild: exit " << run.exit_code << " " << run.out << run.err);
     CHECK((run.exit_code == 0 || run.exit_code == kKilledExit));
-    ExpectAnswers(repo, answers);
-    repo.StartNew();
-    Run fsck = repo.Review({"fsck"});
-    INFO("fsck: " << fsck.out << fsck.err);
-    CHECK(fsck.exit_code == 0);
-    ExpectAnswers(repo, answers);
+    ExpectNextWriterRecovers(repo, answers);
   }
 }
 
@@ -162,8 +152,8 @@ TEST_CASE("index rebuild: replaces an index from a newer release and says so") {
 
   // An ordinary writer refuses it (it is not damaged, and this release cannot read it) and names
   // the way out; it changes nothing.
-  Run verdict = repo.Review({"verdict", "--lineage", live, "--verdict", "REQUEST_CHANGES",
-                             "--actor", "a", "--role", "reviewer", "--body", "b"});
+  RunResult verdict = repo.Review({"verdict", "--lineage", live, "--verdict", "REQUEST_CHANGES",
+                                   "--actor", "a", "--role", "reviewer", "--body", "b"});
   INFO(verdict.out << verdict.err);
   CHECK(verdict.exit_code == 7);
   const Json refusal = verdict.Json();
@@ -173,13 +163,13 @@ TEST_CASE("index rebuild: replaces an index from a newer release and says so") {
         std::string::npos);
   CHECK(ReadFile(repo.store_root() + "/index.sqlite") == index_bytes);
   // Readers answer from the files, with a notice naming the way out.
-  Run status = repo.Review({"status", "--lineage", live});
+  RunResult status = repo.Review({"status", "--lineage", live});
   CHECK(status.exit_code == 0);
   CHECK(status.err.find("newer release") != std::string::npos);
   CHECK(status.err.find("review index rebuild") != std::string::npos);
 
   // `review index rebuild` is the explicit way out: it replaces the index and says so.
-  Run rebuild = repo.Review({"index", "rebuild"});
+  RunResult rebuild = repo.Review({"index", "rebuild"});
   INFO(rebuild.out << rebuild.err);
   REQUIRE(rebuild.exit_code == 0);
   CHECK(rebuild.Json()["replaced_newer_schema_version"] == 99);
@@ -187,15 +177,13 @@ TEST_CASE("index rebuild: replaces an index from a newer release and says so") {
   CHECK(rebuild.Json()["tombstones"] == 1);
   CHECK(rebuild.Json()["quarantine"] == 1);
   CHECK(UserVersion(repo) == 1);
-  Run fsck = repo.Review({"fsck"});
-  INFO(fsck.out << fsck.err);
-  CHECK(fsck.exit_code == 0);
+  ExpectFsckClean(repo);
   ExpectAnswers(repo, answers);
   // A second rebuild has nothing newer to replace.
   CHECK(repo.Review({"index", "rebuild"}).Json()["replaced_newer_schema_version"].is_null());
   // The human output says it too.
   SetUserVersion(repo, 99);
-  Run human = repo.Review({"index", "rebuild"}, {}, /*json=*/false);
+  RunResult human = repo.Review({"index", "rebuild"}, {}, /*json=*/false);
   CHECK(human.exit_code == 0);
   CHECK(human.out.find("replaced an index from a newer release (schema_version 99)") !=
         std::string::npos);
@@ -207,11 +195,11 @@ TEST_CASE("index rebuild: replaces an index from a newer release and says so") {
 TEST_CASE("index rebuild: a bare repository is refused with usage and nothing is created") {
   TempDir dir;
   const std::string bare = dir.path() + "/bare.git";
-  REQUIRE(Exec("git", {"init", "-q", "--bare", bare}, dir.path()).exit_code == 0);
+  REQUIRE(GitRun(dir.path(), {"init", "-q", "--bare", bare}).exit_code == 0);
   for (bool json : {true, false}) {
     std::vector<std::string> args = {"review", "index", "rebuild", "--cwd", bare};
     if (json) args.push_back("--json");
-    Run run = Exec(GENTLE_AI_BIN, args, dir.path());
+    RunResult run = GentleAi(args, dir.path());
     INFO(run.out << run.err);
     CHECK(run.exit_code == 2);
     if (json) {

@@ -10,11 +10,13 @@
 #include <chrono>
 #include <string>
 
-#include "tests/lifecycle_support.h"
-#include "tests/strace_kill.h"
+#include "tests/support/files.h"
+#include "tests/support/hostile.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/strace_kill.h"
 
 namespace gentle::testing {
-using namespace life;  // tests/lifecycle_support.h
 namespace {
 
 using Json = nlohmann::json;
@@ -31,7 +33,7 @@ void ExpectReadersAtOnce(const LifecycleRepo& repo, const Answers& answers) {
   }
   for (const auto& args : reads) {
     const auto start = std::chrono::steady_clock::now();
-    Run run = repo.Review(args);
+    RunResult run = repo.Review(args);
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     INFO(args[0] << (args.size() > 2 ? " " + args[2] : "") << ": exit " << run.exit_code << " in "
@@ -46,7 +48,7 @@ void ExpectReadersAtOnce(const LifecycleRepo& repo, const Answers& answers) {
 // fsck exits 7 (not 1) with `code` among its findings.
 void ExpectFsckFinding(const LifecycleRepo& repo, const std::string& code) {
   const auto start = std::chrono::steady_clock::now();
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   INFO("fsck: exit " << fsck.exit_code << " in " << seconds << " s: " << fsck.out << fsck.err);
@@ -72,7 +74,8 @@ TEST_CASE("index wal: a writer killed right after writing a WAL header stalls no
   // The red team's reproduction: SQLite's first pwrite to the -wal writes its header, the second
   // the first frame; the writer dies at the second.
   repo.Write("fresh.txt", "fresh\n");
-  Run killed = ReviewKilledAt(repo, {"start", "--untracked", "fresh.txt"}, wal, "pwrite64", 2);
+  RunResult killed =
+      ReviewKilledAt(repo, {"start", "--untracked", "fresh.txt"}, wal, "pwrite64", 2);
   INFO(killed.out << killed.err);
   REQUIRE(killed.exit_code == kKilledExit);
   REQUIRE(FileSize(wal) == 32);
@@ -83,7 +86,7 @@ TEST_CASE("index wal: a writer killed right after writing a WAL header stalls no
   // The next writer recovers the index; then everything agrees again.
   repo.StartNew();
   CHECK(FileSize(wal) == 0);
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   INFO(fsck.out << fsck.err);
   CHECK(fsck.exit_code == 0);
   ExpectAnswers(repo, answers);
@@ -98,12 +101,12 @@ TEST_CASE("index wal: a -wal that does not start with a WAL header stalls no rea
   WriteFile(wal, garbage);
 
   ExpectReadersAtOnce(repo, answers);
-  Run status = repo.Review({"status", "--lineage", answers.front().first});
+  RunResult status = repo.Review({"status", "--lineage", answers.front().first});
   CHECK(status.err.find("does not start with a WAL header") != std::string::npos);
   ExpectFsckFinding(repo, "index_corrupted");
 
   repo.StartNew();
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   INFO(fsck.out << fsck.err);
   CHECK(fsck.exit_code == 0);
   ExpectAnswers(repo, answers);

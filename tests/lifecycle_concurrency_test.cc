@@ -1,6 +1,5 @@
 // Concurrent writers and sibling worktrees: compare-and-swap under the writer lock loses no
 // update, and a burn from a sibling worktree keys its tombstone by the lineage's own worktree.
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -8,10 +7,12 @@
 
 #include "store/digests.h"
 #include "store/record.h"
-#include "tests/lifecycle_support.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
-using namespace life;  // tests/lifecycle_support.h
 namespace {
 
 using Json = nlohmann::json;
@@ -22,16 +23,8 @@ std::vector<int> RunConcurrently(const std::vector<std::vector<std::string>>& co
   for (const auto& args : commands) {
     pid_t pid = fork();
     REQUIRE(pid >= 0);
-    if (pid == 0) {
-      int null = open("/dev/null", O_WRONLY);
-      dup2(null, 1);
-      dup2(null, 2);
-      setenv("GENTLE_LOCK_TIMEOUT_MS", "20000", 1);
-      std::vector<char*> argv{const_cast<char*>(GENTLE_AI_BIN)};
-      for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-      argv.push_back(nullptr);
-      execv(GENTLE_AI_BIN, argv.data());
-      _exit(127);
+    if (pid == 0) {  // no Catch macros in the child
+      _exit(GentleAi(args, "", {{"GENTLE_LOCK_TIMEOUT_MS", "20000"}}).exit_code);
     }
     pids.push_back(pid);
   }
@@ -87,21 +80,20 @@ TEST_CASE("worktrees: a burn from a sibling worktree keys the tombstone by the o
   auto approved = repo.StartApproved();
   const std::string sibling = repo.root() + "-sibling";
   REQUIRE(repo.Git({"worktree", "add", "-q", sibling, "-b", "side"}).exit_code == 0);
-  Run burn = Exec(GENTLE_AI_BIN,
-                  {"review", "burn", "--cwd", sibling, "--lineage", approved.lineage, "--token",
-                   approved.token, "--expected-revision", approved.revision, "--json"},
-                  sibling);
+  RunResult burn =
+      GentleAi({"review", "burn", "--cwd", sibling, "--lineage", approved.lineage, "--token",
+                approved.token, "--expected-revision", approved.revision, "--json"},
+               sibling);
   INFO(burn.out << burn.err);
   REQUIRE(burn.exit_code == 0);
   CHECK(burn.Json()["original_worktree"] == true);
   CHECK(burn.Json()["repository"] == store::RepoKey(repo.root()));
   // So the original worktree's START of the same candidate is refused as consumed.
-  Run again = repo.Review({"start", "--untracked", "change-1.txt"});
+  RunResult again = repo.Review({"start", "--untracked", "change-1.txt"});
   CHECK(again.exit_code == 4);
   CHECK(again.Json()["error"]["code"] == "consumed");
-  Run status = Exec(GENTLE_AI_BIN,
-                    {"review", "status", "--cwd", sibling, "--lineage", approved.lineage, "--json"},
-                    sibling);
+  RunResult status = GentleAi(
+      {"review", "status", "--cwd", sibling, "--lineage", approved.lineage, "--json"}, sibling);
   CHECK(status.exit_code == 4);
   repo.Git({"worktree", "remove", "--force", sibling});
 }

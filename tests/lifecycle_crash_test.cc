@@ -7,10 +7,11 @@
 #include <functional>
 #include <set>
 
-#include "tests/lifecycle_support.h"
+#include "tests/support/files.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
-using namespace life;  // tests/lifecycle_support.h
 namespace {
 
 using Json = nlohmann::json;
@@ -158,20 +159,20 @@ TEST_CASE("crash: every durable step of every mutation leaves a recoverable - co
       std::string lineage;
       Answers answers;
       auto args = scenario.setup(repo, &lineage, &answers);
-      Run crashed = repo.Review(args, {{"GENTLE_FAULT_POINT", point}});
+      RunResult crashed = repo.Review(args, {{"GENTLE_FAULT_POINT", point}});
       REQUIRE(crashed.exit_code == 86);
       ExpectAnswers(repo, answers);
 
       // The next reader sees a consistent store.
-      Run list = repo.Review({"list"});
+      RunResult list = repo.Review({"list"});
       INFO("list: " << list.out << list.err);
       CHECK(list.exit_code == 0);
       if (!lineage.empty()) {
-        Run status = repo.Review({"status", "--lineage", lineage});
+        RunResult status = repo.Review({"status", "--lineage", lineage});
         INFO("status: " << status.out << status.err);
         CHECK(scenario.status_exits.count(status.exit_code) == 1);
       }
-      Run all = repo.Review({"status"});
+      RunResult all = repo.Review({"status"});
       INFO("status: " << all.out << all.err);
       CHECK(all.exit_code == 0);
       const auto all_json = all.Json();  // keep the document alive while iterating it
@@ -179,12 +180,10 @@ TEST_CASE("crash: every durable step of every mutation leaves a recoverable - co
 
       // The next writer recovers; the interrupted command can be retried; then fsck is clean.
       repo.StartNew();
-      Run retry = repo.Review(args);
+      RunResult retry = repo.Review(args);
       INFO("retry: " << retry.out << retry.err);
       CHECK(scenario.retry_exits.count(retry.exit_code) == 1);
-      Run fsck = repo.Review({"fsck"});
-      INFO("fsck: " << fsck.out << fsck.err);
-      CHECK(fsck.exit_code == 0);
+      ExpectFsckClean(repo);
       ExpectAnswers(repo, answers);
     }
   }
@@ -200,7 +199,7 @@ TEST_CASE("crash: an interrupted burn is finished or undone - never half-done") 
                                      approved.revision};
     REQUIRE(repo.Review(burn, {{"GENTLE_FAULT_POINT", "burn:tombstone-written"}}).exit_code == 86);
     CHECK(repo.Review({"status", "--lineage", approved.lineage}).exit_code == 0);
-    Run again = repo.Review(burn);
+    RunResult again = repo.Review(burn);
     INFO(again.out << again.err);
     CHECK(again.exit_code == 0);
     CHECK(repo.Review({"fsck"}).exit_code == 0);
@@ -232,10 +231,10 @@ TEST_CASE("crash: an interrupted abandon is resolved by whether residue/ exists"
     REQUIRE(repo.Review(abandon, {{"GENTLE_FAULT_POINT", point}}).exit_code == 86);
     const bool moved = std::string(point) == "abandon:moved";
     CHECK(repo.Review({"status", "--lineage", lineage}).exit_code == (moved ? 5 : 0));
-    Run rebuild = repo.Review({"index", "rebuild"});
+    RunResult rebuild = repo.Review({"index", "rebuild"});
     REQUIRE(rebuild.exit_code == 0);
     CHECK(repo.Review({"fsck"}).exit_code == 0);
-    Run list = repo.Review({"list"});
+    RunResult list = repo.Review({"list"});
     CHECK(list.Json()["lineages"][0]["state"] == (moved ? "retired" : "reviewing"));
     if (moved) {
       const std::string audit = list.Json()["lineages"][0]["audit_record"];

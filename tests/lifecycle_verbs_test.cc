@@ -9,10 +9,11 @@
 #include "store/index_db.h"
 #include "store/record.h"
 #include "store/sha256.h"
-#include "tests/lifecycle_support.h"
+#include "tests/support/files.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
-using namespace life;  // tests/lifecycle_support.h
 namespace {
 
 namespace fs = std::filesystem;
@@ -30,19 +31,12 @@ Json RecordState(const LifecycleRepo& repo, const std::string& lineage) {
 void ExpectRefused(const LifecycleRepo& repo, const std::vector<std::string>& args,
                    const std::string& code, int exit_code) {
   auto before = repo.StoreBytes();
-  Run run = repo.Review(args);
+  RunResult run = repo.Review(args);
   INFO("args: " << Json(args).dump() << "\nstdout: " << run.out << "\nstderr: " << run.err);
   CHECK(run.exit_code == exit_code);
   CHECK(run.Json()["schema"] == "gentle-ai.review-error/v1");
   CHECK(run.Json()["error"]["code"] == code);
   CHECK(repo.StoreBytes() == before);
-}
-
-void ExpectFsckClean(const LifecycleRepo& repo) {
-  Run run = repo.Review({"fsck"});
-  INFO(run.out << run.err);
-  CHECK(run.exit_code == 0);
-  CHECK(run.Json()["clean"] == true);
 }
 
 std::vector<std::string> Verdict(const std::string& lineage, const std::string& verdict,
@@ -59,7 +53,7 @@ TEST_CASE("lifecycle: APPROVE moves reviewing to approved with a one-time token 
   LifecycleRepo repo;
   Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
-  Run run = repo.Review(Verdict(lineage, "APPROVE"));
+  RunResult run = repo.Review(Verdict(lineage, "APPROVE"));
   REQUIRE(run.exit_code == 0);
   Json v = run.Json();
   CHECK(v["schema"] == "gentle-ai.review-verdict/v1");
@@ -91,17 +85,17 @@ TEST_CASE("lifecycle: APPROVE moves reviewing to approved with a one-time token 
 TEST_CASE("lifecycle: REQUEST_CHANGES - then APPROVE - NEEDS_DISCUSSION escalates") {
   LifecycleRepo repo;
   const std::string a = repo.StartNew()["lineage"];
-  Run changes = repo.Review(Verdict(a, "REQUEST_CHANGES"));
+  RunResult changes = repo.Review(Verdict(a, "REQUEST_CHANGES"));
   REQUIRE(changes.exit_code == 0);
   CHECK(changes.Json()["state"] == "correction_required");
   CHECK(changes.Json()["token"].is_null());
-  Run approve = repo.Review(Verdict(a, "APPROVE"));
+  RunResult approve = repo.Review(Verdict(a, "APPROVE"));
   REQUIRE(approve.exit_code == 0);
   CHECK(approve.Json()["previous_state"] == "correction_required");
   CHECK(RecordState(repo, a)["verdict_history"].size() == 2);
 
   const std::string b = repo.StartNew()["lineage"];
-  Run discuss = repo.Review(Verdict(b, "NEEDS_DISCUSSION"));
+  RunResult discuss = repo.Review(Verdict(b, "NEEDS_DISCUSSION"));
   REQUIRE(discuss.exit_code == 0);
   CHECK(discuss.Json()["state"] == "escalated");
   ExpectFsckClean(repo);
@@ -148,7 +142,7 @@ TEST_CASE("lifecycle: a verdict keeps every state member it does not know - in o
   state["future_field"] = {{"z", 1}, {"a", {true, nullptr, "x"}}};
   std::string revision;
   WriteFile(RecordPath(repo, lineage), store::EncodeRecordFile(state, &revision));
-  Run run = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
+  RunResult run = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
   REQUIRE(run.exit_code == 0);
   auto after = store::ParseRecordFile(ReadFile(RecordPath(repo, lineage)), lineage);
   REQUIRE(after.ok());
@@ -172,7 +166,7 @@ TEST_CASE("lifecycle: a verdict_history that is not an array is corrupted - not 
   std::string revision;
   const std::string bytes = store::EncodeRecordFile(state, &revision);
   WriteFile(RecordPath(repo, lineage), bytes);
-  Run run = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
+  RunResult run = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
   CHECK(run.exit_code == 7);
   CHECK(run.Json()["error"]["code"] == "corrupted");
   CHECK(run.Json()["error"]["message"] ==
@@ -184,15 +178,15 @@ TEST_CASE("lifecycle: an idempotent start still recovers an interrupted mutation
   LifecycleRepo repo;
   const std::string first = repo.StartNew()["lineage"];
   nlohmann::json second = repo.StartNew();
-  Run crashed = repo.Review(Verdict(first, "REQUEST_CHANGES"),
-                            {{"GENTLE_FAULT_POINT", "verdict:index-prepared"}});
+  RunResult crashed = repo.Review(Verdict(first, "REQUEST_CHANGES"),
+                                  {{"GENTLE_FAULT_POINT", "verdict:index-prepared"}});
   REQUIRE(crashed.exit_code == 86);
-  Run dirty = repo.Review({"fsck"});
+  RunResult dirty = repo.Review({"fsck"});
   REQUIRE(dirty.exit_code != 0);
   REQUIRE(dirty.out.find("index_prepared") != std::string::npos);
 
   // The same candidate as `second`: nothing to create, but the writer's recovery still runs.
-  Run again = repo.Review({"start", "--untracked", "change-2.txt"});
+  RunResult again = repo.Review({"start", "--untracked", "change-2.txt"});
   REQUIRE(again.exit_code == 0);
   CHECK(again.Json()["created"] == false);
   CHECK(again.Json()["lineage"] == second["lineage"]);
@@ -204,8 +198,8 @@ TEST_CASE("lifecycle: burn writes the exact tombstone - removes the lineage and 
   LifecycleRepo repo;
   auto approved = repo.StartApproved();
   const std::string target = RecordState(repo, approved.lineage)["current_snapshot"]["identity"];
-  Run run = repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
-                         "--expected-revision", approved.revision});
+  RunResult run = repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
+                               "--expected-revision", approved.revision});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   Json burn = run.Json();
@@ -222,7 +216,7 @@ TEST_CASE("lifecycle: burn writes the exact tombstone - removes the lineage and 
   CHECK_FALSE(Exists(repo.store_root() + "/v2/" + approved.lineage));
   CHECK(repo.Git({"for-each-ref", "refs/gentle-ai"}).out.empty());
 
-  Run status = repo.Review({"status", "--lineage", approved.lineage});
+  RunResult status = repo.Review({"status", "--lineage", approved.lineage});
   CHECK(status.exit_code == 4);
   CHECK(status.Json()["error"]["code"] == "consumed");
   CHECK(status.Json()["error"]["details"]["tombstone"] == file);
@@ -268,8 +262,8 @@ TEST_CASE("lifecycle: abandon quarantines with a committed audit record - then r
   LifecycleRepo repo;
   Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
-  Run run = repo.Review({"abandon", "--lineage", lineage, "--reason", "operator_disposition",
-                         "--actor", " ops ", "--expected-revision", started["revision"]});
+  RunResult run = repo.Review({"abandon", "--lineage", lineage, "--reason", "operator_disposition",
+                               "--actor", " ops ", "--expected-revision", started["revision"]});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   Json out = run.Json();
@@ -295,7 +289,7 @@ TEST_CASE("lifecycle: abandon quarantines with a committed audit record - then r
   CHECK_FALSE(Exists(repo.store_root() + "/v2/" + lineage));
   CHECK(repo.Git({"for-each-ref", "refs/gentle-ai"}).out.empty());
 
-  Run status = repo.Review({"status", "--lineage", lineage});
+  RunResult status = repo.Review({"status", "--lineage", lineage});
   CHECK(status.exit_code == 5);
   CHECK(status.Json()["error"]["code"] == "retired");
   CHECK(status.Json()["error"]["details"]["audit_record"] == audit);
@@ -341,12 +335,12 @@ TEST_CASE("lifecycle: reclaim retires an incomplete entry and refuses a complete
   Json started = repo.StartNew();
   const std::string complete = started["lineage"];
 
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
   CHECK(fsck.Json()["findings"][0]["code"] == "incomplete_entry");
 
   auto before = repo.StoreBytes();
-  Run refused =
+  RunResult refused =
       repo.Review({"reclaim", "--lineage", complete, "--reason", "crash", "--actor", "x"});
   CHECK(refused.exit_code == 6);
   CHECK(refused.Json()["error"]["code"] == "wrong_state");
@@ -358,7 +352,7 @@ TEST_CASE("lifecycle: reclaim retires an incomplete entry and refuses a complete
   ExpectRefused(repo, {"reclaim", "--lineage", incomplete, "--reason", " ", "--actor", "x"},
                 "usage", 2);
 
-  Run run = repo.Review(
+  RunResult run = repo.Review(
       {"reclaim", "--lineage", incomplete, "--reason", "crash residue", "--actor", "ops"});
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
@@ -369,7 +363,7 @@ TEST_CASE("lifecycle: reclaim retires an incomplete entry and refuses a complete
   CHECK(record["status"] == "committed");
   CHECK(record["residue"] == Json::array({".atomic-abc123"}));
   CHECK_FALSE(record.contains("abandonment"));
-  Run status = repo.Review({"status", "--lineage", incomplete});
+  RunResult status = repo.Review({"status", "--lineage", incomplete});
   CHECK(status.exit_code == 5);
   CHECK(status.Json()["error"]["code"] == "retired");
   ExpectFsckClean(repo);
@@ -386,7 +380,7 @@ TEST_CASE("lifecycle: invalidate only from a pristine reviewing record - the rec
   auto conflict = invalidate(lineage);
   conflict.insert(conflict.end(), {"--expected-revision", kZeroRevision});
   ExpectRefused(repo, conflict, "conflict", 11);
-  Run run = repo.Review(invalidate(lineage));
+  RunResult run = repo.Review(invalidate(lineage));
   REQUIRE(run.exit_code == 0);
   CHECK(run.Json()["schema"] == "gentle-ai.review-invalidate/v1");
   CHECK(run.Json()["state"] == "invalidated");
@@ -394,7 +388,7 @@ TEST_CASE("lifecycle: invalidate only from a pristine reviewing record - the rec
   CHECK(state["state"] == "invalidated");
   CHECK(state["invalidation_reason"] == "scope changed");
   CHECK(state["invalidated_by"] == "ops");
-  Run status = repo.Review({"status", "--lineage", lineage});
+  RunResult status = repo.Review({"status", "--lineage", lineage});
   CHECK(status.exit_code == 0);
   CHECK(status.Json()["lineages"][0]["state"] == "invalidated");
   ExpectRefused(repo, invalidate(lineage), "wrong_state", 6);
@@ -431,7 +425,7 @@ TEST_CASE("lifecycle: a historical-compat record is read_only for every mutation
                 "read_only", 6);
   ExpectRefused(repo, {"invalidate", "--lineage", lineage, "--reason", "r", "--actor", "x"},
                 "read_only", 6);
-  Run status = repo.Review({"status", "--lineage", lineage});
+  RunResult status = repo.Review({"status", "--lineage", lineage});
   CHECK(status.exit_code == 0);
 }
 
@@ -462,17 +456,17 @@ TEST_CASE("lifecycle: store reset prints its plan without --yes - removes everyt
               .exit_code == 0);
   const std::string live = repo.StartNew()["lineage"];
   auto before = repo.StoreBytes();
-  Run plan = repo.Review({"store", "reset"});
+  RunResult plan = repo.Review({"store", "reset"});
   REQUIRE(plan.exit_code == 0);
   CHECK(plan.Json()["schema"] == "gentle-ai.review-store-reset/v1");
   CHECK(plan.Json()["performed"] == false);
   CHECK(plan.Json()["pin_refs"] == Json::array({"refs/gentle-ai/reviews/" + live}));
   CHECK(repo.StoreBytes() == before);
-  Run human = repo.Review({"store", "reset"}, {}, false);
+  RunResult human = repo.Review({"store", "reset"}, {}, false);
   CHECK(human.out.find("would remove") != std::string::npos);
   CHECK(repo.StoreBytes() == before);
 
-  Run reset = repo.Review({"store", "reset", "--yes"});
+  RunResult reset = repo.Review({"store", "reset", "--yes"});
   REQUIRE(reset.exit_code == 0);
   CHECK(reset.Json()["performed"] == true);
   CHECK_FALSE(Exists(repo.store_root()));
@@ -518,7 +512,7 @@ TEST_CASE("lifecycle: read paths write nothing - with no index they create none"
   CHECK(repo.StoreBytes() == before);
   fs::remove(repo.store_root() + "/index.sqlite");
   before = repo.StoreBytes();
-  Run list = repo.Review({"list"});
+  RunResult list = repo.Review({"list"});
   CHECK(list.exit_code == 0);
   CHECK(list.err.empty());
   CHECK(list.Json()["lineages"][0]["lineage"] == lineage);
@@ -526,10 +520,10 @@ TEST_CASE("lifecycle: read paths write nothing - with no index they create none"
   CHECK(repo.StoreBytes() == before);
   CHECK_FALSE(Exists(repo.store_root() + "/index.sqlite"));
   // fsck says the index is missing; the next mutation rebuilds it with a notice.
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
   CHECK(fsck.Json()["findings"][0]["code"] == "index_missing");
-  Run verdict = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
+  RunResult verdict = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
   CHECK(verdict.exit_code == 0);
   CHECK(verdict.err ==
         "gentle-ai: notice: index.sqlite was missing; rebuilding it from the files\n");
@@ -546,16 +540,16 @@ TEST_CASE("lifecycle: a corrupt index is read around by readers and rebuilt by w
     fs::remove(repo.store_root() + "/index.sqlite" + suffix);
   }
   WriteFile(repo.store_root() + "/index.sqlite", std::string(8192, 'x'));
-  Run status = repo.Review({"status", "--lineage", approved.lineage});
+  RunResult status = repo.Review({"status", "--lineage", approved.lineage});
   CHECK(status.exit_code == 4);
   CHECK(status.err.rfind("gentle-ai: notice: index.sqlite is unusable", 0) == 0);
   CHECK(std::count(status.err.begin(), status.err.end(), '\n') == 1);
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
   CHECK(fsck.Json()["findings"][0]["code"] == "index_corrupted");
   const std::string live = repo.StartNew()["lineage"];
   ExpectFsckClean(repo);
-  Run list = repo.Review({"list"});
+  RunResult list = repo.Review({"list"});
   CHECK(list.Json()["lineages"].size() == 2);
   (void)live;
 }
@@ -576,18 +570,18 @@ TEST_CASE("lifecycle: fsck names each disagreement and index rebuild repairs it"
   }
   repo.Git({"update-ref", "-d", "refs/gentle-ai/reviews/" + b});
   repo.Git({"update-ref", "refs/gentle-ai/reviews/review-00000000000000aa", "HEAD"});
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
   std::set<std::string> codes;
   const Json report = fsck.Json();
   for (const auto& f : report["findings"]) codes.insert(f["code"]);
   CHECK(codes == std::set<std::string>{"index_missing_lineage", "index_extra_tombstone",
                                        "pin_missing", "pin_orphan"});
-  Run human = repo.Review({"fsck"}, {}, false);
+  RunResult human = repo.Review({"fsck"}, {}, false);
   CHECK(human.exit_code == 7);
   CHECK(human.out.find("NOT clean") != std::string::npos);
 
-  Run rebuild = repo.Review({"index", "rebuild"});
+  RunResult rebuild = repo.Review({"index", "rebuild"});
   INFO(rebuild.out << rebuild.err);
   REQUIRE(rebuild.exit_code == 0);
   CHECK(rebuild.Json()["schema"] == "gentle-ai.review-index-rebuild/v1");

@@ -17,7 +17,10 @@
 #include "store/repository.h"
 #include "store/tree_rows.h"
 #include "store/verified_view.h"
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {

@@ -6,12 +6,16 @@
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "git_oracle.h"
 #include "store/object_hash_stream.h"
 #include "store/object_reader.h"
 #include "store/repository.h"
 #include "store/tree_rows.h"
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
+#include "tests/support/git_env.h"
+#include "tests/support/git_oracle.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {
@@ -94,7 +98,7 @@ TEST_CASE("HashFileAsBlob is git hash-object for files of any size") {
     WriteFile(path, NoiseOf(n, static_cast<uint32_t>(n)));
     auto id = store::HashFileAsBlob(path);
     REQUIRE(id.ok());
-    RunResult git = RunCommand({"git", "hash-object", "--no-filters", path}, OracleEnv());
+    RunResult git = Run({"git", "hash-object", "--no-filters", path}, "", OracleEnv());
     REQUIRE(git.exit_code == 0);
     CHECK(store::OidHex(*id) == Trim(git.out));
   }

@@ -19,8 +19,12 @@
 #include "store/raw_tree.h"
 #include "store/repository.h"
 #include "store/tree_rows.h"
-#include "tests/git_oracle.h"
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_oracle.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {

@@ -12,7 +12,12 @@
 
 #include "store/digests.h"
 #include "store/record.h"
-#include "tests/hostile_support.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/hostile.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {

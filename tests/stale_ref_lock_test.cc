@@ -11,10 +11,12 @@
 #include <string>
 #include <vector>
 
-#include "tests/lifecycle_support.h"
-#include "tests/strace_kill.h"
+#include "tests/support/files.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/strace_kill.h"
 
-namespace gentle::testing::life {
+namespace gentle::testing {
 namespace {
 
 std::vector<std::string> FindingCodes(const nlohmann::json& fsck) {
@@ -34,42 +36,24 @@ TEST_CASE("a burn killed inside the ref deletion leaves a lock that wedges nothi
   LifecycleRepo::Approved approved = repo.StartApproved();
   const std::string pin = PinPath(repo, approved.lineage);
   const std::string lock = pin + ".lock";
-  Run killed = Exec("strace",
-                    {"-f",
-                     "-qq",
-                     "-o",
-                     "/dev/null",
-                     "-P",
-                     pin,
-                     "-e",
-                     "trace=unlink,unlinkat",
-                     "-e",
-                     "inject=unlink,unlinkat:signal=KILL:when=1",
-                     GENTLE_AI_BIN,
-                     "review",
-                     "burn",
-                     "--lineage",
-                     approved.lineage,
-                     "--token",
-                     approved.token,
-                     "--expected-revision",
-                     approved.revision,
-                     "--json"},
-                    repo.root(), TracedCommandEnv());
+  RunResult killed = ReviewKilledAt(repo,
+                                    {"burn", "--lineage", approved.lineage, "--token",
+                                     approved.token, "--expected-revision", approved.revision},
+                                    pin, "unlink,unlinkat", 1);
   REQUIRE(killed.exit_code == kKilledExit);
   REQUIRE(Exists(lock));
 
   // The next writer recovers the burn past its point of no return; the pin stays behind its lock.
   repo.Write("other.txt", "other\n");
-  Run start = repo.Review({"start", "--untracked", "other.txt"});
+  RunResult start = repo.Review({"start", "--untracked", "other.txt"});
   REQUIRE(start.exit_code == 0);
-  Run consumed = repo.Review({"export-context", "--lineage", approved.lineage});
+  RunResult consumed = repo.Review({"export-context", "--lineage", approved.lineage});
   CHECK(consumed.exit_code == 4);
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code != 0);
   CHECK(FindingCodes(fsck.Json()) == std::vector<std::string>{"pin_orphan", "ref_lock"});
   CHECK(fsck.Json()["findings"][1]["path"] == lock);
-  Run rebuild = repo.Review({"index", "rebuild"});
+  RunResult rebuild = repo.Review({"index", "rebuild"});
   CHECK(rebuild.exit_code == 0);
   CHECK(Exists(pin));
 
@@ -77,7 +61,7 @@ TEST_CASE("a burn killed inside the ref deletion leaves a lock that wedges nothi
   REQUIRE(unlink(lock.c_str()) == 0);
   repo.Git({"update-ref", "-d", "refs/gentle-ai/reviews/" + approved.lineage});
   CHECK_FALSE(Exists(pin));
-  Run clean = repo.Review({"fsck"});
+  RunResult clean = repo.Review({"fsck"});
   CHECK(clean.exit_code == 0);
   CHECK(clean.Json()["clean"] == true);
 }
@@ -86,7 +70,7 @@ TEST_CASE("writing a locked pin ref is busy with the lock's path - never interna
   LifecycleRepo repo;
   repo.Write("a-new.txt", "new\n");
   // The lineage id is derived from the candidate: learn it from a start, then undo it by hand.
-  Run first = repo.Review({"start", "--untracked", "a-new.txt"});
+  RunResult first = repo.Review({"start", "--untracked", "a-new.txt"});
   REQUIRE(first.exit_code == 0);
   const std::string lineage = first.Json()["lineage"];
   REQUIRE(repo.Review({"abandon", "--lineage", lineage, "--reason", "operator_disposition",
@@ -96,20 +80,20 @@ TEST_CASE("writing a locked pin ref is busy with the lock's path - never interna
 
   const std::string lock = PinPath(repo, lineage) + ".lock";
   WriteFile(lock, "");
-  Run start = repo.Review({"start", "--untracked", "a-new.txt"});
+  RunResult start = repo.Review({"start", "--untracked", "a-new.txt"});
   CHECK(start.exit_code == 12);
   CHECK(start.Json()["error"]["code"] == "busy");
   CHECK(start.Json()["error"]["details"]["lock"] == lock);
   CHECK(start.Json()["error"]["message"].get<std::string>().find(lock) != std::string::npos);
   // The refused start had prepared its index row; the next writer undoes it.
-  Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   CHECK(FindingCodes(fsck.Json()) == std::vector<std::string>{"index_prepared", "ref_lock"});
 
   REQUIRE(unlink(lock.c_str()) == 0);
-  Run retry = repo.Review({"start", "--untracked", "a-new.txt"});
+  RunResult retry = repo.Review({"start", "--untracked", "a-new.txt"});
   CHECK(retry.exit_code == 0);
   CHECK(retry.Json()["lineage"] == lineage);
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 
-}  // namespace gentle::testing::life
+}  // namespace gentle::testing

@@ -11,7 +11,11 @@
 #include <vector>
 
 #include "store/file_lock.h"
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {

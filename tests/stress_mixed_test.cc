@@ -30,14 +30,17 @@
 
 #include "export/base64.h"
 #include "store/sha256.h"
-#include "tests/git_oracle.h"
-#include "tests/lifecycle_support.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_oracle.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {
 
 namespace fs = std::filesystem;
-using life::LifecycleRepo;
 using Json = nlohmann::json;
 
 constexpr int kWorkers = 8;
@@ -63,16 +66,6 @@ void PublishFile(const std::string& path, const std::string& bytes) {
     out << bytes;
   }
   fs::rename(temp, path);
-}
-
-// Runs gentle-ai with `args` in the worker process; no Catch macros (this runs in a forked child).
-life::Run RunGentle(const std::vector<std::string>& args, const std::string& scratch) {
-  const std::string out_path = scratch + "/out", err_path = scratch + "/err";
-  life::Run r;
-  r.exit_code = life::SpawnToFiles(GENTLE_AI_BIN, args, scratch, {}, out_path, err_path);
-  r.out = life::ReadFile(out_path);
-  r.err = life::ReadFile(err_path);
-  return r;
 }
 
 // One worker: `ops` random commands from worktree `cwd`, each logged as a JSON line.
@@ -116,7 +109,7 @@ class Worker {
       std::vector<fs::path> hot = Newest(Published("hot"), 3);
       if (!hot.empty()) {
         const fs::path& file = hot[Uniform(static_cast<int>(hot.size()))];
-        const std::string revision = life::ReadFile(file.string());
+        const std::string revision = ReadFile(file.string());
         if (!revision.empty()) return {file.filename().string(), revision};
       }
     }
@@ -169,7 +162,7 @@ class Worker {
     entry["op"] = op;
     entry["cwd"] = cwd_;
     entry["t0"] = MonotonicSeconds();
-    life::Run r = RunGentle(args, dir_);
+    RunResult r = GentleAi(args, dir_);  // no Catch macros: this runs in a forked child
     entry["t1"] = MonotonicSeconds();
     entry["exit"] = r.exit_code;
     entry["out"] = r.out;
@@ -236,7 +229,7 @@ class Worker {
     std::vector<fs::path> files = Published("tokens");
     if (files.empty()) return Verdict();
     const fs::path file = files[Uniform(static_cast<int>(files.size()))];
-    std::istringstream in(life::ReadFile(file.string()));
+    std::istringstream in(ReadFile(file.string()));
     std::string revision, token;
     in >> revision >> token;
     if (token.empty()) return Verdict();
@@ -312,7 +305,7 @@ TEST_CASE("stress: 8 processes mixing start - verdict - export - status - burn a
   INFO("GENTLE_STRESS_SEED=" << seed << " GENTLE_STRESS_OPS=" << ops);
 
   LifecycleRepo repo;
-  life::TempDir scratch;
+  TempDir scratch;
   std::vector<std::string> worktrees{repo.root()};
   for (int w = 1; w < kWorktrees; ++w) {
     const std::string path = scratch.path() + "/wt" + std::to_string(w);
@@ -322,8 +315,8 @@ TEST_CASE("stress: 8 processes mixing start - verdict - export - status - burn a
   }
   for (const std::string& wt : worktrees) {
     for (int c = 0; c < kSharedCandidates; ++c) {
-      life::WriteFile(wt + "/shared-" + std::to_string(c) + ".txt",
-                      "shared candidate " + std::to_string(c) + "\n");
+      WriteFile(wt + "/shared-" + std::to_string(c) + ".txt",
+                "shared candidate " + std::to_string(c) + "\n");
     }
   }
   const std::string shared = scratch.path() + "/shared";
@@ -361,7 +354,7 @@ TEST_CASE("stress: 8 processes mixing start - verdict - export - status - burn a
   std::vector<Json> log;
   for (int i = 0; i < kWorkers; ++i) {
     std::istringstream lines(
-        life::ReadFile(scratch.path() + "/worker" + std::to_string(i) + "/log.jsonl"));
+        ReadFile(scratch.path() + "/worker" + std::to_string(i) + "/log.jsonl"));
     for (std::string line; std::getline(lines, line);) {
       Json entry = Json::parse(line);
       entry["json"] = Json::parse(std::string(entry["out"]), nullptr, false);
@@ -416,7 +409,7 @@ TEST_CASE("stress: 8 processes mixing start - verdict - export - status - burn a
       const std::string path = dir.path().string() + "/review-state.json";
       INFO(path);
       REQUIRE(fs::exists(path));
-      Json record = Json::parse(life::ReadFile(path), nullptr, false);
+      Json record = Json::parse(ReadFile(path), nullptr, false);
       REQUIRE(record.is_object());
       live[lineage] = record;
     }
@@ -424,13 +417,13 @@ TEST_CASE("stress: 8 processes mixing start - verdict - export - status - burn a
   std::map<std::string, int> tombstones;
   if (fs::exists(root + "/terminal-consumption/v1")) {
     for (const auto& f : fs::directory_iterator(root + "/terminal-consumption/v1")) {
-      ++tombstones[Json::parse(life::ReadFile(f.path().string()))["lineage"]];
+      ++tombstones[Json::parse(ReadFile(f.path().string()))["lineage"]];
     }
   }
   std::multiset<std::pair<std::string, std::string>> audits;  // (lineage, abandoned revision)
   if (fs::exists(root + "/quarantine")) {
     for (const auto& q : fs::directory_iterator(root + "/quarantine")) {
-      Json audit = Json::parse(life::ReadFile(q.path().string() + "/reclaim-record.json"));
+      Json audit = Json::parse(ReadFile(q.path().string() + "/reclaim-record.json"));
       REQUIRE(audit["status"] == "committed");
       audits.insert({audit["lineage_id"].get<std::string>(),
                      audit["abandonment"]["revision"].get<std::string>()});
@@ -517,7 +510,7 @@ TEST_CASE("stress: 8 processes mixing start - verdict - export - status - burn a
     INFO(f.path());
     CHECK(f.path().filename().string().rfind(".atomic-", 0) != 0);
   }
-  life::Run fsck = repo.Review({"fsck"});
+  RunResult fsck = repo.Review({"fsck"});
   INFO(fsck.out << fsck.err);
   CHECK(fsck.exit_code == 0);
 

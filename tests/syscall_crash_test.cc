@@ -1,7 +1,7 @@
 // Crash safety at the system-call level: each mutating command (start, verdict, burn, abandon,
 // reclaim, invalidate, index rebuild) is killed by the kernel on entry to one of the write,
 // pwrite64, rename*, unlink*, rmdir, fsync and fdatasync calls it makes on a path under the git
-// common dir (tests/syscall_fault_support.h), on a fresh copy of the same store state each time.
+// common dir (tests/support/syscall_fault.h), on a fresh copy of the same store state each time.
 // Afterwards:
 //   - `review fsck` reports nothing a person must repair: every finding is one the next writer or
 //     `index rebuild` resolves, names the entry whose index row the interrupted command left
@@ -31,10 +31,13 @@
 #include <string>
 #include <vector>
 
-#include "tests/strace_kill.h"
-#include "tests/syscall_fault_support.h"
+#include "tests/support/files.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/strace_kill.h"
+#include "tests/support/syscall_fault.h"
 
-namespace gentle::testing::life {
+namespace gentle::testing {
 namespace {
 
 using Json = nlohmann::json;
@@ -163,7 +166,7 @@ std::string ViewOf(const LifecycleRepo& repo, const std::string& lineage,
   };
   std::string view;
   {
-    Run status = repo.Review({"status", "--lineage", lineage});
+    RunResult status = repo.Review({"status", "--lineage", lineage});
     const Json doc = status.Json();
     view += "status " + std::to_string(status.exit_code) + " " + error_code(doc);
     if (status.exit_code == 0) {
@@ -173,7 +176,7 @@ std::string ViewOf(const LifecycleRepo& repo, const std::string& lineage,
     }
   }
   {
-    Run list = repo.Review({"list"});
+    RunResult list = repo.Review({"list"});
     INFO("list: " << list.out << list.err);
     CHECK(list.exit_code == 0);
     std::string state = "absent";
@@ -184,7 +187,7 @@ std::string ViewOf(const LifecycleRepo& repo, const std::string& lineage,
     view += "; list " + state;
   }
   {
-    Run context = repo.Review({"export-context", "--lineage", lineage});
+    RunResult context = repo.Review({"export-context", "--lineage", lineage});
     const Json doc = context.Json();
     view += "; export-context " + std::to_string(context.exit_code) + " " + error_code(doc);
     if (context.exit_code == 0) view += " " + revision_class(doc["revision"]);
@@ -262,7 +265,7 @@ size_t CrashEverywhere(const Operation& operation) {
   const StoreCopy state(repo);
 
   // The command run to its end, traced: its calls on the store, and the lineage it concerns.
-  Run finished;
+  RunResult finished;
   const std::vector<StoreCall> calls = TraceStoreCalls(repo, args, repo.common_dir(), &finished);
   INFO("finished: " << finished.out << finished.err);
   REQUIRE(finished.exit_code == 0);
@@ -273,7 +276,7 @@ size_t CrashEverywhere(const Operation& operation) {
   state.Restore();
   std::string before_revision;
   {
-    Run status = repo.Review({"status", "--lineage", lineage});
+    RunResult status = repo.Review({"status", "--lineage", lineage});
     const Json doc = status.Json();
     if (status.exit_code == 0) before_revision = doc["lineages"][0]["revision"];
   }
@@ -295,7 +298,7 @@ size_t CrashEverywhere(const Operation& operation) {
       INFO("killed at " << call.syscall << " #" << call.ordinal << " on " << call.path);
       state.Restore();
       const auto started = std::chrono::steady_clock::now();
-      Run killed = ReviewKilledAtCall(repo, args, call.syscall, call.ordinal);
+      RunResult killed = ReviewKilledAt(repo, args, "", call.syscall, call.ordinal);
       INFO("killed run: " << killed.exit_code << " " << killed.out << killed.err);
       CHECK(killed.exit_code == kKilledExit);
       ++runs;
@@ -308,7 +311,7 @@ size_t CrashEverywhere(const Operation& operation) {
       };
 
       // Right after the crash: nothing a person must repair; the readers answer before or after.
-      Run fsck = repo.Review({"fsck"});
+      RunResult fsck = repo.Review({"fsck"});
       INFO("fsck after the crash: " << fsck.out << fsck.err);
       CHECK(UnresolvableFindings(fsck.Json(), before_findings, excused).empty());
       const std::string crashed = ViewOf(repo, lineage, before_revision);
@@ -318,10 +321,10 @@ size_t CrashEverywhere(const Operation& operation) {
 
       // The next writer recovers: fsck then says what it said before or after the command.
       repo.Write("next.txt", "next writer\n");
-      Run next = repo.Review({"start", "--untracked", "next.txt"});
+      RunResult next = repo.Review({"start", "--untracked", "next.txt"});
       INFO("next writer: " << next.out << next.err);
       CHECK(next.exit_code == 0);
-      Run recovered_fsck = repo.Review({"fsck"});
+      RunResult recovered_fsck = repo.Review({"fsck"});
       INFO("fsck after the next writer: " << recovered_fsck.out << recovered_fsck.err);
       const std::set<std::string> recovered_findings = FindingSet(recovered_fsck.Json(), excused);
       CHECK((recovered_findings == before_findings || recovered_findings == after_findings));
@@ -341,7 +344,7 @@ size_t CrashEverywhere(const Operation& operation) {
       }
       if (!locks.empty()) {
         // After the repair, index rebuild leaves nothing a ref lock held back.
-        Run rebuild = repo.Review({"index", "rebuild"});
+        RunResult rebuild = repo.Review({"index", "rebuild"});
         INFO("index rebuild: " << rebuild.out << rebuild.err);
         CHECK(rebuild.exit_code == 0);
         CHECK(FindingSet(repo.Review({"fsck"}).Json()) == recovered_findings);
@@ -393,4 +396,4 @@ TEST_CASE("syscall crash: index rebuild killed at each store call is recoverable
   CrashEverywhere(OperationNamed("index rebuild"));
 }
 
-}  // namespace gentle::testing::life
+}  // namespace gentle::testing

@@ -7,7 +7,11 @@
 #include <string>
 
 #include "store/status.h"
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {
@@ -65,19 +69,19 @@ TEST_CASE("reading the value of a failed Result throws BadResultAccess") {
 TEST_CASE("the installed gentle-ai ignores GENTLE_FAULT_POINT and GENTLE_FIXED_TIME") {
   TempDir tmp;
   const std::string prefix = tmp.path() + "/prefix";
-  RunResult install = RunCommand({"cmake", "--install", GENTLE_BUILD_DIR, "--prefix", prefix});
+  RunResult install = Run({"cmake", "--install", GENTLE_BUILD_DIR, "--prefix", prefix});
   REQUIRE(install.exit_code == 0);
   const std::string installed = prefix + "/bin/gentle-ai";
-  const std::vector<std::string> hooks = {"GENTLE_FAULT_POINT=start:locked",
-                                          "GENTLE_FAULT_THROW=start:locked",
-                                          "GENTLE_FIXED_TIME=2001-02-03T04:05:06Z"};
+  const Env hooks = {{"GENTLE_FAULT_POINT", "start:locked"},
+                     {"GENTLE_FAULT_THROW", "start:locked"},
+                     {"GENTLE_FIXED_TIME", "2001-02-03T04:05:06Z"}};
   const std::string repo = RepoWithChange(tmp);
 
   // The test build's executable honours them: the fault point stops it.
-  RunResult hooked = RunCommand({GENTLE_AI_BIN, "review", "start", "--json"}, hooks, "", repo);
+  RunResult hooked = GentleAi({"review", "start", "--json"}, repo, hooks);
   CHECK(hooked.exit_code == 86);
 
-  RunResult r = RunCommand({installed, "review", "start", "--json"}, hooks, "", repo);
+  RunResult r = Run({installed, "review", "start", "--json"}, repo, hooks);
   REQUIRE(r.exit_code == 0);
   const std::string lineage = nlohmann::json::parse(r.out)["lineage"];
   const std::string record =

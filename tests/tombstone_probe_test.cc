@@ -9,7 +9,8 @@
 
 #include "store/catalog.h"
 #include "store/layout.h"
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {

@@ -18,13 +18,14 @@
 #include <tuple>
 #include <vector>
 
-#include "git_oracle.h"
-#include "tests/test_repo.h"
+#include "tests/support/git_env.h"
+#include "tests/support/git_oracle.h"
+#include "tests/support/process.h"
 
 namespace {
 
-using gentle::testing::CommandResult;
-using gentle::testing::RunCommand;
+using gentle::testing::Run;
+using gentle::testing::RunResult;
 
 std::vector<std::string> Sections(const std::string& patch) {
   std::vector<std::string> out;
@@ -96,7 +97,7 @@ int main(int argc, char** argv) {
 
   // Resolve the git dir and the commit list with git itself, under the oracle environment.
   const auto& env = gentle::testing::OracleEnv();
-  CommandResult gd = RunCommand({"git", "-C", repo_dir, "rev-parse", "--absolute-git-dir"}, env);
+  RunResult gd = Run({"git", "-C", repo_dir, "rev-parse", "--absolute-git-dir"}, "", env);
   if (gd.exit_code != 0) {
     std::fprintf(stderr, "not a repository: %s\n", repo_dir.c_str());
     return 2;
@@ -111,7 +112,7 @@ int main(int argc, char** argv) {
     rev_list = {"git", "--git-dir=" + git_dir, "rev-parse", pair_to + "^{commit}",
                 pair_from + "^{commit}"};
   }
-  CommandResult rl = RunCommand(rev_list, env);
+  RunResult rl = Run(rev_list, "", env);
   if (!pair_from.empty() && rl.exit_code == 0) {
     std::replace(rl.out.begin(), rl.out.end(), '\n', ' ');
     rl.out.back() = '\n';

@@ -4,25 +4,24 @@
 // the write, pwrite64, rename, renameat, renameat2, unlink, unlinkat, rmdir, fsync and fdatasync
 // calls it makes, and which of them act on a path under a given directory (the git common dir):
 // for a call on a file descriptor, the path strace's -y resolves it to; otherwise its path
-// arguments. It is then rerun under
-//   strace -f -e trace=SYSCALL -e inject=SYSCALL:signal=KILL:when=N
-// so that the kernel kills it on entry to its N-th call of SYSCALL (N counts every call of that
-// system call the process makes, as the listing does), before the call takes effect. (Where
-// tests/strace_kill.h kills at the N-th call on one chosen path, this lists every call.)
+// arguments. It is then rerun killed at one of those calls: ReviewKilledAt (strace_kill.h) with no
+// path, so that the kernel kills it on entry to its N-th call of SYSCALL (N counts every call of
+// that system call the process makes, as the listing does), before the call takes effect.
 //
 // StoreCopy keeps a repository's state aside and puts an identical copy back at the same path
 // before each run, so that every absolute path (and everything derived from one: worktree
 // identities, lineage ids, tombstone keys) is the one the state was made with.
-#ifndef GENTLE_TESTS_SYSCALL_FAULT_SUPPORT_H_
-#define GENTLE_TESTS_SYSCALL_FAULT_SUPPORT_H_
+#ifndef GENTLE_TESTS_SUPPORT_SYSCALL_FAULT_H_
+#define GENTLE_TESTS_SUPPORT_SYSCALL_FAULT_H_
 
 #include <map>
 #include <string>
 #include <vector>
 
-#include "tests/lifecycle_support.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
 
-namespace gentle::testing::life {
+namespace gentle::testing {
 
 // The system calls a crash is injected at.
 const std::vector<std::string>& FaultSyscalls();
@@ -39,12 +38,7 @@ struct StoreCall {
 // command's own result (exit code, stdout, stderr).
 std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
                                        const std::vector<std::string>& args,
-                                       const std::string& under, Run* run);
-
-// `gentle-ai review <args> --cwd <root> --json`, killed at the `ordinal`-th call of `syscall`; a
-// command that makes fewer such calls runs to its end and returns its own exit code.
-Run ReviewKilledAtCall(const LifecycleRepo& repo, const std::vector<std::string>& args,
-                       const std::string& syscall, int ordinal);
+                                       const std::string& under, RunResult* run);
 
 // At most `limit` of `calls`, spread evenly over them, the first and the last always included.
 std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit);
@@ -64,6 +58,6 @@ class StoreCopy {
   std::string saved_;
 };
 
-}  // namespace gentle::testing::life
+}  // namespace gentle::testing
 
-#endif  // GENTLE_TESTS_SYSCALL_FAULT_SUPPORT_H_
+#endif  // GENTLE_TESTS_SUPPORT_SYSCALL_FAULT_H_

@@ -1,10 +1,11 @@
-#include "git_oracle.h"
+#include "tests/support/git_oracle.h"
 
 #include <algorithm>
 #include <stdexcept>
 
 #include "export/git_flags.h"
-#include "tests/test_repo.h"
+#include "tests/support/git_env.h"
+#include "tests/support/process.h"
 
 namespace gentle::testing {
 namespace {
@@ -33,7 +34,7 @@ Result<std::string> OracleDiff(const std::string& git_dir, const std::string& ba
                                const std::string& candidate) {
   std::vector<std::string> argv = exporter::OracleArgv(base, candidate);
   argv.insert(argv.begin() + 1, "--git-dir=" + git_dir);
-  CommandResult r = RunCommand(argv, OracleEnv());
+  RunResult r = Run(argv, "", OracleEnv());
   if (r.exit_code != 0) {
     return Status(Code::kInternal, "oracle failed (" + std::to_string(r.exit_code) + "): " + r.err);
   }

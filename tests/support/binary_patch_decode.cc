@@ -1,56 +1,13 @@
-#include "tests/binary_test_support.h"
+#include "tests/support/binary_patch_decode.h"
 
-#include <sys/wait.h>
 #include <zlib.h>
 
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <stdexcept>
 
 #include "export/base85.h"
 
-namespace gentle::binary_test {
-
-std::string RunCapture(const std::string& command, int* exit_code) {
-  std::string out;
-  FILE* pipe = popen(command.c_str(), "r");
-  if (pipe == nullptr) {
-    *exit_code = -1;
-    return out;
-  }
-  char buf[1 << 16];
-  size_t n;
-  while ((n = fread(buf, 1, sizeof buf, pipe)) > 0) out.append(buf, n);
-  int status = pclose(pipe);
-  *exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  return out;
-}
-
-std::string ShellQuote(std::string_view s) {
-  std::string q = "'";
-  for (char c : s) {
-    if (c == '\'') {
-      q += "'\\''";
-    } else {
-      q += c;
-    }
-  }
-  return q + "'";
-}
-
-std::string GitIn(const std::string& dir) {
-  return "cd " + ShellQuote(dir) +
-         " && env GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=" + ShellQuote(dir) +
-         " LC_ALL=C git -c user.name=t -c user.email=t@example.com -c core.loosecompression=1 ";
-}
-
-void WriteFileBytes(const std::string& path, std::string_view data) {
-  std::ofstream f(path, std::ios::binary | std::ios::trunc);
-  f.write(data.data(), static_cast<std::streamsize>(data.size()));
-  if (!f) throw std::runtime_error("cannot write " + path);
-}
+namespace gentle::testing {
 
 Result<std::string> DecodeBase85Lines(std::string_view text) {
   std::string_view alphabet = exporter::Base85Alphabet();
@@ -210,4 +167,4 @@ std::string DescribeDelta(std::string_view delta) {
   return out;
 }
 
-}  // namespace gentle::binary_test
+}  // namespace gentle::testing

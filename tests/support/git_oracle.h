@@ -4,8 +4,8 @@
 // user or system configuration or attributes apply. EngineDiff opens the repository with libgit2
 // and calls DerivePatch. FirstDifference renders where two byte strings first diverge, with the
 // surrounding lines escaped, for readable test failures.
-#ifndef GENTLE_TESTS_GIT_ORACLE_H_
-#define GENTLE_TESTS_GIT_ORACLE_H_
+#ifndef GENTLE_TESTS_SUPPORT_GIT_ORACLE_H_
+#define GENTLE_TESTS_SUPPORT_GIT_ORACLE_H_
 
 #include <git2.h>
 
@@ -43,4 +43,4 @@ class RepoHandle {
 
 }  // namespace gentle::testing
 
-#endif  // GENTLE_TESTS_GIT_ORACLE_H_
+#endif  // GENTLE_TESTS_SUPPORT_GIT_ORACLE_H_

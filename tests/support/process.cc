@@ -1,4 +1,4 @@
-#include "tests/test_repo.h"
+#include "tests/support/process.h"
 
 #include <fcntl.h>
 #include <poll.h>
@@ -7,43 +7,37 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <cstdlib>
-#include <filesystem>
-#include <map>
 #include <stdexcept>
 
 extern char** environ;
 
 namespace gentle::testing {
 
-TempDir::TempDir() {
-  std::string tmpl =
-      (std::filesystem::temp_directory_path() / "gentle-engine-test-XXXXXX").string();
-  if (mkdtemp(tmpl.data()) == nullptr) throw std::runtime_error("mkdtemp failed");
-  // Canonical, so paths built from it compare equal to the symlink-resolved ones the store records.
-  path_ = std::filesystem::canonical(tmpl).string();
+nlohmann::json RunResult::Json() const {
+  auto doc = nlohmann::json::parse(out, nullptr, false);
+  if (doc.is_discarded()) {
+    throw std::runtime_error("stdout is not one JSON document\nstdout: " + out +
+                             "\nstderr: " + err);
+  }
+  return doc;
 }
 
-TempDir::~TempDir() {
-  std::error_code ec;
-  std::filesystem::remove_all(path_, ec);
-}
-
-CommandResult RunCommand(const std::vector<std::string>& argv,
-                         const std::vector<std::string>& extra_env, const std::string& stdin_data,
-                         const std::string& cwd) {
-  std::map<std::string, std::string> env;
+RunResult Run(const std::vector<std::string>& argv, const std::string& cwd, const Env& env,
+              const std::string& stdin_data) {
+  RunResult result;
+  if (argv.empty()) {
+    result.err = "spawn failed: no program";
+    return result;
+  }
+  Env full;
   for (char** e = environ; *e != nullptr; ++e) {
     std::string kv(*e);
     size_t eq = kv.find('=');
-    if (eq != std::string::npos) env[kv.substr(0, eq)] = kv.substr(eq + 1);
+    if (eq != std::string::npos) full[kv.substr(0, eq)] = kv.substr(eq + 1);
   }
-  for (const auto& kv : extra_env) {
-    size_t eq = kv.find('=');
-    env[kv.substr(0, eq)] = kv.substr(eq + 1);
-  }
+  for (const auto& [k, v] : env) full[k] = v;
   std::vector<std::string> env_strings;
-  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  for (const auto& [k, v] : full) env_strings.push_back(k + "=" + v);
   std::vector<char*> envp;
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
@@ -54,7 +48,8 @@ CommandResult RunCommand(const std::vector<std::string>& argv,
   int in_pipe[2], out_pipe[2], err_pipe[2];
   if (pipe2(in_pipe, O_CLOEXEC) != 0 || pipe2(out_pipe, O_CLOEXEC) != 0 ||
       pipe2(err_pipe, O_CLOEXEC) != 0) {
-    throw std::runtime_error("pipe failed");
+    result.err = "spawn failed: pipe";
+    return result;
   }
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
@@ -68,7 +63,6 @@ CommandResult RunCommand(const std::vector<std::string>& argv,
   close(in_pipe[0]);
   close(out_pipe[1]);
   close(err_pipe[1]);
-  CommandResult result;
   if (rc != 0) {
     close(in_pipe[1]);
     close(out_pipe[0]);
@@ -119,16 +113,17 @@ CommandResult RunCommand(const std::vector<std::string>& argv,
   int status = 0;
   while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
-  result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  if (WIFEXITED(status)) {
+    result.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    result.exit_code = 128 + WTERMSIG(status);
+  }
   return result;
 }
 
-const std::vector<std::string>& OracleEnv() {
-  static const TempDir home;  // empty by construction; removed at exit, after `env` below
-  static const std::vector<std::string> env = {
-      "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "GIT_ATTR_NOSYSTEM=1", "LC_ALL=C",
-      "HOME=" + home.path(),   "GIT_TERMINAL_PROMPT=0"};
-  return env;
+std::string Trim(const std::string& s) {
+  size_t end = s.find_last_not_of(" \n\r\t");
+  return end == std::string::npos ? "" : s.substr(0, end + 1);
 }
 
 }  // namespace gentle::testing

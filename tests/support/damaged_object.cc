@@ -1,11 +1,12 @@
-#include "tests/damaged_object.h"
+#include "tests/support/damaged_object.h"
 
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "tests/test_repo.h"
+#include "tests/support/files.h"
+#include "tests/support/git_repo.h"
 
 namespace gentle::testing {
 

@@ -1,4 +1,4 @@
-#include "tests/syscall_fault_support.h"
+#include "tests/support/syscall_fault.h"
 
 #include <algorithm>
 #include <catch2/catch.hpp>
@@ -6,18 +6,13 @@
 #include <map>
 #include <sstream>
 
-#include "tests/strace_kill.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/strace_kill.h"
+#include "tests/support/temp_dir.h"
 
-namespace gentle::testing::life {
+namespace gentle::testing {
 namespace {
-
-std::vector<std::string> ReviewArgv(const LifecycleRepo& repo,
-                                    const std::vector<std::string>& args) {
-  std::vector<std::string> argv = {GENTLE_AI_BIN, "review"};
-  argv.insert(argv.end(), args.begin(), args.end());
-  argv.insert(argv.end(), {"--cwd", repo.root(), "--json"});
-  return argv;
-}
 
 bool IsFdCall(const std::string& name) {
   return name == "write" || name == "pwrite64" || name == "fsync" || name == "fdatasync";
@@ -67,15 +62,14 @@ const std::vector<std::string>& FaultSyscalls() {
 
 std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
                                        const std::vector<std::string>& args,
-                                       const std::string& under, Run* run) {
+                                       const std::string& under, RunResult* run) {
   TempDir dir;
   const std::string trace = dir.path() + "/trace";
   std::string kinds;
   for (const std::string& kind : FaultSyscalls()) kinds += (kinds.empty() ? "" : ",") + kind;
-  std::vector<std::string> argv = {"-f", "-qq", "-y", "-s", "0", "-e", "trace=" + kinds,
-                                   "-o", trace};
-  for (const std::string& a : ReviewArgv(repo, args)) argv.push_back(a);
-  *run = Exec("strace", argv, repo.root(), TracedCommandEnv());
+  const std::vector<std::string> strace = {"strace",         "-f", "-qq", "-y", "-s", "0", "-e",
+                                           "trace=" + kinds, "-o", trace};
+  *run = GentleAi(repo.ReviewArgs(args), repo.root(), TracedCommandEnv(), strace);
 
   std::vector<StoreCall> out;
   std::map<std::string, int> ordinals;
@@ -106,17 +100,6 @@ std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
   return out;
 }
 
-Run ReviewKilledAtCall(const LifecycleRepo& repo, const std::vector<std::string>& args,
-                       const std::string& syscall, int ordinal) {
-  std::vector<std::string> argv = {
-      "-f", "-qq",
-      "-o", "/dev/null",
-      "-e", "trace=" + syscall,
-      "-e", "inject=" + syscall + ":signal=KILL:when=" + std::to_string(ordinal)};
-  for (const std::string& a : ReviewArgv(repo, args)) argv.push_back(a);
-  return Exec("strace", argv, repo.root(), TracedCommandEnv());
-}
-
 std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit) {
   if (calls.size() <= limit || limit < 2) return calls;
   std::vector<StoreCall> out;
@@ -132,7 +115,7 @@ std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t 
 
 StoreCopy::StoreCopy(const LifecycleRepo& repo)
     : root_(repo.root()), saved_(repo.root() + ".saved") {
-  Run copy = Exec("cp", {"-a", root_, saved_}, "/");
+  RunResult copy = Run({"cp", "-a", root_, saved_}, "/");
   INFO(copy.err);
   REQUIRE(copy.exit_code == 0);
 }
@@ -144,9 +127,9 @@ StoreCopy::~StoreCopy() {
 
 void StoreCopy::Restore() const {
   std::filesystem::remove_all(root_);
-  Run copy = Exec("cp", {"-a", saved_, root_}, "/");
+  RunResult copy = Run({"cp", "-a", saved_, root_}, "/");
   INFO(copy.err);
   REQUIRE(copy.exit_code == 0);
 }
 
-}  // namespace gentle::testing::life
+}  // namespace gentle::testing

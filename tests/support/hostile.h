@@ -9,15 +9,16 @@
 // (stdout is exactly one JSON document), and that the git common dir and every `untouched`
 // directory are byte-identical before and after (HashTree). StoreFixture builds a repository with
 // one started lineage and names the store's paths.
-#ifndef GENTLE_TESTS_HOSTILE_SUPPORT_H_
-#define GENTLE_TESTS_HOSTILE_SUPPORT_H_
+#ifndef GENTLE_TESTS_SUPPORT_HOSTILE_H_
+#define GENTLE_TESTS_SUPPORT_HOSTILE_H_
 
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
-#include "tests/test_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 
@@ -62,9 +63,6 @@ struct StoreFixture {
 // is computed from exactly those bytes, so the only defect is whatever the text itself carries.
 std::string RecordWithRawState(const std::string& state_text);
 
-// A copy of `from` (recursively, preserving symlinks) at `to`.
-void CopyTree(const std::string& from, const std::string& to);
-
 }  // namespace gentle::testing
 
-#endif  // GENTLE_TESTS_HOSTILE_SUPPORT_H_
+#endif  // GENTLE_TESTS_SUPPORT_HOSTILE_H_

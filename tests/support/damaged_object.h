@@ -3,8 +3,8 @@
 // inverted. The header and the bytes before `from` read as before; a whole read of the object is
 // refused, since its bytes no longer hash to its id. A test that still gets its answer proves the
 // object was not read whole.
-#ifndef GENTLE_TESTS_DAMAGED_OBJECT_H_
-#define GENTLE_TESTS_DAMAGED_OBJECT_H_
+#ifndef GENTLE_TESTS_SUPPORT_DAMAGED_OBJECT_H_
+#define GENTLE_TESTS_SUPPORT_DAMAGED_OBJECT_H_
 
 #include <string>
 
@@ -15,4 +15,4 @@ void DamageLooseBlobTail(const std::string& git_dir, const std::string& hex,
 
 }  // namespace gentle::testing
 
-#endif  // GENTLE_TESTS_DAMAGED_OBJECT_H_
+#endif  // GENTLE_TESTS_SUPPORT_DAMAGED_OBJECT_H_

@@ -1,4 +1,4 @@
-#include "tests/hostile_support.h"
+#include "tests/support/hostile.h"
 
 #include <catch2/catch.hpp>
 #include <cstdlib>
@@ -7,22 +7,19 @@
 
 #include "store/digests.h"
 #include "store/go_json.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
 
 namespace gentle::testing {
 
 RunResult Hostile(const std::vector<std::string>& args, const std::string& cwd) {
-  std::vector<std::string> argv = {"timeout", "-k", "5", "60", GENTLE_AI_BIN};
-  argv.insert(argv.end(), args.begin(), args.end());
   // GENTLE_HOSTILE_LOG=FILE counts the runs for docs/reliability.md (one line per command).
   if (const char* log = std::getenv("GENTLE_HOSTILE_LOG")) {
     std::ofstream(log, std::ios::app)
         << args.size() << " " << (args.size() > 1 ? args[1] : "") << "\n";
   }
-  return Run(argv, cwd,
-             {{"GIT_CONFIG_NOSYSTEM", "1"},
-              {"GIT_CONFIG_GLOBAL", "/dev/null"},
-              {"LC_ALL", "C"},
-              {"GENTLE_LOCK_TIMEOUT_MS", "200"}});
+  return GentleAi(args, cwd, {{"GENTLE_LOCK_TIMEOUT_MS", "200"}}, {"timeout", "-k", "5", "60"});
 }
 
 nlohmann::json ExpectOutcome(const std::vector<std::string>& args, const std::string& cwd,
@@ -100,12 +97,6 @@ std::string RecordWithRawState(const std::string& state_text) {
   const std::string revision = store::StateRevision(store::CompactJson(state_text));
   return "{\n  \"schema\": \"gentle-ai.review-state-record/v2\",\n  \"revision\": \"" + revision +
          "\",\n  \"state\": " + state_text + "\n}\n";
-}
-
-void CopyTree(const std::string& from, const std::string& to) {
-  std::filesystem::copy(
-      from, to,
-      std::filesystem::copy_options::recursive | std::filesystem::copy_options::copy_symlinks);
 }
 
 void ExpectFsckFinding(const std::string& cwd, const std::string& lineage) {

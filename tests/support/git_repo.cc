@@ -1,0 +1,51 @@
+#include "tests/support/git_repo.h"
+
+#include <sys/stat.h>
+
+#include <catch2/catch.hpp>
+#include <stdexcept>
+
+#include "tests/support/files.h"
+#include "tests/support/git_env.h"
+
+namespace gentle::testing {
+
+RunResult GitRun(const std::string& repo, const std::vector<std::string>& args, const Env& env) {
+  std::vector<std::string> argv = {"git", "-c", "protocol.file.allow=always"};
+  argv.insert(argv.end(), args.begin(), args.end());
+  Env merged = GitEnv();
+  for (const auto& [k, v] : env) merged[k] = v;
+  return Run(argv, repo, merged);
+}
+
+std::string Git(const std::string& repo, const std::vector<std::string>& args) {
+  RunResult r = GitRun(repo, args);
+  INFO("git " << (args.empty() ? "" : args[0]) << " failed: " << r.err);
+  REQUIRE(r.exit_code == 0);
+  return r.out;
+}
+
+std::string InitRepo(const std::string& parent, const std::string& name) {
+  const std::string repo = parent + "/" + name;
+  REQUIRE(mkdir(repo.c_str(), 0755) == 0);
+  Git(repo, {"init", "-q", "-b", "main"});
+  WriteFile(repo + "/a.txt", "alpha\n");
+  REQUIRE(mkdir((repo + "/dir").c_str(), 0755) == 0);
+  WriteFile(repo + "/dir/b.txt", "beta\n");
+  Git(repo, {"add", "-A"});
+  Git(repo, {"commit", "-q", "-m", "init"});
+  return repo;
+}
+
+std::string LooseObjectPath(const std::string& git_dir, const std::string& hex) {
+  return git_dir + "/objects/" + hex.substr(0, 2) + "/" + hex.substr(2);
+}
+
+void ReplaceLooseObject(const std::string& git_dir, const std::string& victim,
+                        const std::string& donor) {
+  const std::string path = LooseObjectPath(git_dir, victim);
+  if (chmod(path.c_str(), 0644) != 0) throw std::runtime_error("chmod " + path);
+  WriteFile(path, ReadFile(LooseObjectPath(git_dir, donor)));
+}
+
+}  // namespace gentle::testing
