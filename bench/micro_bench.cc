@@ -308,7 +308,7 @@ void RunDerive(benchmark::State& state, const TreePair& pair) {
     auto patch = exporter::DerivePatch(pair.repo, pair.base, pair.candidate, options);
     if (!patch.ok()) Fail("DerivePatch: " + patch.status().message());
     bytes = patch->bytes.size();
-    engine = patch->engine;
+    engine = std::string(exporter::EngineName(patch->engine));
     benchmark::DoNotOptimize(patch);
   }
   state.SetBytesProcessed(state.iterations() * static_cast<int64_t>(bytes));
@@ -321,7 +321,7 @@ void BM_DerivePatchText(benchmark::State& state) { RunDerive(state, TextPair(sta
 BENCHMARK(BM_DerivePatchText)->Arg(8)->Arg(64)->Arg(512)->Arg(1600)->Unit(benchmark::kMillisecond);
 
 // The same with libgit2's own strict hash verification (collision-detecting SHA-1) switched back
-// on, as it was before issue 6: every object is then hashed twice (libgit2's check and the
+// on: every object is then hashed twice (libgit2's check and the
 // project's OpenSSL one, store/object_reader.h), so the difference to BM_DerivePatchText is what
 // libgit2's check costs. Not what the product does; for docs/performance.md. Toggled only while no
 // DerivePatch thread runs.

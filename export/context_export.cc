@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "export/base64.h"
+#include "export/engine.h"
 #include "export/git_flags.h"
 #include "store/catalog.h"
 #include "store/file_io.h"
@@ -44,15 +45,14 @@ Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::
 
 Result<ContextExport> ExportContext(const ContextRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
-  if (request.engine != "native" && request.engine != "git") {
-    return Status(Code::kUsage, "--engine must be native or git");
-  }
+  const std::optional<Engine> engine = ParseEngine(request.engine);
+  if (!engine) return Status(Code::kUsage, "--engine must be native or git");
   GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(request.cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   ContextExport out;
   GENTLE_ASSIGN_OR_RETURN(out.record, LoadForRead(repo, request.lineage));
-  auto derived = DeriveContext(repo, out.record.initial_snapshot, request.engine);
+  auto derived = DeriveContext(repo, out.record.initial_snapshot, *engine);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(request.lineage);
@@ -108,7 +108,7 @@ std::string RenderEnvelope(const ContextExport& c) {
   }
   Json& derivation = j["derivation"];
   derivation["git_flags"] = PinnedDiffFlags();
-  derivation["engine"] = c.derived.engine;
+  derivation["engine"] = std::string(EngineName(c.derived.engine));
   derivation["tool_version"] = kToolVersion;
   j["budget"]["max_bytes"] = kMaxContextBytes;
   j["budget"]["used_bytes"] = patch.size();

@@ -32,7 +32,7 @@ using ApplicabilityFn =
 struct ContextRequest {
   std::string cwd = ".";
   std::string lineage;
-  std::string engine = "native";  // or "git"
+  std::string engine = "native";  // an engine name (export/engine.h)
   ApplicabilityFn applicability;
 };
 

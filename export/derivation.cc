@@ -28,7 +28,7 @@ Status Mismatch(const std::string& what) { return Status(Code::kIntegrityMismatc
 }  // namespace
 
 Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapshot& snapshot,
-                              const std::string& engine, PathsCheck paths_check, size_t max_bytes) {
+                              Engine engine, PathsCheck paths_check, size_t max_bytes) {
   // Only the subtrees that differ are read (as git diff does); a subtree shared by both trees
   // cannot contribute a changed path.
   GENTLE_ASSIGN_OR_RETURN(git_oid base_oid, ParseTreeId(snapshot.base_tree));
@@ -52,14 +52,14 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
     return Mismatch("the trees' changed paths do not reproduce the record's paths_digest");
   }
 
-  if (engine == "git") {
+  if (engine == Engine::kGit) {
     // The oracle's bytes are the engine's: the same sizes refuse it before git inflates anything.
     GENTLE_ASSIGN_OR_RETURN(store::OdbPtr odb, store::RepositoryOdb(repo.raw()));
     std::vector<ChangeFacts> facts = GatherFacts(odb.get(), changes);
     GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb.get(), changes, max_bytes, &facts));
     GENTLE_ASSIGN_OR_RETURN(derived.patch, RunOracleDiff(repo.common_dir(), snapshot.base_tree,
                                                          snapshot.candidate_tree, max_bytes));
-    derived.engine = "git";
+    derived.engine = Engine::kGit;
     return derived;
   }
   PatchOptions options;
@@ -73,7 +73,7 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
     return Mismatch("the patch engine's paths disagree with the trees' changed paths");
   }
   derived.patch = std::move(patch.bytes);
-  derived.engine = std::move(patch.engine);
+  derived.engine = patch.engine;
   return derived;
 }
 

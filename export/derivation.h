@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "export/engine.h"
 #include "export/patch_engine.h"
 #include "store/repository.h"
 #include "store/snapshot.h"
@@ -27,16 +28,14 @@ inline constexpr size_t kMaxContextBytes = 4194304;
 struct Derived {
   std::string patch;
   std::vector<ManifestEntry> manifest;  // bytewise path order
-  std::string engine;                   // "native", or "git" (--engine git)
+  Engine engine = Engine::kNative;
 };
 
 // kDigestOnly is for snapshots that carry only the digest of their paths (a context envelope).
 enum class PathsCheck { kListAndDigest, kDigestOnly };
 
-// engine: "native" (default) or "git".
 Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapshot& snapshot,
-                              const std::string& engine,
-                              PathsCheck paths_check = PathsCheck::kListAndDigest,
+                              Engine engine, PathsCheck paths_check = PathsCheck::kListAndDigest,
                               size_t max_bytes = kMaxContextBytes);
 
 }  // namespace gentle::exporter

@@ -304,7 +304,6 @@ ManifestEntry ManifestEntryOf(const TreeChange& change) {
 Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChange>& files,
                                 const PatchOptions& options) {
   DerivedPatch patch;
-  patch.engine = "native";
   patch.manifest.reserve(files.size());
   for (const TreeChange& work : files) patch.manifest.push_back(ManifestEntryOf(work));
   // Sizes from the object headers refuse a patch that cannot fit before any blob is inflated.

@@ -12,6 +12,12 @@
 // else. The result never holds a truncated patch. A large side whose section has no content on
 // the other side is read as a stream (export/streamed_section.h), so memory stays near the budget
 // whatever the blob's size.
+//
+// Thread-safety: DerivePatch and WritePatch run on the calling thread and, for a patch of many
+// files on a machine with more than one CPU, on one helper thread they start and join before
+// returning. The helper reads through a repository handle it opens on `repo`'s git directory;
+// `repo` itself is used only on the calling thread, which must not share it with another thread
+// during the call. Calls on different threads with different `repo` handles are independent.
 #ifndef GENTLE_EXPORT_PATCH_ENGINE_H_
 #define GENTLE_EXPORT_PATCH_ENGINE_H_
 
@@ -21,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "export/engine.h"
 #include "export/tree_delta.h"
 #include "store/status.h"
 
@@ -44,7 +51,7 @@ struct PatchOptions {
 struct DerivedPatch {
   std::string bytes;
   std::vector<ManifestEntry> manifest;  // in output order (git's; see export/tree_delta.h)
-  std::string engine;                   // "native": every section, binary ones included
+  Engine engine = Engine::kNative;      // every section, binary ones included
 };
 
 Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,

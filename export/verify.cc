@@ -2,11 +2,13 @@
 
 #include "export/context_export.h"
 #include "export/derivation.h"
+#include "export/engine.h"
 #include "export/envelope_reader.h"
 #include "export/git_flags.h"
 #include "store/digests.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
+#include "store/review_state.h"
 #include "store/sha256.h"
 #include "store/store_guard.h"
 #include "store/tree_rows.h"
@@ -56,7 +58,7 @@ Status CheckDerivationAndBudget(const Envelope& envelope) {
   if (envelope.git_flags != PinnedDiffFlags()) {
     return EnvelopeMismatch(envelope, "derivation.git_flags are not the pinned git flags");
   }
-  if (envelope.engine != "native" && envelope.engine != "git") {
+  if (!ParseEngine(envelope.engine)) {
     return EnvelopeMismatch(envelope, "derivation.engine is neither native nor git");
   }
   if (envelope.max_bytes != kMaxContextBytes) {
@@ -106,7 +108,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   GENTLE_ASSIGN_OR_RETURN(store::RecordView record, LoadForRead(repo, lineage));
-  auto derived = DeriveContext(repo, record.initial_snapshot, "native");
+  auto derived = DeriveContext(repo, record.initial_snapshot, Engine::kNative);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(lineage);
@@ -118,7 +120,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
   if (!against_status.ok()) return against_status.WithLineage(lineage);
-  if (against && record.state != "approved") {
+  if (against && !store::IsState(record.state, store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
                                          ", not approved; the merge is not authorised")
         .WithLineage(lineage);
@@ -164,7 +166,7 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
   }
   GENTLE_RETURN_IF_ERROR(CheckDerivationAndBudget(envelope));
   GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
-  auto derived = DeriveContext(repo, envelope.snapshot, "native", PathsCheck::kDigestOnly);
+  auto derived = DeriveContext(repo, envelope.snapshot, Engine::kNative, PathsCheck::kDigestOnly);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(envelope.lineage);
@@ -181,7 +183,7 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
   if (!against_status.ok()) return against_status.WithLineage(envelope.lineage);
-  if (envelope.state != "approved") {
+  if (!store::IsState(envelope.state, store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "context envelope says lineage " + envelope.lineage + " is " +
                                          envelope.state + ", not approved")
         .WithLineage(envelope.lineage)

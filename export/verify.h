@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "export/engine.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
@@ -44,7 +45,7 @@ struct VerifyResult {
   std::string against_tree;  // empty without --against
   size_t byte_size = 0;
   std::string sha256;
-  std::string engine;
+  Engine engine = Engine::kNative;  // the engine that re-derived the patch
 };
 
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,

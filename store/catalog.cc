@@ -56,12 +56,12 @@ Result<std::vector<std::string>> ListIncompleteEntries(const StoreLayout& layout
   return out;
 }
 
-Result<std::optional<Tombstone>> FindTombstone(const StoreLayout& layout,
-                                               const std::string& lineage) {
+Result<std::optional<std::string>> FindTombstoneFile(const StoreLayout& layout,
+                                                     const std::string& lineage) {
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.tombstone_dir()));
   auto names = ListDirectory(layout.tombstone_dir());
   if (!names.ok()) {
-    if (names.status().code() == Code::kNotFound) return std::optional<Tombstone>();
+    if (names.status().code() == Code::kNotFound) return std::optional<std::string>();
     return names.status();
   }
   for (const std::string& name : *names) {
@@ -72,10 +72,9 @@ Result<std::optional<Tombstone>> FindTombstone(const StoreLayout& layout,
     if (!row.ok() && row.status().code() == Code::kNotFound) continue;
     if (!row.ok()) return Status(Code::kCorrupted, row.status().message()).WithLineage(lineage);
     if (row->lineage_id != lineage) continue;
-    return std::optional<Tombstone>(
-        Tombstone{TombstonePath(layout, row->key), lineage, row->repository, row->target_identity});
+    return std::optional<std::string>(TombstonePath(layout, row->key));
   }
-  return std::optional<Tombstone>();
+  return std::optional<std::string>();
 }
 
 Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layout,
@@ -180,8 +179,8 @@ Status TombstoneFromIndex(const StoreLayout& layout, IndexDb& db, const std::str
 
 // The same answer from the tombstone files alone (a scan: stores without a usable index).
 Status TombstoneFromFiles(const StoreLayout& layout, const std::string& lineage) {
-  GENTLE_ASSIGN_OR_RETURN(auto tombstone, FindTombstone(layout, lineage));
-  if (tombstone) return Consumed(lineage, tombstone->file);
+  GENTLE_ASSIGN_OR_RETURN(auto tombstone, FindTombstoneFile(layout, lineage));
+  if (tombstone) return Consumed(lineage, *tombstone);
   return NotFound(lineage);
 }
 

@@ -22,15 +22,9 @@ Result<std::vector<std::string>> ListLiveLineages(const StoreLayout& layout);
 // entries only, not with the lineages.
 Result<std::vector<std::string>> ListIncompleteEntries(const StoreLayout& layout);
 
-struct Tombstone {
-  std::string file;  // absolute path of the tombstone file
-  std::string lineage;
-  std::string repository;
-  std::string target;
-};
-// The tombstone naming `lineage`, if any.
-Result<std::optional<Tombstone>> FindTombstone(const StoreLayout& layout,
-                                               const std::string& lineage);
+// The tombstone file (absolute path) naming `lineage`, if any: a scan of the tombstone directory.
+Result<std::optional<std::string>> FindTombstoneFile(const StoreLayout& layout,
+                                                     const std::string& lineage);
 
 // The committed quarantine audit record (reclaim-record.json) of `lineage`, if any.
 Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layout,

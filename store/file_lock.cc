@@ -44,7 +44,7 @@ Turnstile SetTurnstile(int fd, short type) {
 // taker therefore holds the turnstile (write) while it waits, and a shared taker must get the
 // turnstile (read) for the moment of its own flock attempt: readers arriving after a waiting
 // writer queue behind it, the readers already in drain, and the writer gets its turn. Where the
-// file system has no OFD locks the turnstile is skipped (plain flock, as before).
+// file system has no OFD locks the turnstile is skipped: a plain flock, without that fairness.
 Status WaitForFlock(int fd, LockMode mode, const std::string& path) {
   const bool exclusive = mode == LockMode::kExclusive;
   const int operation = (exclusive ? LOCK_EX : LOCK_SH) | LOCK_NB;

@@ -45,7 +45,7 @@ bool ReadWholeFile(int fd, std::string* out) {
 
 // A path component libgit2 (git_path_is_valid with GIT_PATH_REJECT_INDEX_DEFAULTS, protectNTFS on)
 // might refuse when loading an index. This is a superset of its rule, so anything it flags is
-// left to libgit2, which then decides exactly as before.
+// left to libgit2's own loader to decide.
 bool DoubtfulComponent(std::string_view c) {
   if (c.empty() || c == "." || c == "..") return true;
   if (c.find('~') != std::string_view::npos) return true;  // NTFS short names (GIT~1)

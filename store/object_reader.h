@@ -1,7 +1,7 @@
 // ObjectReader: reads git objects and checks, with OpenSSL's SHA-1, that their bytes hash to the id
 // they were asked for: SHA-1("<type> <size>\0" + data) == id.
 //
-// The rule (issue 6, docs/performance.md): EnsureLibgit2 (store/repository.h) switches libgit2's
+// The rule (docs/performance.md): EnsureLibgit2 (store/repository.h) switches libgit2's
 // own check (GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, collision-detecting SHA-1, several times
 // slower than OpenSSL's on this hardware) off once, process-wide, before any repository is opened;
 // it is never toggled afterwards, so no thread ever sees it change. In exchange every object read
@@ -24,8 +24,12 @@
 // A replaced or corrupted object (bytes that do not hash to its id), a missing one, or one of
 // another type is refused with kObjectsMissing (details.object), the code DESIGN.md section 8 gives
 // an object that is not there: the object with that id is not to be had. Other read failures
-// (zlib, I/O) are kInternal with libgit2's message, as before; callers reading trees report every
-// failure as kObjectsMissing, as they always did.
+// (zlib, I/O) are kInternal with libgit2's message; callers reading trees report every failure as
+// kObjectsMissing.
+//
+// Thread-safety: the functions keep no state between calls; a call uses only the handles it is
+// given, and those (git_repository, git_odb, a BlobStream) are used by one thread at a time. Two
+// threads read concurrently through handles of their own (export/patch_engine.h).
 //
 // Only SHA-1 object ids: libgit2 1.5 cannot open a repository with extensions.objectformat =
 // sha256 at all (Repository::Discover refuses it as `usage`), so no SHA-256 object reaches here.

@@ -4,6 +4,11 @@
 // carry no trailing slash (Go's filepath.Clean form), because they feed the worktree identity
 // digest. A linked worktree reports its own git_dir and worktree root and the shared common dir. A
 // bare repository has no worktree root; RequireWorktree() refuses it with `usage`.
+//
+// Thread-safety: a Repository, like every libgit2 object it hands out (raw(), object databases,
+// blobs, trees), is used by one thread at a time. A thread that reads the repository concurrently
+// opens its own handle on the git directory (as DerivePatch's helper thread does,
+// export/patch_engine.h). EnsureLibgit2 may be called from any thread.
 #ifndef GENTLE_STORE_REPOSITORY_H_
 #define GENTLE_STORE_REPOSITORY_H_
 

@@ -1,13 +1,16 @@
 // StoreGuard: the locks one store operation holds, taken in the order DESIGN.md section 3 fixes.
 //
-//   ForRead      batch marker check, shared maintenance lock (only if the lock file exists, so a
-//   read
-//                creates nothing), batch marker re-check.
+//   ForRead      batch marker check, shared maintenance lock (only if the lock file exists, so
+//                a read creates nothing), batch marker re-check.
 //   ForWrite     batch marker check, store directories, shared maintenance lock, batch marker
 //                re-check, then the exclusive v2/LOCK with its owner record.
 //   ForMaintenance  like ForWrite but the maintenance lock is exclusive (burn, store reset).
 //
 // A present batch-reconciliation marker refuses every operation with `reconciliation_prepared`.
+//
+// Thread-safety: each lock is an open file description of its own (store/file_lock.h), so a guard
+// excludes other processes and the other guards of this process alike. A guard is owned by one
+// thread; it is moved, never shared.
 #ifndef GENTLE_STORE_STORE_GUARD_H_
 #define GENTLE_STORE_STORE_GUARD_H_
 

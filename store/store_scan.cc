@@ -32,8 +32,8 @@ bool IsGoLineageDir(std::string_view name) {
 }
 
 void AddSymlink(const std::string& lineage, const std::string& path, StoreFiles* out) {
-  out->findings.push_back(
-      {"unexpected_entry", lineage, path, "symbolic link inside the store (never followed)"});
+  out->findings.push_back({FindingCode::kUnexpectedEntry, lineage, path,
+                           "symbolic link inside the store (never followed)"});
 }
 
 // Reports every symlink below `dir` (a directory, not followed into links), at any depth, except
@@ -70,8 +70,8 @@ void ScanLineageMembers(const std::string& dir, const std::string& lineage, bool
       AddSymlink(lineage, path, out);
     } else if (IsTempName(name) && kind == PathKind::kFile) {
       if (has_record) {
-        out->findings.push_back(
-            {"interrupted_write", lineage, path, "temporary file of an interrupted atomic write"});
+        out->findings.push_back({FindingCode::kInterruptedWrite, lineage, path,
+                                 "temporary file of an interrupted atomic write"});
       }
     } else if (IsGoLineageFile(name) && kind == PathKind::kFile) {
       continue;
@@ -79,7 +79,7 @@ void ScanLineageMembers(const std::string& dir, const std::string& lineage, bool
       ReportSymlinksBelow(path, lineage, {}, out);
     } else {
       out->findings.push_back(
-          {"unexpected_entry", lineage, path, "not part of a lineage directory"});
+          {FindingCode::kUnexpectedEntry, lineage, path, "not part of a lineage directory"});
     }
   }
 }
@@ -100,10 +100,11 @@ void ScanQuarantineMembers(const std::string& dir, StoreFiles* out) {
     } else if (name == "residue" && kind == PathKind::kDirectory) {
       ReportSymlinksBelow(path, "", {}, out);
     } else if (IsTempName(name) && kind == PathKind::kFile) {
-      out->findings.push_back(
-          {"interrupted_write", "", path, "temporary file of an interrupted atomic write"});
+      out->findings.push_back({FindingCode::kInterruptedWrite, "", path,
+                               "temporary file of an interrupted atomic write"});
     } else {
-      out->findings.push_back({"unexpected_entry", "", path, "not part of a quarantine directory"});
+      out->findings.push_back(
+          {FindingCode::kUnexpectedEntry, "", path, "not part of a quarantine directory"});
     }
   }
 }
@@ -127,7 +128,7 @@ Status ScanLineages(const StoreLayout& layout, ScanDepth depth, StoreFiles* out)
       continue;
     }
     if (!IsValidLineageId(name) || kind != PathKind::kDirectory) {
-      out->findings.push_back({"unexpected_entry", "", path, "not a lineage directory"});
+      out->findings.push_back({FindingCode::kUnexpectedEntry, "", path, "not a lineage directory"});
       continue;
     }
     auto record = LoadRecord(layout, name);
@@ -135,11 +136,11 @@ Status ScanLineages(const StoreLayout& layout, ScanDepth depth, StoreFiles* out)
       out->rows.lineages.push_back(LineageRowOf(*record, RowStatus::kCommitted));
     } else if (record.status().code() == Code::kNotFound) {
       out->incomplete.push_back(name);
-      out->findings.push_back(
-          {"incomplete_entry", name, path, "lineage directory without a record (review reclaim)"});
+      out->findings.push_back({FindingCode::kIncompleteEntry, name, path,
+                               "lineage directory without a record (review reclaim)"});
     } else {
-      out->findings.push_back(
-          {"record_corrupted", name, layout.record_path(name), record.status().message()});
+      out->findings.push_back({FindingCode::kRecordCorrupted, name, layout.record_path(name),
+                               record.status().message()});
     }
     if (depth == ScanDepth::kEveryMember) ScanLineageMembers(path, name, record.ok(), out);
   }
@@ -158,21 +159,22 @@ Status ScanTombstones(const StoreLayout& layout, ScanDepth depth, StoreFiles* ou
       continue;
     }
     if (IsTempName(name) && kind == PathKind::kFile) {
-      out->findings.push_back(
-          {"interrupted_write", "", path, "temporary file of an interrupted atomic write"});
+      out->findings.push_back({FindingCode::kInterruptedWrite, "", path,
+                               "temporary file of an interrupted atomic write"});
       continue;
     }
     if (!IsHexKey(key) || name.substr(key.size()) != ".json") {
-      out->findings.push_back({"unexpected_entry", "", path, "not a tombstone file name"});
+      out->findings.push_back(
+          {FindingCode::kUnexpectedEntry, "", path, "not a tombstone file name"});
       continue;
     }
     auto row = LoadTombstone(layout, key);
     if (!row.ok()) {
-      out->findings.push_back({"tombstone_corrupted", "", path, row.status().message()});
+      out->findings.push_back({FindingCode::kTombstoneCorrupted, "", path, row.status().message()});
       continue;
     }
     if (KindOf(layout.record_path(row->lineage_id)) != PathKind::kMissing) {
-      out->findings.push_back({"tombstone_live_lineage", row->lineage_id, path,
+      out->findings.push_back({FindingCode::kTombstoneLiveLineage, row->lineage_id, path,
                                "tombstone of a lineage whose record still exists"});
     }
     out->rows.tombstones.push_back(*row);
@@ -191,22 +193,24 @@ Status ScanQuarantine(const StoreLayout& layout, ScanDepth depth, StoreFiles* ou
       continue;
     }
     if (kind != PathKind::kDirectory) {
-      out->findings.push_back({"unexpected_entry", "", path, "not a quarantine directory"});
+      out->findings.push_back(
+          {FindingCode::kUnexpectedEntry, "", path, "not a quarantine directory"});
       continue;
     }
     if (depth == ScanDepth::kEveryMember) ScanQuarantineMembers(path, out);
     auto record = LoadAuditRecord(layout, name);
     if (!record.ok()) {
-      out->findings.push_back({"quarantine_corrupted", "", path, record.status().message()});
+      out->findings.push_back(
+          {FindingCode::kQuarantineCorrupted, "", path, record.status().message()});
       continue;
     }
     if (name.compare(0, record->lineage_id.size() + 1, record->lineage_id + "-") != 0) {
-      out->findings.push_back({"quarantine_corrupted", record->lineage_id, path,
+      out->findings.push_back({FindingCode::kQuarantineCorrupted, record->lineage_id, path,
                                "directory name does not start with its lineage"});
       continue;
     }
     if (record->status == "prepared") {
-      out->findings.push_back({"quarantine_prepared", record->lineage_id, path,
+      out->findings.push_back({FindingCode::kQuarantinePrepared, record->lineage_id, path,
                                "interrupted abandon or reclaim (audit record still prepared)"});
     }
     out->rows.quarantine.push_back(QuarantineRowOf(layout, name, *record));
@@ -258,7 +262,8 @@ Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout, ScanDepth depth) {
   if (depth == ScanDepth::kEveryMember) GENTLE_RETURN_IF_ERROR(ScanRoot(layout, &out));
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> trash, ResetTrashDirs(layout));
   for (const std::string& dir : trash) {
-    out.findings.push_back({"reset_interrupted", "", dir, "interrupted review store reset"});
+    out.findings.push_back(
+        {FindingCode::kResetInterrupted, "", dir, "interrupted review store reset"});
   }
   return out;
 }

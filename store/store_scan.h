@@ -20,20 +20,13 @@
 #include <string>
 #include <vector>
 
+#include "store/finding.h"
 #include "store/index_db.h"
 #include "store/layout.h"
 #include "store/record.h"
 #include "store/status.h"
 
 namespace gentle::store {
-
-// One disagreement, named by a stable fsck code (docs/lifecycle.md lists them).
-struct Finding {
-  std::string code;
-  std::string lineage;  // may be empty
-  std::string path;     // may be empty
-  std::string message;
-};
 
 struct StoreFiles {
   IndexSnapshot rows;                   // committed rows, except prepared audit records

@@ -10,7 +10,8 @@
 // on. Header reads and existence checks pass through (they hand out no content). The view is
 // opened by the original's git directory (refs, config, worktree HEAD as the original sees them).
 // It cannot write objects. It costs a repository open (config parse) per use: for a few revisions
-// per command, not for hot paths (those use ReadObject and LookupBlob directly).
+// per command, not for hot paths (those use ReadObject and LookupBlob directly). A view, like the
+// repository it was opened from, is used by one thread at a time.
 #ifndef GENTLE_STORE_VERIFIED_VIEW_H_
 #define GENTLE_STORE_VERIFIED_VIEW_H_
 

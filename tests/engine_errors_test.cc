@@ -22,7 +22,7 @@ TEST_CASE("budget_exceeded exactly when the patch passes max_bytes", "[engine][b
   REQUIRE(oracle.ok());
   REQUIRE(*oracle == whole->bytes);
   // A binary section was written, natively.
-  CHECK(whole->engine == "native");
+  CHECK(whole->engine == exporter::Engine::kNative);
 
   exporter::PatchOptions exact;
   exact.max_bytes = size;
@@ -108,7 +108,7 @@ TEST_CASE("manifest lists each changed path once - in output order", "[engine][m
   auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(base), BareRepo::Hex(cand));
   REQUIRE(oracle.ok());
   CHECK(FirstDifference(*oracle, r->bytes) == "");
-  CHECK(r->engine == "native");
+  CHECK(r->engine == exporter::Engine::kNative);
   const std::string xs = BareRepo::Hex(x), ys = BareRepo::Hex(y), zero(40, '0');
   std::vector<std::tuple<std::string, char, std::string, std::string, std::string, std::string>>
       expected = {{"a", 'M', "100644", "100644", xs, ys},

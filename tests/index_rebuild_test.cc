@@ -59,10 +59,10 @@ int UserVersion(const LifecycleRepo& repo) {
 TEST_CASE(
     "index rebuild: a writer killed while rebuilding a missing index leaves no half-built one") {
   REQUIRE(StraceWorks());
-  // The red team's reproduction: the writer is killed at its N-th openat of the tombstone
-  // directory, which it lists while it rebuilds. Before the fix the new index was created empty
-  // in place and filled afterwards, so a kill in between left an empty, valid index that the
-  // next commands trusted (lineages missing from list, a burned lineage not_found).
+  // The reproduction: the writer is killed at its N-th openat of the tombstone directory, which
+  // it lists while it rebuilds. An index created empty in place and filled afterwards would leave,
+  // after a kill in between, an empty, valid index that the next commands trusted (lineages
+  // missing from list, a burned lineage not_found).
   int killed = 0;
   for (int n = 1; n <= 8; ++n) {
     INFO("killed at openat " << n << " of terminal-consumption/v1");

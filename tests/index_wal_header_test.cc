@@ -71,7 +71,7 @@ TEST_CASE("index wal: a writer killed right after writing a WAL header stalls no
   const Answers answers = StartThreeKinds(repo);
   const std::string wal = repo.store_root() + "/index.sqlite-wal";
   REQUIRE(FileSize(wal) == 0);  // every writer leaves it checkpointed and truncated
-  // The red team's reproduction: SQLite's first pwrite to the -wal writes its header, the second
+  // The reproduction: SQLite's first pwrite to the -wal writes its header, the second
   // the first frame; the writer dies at the second.
   repo.Write("fresh.txt", "fresh\n");
   RunResult killed =

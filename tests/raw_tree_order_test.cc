@@ -236,7 +236,7 @@ TEST_CASE_METHOD(LiteralRepo,
     auto actual = EngineDiff(handle.get(), base, candidate);
     REQUIRE(actual.ok());
     CHECK(FirstDifference(*expected, actual->bytes) == "");
-    CHECK(actual->engine == "native");
+    CHECK(actual->engine == exporter::Engine::kNative);
     // The change list itself, in git's order: statuses, canonical modes and ids.
     CHECK(ManifestRaw(actual->manifest) == OracleRaw(repo, base, candidate));
   }

@@ -1,4 +1,4 @@
-// Randomized concurrency stress (issue 5): 8 worker processes run a seeded random mix of start,
+// Randomized concurrency stress: 8 worker processes run a seeded random mix of start,
 // verdict, export-context, status, burn and abandon on one store, from the main worktree and three
 // linked worktrees of one clone. Each worker logs every command it ran with its exit code and
 // output; afterwards the test proves from the logs and the final store that

@@ -7,11 +7,11 @@
 #include "store/file_io.h"
 #include "store/lineage_id.h"
 #include "store/pin_ref.h"
+#include "store/review_state.h"
 #include "store/secret.h"
 #include "store/store_scan.h"
 #include "store/tombstone.h"
 #include "transaction/mutation.h"
-#include "transaction/review_state.h"
 
 namespace gentle::transaction {
 namespace {
@@ -101,7 +101,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   store::FaultPoint("burn:locked");
   GENTLE_ASSIGN_OR_RETURN(store::RecordView record,
                           LoadForMutation(*scope, lineage, request.expected_revision, "burn"));
-  if (!IsState(record.state, ReviewState::kApproved)) {
+  if (!store::IsState(record.state, store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
                                          "; only an approved lineage can be burned")
         .WithLineage(lineage)

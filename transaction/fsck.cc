@@ -3,14 +3,14 @@
 #include <map>
 #include <set>
 
-#include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/finding.h"
 #include "store/index_db.h"
+#include "store/index_sync.h"
 #include "store/layout.h"
 #include "store/pin_ref.h"
 #include "store/repository.h"
 #include "store/store_guard.h"
-#include "transaction/mutation.h"
 
 namespace gentle::transaction {
 namespace {
@@ -23,7 +23,7 @@ std::string Describe(const store::LineageRow& r) {
 
 Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& files,
                     store::IndexDb& db, FsckReport* report) {
-  auto add = [&](const char* code, const std::string& lineage, const std::string& path,
+  auto add = [&](store::FindingCode code, const std::string& lineage, const std::string& path,
                  const std::string& message) {
     report->findings.push_back({code, lineage, path, message});
   };
@@ -35,18 +35,20 @@ Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& f
     auto it = lineages.find(row.lineage_id);
     const std::string path = layout.record_path(row.lineage_id);
     if (row.status == store::RowStatus::kPrepared) {
-      add("index_prepared", row.lineage_id, path, "catalog row still prepared");
+      add(store::FindingCode::kIndexPrepared, row.lineage_id, path, "catalog row still prepared");
     } else if (it == lineages.end()) {
-      add("index_extra_lineage", row.lineage_id, path, "catalog row without a record");
+      add(store::FindingCode::kIndexExtraLineage, row.lineage_id, path,
+          "catalog row without a record");
     } else if (Describe(*it->second) != Describe(row)) {
-      add("index_stale_lineage", row.lineage_id, path,
+      add(store::FindingCode::kIndexStaleLineage, row.lineage_id, path,
           "catalog row says " + Describe(row) + ", the record says " + Describe(*it->second));
     }
     return true;
   }));
   for (const auto& [id, row] : lineages) {
     if (!seen.count(id)) {
-      add("index_missing_lineage", id, layout.record_path(id), "record not in the catalog");
+      add(store::FindingCode::kIndexMissingLineage, id, layout.record_path(id),
+          "record not in the catalog");
     }
   }
 
@@ -58,18 +60,20 @@ Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& f
     auto it = tombstones.find(row.key);
     const std::string path = layout.tombstone_dir() + "/" + row.key + ".json";
     if (row.status == store::RowStatus::kPrepared) {
-      add("index_prepared", row.lineage_id, path, "tombstone row still prepared");
+      add(store::FindingCode::kIndexPrepared, row.lineage_id, path, "tombstone row still prepared");
     } else if (it == tombstones.end()) {
-      add("index_extra_tombstone", row.lineage_id, path, "tombstone row without its file");
+      add(store::FindingCode::kIndexExtraTombstone, row.lineage_id, path,
+          "tombstone row without its file");
     } else if (!(*it->second == row)) {
-      add("index_stale_tombstone", row.lineage_id, path, "tombstone row differs from its file");
+      add(store::FindingCode::kIndexStaleTombstone, row.lineage_id, path,
+          "tombstone row differs from its file");
     }
     return true;
   }));
   for (const auto& [key, row] : tombstones) {
     if (!seen.count(key)) {
-      add("index_missing_tombstone", row->lineage_id, layout.tombstone_dir() + "/" + key + ".json",
-          "tombstone file not in the index");
+      add(store::FindingCode::kIndexMissingTombstone, row->lineage_id,
+          layout.tombstone_dir() + "/" + key + ".json", "tombstone file not in the index");
     }
   }
 
@@ -80,19 +84,20 @@ Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& f
     seen.insert(row.quarantine_dir);
     auto it = quarantine.find(row.quarantine_dir);
     if (row.status == store::RowStatus::kPrepared) {
-      add("index_prepared", row.lineage_id, row.audit_path, "quarantine row still prepared");
+      add(store::FindingCode::kIndexPrepared, row.lineage_id, row.audit_path,
+          "quarantine row still prepared");
     } else if (it == quarantine.end()) {
-      add("index_extra_quarantine", row.lineage_id, row.audit_path,
+      add(store::FindingCode::kIndexExtraQuarantine, row.lineage_id, row.audit_path,
           "quarantine row without its audit record");
     } else if (!(*it->second == row)) {
-      add("index_stale_quarantine", row.lineage_id, row.audit_path,
+      add(store::FindingCode::kIndexStaleQuarantine, row.lineage_id, row.audit_path,
           "quarantine row differs from its audit record");
     }
     return true;
   }));
   for (const auto& [dir, row] : quarantine) {
     if (!seen.count(dir)) {
-      add("index_missing_quarantine", row->lineage_id, row->audit_path,
+      add(store::FindingCode::kIndexMissingQuarantine, row->lineage_id, row->audit_path,
           "audit record not in the index");
     }
   }
@@ -105,8 +110,8 @@ Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& f
 void AddRefLocks(const store::Repository& repo, FsckReport* report) {
   const std::string packed = repo.common_dir() + "/packed-refs.lock";
   if (store::KindOf(packed) != store::PathKind::kMissing) {
-    report->findings.push_back(
-        {"ref_lock", "", packed, "packed-refs is locked (remove it if no git command is running)"});
+    report->findings.push_back({store::FindingCode::kRefLock, "", packed,
+                                "packed-refs is locked (remove it if no git command is running)"});
   }
   std::vector<std::string> pending = {repo.common_dir() + "/refs/gentle-ai"};
   while (!pending.empty()) {
@@ -120,8 +125,8 @@ void AddRefLocks(const store::Repository& repo, FsckReport* report) {
       if (kind == store::PathKind::kDirectory) {
         pending.push_back(path);
       } else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".lock") == 0) {
-        report->findings.push_back(
-            {"ref_lock", "", path, "a ref is locked (remove it if no git command is running)"});
+        report->findings.push_back({store::FindingCode::kRefLock, "", path,
+                                    "a ref is locked (remove it if no git command is running)"});
       }
     }
   }
@@ -132,34 +137,35 @@ Status CheckIndex(const store::StoreLayout& layout, const store::StoreFiles& fil
                   FsckReport* report) {
   const bool has_content = !files.rows.lineages.empty() || !files.rows.tombstones.empty() ||
                            !files.rows.quarantine.empty();
-  auto add = [&](const char* code, const std::string& path, const std::string& message) {
+  auto add = [&](store::FindingCode code, const std::string& path, const std::string& message) {
     report->findings.push_back({code, "", path, message});
   };
   auto readiness = store::InspectIndexForReader(layout);
   if (!readiness.ok()) {
     // A symlink, directory, FIFO... at index.sqlite or a side file.
     if (readiness.status().code() != Code::kCorrupted) return readiness.status();
-    add("index_corrupted", layout.index_path(), readiness.status().message());
+    add(store::FindingCode::kIndexCorrupted, layout.index_path(), readiness.status().message());
     return Status::Ok();
   }
   switch (*readiness) {
     case store::IndexReadiness::kAbsent:
     case store::IndexReadiness::kSideFilesMissing:
       if (has_content) {
-        add("index_missing", layout.index_path(), "no usable index.sqlite (review index rebuild)");
+        add(store::FindingCode::kIndexMissing, layout.index_path(),
+            "no usable index.sqlite (review index rebuild)");
       }
       return Status::Ok();
     case store::IndexReadiness::kWalInterrupted:
-      add("index_interrupted", layout.index_path() + "-wal",
+      add(store::FindingCode::kIndexInterrupted, layout.index_path() + "-wal",
           "a WAL header with no frame after it (a writer was stopped between the two); readers "
           "answer from the files until the next writer or review index rebuild recovers it");
       return Status::Ok();
     case store::IndexReadiness::kWalUnrecognised:
-      add("index_corrupted", layout.index_path() + "-wal",
+      add(store::FindingCode::kIndexCorrupted, layout.index_path() + "-wal",
           "index.sqlite-wal does not start with a WAL header (review index rebuild)");
       return Status::Ok();
     case store::IndexReadiness::kNotADatabase:
-      add("index_corrupted", layout.index_path(),
+      add(store::FindingCode::kIndexCorrupted, layout.index_path(),
           "index.sqlite is not a SQLite database (review index rebuild)");
       return Status::Ok();
     case store::IndexReadiness::kReady:
@@ -174,34 +180,16 @@ Status CheckIndex(const store::StoreLayout& layout, const store::StoreFiles& fil
   }
   if (db.status().code() == Code::kNotFound) {
     if (has_content) {
-      add("index_missing", layout.index_path(), "no usable index.sqlite (review index rebuild)");
+      add(store::FindingCode::kIndexMissing, layout.index_path(),
+          "no usable index.sqlite (review index rebuild)");
     }
     return Status::Ok();
   }
   if (db.status().code() == Code::kCorrupted) {
-    add("index_corrupted", layout.index_path(), db.status().message());
+    add(store::FindingCode::kIndexCorrupted, layout.index_path(), db.status().message());
     return Status::Ok();
   }
   return db.status();
-}
-
-// Removes the `.atomic-*` temp files fsck reports as `interrupted_write`: the unpublished residue
-// of writes that never renamed into place. The caller holds the writer lock, so no live write
-// owns one.
-Status RemoveInterruptedWrites(const store::StoreLayout& layout) {
-  GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files,
-                          store::ScanStoreFiles(layout, store::ScanDepth::kEveryMember));
-  std::set<std::string> dirs;
-  for (const store::Finding& finding : files.findings) {
-    if (finding.code != "interrupted_write" ||
-        store::KindOf(finding.path) != store::PathKind::kFile) {
-      continue;
-    }
-    GENTLE_RETURN_IF_ERROR(store::RemoveTree(finding.path));
-    dirs.insert(store::ParentOf(finding.path));
-  }
-  for (const std::string& dir : dirs) GENTLE_RETURN_IF_ERROR(store::SyncDirectory(dir));
-  return Status::Ok();
 }
 
 }  // namespace
@@ -227,7 +215,7 @@ Result<FsckReport> Fsck(const std::string& cwd) {
   for (const auto& row : files.rows.lineages) {
     live.insert(row.lineage_id);
     if (!pinned.count(row.lineage_id)) {
-      report.findings.push_back({"pin_missing", row.lineage_id,
+      report.findings.push_back({store::FindingCode::kPinMissing, row.lineage_id,
                                  store::StoreLayout::PinRef(row.lineage_id),
                                  "live lineage without its pin ref (review index rebuild)"});
     }
@@ -235,26 +223,13 @@ Result<FsckReport> Fsck(const std::string& cwd) {
   for (const std::string& lineage : pins) {
     if (!live.count(lineage) &&
         store::KindOf(layout.record_path(lineage)) == store::PathKind::kMissing) {
-      report.findings.push_back({"pin_orphan", lineage, store::StoreLayout::PinRef(lineage),
+      report.findings.push_back({store::FindingCode::kPinOrphan, lineage,
+                                 store::StoreLayout::PinRef(lineage),
                                  "pin ref without a live record"});
     }
   }
   AddRefLocks(repo, &report);
   return report;
-}
-
-Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
-  {
-    // Refused before anything is created, as start is: a bare repository has no worktree.
-    GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
-    GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review index rebuild"));
-  }
-  // Exclusive, as burn and store reset: no reader has the old index open while it is replaced.
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
-                          LockStore(cwd, LockKind::kMaintenance));
-  store::FaultPoint("index-rebuild:locked");
-  GENTLE_RETURN_IF_ERROR(RemoveInterruptedWrites(scope->layout));
-  return store::RebuildIndex(scope->repo, scope->layout);
 }
 
 }  // namespace gentle::transaction

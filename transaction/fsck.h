@@ -1,20 +1,14 @@
-// FSCK and INDEX REBUILD (DESIGN.md section 5).
+// FSCK (DESIGN.md section 5).
 //
 // Fsck proves that the files, index.sqlite and the pin refs agree, read-only (the index is opened
 // read-only, with PRAGMA quick_check). Each disagreement is one store::Finding with a stable code
 // (docs/lifecycle.md lists them); the store is clean when there is none.
-// RebuildIndex regenerates index.sqlite from the files alone, under the exclusive maintenance lock
-// and the writer lock, after removing the temp files of interrupted writes (the
-// `interrupted_write` findings) and finishing interrupted mutations the files reveal
-// (store::RebuildIndex); it replaces an index from a newer release too (the explicit way out of
-// it). A bare repository is refused with `usage` before anything is created, as for start.
 #ifndef GENTLE_TRANSACTION_FSCK_H_
 #define GENTLE_TRANSACTION_FSCK_H_
 
 #include <string>
 #include <vector>
 
-#include "store/index_sync.h"
 #include "store/status.h"
 #include "store/store_scan.h"
 
@@ -31,8 +25,6 @@ struct FsckReport {
 };
 
 Result<FsckReport> Fsck(const std::string& cwd);
-
-Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd);
 
 }  // namespace gentle::transaction
 

@@ -2,9 +2,9 @@
 
 #include "store/fault_point.h"
 #include "store/lineage_id.h"
+#include "store/review_state.h"
 #include "transaction/clock.h"
 #include "transaction/mutation.h"
-#include "transaction/review_state.h"
 
 namespace gentle::transaction {
 
@@ -22,17 +22,19 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
   const auto history = state.find("verdict_history");
   const bool pristine =
-      IsState(record.state, ReviewState::kReviewing) &&
+      store::IsState(record.state, store::ReviewState::kReviewing) &&
       (history == state.end() || history->is_null() || (history->is_array() && history->empty()));
   if (!pristine) {
-    return Status(Code::kWrongState,
-                  "lineage " + request.lineage + " is " + record.state +
-                      (IsState(record.state, ReviewState::kReviewing) ? " with verdicts" : "") +
-                      "; invalidate needs a pristine reviewing record")
+    return Status(
+               Code::kWrongState,
+               "lineage " + request.lineage + " is " + record.state +
+                   (store::IsState(record.state, store::ReviewState::kReviewing) ? " with verdicts"
+                                                                                 : "") +
+                   "; invalidate needs a pristine reviewing record")
         .WithLineage(request.lineage)
         .WithDetail("state", record.state);
   }
-  state["state"] = ReviewStateName(ReviewState::kInvalidated);
+  state["state"] = store::ReviewStateName(store::ReviewState::kInvalidated);
   state["invalidation_reason"] = Trimmed(request.reason);
   state["invalidated_by"] = Trimmed(request.actor);
   state["invalidated_at"] = NowRfc3339();

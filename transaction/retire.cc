@@ -8,11 +8,11 @@
 #include "store/file_io.h"
 #include "store/lineage_id.h"
 #include "store/pin_ref.h"
+#include "store/review_state.h"
 #include "store/secret.h"
 #include "store/store_scan.h"
 #include "transaction/clock.h"
 #include "transaction/mutation.h"
-#include "transaction/review_state.h"
 
 namespace gentle::transaction {
 namespace {
@@ -112,7 +112,7 @@ Result<RetireResult> Abandon(const RetireRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "abandon"));
-  if (!AcceptsAbandon(record.state)) {
+  if (!store::AcceptsAbandon(record.state)) {
     return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
                                          "; a terminal lineage cannot be abandoned")
         .WithLineage(request.lineage)

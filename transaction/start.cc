@@ -11,11 +11,11 @@
 #include "store/pin_ref.h"
 #include "store/record.h"
 #include "store/repository.h"
+#include "store/review_state.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
 #include "transaction/capture.h"
 #include "transaction/clock.h"
-#include "transaction/review_state.h"
 
 namespace gentle::transaction {
 namespace {
@@ -37,7 +37,7 @@ nlohmann::ordered_json InitialState(const std::string& lineage, const store::Sna
   state["schema"] = store::kStateSchema;
   state["lineage_id"] = lineage;
   state["generation"] = 1;
-  state["state"] = ReviewStateName(ReviewState::kReviewing);
+  state["state"] = store::ReviewStateName(store::ReviewState::kReviewing);
   store::SnapshotToJson(snapshot, &state["initial_snapshot"]);
   store::SnapshotToJson(snapshot, &state["current_snapshot"]);
   state["genesis_paths"] = snapshot.paths;

@@ -2,19 +2,19 @@
 
 #include "store/fault_point.h"
 #include "store/lineage_id.h"
+#include "store/review_state.h"
 #include "store/secret.h"
 #include "store/sha256.h"
 #include "transaction/clock.h"
 #include "transaction/mutation.h"
-#include "transaction/review_state.h"
 
 namespace gentle::transaction {
 namespace {
 
-std::optional<ReviewState> TargetOf(std::string_view verdict) {
-  if (verdict == "APPROVE") return ReviewState::kApproved;
-  if (verdict == "REQUEST_CHANGES") return ReviewState::kCorrectionRequired;
-  if (verdict == "NEEDS_DISCUSSION") return ReviewState::kEscalated;
+std::optional<store::ReviewState> TargetOf(std::string_view verdict) {
+  if (verdict == "APPROVE") return store::ReviewState::kApproved;
+  if (verdict == "REQUEST_CHANGES") return store::ReviewState::kCorrectionRequired;
+  if (verdict == "NEEDS_DISCUSSION") return store::ReviewState::kEscalated;
   return std::nullopt;
 }
 
@@ -40,15 +40,16 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
 
 Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   GENTLE_RETURN_IF_ERROR(ValidateVerdictRequest(request));
-  const ReviewState target = *TargetOf(request.verdict);
+  const store::ReviewState target = *TargetOf(request.verdict);
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
                           LockStore(request.cwd, LockKind::kWriter));
   store::FaultPoint("verdict:locked");
   GENTLE_ASSIGN_OR_RETURN(
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "verdict"));
-  auto from = ParseReviewState(record.state);
-  if (!from || (*from != ReviewState::kReviewing && *from != ReviewState::kCorrectionRequired)) {
+  auto from = store::ParseReviewState(record.state);
+  if (!from || (*from != store::ReviewState::kReviewing &&
+                *from != store::ReviewState::kCorrectionRequired)) {
     return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
                                          "; a verdict needs " + "reviewing or correction_required")
         .WithLineage(request.lineage)
@@ -60,11 +61,11 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   result.lineage = request.lineage;
   result.verdict = request.verdict;
   result.previous_state = record.state;
-  result.state = std::string(ReviewStateName(target));
+  result.state = std::string(store::ReviewStateName(target));
   result.previous_revision = record.revision;
   result.body_sha256 = "sha256:" + store::Sha256Hex(request.body);
   result.at = NowRfc3339();
-  if (target == ReviewState::kApproved) {
+  if (target == store::ReviewState::kApproved) {
     GENTLE_ASSIGN_OR_RETURN(result.token, store::RandomHex(32));
     state["approved_ack_token_sha256"] = store::TokenDigest(result.token);
   }

@@ -349,7 +349,7 @@ Result<TreeRows> WorkspaceRows(const store::Repository& repo, Projection project
     // do not parse .git/index a second time (24% of a start on 30,000 files): libgit2's own parse
     // when it read the file for us, else a small in-memory index holding only the entries they
     // can look up. Nothing writes it; the repository lets go of it on return, so a later reader in
-    // this process loads the index from disk as before.
+    // this process loads the index from disk.
     git_index* for_repo = index.libgit2.get();
     IndexPtr subset;
     if (!for_repo) {

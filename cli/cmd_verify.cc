@@ -1,46 +1,14 @@
-// review export-context and review verify.
-#include <cstdio>
+// review verify.
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/render.h"
-#include "export/context_export.h"
 #include "export/envelope_reader.h"
 #include "export/verify.h"
 #include "store/file_io.h"
-#include "transaction/inspect.h"
 
 namespace gentle::cli {
-namespace {
-
-int Emit(const std::string& bytes, const std::string& output, bool json) {
-  if (!output.empty()) {
-    Status st = store::WriteFileAtomic(output, bytes, 0644);
-    if (!st.ok())
-      return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()), json);
-    return 0;
-  }
-  std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-  std::fflush(stdout);
-  return 0;
-}
-
-}  // namespace
-
-int RunExportContext(const CommonOptions& common, const ExportOptions& options) {
-  exporter::ContextRequest request;
-  request.cwd = common.cwd;
-  request.lineage = options.lineage;
-  request.engine = options.engine;
-  // Applicability is reported only in the JSON envelope. Computing it recaptures the live target
-  // (for current-changes: hashes the whole worktree), so the raw patch does not pay for it.
-  if (common.json) request.applicability = transaction::ApplicabilityOf;
-  auto result = exporter::ExportContext(request);
-  if (!result.ok()) return ReportError(result.status(), common.json);
-  if (common.json) return Emit(exporter::RenderEnvelope(*result) + "\n", options.output, true);
-  return Emit(result->derived.patch, options.output, false);
-}
 
 int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   if (options.lineage.empty() == options.envelope.empty()) {
@@ -71,7 +39,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["against_tree"] = NullIfEmpty(r.against_tree);
     out["byte_size"] = r.byte_size;
     out["sha256"] = r.sha256;
-    out["engine"] = r.engine;
+    out["engine"] = std::string(exporter::EngineName(r.engine));
     if (!options.envelope.empty()) {
       out["checked"] = exporter::EnvelopeChecked();
       out["self_asserted"] = exporter::EnvelopeSelfAsserted();

@@ -2,13 +2,13 @@
 // names, gentle-ai's compact-v2 vocabulary). Code compares states as enum values; the names are
 // only for reading and writing records. A record may carry a state this tool does not know (a
 // newer gentle-ai's): ParseReviewState answers nothing for it, and each verb decides.
-#ifndef GENTLE_TRANSACTION_REVIEW_STATE_H_
-#define GENTLE_TRANSACTION_REVIEW_STATE_H_
+#ifndef GENTLE_STORE_REVIEW_STATE_H_
+#define GENTLE_STORE_REVIEW_STATE_H_
 
 #include <optional>
 #include <string_view>
 
-namespace gentle::transaction {
+namespace gentle::store {
 
 enum class ReviewState {
   kReviewing,
@@ -30,6 +30,6 @@ bool AcceptsAbandon(std::string_view name);
 // Whether a record's state `name` is `state`.
 bool IsState(std::string_view name, ReviewState state);
 
-}  // namespace gentle::transaction
+}  // namespace gentle::store
 
-#endif  // GENTLE_TRANSACTION_REVIEW_STATE_H_
+#endif  // GENTLE_STORE_REVIEW_STATE_H_

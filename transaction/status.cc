@@ -1,25 +1,35 @@
-#include "transaction/inspect.h"
+#include "transaction/status.h"
 
-#include <algorithm>
-#include <functional>
 #include <map>
 #include <nlohmann/json.hpp>
-#include <set>
 
 #include "store/catalog.h"
-#include "store/file_io.h"
 #include "store/index_sync.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
 #include "store/repository.h"
 #include "store/store_guard.h"
-#include "store/store_scan.h"
-#include "store/time_order.h"
-#include "store/tombstone.h"
 #include "transaction/capture.h"
 
 namespace gentle::transaction {
+
+std::string_view ApplicabilityName(Applicability applicability) {
+  switch (applicability) {
+    case Applicability::kCurrentTarget:
+      return "current_target";
+    case Applicability::kAmbiguous:
+      return "ambiguous";
+    case Applicability::kUnrelated:
+      return "unrelated";
+    case Applicability::kCorrupted:
+      return "corrupted";
+    case Applicability::kIncomplete:
+      return "incomplete";
+  }
+  return "unrelated";  // unreachable: the switch names every enumerator
+}
+
 namespace {
 
 // The selector START recorded; for records without one, the best reconstruction from the snapshot.
@@ -86,14 +96,14 @@ LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std
   if (!record.ok() && record.status().code() == Code::kNotFound) {
     // A lineage directory without a record: an interrupted start (undone by the next mutation)
     // or residue another tool left (retired by `review reclaim`).
-    s.applicability = "incomplete";
+    s.applicability = Applicability::kIncomplete;
     s.detail =
         "a directory without a record: the next mutation undoes an interrupted start; review "
         "reclaim retires any other";
     return s;
   }
   if (!record.ok()) {
-    s.applicability = "corrupted";
+    s.applicability = Applicability::kCorrupted;
     s.detail = record.status().message();
     return s;
   }
@@ -109,16 +119,16 @@ LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std
   if (live_identity.ok()) {
     s.live_target_identity = *live_identity;
     if (*live_identity != s.target_identity) {
-      s.applicability = "unrelated";
+      s.applicability = Applicability::kUnrelated;
       s.detail = "the live target differs from the lineage's snapshot";
     } else if (!ClaimsHere(r, here)) {
-      s.applicability = "unrelated";
+      s.applicability = Applicability::kUnrelated;
       s.detail = kForeignDetail;
     } else {
-      s.applicability = "current_target";
+      s.applicability = Applicability::kCurrentTarget;
     }
   } else {
-    s.applicability = "unrelated";
+    s.applicability = Applicability::kUnrelated;
     s.detail = "the live target cannot be computed here: " + live_identity.status().message();
   }
   return s;
@@ -158,10 +168,10 @@ Result<LineageStatus> AssessAlone(const store::Repository& repo, const store::St
   LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
   LineageStatus s = Assess(repo, live, here, lineage, record);
-  if (s.applicability == "current_target") {
+  if (s.applicability == Applicability::kCurrentTarget) {
     GENTLE_ASSIGN_OR_RETURN(bool contested, OtherClaim(layout, lineage, s.target_identity, here));
     if (contested) {
-      s.applicability = "ambiguous";
+      s.applicability = Applicability::kAmbiguous;
       s.detail = kAmbiguousDetail;
     }
   }
@@ -199,12 +209,12 @@ Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
   for (const std::string& id : ids) {
     auto record = store::LoadRecord(layout, id);
     LineageStatus s = Assess(repo, live, here, id, record);
-    if (s.applicability == "current_target") ++claims[s.target_identity];
+    if (s.applicability == Applicability::kCurrentTarget) ++claims[s.target_identity];
     out.push_back(std::move(s));
   }
   for (LineageStatus& s : out) {
-    if (s.applicability == "current_target" && claims[s.target_identity] > 1) {
-      s.applicability = "ambiguous";
+    if (s.applicability == Applicability::kCurrentTarget && claims[s.target_identity] > 1) {
+      s.applicability = Applicability::kAmbiguous;
       s.detail = kAmbiguousDetail;
     }
   }
@@ -216,143 +226,7 @@ Result<std::string> ApplicabilityOf(const store::Repository& repo,
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, record.lineage_id,
                                                        Result<store::RecordView>(record)));
-  return s.applicability;
-}
-
-namespace {
-
-LineageSummary SummaryOf(const store::LineageRow& row) {
-  LineageSummary s;
-  s.lineage = row.lineage_id;
-  s.state = row.state;
-  s.kind = row.kind;
-  s.created_at = row.created_at;
-  s.path_count = static_cast<size_t>(row.path_count);
-  s.revision = row.revision;
-  return s;
-}
-
-LineageSummary Incomplete(const std::string& lineage) {
-  return {lineage, "incomplete", "", "", 0, "", ""};
-}
-
-// Lists from the files alone (no index yet: a fresh or Go-written store).
-Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layout) {
-  GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files, store::ScanStoreFiles(layout));
-  std::vector<LineageSummary> out;
-  std::set<std::string> listed;
-  std::sort(files.rows.lineages.begin(), files.rows.lineages.end(),
-            [](const store::LineageRow& a, const store::LineageRow& b) {
-              return std::pair(store::TimeOrderKey(a.created_at), a.lineage_id) <
-                     std::pair(store::TimeOrderKey(b.created_at), b.lineage_id);
-            });
-  for (const auto& row : files.rows.lineages) {
-    listed.insert(row.lineage_id);
-    out.push_back(SummaryOf(row));
-  }
-  std::vector<LineageSummary> consumed;
-  for (const auto& row : files.rows.tombstones) {
-    if (listed.count(row.lineage_id) || !store::TombstoneEffective(layout, row)) continue;
-    listed.insert(row.lineage_id);
-    consumed.push_back(
-        {row.lineage_id, "consumed", "", "", 0, "", store::TombstonePath(layout, row.key)});
-  }
-  std::map<std::string, const store::QuarantineRow*> newest;
-  for (const auto& row : files.rows.quarantine) {
-    if (listed.count(row.lineage_id) || !store::QuarantineEffective(layout, row)) continue;
-    auto& slot = newest[row.lineage_id];
-    if (slot == nullptr ||
-        store::TimeOrderKey(row.reclaimed_at) > store::TimeOrderKey(slot->reclaimed_at)) {
-      slot = &row;
-    }
-  }
-  // An incomplete entry whose lineage was burned or retired is listed as that (the tombstone or
-  // audit record outranks the directory, as in `status --lineage`).
-  for (const std::string& id : files.incomplete) {
-    if (!listed.count(id) && !newest.count(id)) out.push_back(Incomplete(id));
-  }
-  out.insert(out.end(), consumed.begin(), consumed.end());
-  for (const auto& [id, row] : newest) {
-    out.push_back({id, "retired", "", "", 0, "", row->audit_path});
-  }
-  return out;
-}
-
-}  // namespace
-
-Status VisitLineages(const std::string& cwd,
-                     const std::function<void(const LineageSummary&)>& visit) {
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
-  const store::StoreLayout layout(repo.common_dir());
-  GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
-  if (!db) {
-    GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> all, ListFromFiles(layout));
-    for (const LineageSummary& s : all) visit(s);
-    return Status::Ok();
-  }
-  // A second connection answers the keyed "already listed?" questions while the first streams,
-  // so nothing proportional to the number of lineages is held in memory.
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> keyed, store::OpenIndexForReader(layout));
-  if (!keyed) return Status(Code::kBusy, "index.sqlite changed while listing; retry");
-  auto live = [&](const std::string& lineage) -> Result<bool> {
-    GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(lineage));
-    if (!row) return false;
-    if (row->status == store::RowStatus::kCommitted) return true;
-    return store::KindOf(layout.record_path(lineage)) == store::PathKind::kFile;
-  };
-  Status failure;
-  GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
-    if (row.status == store::RowStatus::kCommitted) {
-      visit(SummaryOf(row));
-      return true;
-    }
-    // A prepared row: a mutation in flight or interrupted; the record says what is true.
-    auto record = store::LoadRecord(layout, row.lineage_id);
-    if (record.ok()) visit(SummaryOf(store::LineageRowOf(*record, store::RowStatus::kCommitted)));
-    return true;
-  }));
-  // Incomplete entries have no committed row (a Go-written one has no row at all): from v2/.
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> incomplete,
-                          store::ListIncompleteEntries(layout));
-  for (const std::string& id : incomplete) {
-    GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(id));
-    if (row && row->status == store::RowStatus::kCommitted) continue;  // listed above
-    GENTLE_ASSIGN_OR_RETURN(auto tombstone, keyed->FindTombstoneByLineage(id));
-    if (tombstone && store::TombstoneEffective(layout, *tombstone)) continue;  // consumed below
-    GENTLE_ASSIGN_OR_RETURN(auto audit, keyed->FindQuarantineByLineage(id));
-    if (audit && store::QuarantineEffective(layout, *audit)) continue;  // retired below
-    visit(Incomplete(id));
-  }
-  std::string previous;
-  GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::TombstoneRow& row) {
-    if (row.lineage_id == previous || !store::TombstoneEffective(layout, row)) return true;
-    auto is_live = live(row.lineage_id);
-    if (!is_live.ok()) {
-      failure = is_live.status();
-      return false;
-    }
-    if (*is_live) return true;
-    previous = row.lineage_id;
-    visit({row.lineage_id, "consumed", "", "", 0, "", store::TombstonePath(layout, row.key)});
-    return true;
-  }));
-  GENTLE_RETURN_IF_ERROR(failure);
-  previous.clear();
-  GENTLE_RETURN_IF_ERROR(db->ListQuarantine([&](const store::QuarantineRow& row) {
-    if (row.lineage_id == previous || !store::QuarantineEffective(layout, row)) return true;
-    previous = row.lineage_id;
-    auto is_live = live(row.lineage_id);
-    auto tombstone = keyed->FindTombstoneByLineage(row.lineage_id);
-    if (!is_live.ok() || !tombstone.ok()) {
-      failure = !is_live.ok() ? is_live.status() : tombstone.status();
-      return false;
-    }
-    if (*is_live || (*tombstone && store::TombstoneEffective(layout, **tombstone))) return true;
-    visit({row.lineage_id, "retired", "", "", 0, "", row.audit_path});
-    return true;
-  }));
-  return failure;
+  return std::string(ApplicabilityName(s.applicability));
 }
 
 }  // namespace gentle::transaction

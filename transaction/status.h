@@ -1,4 +1,4 @@
-// STATUS and LIST: read-only views of the store (DESIGN.md section 6).
+// STATUS: a read-only view of the store (DESIGN.md section 6).
 //
 // Status reports each lineage's state and its applicability to the live target of the worktree the
 // command runs in: the live target is recomputed with the lineage's own selector by hashing in
@@ -13,13 +13,12 @@
 // Claims are worktree-aware: a lineage claims the live target only in the worktree it was started
 // in (its record's initial_atomic_start.worktree_identity is this worktree's identity). A record
 // that names no worktree cannot be proven foreign and claims the live target wherever it matches.
-#ifndef GENTLE_TRANSACTION_INSPECT_H_
-#define GENTLE_TRANSACTION_INSPECT_H_
+#ifndef GENTLE_TRANSACTION_STATUS_H_
+#define GENTLE_TRANSACTION_STATUS_H_
 
-#include <cstddef>
-#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "store/record.h"
@@ -28,11 +27,17 @@
 
 namespace gentle::transaction {
 
+// The applicability vocabulary above, one enum with one name table (ApplicabilityName).
+enum class Applicability { kCurrentTarget, kAmbiguous, kUnrelated, kCorrupted, kIncomplete };
+
+// "current_target", "ambiguous", "unrelated", "corrupted", "incomplete".
+std::string_view ApplicabilityName(Applicability applicability);
+
 struct LineageStatus {
   std::string lineage;
   std::string state;  // empty when corrupted
   std::string kind;
-  std::string applicability;
+  Applicability applicability = Applicability::kUnrelated;
   std::string revision;
   std::string target_identity;
   std::string live_target_identity;  // empty when it could not be computed
@@ -51,27 +56,6 @@ Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
 // `repo`'s worktree, exactly as `status --lineage` reports it. Read-only.
 Result<std::string> ApplicabilityOf(const store::Repository& repo, const store::RecordView& record);
 
-struct LineageSummary {
-  std::string lineage;
-  std::string state;  // the record's state, or "incomplete" / "consumed" / "retired"
-  std::string kind;   // empty for incomplete, consumed and retired
-  std::string created_at;
-  size_t path_count = 0;
-  std::string revision;  // empty for incomplete, consumed and retired
-  std::string evidence;  // consumed: the tombstone file; retired: the audit record
-};
-
-// Every lineage the store knows: live ones (by creation time), then incomplete entries (a lineage
-// directory without a record, by id), then consumed, then retired (the newest audit record of
-// each). A lineage is listed once: an incomplete entry whose lineage has an effective tombstone or
-// audit record is listed consumed or retired. From the index, plus one scan of v2/ for incomplete
-// entries (they have no committed row); without an index (a fresh or Go-written store), from the
-// files, with the same answer. Unreadable records are not lineages here; `review fsck` reports
-// them. Streamed to `visit`: with an index, memory does not grow with the number of lineages
-// (duplicates are found by keyed lookups on a second read-only connection).
-Status VisitLineages(const std::string& cwd,
-                     const std::function<void(const LineageSummary&)>& visit);
-
 }  // namespace gentle::transaction
 
-#endif  // GENTLE_TRANSACTION_INSPECT_H_
+#endif  // GENTLE_TRANSACTION_STATUS_H_

@@ -1,6 +1,6 @@
-#include "transaction/review_state.h"
+#include "store/review_state.h"
 
-namespace gentle::transaction {
+namespace gentle::store {
 namespace {
 
 struct StateName {
@@ -45,4 +45,4 @@ bool AcceptsAbandon(std::string_view name) {
 
 bool IsState(std::string_view name, ReviewState state) { return ParseReviewState(name) == state; }
 
-}  // namespace gentle::transaction
+}  // namespace gentle::store

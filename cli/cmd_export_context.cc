@@ -1,0 +1,42 @@
+// review export-context.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "export/context_export.h"
+#include "store/file_io.h"
+#include "transaction/status.h"
+
+namespace gentle::cli {
+namespace {
+
+int Emit(const std::string& bytes, const std::string& output, bool json) {
+  if (!output.empty()) {
+    Status st = store::WriteFileAtomic(output, bytes, 0644);
+    if (!st.ok())
+      return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()), json);
+    return 0;
+  }
+  std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace
+
+int RunExportContext(const CommonOptions& common, const ExportOptions& options) {
+  exporter::ContextRequest request;
+  request.cwd = common.cwd;
+  request.lineage = options.lineage;
+  request.engine = options.engine;
+  // Applicability is reported only in the JSON envelope. Computing it recaptures the live target
+  // (for current-changes: hashes the whole worktree), so the raw patch does not pay for it.
+  if (common.json) request.applicability = transaction::ApplicabilityOf;
+  auto result = exporter::ExportContext(request);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  if (common.json) return Emit(exporter::RenderEnvelope(*result) + "\n", options.output, true);
+  return Emit(result->derived.patch, options.output, false);
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,48 @@
+// review fsck.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "transaction/fsck.h"
+
+namespace gentle::cli {
+
+int RunFsck(const CommonOptions& common) {
+  auto result = transaction::Fsck(common.cwd);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  const transaction::FsckReport& r = *result;
+  const int exit_code = r.clean() ? 0 : ExitCodeFor(Code::kCorrupted);
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-fsck/v1";
+    out["clean"] = r.clean();
+    out["index_present"] = r.index_present;
+    out["counts"]["lineages"] = r.lineages;
+    out["counts"]["tombstones"] = r.tombstones;
+    out["counts"]["quarantine"] = r.quarantine;
+    out["counts"]["pin_refs"] = r.pin_refs;
+    out["findings"] = nlohmann::ordered_json::array();
+    for (const auto& f : r.findings) {
+      nlohmann::ordered_json entry;
+      entry["code"] = std::string(store::FindingCodeName(f.code));
+      entry["lineage"] = NullIfEmpty(f.lineage);
+      entry["path"] = NullIfEmpty(f.path);
+      entry["message"] = f.message;
+      out["findings"].push_back(entry);
+    }
+    PrintJson(out);
+    return exit_code;
+  }
+  for (const auto& f : r.findings) {
+    std::cout << store::FindingCodeName(f.code) << "  " << (f.lineage.empty() ? "-" : f.lineage)
+              << "  " << (f.path.empty() ? "-" : f.path) << "  " << f.message << "\n";
+  }
+  std::cout << (r.clean() ? "clean" : "NOT clean") << ": " << r.lineages << " lineage(s), "
+            << r.tombstones << " tombstone(s), " << r.quarantine << " quarantine entr"
+            << (r.quarantine == 1 ? "y" : "ies") << ", " << r.pin_refs << " pin ref(s), "
+            << r.findings.size() << " finding(s)\n";
+  return exit_code;
+}
+
+}  // namespace gentle::cli

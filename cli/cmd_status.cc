@@ -1,0 +1,42 @@
+// review status.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "transaction/status.h"
+
+namespace gentle::cli {
+
+int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage) {
+  auto result = transaction::InspectStatus(common.cwd, lineage);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-status/v1";
+    out["lineages"] = nlohmann::ordered_json::array();
+    for (const auto& s : *result) {
+      nlohmann::ordered_json entry;
+      entry["lineage"] = s.lineage;
+      entry["state"] = NullIfEmpty(s.state);
+      entry["kind"] = NullIfEmpty(s.kind);
+      entry["applicability"] = std::string(transaction::ApplicabilityName(s.applicability));
+      entry["revision"] = NullIfEmpty(s.revision);
+      entry["target_identity"] = NullIfEmpty(s.target_identity);
+      entry["live_target_identity"] = NullIfEmpty(s.live_target_identity);
+      if (!s.detail.empty()) entry["detail"] = s.detail;
+      out["lineages"].push_back(entry);
+    }
+    return PrintJson(out);
+  }
+  if (result->empty()) std::cout << "no lineages\n";
+  for (const auto& s : *result) {
+    std::cout << s.lineage << "  " << (s.state.empty() ? "-" : s.state) << "  "
+              << transaction::ApplicabilityName(s.applicability);
+    if (!s.detail.empty()) std::cout << "  (" << s.detail << ")";
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,31 @@
+// review store reset.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "transaction/store_reset.h"
+
+namespace gentle::cli {
+
+int RunStoreReset(const CommonOptions& common, const LifecycleOptions& o) {
+  auto result = transaction::ResetStore(common.cwd, o.yes);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  const transaction::ResetPlan& r = *result;
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-store-reset/v1";
+    out["performed"] = r.performed;
+    out["root"] = r.root;
+    out["paths"] = r.paths;
+    out["pin_refs"] = r.pin_refs;
+    return PrintJson(out);
+  }
+  std::cout << (r.performed ? "removed:\n" : "would remove (run again with --yes):\n");
+  for (const std::string& path : r.paths) std::cout << "  " << path << "\n";
+  for (const std::string& ref : r.pin_refs) std::cout << "  " << ref << "\n";
+  if (r.paths.empty() && r.pin_refs.empty()) std::cout << "  nothing\n";
+  return 0;
+}
+
+}  // namespace gentle::cli

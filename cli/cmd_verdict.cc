@@ -1,0 +1,65 @@
+// review verdict.
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "transaction/verdict.h"
+
+namespace gentle::cli {
+namespace {
+
+constexpr size_t kMaxBodyBytes = 1u << 20;
+
+Result<std::string> ReadBody(const LifecycleOptions& o) {
+  if (o.body.has_value() == o.body_file.has_value()) {
+    return Status(Code::kUsage, "give exactly one of --body and --body-file");
+  }
+  if (o.body) return *o.body;
+  std::ifstream in(*o.body_file, std::ios::binary);
+  if (!in) return Status(Code::kUsage, "cannot read --body-file " + *o.body_file);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (text.size() > kMaxBodyBytes) return Status(Code::kUsage, "--body-file exceeds 1 MiB");
+  return text;
+}
+
+}  // namespace
+
+int RunVerdict(const CommonOptions& common, const LifecycleOptions& o) {
+  transaction::VerdictRequest request{common.cwd, o.lineage, o.verdict,          o.actor,
+                                      o.role,     "",        o.expected_revision};
+  if (Status st = transaction::ValidateVerdictRequest(request); !st.ok()) {
+    return ReportError(st, common.json);
+  }
+  auto body = ReadBody(o);
+  if (!body.ok()) return ReportError(body.status(), common.json);
+  request.body = *body;
+  auto result = transaction::GiveVerdict(request);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  const transaction::VerdictResult& r = *result;
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-verdict/v1";
+    out["lineage"] = r.lineage;
+    out["verdict"] = r.verdict;
+    out["previous_state"] = r.previous_state;
+    out["state"] = r.state;
+    out["previous_revision"] = r.previous_revision;
+    out["revision"] = r.revision;
+    out["body_sha256"] = r.body_sha256;
+    out["at"] = r.at;
+    out["token"] = NullIfEmpty(r.token);
+    return PrintJson(out);
+  }
+  std::cout << r.verdict << " " << r.lineage << ": " << r.previous_state << " -> " << r.state
+            << "\n  revision: " << r.revision << "\n";
+  if (!r.token.empty()) {
+    std::cout << "  token:    " << r.token
+              << "\n  (shown once; `review burn` needs it with the revision above)\n";
+  }
+  return 0;
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,177 @@
+#include "transaction/list.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+#include "store/catalog.h"
+#include "store/file_io.h"
+#include "store/index_sync.h"
+#include "store/layout.h"
+#include "store/record.h"
+#include "store/repository.h"
+#include "store/store_guard.h"
+#include "store/store_scan.h"
+#include "store/time_order.h"
+#include "store/tombstone.h"
+
+namespace gentle::transaction {
+
+std::string_view StandingName(Standing standing) {
+  switch (standing) {
+    case Standing::kLive:
+      return "live";
+    case Standing::kIncomplete:
+      return "incomplete";
+    case Standing::kConsumed:
+      return "consumed";
+    case Standing::kRetired:
+      return "retired";
+  }
+  return "live";  // unreachable: the switch names every enumerator
+}
+
+namespace {
+
+LineageSummary SummaryOf(const store::LineageRow& row) {
+  LineageSummary s;
+  s.lineage = row.lineage_id;
+  s.state = row.state;
+  s.kind = row.kind;
+  s.created_at = row.created_at;
+  s.path_count = static_cast<size_t>(row.path_count);
+  s.revision = row.revision;
+  return s;
+}
+
+// A lineage listed without a live record; `evidence`: the tombstone or audit record, if any.
+LineageSummary Recordless(const std::string& lineage, Standing standing, std::string evidence) {
+  LineageSummary s;
+  s.lineage = lineage;
+  s.standing = standing;
+  s.state = std::string(StandingName(standing));
+  s.evidence = std::move(evidence);
+  return s;
+}
+
+// Lists from the files alone (no index yet: a fresh or Go-written store).
+Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layout) {
+  GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files, store::ScanStoreFiles(layout));
+  std::vector<LineageSummary> out;
+  std::set<std::string> listed;
+  std::sort(files.rows.lineages.begin(), files.rows.lineages.end(),
+            [](const store::LineageRow& a, const store::LineageRow& b) {
+              return std::pair(store::TimeOrderKey(a.created_at), a.lineage_id) <
+                     std::pair(store::TimeOrderKey(b.created_at), b.lineage_id);
+            });
+  for (const auto& row : files.rows.lineages) {
+    listed.insert(row.lineage_id);
+    out.push_back(SummaryOf(row));
+  }
+  std::vector<LineageSummary> consumed;
+  for (const auto& row : files.rows.tombstones) {
+    if (listed.count(row.lineage_id) || !store::TombstoneEffective(layout, row)) continue;
+    listed.insert(row.lineage_id);
+    consumed.push_back(
+        Recordless(row.lineage_id, Standing::kConsumed, store::TombstonePath(layout, row.key)));
+  }
+  std::map<std::string, const store::QuarantineRow*> newest;
+  for (const auto& row : files.rows.quarantine) {
+    if (listed.count(row.lineage_id) || !store::QuarantineEffective(layout, row)) continue;
+    auto& slot = newest[row.lineage_id];
+    if (slot == nullptr ||
+        store::TimeOrderKey(row.reclaimed_at) > store::TimeOrderKey(slot->reclaimed_at)) {
+      slot = &row;
+    }
+  }
+  // An incomplete entry whose lineage was burned or retired is listed as that (the tombstone or
+  // audit record outranks the directory, as in `status --lineage`).
+  for (const std::string& id : files.incomplete) {
+    if (!listed.count(id) && !newest.count(id))
+      out.push_back(Recordless(id, Standing::kIncomplete, ""));
+  }
+  out.insert(out.end(), consumed.begin(), consumed.end());
+  for (const auto& [id, row] : newest) {
+    out.push_back(Recordless(id, Standing::kRetired, row->audit_path));
+  }
+  return out;
+}
+
+}  // namespace
+
+Status VisitLineages(const std::string& cwd,
+                     const std::function<void(const LineageSummary&)>& visit) {
+  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  const store::StoreLayout layout(repo.common_dir());
+  GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
+  if (!db) {
+    GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> all, ListFromFiles(layout));
+    for (const LineageSummary& s : all) visit(s);
+    return Status::Ok();
+  }
+  // A second connection answers the keyed "already listed?" questions while the first streams,
+  // so nothing proportional to the number of lineages is held in memory.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> keyed, store::OpenIndexForReader(layout));
+  if (!keyed) return Status(Code::kBusy, "index.sqlite changed while listing; retry");
+  auto live = [&](const std::string& lineage) -> Result<bool> {
+    GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(lineage));
+    if (!row) return false;
+    if (row->status == store::RowStatus::kCommitted) return true;
+    return store::KindOf(layout.record_path(lineage)) == store::PathKind::kFile;
+  };
+  Status failure;
+  GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
+    if (row.status == store::RowStatus::kCommitted) {
+      visit(SummaryOf(row));
+      return true;
+    }
+    // A prepared row: a mutation in flight or interrupted; the record says what is true.
+    auto record = store::LoadRecord(layout, row.lineage_id);
+    if (record.ok()) visit(SummaryOf(store::LineageRowOf(*record, store::RowStatus::kCommitted)));
+    return true;
+  }));
+  // Incomplete entries have no committed row (a Go-written one has no row at all): from v2/.
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> incomplete,
+                          store::ListIncompleteEntries(layout));
+  for (const std::string& id : incomplete) {
+    GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(id));
+    if (row && row->status == store::RowStatus::kCommitted) continue;  // listed above
+    GENTLE_ASSIGN_OR_RETURN(auto tombstone, keyed->FindTombstoneByLineage(id));
+    if (tombstone && store::TombstoneEffective(layout, *tombstone)) continue;  // consumed below
+    GENTLE_ASSIGN_OR_RETURN(auto audit, keyed->FindQuarantineByLineage(id));
+    if (audit && store::QuarantineEffective(layout, *audit)) continue;  // retired below
+    visit(Recordless(id, Standing::kIncomplete, ""));
+  }
+  std::string previous;
+  GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::TombstoneRow& row) {
+    if (row.lineage_id == previous || !store::TombstoneEffective(layout, row)) return true;
+    auto is_live = live(row.lineage_id);
+    if (!is_live.ok()) {
+      failure = is_live.status();
+      return false;
+    }
+    if (*is_live) return true;
+    previous = row.lineage_id;
+    visit(Recordless(row.lineage_id, Standing::kConsumed, store::TombstonePath(layout, row.key)));
+    return true;
+  }));
+  GENTLE_RETURN_IF_ERROR(failure);
+  previous.clear();
+  GENTLE_RETURN_IF_ERROR(db->ListQuarantine([&](const store::QuarantineRow& row) {
+    if (row.lineage_id == previous || !store::QuarantineEffective(layout, row)) return true;
+    previous = row.lineage_id;
+    auto is_live = live(row.lineage_id);
+    auto tombstone = keyed->FindTombstoneByLineage(row.lineage_id);
+    if (!is_live.ok() || !tombstone.ok()) {
+      failure = !is_live.ok() ? is_live.status() : tombstone.status();
+      return false;
+    }
+    if (*is_live || (*tombstone && store::TombstoneEffective(layout, **tombstone))) return true;
+    visit(Recordless(row.lineage_id, Standing::kRetired, row.audit_path));
+    return true;
+  }));
+  return failure;
+}
+
+}  // namespace gentle::transaction

@@ -1,0 +1,46 @@
+// LIST: every lineage the store knows, read-only (DESIGN.md section 6).
+#ifndef GENTLE_TRANSACTION_LIST_H_
+#define GENTLE_TRANSACTION_LIST_H_
+
+#include <cstddef>
+#include <functional>
+#include <string>
+#include <string_view>
+
+#include "store/status.h"
+
+namespace gentle::transaction {
+
+// Where a listed lineage stands: a live record, a lineage directory without a record, burned (a
+// tombstone), or retired (a quarantine audit record). One enum, one name table (StandingName).
+enum class Standing { kLive, kIncomplete, kConsumed, kRetired };
+
+// "live", "incomplete", "consumed", "retired": the last three are the `state` list prints for a
+// lineage without a live record.
+std::string_view StandingName(Standing standing);
+
+struct LineageSummary {
+  std::string lineage;
+  Standing standing = Standing::kLive;
+  std::string state;  // kLive: the record's state; otherwise StandingName(standing)
+  std::string kind;   // empty for incomplete, consumed and retired
+  std::string created_at;
+  size_t path_count = 0;
+  std::string revision;  // empty for incomplete, consumed and retired
+  std::string evidence;  // consumed: the tombstone file; retired: the audit record
+};
+
+// Every lineage the store knows: live ones (by creation time), then incomplete entries (a lineage
+// directory without a record, by id), then consumed, then retired (the newest audit record of
+// each). A lineage is listed once: an incomplete entry whose lineage has an effective tombstone or
+// audit record is listed consumed or retired. From the index, plus one scan of v2/ for incomplete
+// entries (they have no committed row); without an index (a fresh or Go-written store), from the
+// files, with the same answer. Unreadable records are not lineages here; `review fsck` reports
+// them. Streamed to `visit`: with an index, memory does not grow with the number of lineages
+// (duplicates are found by keyed lookups on a second read-only connection).
+Status VisitLineages(const std::string& cwd,
+                     const std::function<void(const LineageSummary&)>& visit);
+
+}  // namespace gentle::transaction
+
+#endif  // GENTLE_TRANSACTION_LIST_H_
