@@ -16,7 +16,7 @@
 #include <vector>
 
 #include "export/patch_engine.h"
-#include "store/repository.h"
+#include "store/git/repository.h"
 #include "store/snapshot.h"
 #include "store/status.h"
 
@@ -34,7 +34,7 @@ struct Derived {
 enum class PathsCheck { kListAndDigest, kDigestOnly };
 
 // engine: "native" (default) or "git".
-Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapshot& snapshot,
+Result<Derived> DeriveContext(const store::git::Repository& repo, const store::Snapshot& snapshot,
                               const std::string& engine,
                               PathsCheck paths_check = PathsCheck::kListAndDigest,
                               size_t max_bytes = kMaxContextBytes);

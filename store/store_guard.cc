@@ -5,8 +5,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "store/database_files.h"
 #include "store/file_io.h"
+#include "store/index/database_files.h"
 
 namespace gentle::store {
 namespace {
@@ -56,7 +56,7 @@ Status CheckStoreShape(const StoreLayout& layout) {
     GENTLE_RETURN_IF_ERROR(kinds.Check(path).status());
   }
   // index.sqlite and its side files: each missing or a regular file (never a FIFO to block on).
-  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(layout.index_path()));
+  GENTLE_RETURN_IF_ERROR(index::CheckDatabaseFileKinds(layout.index_path()));
   for (const std::string& dir :
        {layout.root(), layout.v2_dir(), layout.tombstone_dir(), layout.quarantine_dir()}) {
     GENTLE_ASSIGN_OR_RETURN(PathKind kind, kinds.Check(dir));

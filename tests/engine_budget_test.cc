@@ -15,9 +15,9 @@
 #include "export/patch_bound.h"
 #include "export/patch_engine.h"
 #include "git_oracle.h"
-#include "store/object_reader.h"
-#include "store/repository.h"
-#include "store/tree_rows.h"
+#include "store/git/object_reader.h"
+#include "store/git/repository.h"
+#include "store/git/tree_rows.h"
 #include "tests/damaged_object.h"
 #include "tests/test_repo.h"
 
@@ -29,7 +29,7 @@ constexpr size_t kMiB = 1024 * 1024;
 class BareRepo {
  public:
   BareRepo() : git_dir_(dir_.path() + "/r.git") {
-    store::EnsureLibgit2();
+    store::git::EnsureLibgit2();
     git_repository* raw = nullptr;
     REQUIRE(git_repository_init(&raw, git_dir_.c_str(), 1) == 0);
     git_repository_free(raw);
@@ -64,7 +64,7 @@ class BareRepo {
     }
     Git(git_dir_, {"repack", "-adq"});
   }
-  static std::string Hex(const git_oid& oid) { return store::OidHex(oid); }
+  static std::string Hex(const git_oid& oid) { return store::git::OidHex(oid); }
 
  private:
   TempDir dir_;
@@ -96,7 +96,7 @@ std::string SparseBinaryOf(size_t bytes) {
 }
 
 bool WholeReadFails(BareRepo& repo, const git_oid& oid) {
-  return !store::LookupBlob(repo.get(), oid).ok();
+  return !store::git::LookupBlob(repo.get(), oid).ok();
 }
 
 void ExpectIdentical(BareRepo& repo, const git_oid& base, const git_oid& cand) {
@@ -246,7 +246,7 @@ TEST_CASE("each change's lower bound is at most its section's bytes") {
                                   {"z", GIT_FILEMODE_BLOB, empty_blob}});
   auto changes = exporter::DiffTrees(repo.get(), base, cand);
   REQUIRE(changes.ok());
-  auto odb = store::RepositoryOdb(repo.get());
+  auto odb = store::git::RepositoryOdb(repo.get());
   REQUIRE(odb.ok());
   std::vector<exporter::ChangeFacts> facts = exporter::GatherFacts(odb->get(), *changes);
   size_t total = 0;

@@ -1,8 +1,7 @@
-// store::ReadIndexFile against libgit2's git_index_open on index files written by the git CLI:
-// every field of every entry must match, and the files the reader declines (split index, sparse
-// index, bad checksum, paths libgit2 refuses) must come back as nullopt so the caller falls back.
-#include "store/index_file.h"
-
+// store::git::ReadWorktreeIndex against libgit2's git_index_open on index files written by the git
+// CLI: every field of every entry must match, and the files the reader declines (split index,
+// sparse index, bad checksum, paths libgit2 refuses) must come back as nullopt so the caller falls
+// back.
 #include <git2.h>
 #include <sys/stat.h>
 
@@ -10,7 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "store/tree_rows.h"
+#include "store/git/tree_rows.h"
+#include "store/git/worktree_index.h"
 #include "tests/test_repo.h"
 
 namespace gentle::testing {
@@ -18,7 +18,7 @@ namespace {
 
 // Compares the reader's entries with libgit2's parse of the same file, field by field.
 void CheckSameAsLibgit2(const std::string& index_path, uint32_t expected_version) {
-  std::optional<store::IndexFile> ours = store::ReadIndexFile(index_path);
+  std::optional<store::git::WorktreeIndex> ours = store::git::ReadWorktreeIndex(index_path);
   REQUIRE(ours.has_value());
   CHECK(ours->version == expected_version);
   git_libgit2_init();
@@ -26,7 +26,7 @@ void CheckSameAsLibgit2(const std::string& index_path, uint32_t expected_version
   REQUIRE(git_index_open(&index, index_path.c_str()) == 0);
   REQUIRE(ours->entries.size() == git_index_entrycount(index));
   for (size_t i = 0; i < ours->entries.size(); ++i) {
-    const store::IndexEntry& a = ours->entries[i];
+    const store::git::WorktreeIndexEntry& a = ours->entries[i];
     const git_index_entry* b = git_index_get_byindex(index, i);
     INFO("entry " << i << " " << b->path);
     CHECK(a.path == b->path);
@@ -40,7 +40,7 @@ void CheckSameAsLibgit2(const std::string& index_path, uint32_t expected_version
     CHECK(a.uid == b->uid);
     CHECK(a.gid == b->gid);
     CHECK(a.file_size == b->file_size);
-    CHECK(store::OidHex(a.id) == store::OidHex(b->id));
+    CHECK(store::git::OidHex(a.id) == store::git::OidHex(b->id));
     CHECK(a.flags == b->flags);
     CHECK(a.flags_extended == b->flags_extended);
     CHECK(a.stage() == git_index_entry_stage(b));
@@ -84,7 +84,7 @@ TEST_CASE("index reader matches libgit2 on version 3 with intent-to-add and skip
   const std::string index = ReadFile(repo + "/.git/index");
   REQUIRE(index.substr(4, 4) == std::string("\0\0\0\3", 4));
   CheckSameAsLibgit2(repo + "/.git/index", 3);
-  auto ours = store::ReadIndexFile(repo + "/.git/index");
+  auto ours = store::git::ReadWorktreeIndex(repo + "/.git/index");
   REQUIRE(ours.has_value());
   std::vector<std::string> intent, skip;
   for (const auto& e : ours->entries) {
@@ -117,7 +117,7 @@ TEST_CASE("index reader matches libgit2 with conflict stages and optional extens
   // Untracked cache (UNTR) and cache tree (TREE) extensions are present and must be skipped.
   Git(repo, {"update-index", "--untracked-cache"});
   Git(repo, {"status", "--porcelain"});
-  auto ours = store::ReadIndexFile(repo + "/.git/index");
+  auto ours = store::git::ReadWorktreeIndex(repo + "/.git/index");
   REQUIRE(ours.has_value());
   int stages = 0;
   for (const auto& e : ours->entries) stages += e.path == "a.txt" && e.stage() > 0;
@@ -139,7 +139,7 @@ TEST_CASE("index reader handles a path of exactly 0xFFF bytes and declines one o
   Git(repo, {"update-index", "--index-version", "4"});
   CheckSameAsLibgit2(repo + "/.git/index", 4);
   Git(repo, {"update-index", "--add", "--cacheinfo", "100644," + blob + "," + long_path(4096)});
-  CHECK_FALSE(store::ReadIndexFile(repo + "/.git/index").has_value());
+  CHECK_FALSE(store::git::ReadWorktreeIndex(repo + "/.git/index").has_value());
 }
 
 TEST_CASE("index reader declines split and sparse indexes and damaged files") {
@@ -150,28 +150,28 @@ TEST_CASE("index reader declines split and sparse indexes and damaged files") {
   SECTION("a split index (`link` extension) is left to libgit2") {
     Git(repo, {"update-index", "--split-index"});
     REQUIRE(ReadFile(path).find("link") != std::string::npos);
-    CHECK_FALSE(store::ReadIndexFile(path).has_value());
+    CHECK_FALSE(store::git::ReadWorktreeIndex(path).has_value());
   }
   SECTION("a sparse index (`sdir` extension) is left to libgit2") {
     Git(repo, {"config", "index.sparse", "true"});
     Git(repo, {"sparse-checkout", "set", "--cone", "dir/sub"});
     REQUIRE(ReadFile(path).find("sdir") != std::string::npos);
-    CHECK_FALSE(store::ReadIndexFile(path).has_value());
+    CHECK_FALSE(store::git::ReadWorktreeIndex(path).has_value());
   }
   SECTION("a wrong trailing checksum") {
     std::string bytes = ReadFile(path);
     bytes.back() = static_cast<char>(bytes.back() ^ 1);
     WriteFile(path, bytes);
-    CHECK_FALSE(store::ReadIndexFile(path).has_value());
+    CHECK_FALSE(store::git::ReadWorktreeIndex(path).has_value());
   }
   SECTION("a truncated file") {
     std::string bytes = ReadFile(path);
     WriteFile(path, bytes.substr(0, bytes.size() / 2));
-    CHECK_FALSE(store::ReadIndexFile(path).has_value());
+    CHECK_FALSE(store::git::ReadWorktreeIndex(path).has_value());
   }
   SECTION("a missing file is an empty index, as for git_index_open") {
     REQUIRE(unlink(path.c_str()) == 0);
-    auto ours = store::ReadIndexFile(path);
+    auto ours = store::git::ReadWorktreeIndex(path);
     REQUIRE(ours.has_value());
     CHECK(ours->entries.empty());
   }

@@ -8,11 +8,11 @@
 
 #include "store/catalog.h"
 #include "store/file_io.h"
-#include "store/index_sync.h"
+#include "store/git/repository.h"
+#include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
-#include "store/repository.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
 #include "store/time_order.h"
@@ -46,14 +46,14 @@ struct Loaded {
 
 class LiveTargets {
  public:
-  explicit LiveTargets(const store::Repository& repo) : repo_(repo) {}
+  explicit LiveTargets(const store::git::Repository& repo) : repo_(repo) {}
 
   // The live identity for a selector, or the reason it cannot be computed.
   const Result<std::string>& For(const Selector& selector) {
     for (auto& [key, value] : cache_) {
       if (key == selector) return value;
     }
-    auto snapshot = CaptureSnapshot(repo_, selector, store::ObjectWrites::kHashOnly);
+    auto snapshot = CaptureSnapshot(repo_, selector, store::git::ObjectWrites::kHashOnly);
     Result<std::string> identity = snapshot.ok() ? Result<std::string>(snapshot->identity)
                                                  : Result<std::string>(snapshot.status());
     cache_.emplace_back(selector, std::move(identity));
@@ -61,7 +61,7 @@ class LiveTargets {
   }
 
  private:
-  const store::Repository& repo_;
+  const store::git::Repository& repo_;
   std::vector<std::pair<Selector, Result<std::string>>> cache_;
 };
 
@@ -79,7 +79,7 @@ bool ClaimsHere(const store::RecordView& record, const std::string& here) {
 }
 
 // `here`: this worktree's identity (Repository::WorktreeIdentity).
-LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std::string& here,
+LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, const std::string& here,
                      const std::string& lineage, const Result<store::RecordView>& record) {
   LineageStatus s;
   s.lineage = lineage;
@@ -133,10 +133,11 @@ Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lin
     auto other = store::LoadRecord(layout, other_id);
     return other.ok() && other->current_snapshot.identity == identity && ClaimsHere(*other, here);
   };
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> db,
+                          store::index::OpenIndexForReader(layout));
   bool found = false;
   if (db) {
-    GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
+    GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::index::LineageRow& row) {
       if (row.lineage_id != lineage && row.target_identity == identity && claims(row.lineage_id)) {
         found = true;
       }
@@ -152,8 +153,8 @@ Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lin
 }
 
 // A lone lineage's status: Assess, then `ambiguous` if another lineage claims the same live target.
-Result<LineageStatus> AssessAlone(const store::Repository& repo, const store::StoreLayout& layout,
-                                  const std::string& lineage,
+Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
+                                  const store::StoreLayout& layout, const std::string& lineage,
                                   const Result<store::RecordView>& record) {
   LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
@@ -168,7 +169,7 @@ Result<LineageStatus> AssessAlone(const store::Repository& repo, const store::St
   return s;
 }
 
-Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
+Result<std::vector<LineageStatus>> InspectOne(const store::git::Repository& repo,
                                               const store::StoreLayout& layout,
                                               const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
@@ -185,7 +186,7 @@ Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
 Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
                                                  const std::optional<std::string>& lineage) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   if (lineage) return InspectOne(repo, layout, *lineage);
@@ -211,7 +212,7 @@ Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
   return out;
 }
 
-Result<std::string> ApplicabilityOf(const store::Repository& repo,
+Result<std::string> ApplicabilityOf(const store::git::Repository& repo,
                                     const store::RecordView& record) {
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, record.lineage_id,
@@ -221,7 +222,7 @@ Result<std::string> ApplicabilityOf(const store::Repository& repo,
 
 namespace {
 
-LineageSummary SummaryOf(const store::LineageRow& row) {
+LineageSummary SummaryOf(const store::index::LineageRow& row) {
   LineageSummary s;
   s.lineage = row.lineage_id;
   s.state = row.state;
@@ -242,7 +243,7 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
   std::vector<LineageSummary> out;
   std::set<std::string> listed;
   std::sort(files.rows.lineages.begin(), files.rows.lineages.end(),
-            [](const store::LineageRow& a, const store::LineageRow& b) {
+            [](const store::index::LineageRow& a, const store::index::LineageRow& b) {
               return std::pair(store::TimeOrderKey(a.created_at), a.lineage_id) <
                      std::pair(store::TimeOrderKey(b.created_at), b.lineage_id);
             });
@@ -252,14 +253,14 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
   }
   std::vector<LineageSummary> consumed;
   for (const auto& row : files.rows.tombstones) {
-    if (listed.count(row.lineage_id) || !store::TombstoneEffective(layout, row)) continue;
+    if (listed.count(row.lineage_id) || !store::index::TombstoneEffective(layout, row)) continue;
     listed.insert(row.lineage_id);
     consumed.push_back(
         {row.lineage_id, "consumed", "", "", 0, "", store::TombstonePath(layout, row.key)});
   }
-  std::map<std::string, const store::QuarantineRow*> newest;
+  std::map<std::string, const store::index::QuarantineRow*> newest;
   for (const auto& row : files.rows.quarantine) {
-    if (listed.count(row.lineage_id) || !store::QuarantineEffective(layout, row)) continue;
+    if (listed.count(row.lineage_id) || !store::index::QuarantineEffective(layout, row)) continue;
     auto& slot = newest[row.lineage_id];
     if (slot == nullptr ||
         store::TimeOrderKey(row.reclaimed_at) > store::TimeOrderKey(slot->reclaimed_at)) {
@@ -282,10 +283,11 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
 
 Status VisitLineages(const std::string& cwd,
                      const std::function<void(const LineageSummary&)>& visit) {
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> db,
+                          store::index::OpenIndexForReader(layout));
   if (!db) {
     GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> all, ListFromFiles(layout));
     for (const LineageSummary& s : all) visit(s);
@@ -293,23 +295,25 @@ Status VisitLineages(const std::string& cwd,
   }
   // A second connection answers the keyed "already listed?" questions while the first streams,
   // so nothing proportional to the number of lineages is held in memory.
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> keyed, store::OpenIndexForReader(layout));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> keyed,
+                          store::index::OpenIndexForReader(layout));
   if (!keyed) return Status(Code::kBusy, "index.sqlite changed while listing; retry");
   auto live = [&](const std::string& lineage) -> Result<bool> {
     GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(lineage));
     if (!row) return false;
-    if (row->status == store::RowStatus::kCommitted) return true;
+    if (row->status == store::index::RowStatus::kCommitted) return true;
     return store::KindOf(layout.record_path(lineage)) == store::PathKind::kFile;
   };
   Status failure;
-  GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
-    if (row.status == store::RowStatus::kCommitted) {
+  GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::index::LineageRow& row) {
+    if (row.status == store::index::RowStatus::kCommitted) {
       visit(SummaryOf(row));
       return true;
     }
     // A prepared row: a mutation in flight or interrupted; the record says what is true.
     auto record = store::LoadRecord(layout, row.lineage_id);
-    if (record.ok()) visit(SummaryOf(store::LineageRowOf(*record, store::RowStatus::kCommitted)));
+    if (record.ok())
+      visit(SummaryOf(store::LineageRowOf(*record, store::index::RowStatus::kCommitted)));
     return true;
   }));
   // Incomplete entries have no committed row (a Go-written one has no row at all): from v2/.
@@ -317,16 +321,17 @@ Status VisitLineages(const std::string& cwd,
                           store::ListIncompleteEntries(layout));
   for (const std::string& id : incomplete) {
     GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(id));
-    if (row && row->status == store::RowStatus::kCommitted) continue;  // listed above
+    if (row && row->status == store::index::RowStatus::kCommitted) continue;  // listed above
     GENTLE_ASSIGN_OR_RETURN(auto tombstone, keyed->FindTombstoneByLineage(id));
-    if (tombstone && store::TombstoneEffective(layout, *tombstone)) continue;  // consumed below
+    if (tombstone && store::index::TombstoneEffective(layout, *tombstone))
+      continue;  // consumed below
     GENTLE_ASSIGN_OR_RETURN(auto audit, keyed->FindQuarantineByLineage(id));
-    if (audit && store::QuarantineEffective(layout, *audit)) continue;  // retired below
+    if (audit && store::index::QuarantineEffective(layout, *audit)) continue;  // retired below
     visit(Incomplete(id));
   }
   std::string previous;
-  GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::TombstoneRow& row) {
-    if (row.lineage_id == previous || !store::TombstoneEffective(layout, row)) return true;
+  GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::index::TombstoneRow& row) {
+    if (row.lineage_id == previous || !store::index::TombstoneEffective(layout, row)) return true;
     auto is_live = live(row.lineage_id);
     if (!is_live.ok()) {
       failure = is_live.status();
@@ -339,8 +344,8 @@ Status VisitLineages(const std::string& cwd,
   }));
   GENTLE_RETURN_IF_ERROR(failure);
   previous.clear();
-  GENTLE_RETURN_IF_ERROR(db->ListQuarantine([&](const store::QuarantineRow& row) {
-    if (row.lineage_id == previous || !store::QuarantineEffective(layout, row)) return true;
+  GENTLE_RETURN_IF_ERROR(db->ListQuarantine([&](const store::index::QuarantineRow& row) {
+    if (row.lineage_id == previous || !store::index::QuarantineEffective(layout, row)) return true;
     previous = row.lineage_id;
     auto is_live = live(row.lineage_id);
     auto tombstone = keyed->FindTombstoneByLineage(row.lineage_id);
@@ -348,7 +353,8 @@ Status VisitLineages(const std::string& cwd,
       failure = !is_live.ok() ? is_live.status() : tombstone.status();
       return false;
     }
-    if (*is_live || (*tombstone && store::TombstoneEffective(layout, **tombstone))) return true;
+    if (*is_live || (*tombstone && store::index::TombstoneEffective(layout, **tombstone)))
+      return true;
     visit({row.lineage_id, "retired", "", "", 0, "", row.audit_path});
     return true;
   }));
