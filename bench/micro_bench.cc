@@ -322,9 +322,9 @@ BENCHMARK(BM_DerivePatchText)->Arg(8)->Arg(64)->Arg(512)->Arg(1600)->Unit(benchm
 
 // The same with libgit2's own strict hash verification (collision-detecting SHA-1) switched back
 // on, as it was before issue 6: every object is then hashed twice (libgit2's check and the
-// project's OpenSSL one, store/object_reader.h), so the difference to BM_DerivePatchText is what
-// libgit2's check costs. Not what the product does; for docs/performance.md. Toggled only while no
-// DerivePatch thread runs.
+// project's OpenSSL one, store/git/object_reader.h), so the difference to BM_DerivePatchText is
+// what libgit2's check costs. Not what the product does; for docs/performance.md. Toggled only
+// while no DerivePatch thread runs.
 void BM_DerivePatchTextLibgit2Check(benchmark::State& state) {
   const TreePair& pair = TextPair(state.range(0));
   git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
@@ -339,7 +339,7 @@ void BM_DerivePatchBinary(benchmark::State& state) { RunDerive(state, BinaryPair
 BENCHMARK(BM_DerivePatchBinary)->Arg(4)->Arg(32)->Unit(benchmark::kMillisecond);
 
 // ---------------------------------------------------------------------------------------------
-// Index lookups (store/index_db.h) with n lineages, n tombstones and n quarantine entries.
+// Index lookups (store/index/index_db.h) with n lineages, n tombstones and n quarantine entries.
 
 std::string LineageId(int64_t i) {
   char buf[32];

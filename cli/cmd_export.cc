@@ -9,6 +9,7 @@
 #include "export/envelope_reader.h"
 #include "export/verify.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "transaction/inspect.h"
 
 namespace gentle::cli {

@@ -24,7 +24,7 @@ struct FileSide {
   const git_blob* blob = nullptr;  // the blob holding `content`, when there is one
 };
 
-// git's canon_mode (store/tree_rows.h).
+// git's canon_mode (store/git/tree_rows.h).
 using store::git::CanonicalMode;
 
 // A mode as git prints it: six octal digits ("100644", "000000" when absent).

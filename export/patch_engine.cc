@@ -69,7 +69,7 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
       if (loaded->stream) return Status::Ok();
     }
   }
-  // Read and hash-checked by store/object_reader.h (libgit2's own check is off).
+  // Read and hash-checked by store/git/object_reader.h (libgit2's own check is off).
   auto blob = store::git::LookupBlob(repo, id);
   if (!blob.ok()) return AtPath(blob.status(), id, path);
   loaded->blob = std::move(blob).value();

@@ -9,7 +9,7 @@
 //     section is refused as soon as the deflated bytes so far no longer fit.
 // The stream's bytes are hash-checked once all are read (objects_missing otherwise); a section
 // refused before that was refused on unchecked bytes, which can only turn one refusal into
-// another (store/object_reader.h).
+// another (store/git/object_reader.h).
 #ifndef GENTLE_EXPORT_STREAMED_SECTION_H_
 #define GENTLE_EXPORT_STREAMED_SECTION_H_
 

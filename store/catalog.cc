@@ -8,7 +8,7 @@
 
 #include "store/audit_record.h"
 #include "store/file_io.h"
-#include "store/index/index_sync.h"
+#include "store/index/index_reader.h"
 #include "store/lineage_id.h"
 #include "store/time_order.h"
 #include "store/tombstone.h"

@@ -8,6 +8,8 @@
 //   ForMaintenance  like ForWrite but the maintenance lock is exclusive (burn, store reset).
 //
 // A present batch-reconciliation marker refuses every operation with `reconciliation_prepared`.
+// ForWrite and ForMaintenance are defined in the store's write target (store/store_guard_write.cc):
+// code linked only to the read target (export/) cannot take a writer's locks.
 #ifndef GENTLE_STORE_STORE_GUARD_H_
 #define GENTLE_STORE_STORE_GUARD_H_
 

@@ -1,9 +1,9 @@
-// The verified object reader (store/object_reader.h, store/raw_tree.h, store/verified_view.h):
-// good loose and packed objects read back as git stores them, and an object whose loose file was
-// replaced by another valid object of the same type (so zlib, the header and the type are all
-// fine and only the hash check can tell) is refused with objects_missing by every reader, with
-// libgit2's own check off as it is in the product. Repositories are built with the git CLI, which
-// is also the oracle for what an object contains.
+// The verified object reader (store/git/object_reader.h, store/git/raw_tree.h,
+// store/git/verified_view.h): good loose and packed objects read back as git stores them, and an
+// object whose loose file was replaced by another valid object of the same type (so zlib, the
+// header and the type are all fine and only the hash check can tell) is refused with
+// objects_missing by every reader, with libgit2's own check off as it is in the product.
+// Repositories are built with the git CLI, which is also the oracle for what an object contains.
 #include "store/git/object_reader.h"
 
 #include <git2.h>

@@ -11,6 +11,7 @@
 
 #include "store/digests.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "tests/test_repo.h"
 
 namespace gentle::testing {

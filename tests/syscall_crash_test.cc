@@ -155,7 +155,7 @@ constexpr KnownLeftover kKnownLeftovers[] = {
     {"audit record temp in quarantine",
      "abandon or reclaim killed while writing its committed audit record leaves a .atomic-* "
      "temp file in quarantine/<lineage>-<random>/; the next writer commits the audit record "
-     "(store/index_sync.cc, ResolveQuarantineFiles) but does not remove the temp",
+     "(store/index/index_sync.cc, ResolveQuarantineFiles) but does not remove the temp",
      "interrupted_write", "/quarantine/"},
 };
 

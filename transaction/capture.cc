@@ -39,7 +39,7 @@ Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree, store::git::T
 }
 
 // The changed paths when a tree is out of git's canonical order: what git's as-stored walk
-// reports (store/git_tree_diff.h, the walk export-context re-derives them with), sorted. Rows
+// reports (store/git/git_tree_diff.h, the walk export-context re-derives them with), sorted. Rows
 // cannot give them: git can meet an unchanged path there, or a path twice. Trees come from `made`
 // (a candidate that was only hashed) or else from the object database.
 Result<std::vector<std::string>> WalkedPaths(git_repository* repo, const git_oid& base,

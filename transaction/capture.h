@@ -5,6 +5,7 @@
 #define GENTLE_TRANSACTION_CAPTURE_H_
 
 #include "store/git/repository.h"
+#include "store/git/tree_builder.h"
 #include "store/git/tree_rows.h"
 #include "store/snapshot.h"
 #include "store/status.h"

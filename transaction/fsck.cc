@@ -5,6 +5,7 @@
 
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "store/git/pin_ref.h"
 #include "store/git/repository.h"
 #include "store/index/index_db.h"

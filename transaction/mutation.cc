@@ -4,6 +4,7 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "store/index/index_sync.h"
 #include "store/store_scan.h"
 #include "store/strict_json.h"

@@ -2,7 +2,9 @@
 
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "store/git/pin_ref.h"
+#include "store/git/pin_ref_write.h"
 #include "store/git/repository.h"
 #include "store/layout.h"
 #include "store/secret.h"

@@ -65,7 +65,7 @@ bool StatMatches(const WorktreeIndexEntry& e, const struct stat& st, const Conte
 }
 
 // Hashing only: a file no filter applies to is hashed as it is read, in pieces, by OpenSSL
-// (store/object_hash_stream.h), so memory stays flat whatever its size; one that a filter
+// (store/git/object_hash_stream.h), so memory stays flat whatever its size; one that a filter
 // (autocrlf, attributes) converts is converted whole by libgit2 first, as git does.
 Result<git_oid> HashFile(const Context& ctx, const std::string& path) {
   git_oid oid;

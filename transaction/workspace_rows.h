@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "store/git/repository.h"
+#include "store/git/tree_builder.h"
 #include "store/git/tree_rows.h"
 #include "store/status.h"
 

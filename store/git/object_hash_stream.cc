@@ -1,4 +1,4 @@
-// OpenSSL's direct SHA-1 functions, as store/object_reader.cc uses them.
+// OpenSSL's direct SHA-1 functions, as store/git/object_reader.cc uses them.
 #define OPENSSL_API_COMPAT 0x10100000L
 #include "store/git/object_hash_stream.h"
 

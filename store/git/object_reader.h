@@ -1,13 +1,13 @@
 // ObjectReader: reads git objects and checks, with OpenSSL's SHA-1, that their bytes hash to the id
 // they were asked for: SHA-1("<type> <size>\0" + data) == id.
 //
-// The rule (issue 6, docs/performance.md): EnsureLibgit2 (store/repository.h) switches libgit2's
-// own check (GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, collision-detecting SHA-1, several times
-// slower than OpenSSL's on this hardware) off once, process-wide, before any repository is opened;
-// it is never toggled afterwards, so no thread ever sees it change. In exchange every object read
-// whose bytes reach an answer goes through this file or through a verified view
-// (store/verified_view.h, for libgit2's graph walks: revparse, peel, merge-base):
-//   - ReadObject: the raw object (trees are parsed from it by store/raw_tree.h);
+// The rule (issue 6, docs/performance.md): EnsureLibgit2 (store/git/repository.h) switches
+// libgit2's own check (GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, collision-detecting SHA-1, several
+// times slower than OpenSSL's on this hardware) off once, process-wide, before any repository is
+// opened; it is never toggled afterwards, so no thread ever sees it change. In exchange every
+// object read whose bytes reach an answer goes through this file or through a verified view
+// (store/git/verified_view.h, for libgit2's graph walks: revparse, peel, merge-base):
+//   - ReadObject: the raw object (trees are parsed from it by store/git/raw_tree.h);
 //   - LookupBlob: a git_blob (what git_diff_blobs needs), checked over its raw content, which is
 //     the whole object's data. Blobs are not in libgit2's object cache by default; a cached one is
 //     checked again anyway, so the cache never carries an unchecked object into an answer.

@@ -1,5 +1,5 @@
-// RawTree: a tree object read through the verified reader (store/object_reader.h) and parsed from
-// git's raw format, a sequence of `<octal mode> <name>\0<20-byte id>` entries, instead of
+// RawTree: a tree object read through the verified reader (store/git/object_reader.h) and parsed
+// from git's raw format, a sequence of `<octal mode> <name>\0<20-byte id>` entries, instead of
 // git_tree_lookup (which would read the object unchecked, or twice if checked first: libgit2
 // caches no tree over 4 KB).
 //

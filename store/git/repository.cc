@@ -16,7 +16,7 @@ void EnsureLibgit2() {
   std::call_once(once, [] {
     git_libgit2_init();
     // Before any repository is opened and any thread started, never changed afterwards: objects
-    // are hash-checked by store/object_reader.h instead (OpenSSL SHA-1; libgit2's collision-
+    // are hash-checked by store/git/object_reader.h instead (OpenSSL SHA-1; libgit2's collision-
     // detecting SHA-1 was 44% of a large export). The store never follows user config for object
     // caching decisions; keep libgit2's defaults.
     DisableLibgit2HashCheck();

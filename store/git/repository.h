@@ -41,16 +41,16 @@ class Repository {
 
 // Resolves a revision expression and peels it to `type` (GIT_OBJECT_COMMIT or GIT_OBJECT_TREE);
 // `usage` when it does not resolve or does not peel (also when an object on the way does not hash
-// to its id: every object read is checked, through store/verified_view.h).
+// to its id: every object read is checked, through store/git/verified_view.h).
 Result<git_oid> PeelRevision(git_repository* repo, const std::string& rev, git_object_t type);
 
-// The merge base of two commits, every commit read hash-checked (store/verified_view.h); `usage`
-// naming `what` when there is none.
+// The merge base of two commits, every commit read hash-checked (store/git/verified_view.h);
+// `usage` naming `what` when there is none.
 Result<git_oid> MergeBase(git_repository* repo, const git_oid& a, const git_oid& b,
                           const std::string& what);
 
 // Initialises libgit2 once per process, with libgit2's own object hash check off (objects are
-// checked by store/object_reader.h; see the rule there).
+// checked by store/git/object_reader.h; see the rule there).
 void EnsureLibgit2();
 
 // Canonical absolute path: realpath, without a trailing slash. Empty on failure.

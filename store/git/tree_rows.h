@@ -1,19 +1,17 @@
 // TreeRows: a tree as the flat, bytewise-sorted list of its non-tree entries (blobs, symlinks,
 // gitlinks) with canonical modes, and the operations START and STATUS need on it:
 //  - FlattenTree reads a tree from the object database (read-only);
-//  - BuildTree turns rows back into a tree id, either hashing in memory only (status: nothing is
-//    written) or writing the tree objects (start);
+//  - BuildTree (store/git/tree_builder.h, in the write target) turns rows back into a tree id;
 //  - ChangedPaths is `git diff-tree -r --name-only --no-renames` over the rows of two trees
 //    in git's canonical order: every path whose presence, canonical mode or object id differs,
 //    sorted bytewise, each once. (For a tree out of canonical order git lists what its walk of
-//    the entries as stored meets, store/git_tree_diff.h, which rows cannot tell.)
+//    the entries as stored meets, store/git/git_tree_diff.h, which rows cannot tell.)
 #ifndef GENTLE_STORE_GIT_TREE_ROWS_H_
 #define GENTLE_STORE_GIT_TREE_ROWS_H_
 
 #include <git2.h>
 
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -42,7 +40,7 @@ uint32_t CanonicalMode(uint32_t mode);
 using TreeIds = std::vector<git_oid>;
 
 // kObjectsMissing when the tree or a subtree is absent, not a tree, malformed, or does not hash
-// to its id (every tree is read through store/raw_tree.h, checked). When `trees` is given it
+// to its id (every tree is read through store/git/raw_tree.h, checked). When `trees` is given it
 // receives the ids of every tree read, the root included, sorted. When `canonical` is given it is
 // set to whether every tree read is in git's canonical order (RawTree::CanonicalOrder).
 Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree, TreeIds* trees = nullptr,
@@ -59,19 +57,6 @@ Status AppendTreeRows(git_odb* odb, const RawTree& tree, const std::string& pref
 Status AppendEntryRows(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
                        TreeRows* out, bool* canonical = nullptr,
                        std::vector<git_oid>* subtrees = nullptr);
-
-// Tree objects' data by raw id (GIT_OID_RAWSZ bytes), as BuildTree made them.
-using TreeObjects = std::map<std::string, std::string>;
-
-enum class ObjectWrites { kHashOnly, kWrite };
-// `rows` must be sorted bytewise by path with no duplicates; every tree made has its entries in
-// git's tree order. With kWrite, a tree whose id is in `reachable` is not written: those are trees
-// already in the object database and reachable from a commit (the base's, from FlattenTree), so
-// git_odb_write would only hash them again with libgit2's collision-detecting SHA-1 and freshen
-// them, which a reachable object does not need. When `made` is given it receives every tree made,
-// written or not (so a walk can read trees that were only hashed).
-Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes,
-                          const TreeIds* reachable = nullptr, TreeObjects* made = nullptr);
 
 std::vector<std::string> ChangedPaths(const TreeRows& base, const TreeRows& candidate);
 

@@ -1,8 +1,8 @@
 // VerifiedView: a second handle on a repository whose object database checks every object it
-// hands out with store/object_reader.h's hash check, for the libgit2 operations that read objects
-// inside libgit2 where no caller can check them: revision parsing (`HEAD~2`, `v1.0^{tree}`,
+// hands out with store/git/object_reader.h's hash check, for the libgit2 operations that read
+// objects inside libgit2 where no caller can check them: revision parsing (`HEAD~2`, `v1.0^{tree}`,
 // `HEAD:dir`), peeling and merge-base walks. libgit2's own check is off process-wide (see
-// store/object_reader.h), so these go through a view instead.
+// store/git/object_reader.h), so these go through a view instead.
 //
 // The view's object database has one backend, which reads from the original repository's object
 // database (unchecked by libgit2), checks the id, and passes a copy on; a mismatch is GIT_EMISMATCH

@@ -51,11 +51,6 @@ bool RecognisedHeader(const unsigned char* h) {
          (page_size & (page_size - 1)) == 0;
 }
 
-Status Unlink(const std::string& file) {
-  if (unlink(file.c_str()) == 0 || errno == ENOENT) return Status::Ok();
-  return Status(Code::kInternal, "index: cannot remove " + file + ": " + std::strerror(errno));
-}
-
 }  // namespace
 
 Status CheckDatabaseFileKinds(const std::string& path) {
@@ -91,18 +86,6 @@ Result<WalState> InspectWal(const std::string& database_path) {
   }
   if (got < static_cast<ssize_t>(sizeof(header))) return WalState::kInterrupted;  // shrank
   return RecognisedHeader(header) ? WalState::kFrames : WalState::kUnrecognised;
-}
-
-Status RemoveDatabaseFile(const std::string& path) {
-  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(path));
-  GENTLE_RETURN_IF_ERROR(Unlink(path));
-  return SyncDirectory(ParentOf(path));
-}
-
-Status RemoveDatabaseSideFiles(const std::string& path) {
-  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(path));
-  for (const char* suffix : kDatabaseSideSuffixes) GENTLE_RETURN_IF_ERROR(Unlink(path + suffix));
-  return SyncDirectory(ParentOf(path));
 }
 
 }  // namespace gentle::store::index

@@ -17,7 +17,7 @@
 //   discards a -wal beside a missing or empty database), never a database without the -wal its
 //   last transactions are in, and never a new database beside the side files of an old one.
 //   Both accept only regular files (and missing ones): anything else is kCorrupted and nothing is
-//   removed.
+//   removed. They are defined in the store's write target (store/index/database_files_write.cc).
 #ifndef GENTLE_STORE_INDEX_DATABASE_FILES_H_
 #define GENTLE_STORE_INDEX_DATABASE_FILES_H_
 

@@ -18,6 +18,11 @@
 // Errors: kBusy when another writer holds the lock past the busy timeout (safe to retry),
 // kCorrupted when the file is not a gentle-ai index, fails its integrity check, or comes from a
 // newer release; kInternal for anything else. One IndexDb is used by one thread at a time.
+//
+// The reader's methods are defined in the store's read target (store/index/index_db.cc), the
+// writer's (OpenReadWrite, WriteNewFile, WriteTransaction, Upsert*, Mark*Committed, Delete*,
+// ReplaceAll) in the write target (store/index/index_db_write.cc): code linked only to the read
+// target cannot write the index.
 #ifndef GENTLE_STORE_INDEX_INDEX_DB_H_
 #define GENTLE_STORE_INDEX_INDEX_DB_H_
 
@@ -112,7 +117,8 @@ class IndexDb {
   // Writes a complete index at `path`, which must not exist, holding exactly `snapshot`, and
   // closes it with every page in the main file: checkpointed, its -wal and -shm removed by SQLite
   // (kInternal if either is left), the file fsynced. The file stays in WAL mode. This is how an
-  // index is built beside the live one before it is renamed into place (store/index_install.h).
+  // index is built beside the live one before it is renamed into place
+  // (store/index/index_install.h).
   static Status WriteNewFile(const std::string& path, const IndexSnapshot& snapshot);
   ~IndexDb();
   IndexDb(const IndexDb&) = delete;
@@ -167,8 +173,11 @@ class IndexDb {
 
  private:
   IndexDb(std::unique_ptr<SqliteConnection> conn, bool read_only, int schema_version);
+  // The rest of an open: the schema checked (a reader) or brought up to date by `migrate` (a
+  // writer), then the statements of the connection's use compiled.
   static Result<std::unique_ptr<IndexDb>> Finish(std::unique_ptr<SqliteConnection> conn,
-                                                 bool read_only, const IndexOptions& options);
+                                                 bool read_only, const IndexOptions& options,
+                                                 Status (*migrate)(SqliteConnection&));
   // Runs `body` in the open transaction, or in a new one.
   Status Write(const std::function<Status()>& body);
   Status MarkCommitted(const char* sql, std::string_view key, std::string_view what);

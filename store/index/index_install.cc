@@ -8,6 +8,7 @@
 
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "store/index/database_files.h"
 #include "store/secret.h"
 

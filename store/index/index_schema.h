@@ -26,8 +26,9 @@ Result<int> ReadSchemaVersion(SqliteConnection& conn);
 // must carry kIndexApplicationId, and no version may be newer than kIndexSchemaVersion.
 Status CheckSchemaOwnership(SqliteConnection& conn, int version);
 
-// Brings a read-write connection to kIndexSchemaVersion (no-op if already there). Safe against a
-// concurrent migrator: the version is re-read under the write lock.
+// Brings a read-write connection (defined in the store's write target,
+// store/index/index_schema_write.cc) to kIndexSchemaVersion (no-op if already there). Safe against
+// a concurrent migrator: the version is re-read under the write lock.
 Status MigrateSchema(SqliteConnection& conn);
 
 }  // namespace gentle::store::index
