@@ -8,7 +8,7 @@
 //   v2/<lineage>/review-state.json         N live records (valid, verifiable; trees are fake ids)
 //   terminal-consumption/v1/<key>.json      N burn tombstones, as burn writes them
 //   quarantine/<lineage>-<rand>/reclaim-record.json   N abandon/reclaim audit records
-//   index.sqlite                            the same rows via store::IndexDb::ReplaceAll
+//   index.sqlite                            the same rows via store::index::IndexDb::ReplaceAll
 // and prints, one per line, `live=<id>`, `consumed=<id>`, `retired=<id>`, `unknown=<id>`: lineages
 // to classify. Plain writes without fsync: this is scratch data. Never run it on a real store.
 #include <sys/stat.h>
@@ -23,7 +23,7 @@
 
 #include "store/audit_record.h"
 #include "store/digests.h"
-#include "store/index_db.h"
+#include "store/index/index_db.h"
 #include "store/layout.h"
 #include "store/record.h"
 #include "store/sha256.h"
@@ -109,7 +109,7 @@ int main(int argc, char** argv) {
   MakeDir(layout.quarantine_dir());
   const std::string repo_key = store::RepoKey(worktree_root);
 
-  store::IndexSnapshot rows;
+  store::index::IndexSnapshot rows;
   // One snapshot shape for every record; only the lineage id and the candidate tree vary.
   store::Snapshot snapshot;
   snapshot.kind = "current-changes";
@@ -144,7 +144,7 @@ int main(int argc, char** argv) {
     if (index) {
       rows.lineages.push_back({id, "reviewing", "current-changes", Created(i),
                                static_cast<int64_t>(snapshot.paths.size()), revision,
-                               snapshot.identity, store::RowStatus::kCommitted});
+                               snapshot.identity, store::index::RowStatus::kCommitted});
     }
   }
   // Tombstones and audit records are encoded by the same functions burn and abandon use
@@ -155,7 +155,7 @@ int main(int argc, char** argv) {
     const std::string key = store::TombstoneKey(repo_key, target);
     WriteFile(store::TombstonePath(layout, key), store::EncodeTombstone(repo_key, target, id));
     if (index) {
-      rows.tombstones.push_back({key, id, target, repo_key, store::RowStatus::kCommitted});
+      rows.tombstones.push_back({key, id, target, repo_key, store::index::RowStatus::kCommitted});
     }
   }
   for (uint64_t i = 0; i < retired; ++i) {
@@ -174,7 +174,7 @@ int main(int argc, char** argv) {
     if (index) rows.quarantine.push_back(store::QuarantineRowOf(layout, dir_name, audit));
   }
   if (index) {
-    auto db = store::IndexDb::OpenReadWrite(layout.index_path());
+    auto db = store::index::IndexDb::OpenReadWrite(layout.index_path());
     if (!db.ok()) Die("index: " + db.status().message());
     if (Status st = (*db)->ReplaceAll(rows); !st.ok()) Die("index: " + st.message());
   }

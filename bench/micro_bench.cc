@@ -18,9 +18,9 @@
 
 #include "export/patch_engine.h"
 #include "store/digests.h"
-#include "store/index_db.h"
+#include "store/git/repository.h"
+#include "store/index/index_db.h"
 #include "store/record.h"
-#include "store/repository.h"
 #include "store/sha256.h"
 #include "store/snapshot.h"
 #include "store/strict_json.h"
@@ -217,7 +217,7 @@ struct TreePair {
 git_oid WriteBlob(git_repository* repo, const std::string& bytes) {
   git_oid oid;
   if (git_blob_create_from_buffer(&oid, repo, bytes.data(), bytes.size()) != 0) {
-    Fail("blob: " + store::LastGitError());
+    Fail("blob: " + store::git::LastGitError());
   }
   return oid;
 }
@@ -227,21 +227,21 @@ git_oid WriteFlatTree(git_repository* repo, const std::vector<std::pair<std::str
   if (git_treebuilder_new(&builder, repo, nullptr) != 0) Fail("treebuilder");
   for (const auto& [name, oid] : e) {
     if (git_treebuilder_insert(nullptr, builder, name.c_str(), &oid, GIT_FILEMODE_BLOB) != 0) {
-      Fail("treebuilder insert: " + store::LastGitError());
+      Fail("treebuilder insert: " + store::git::LastGitError());
     }
   }
   git_oid tree;
-  if (git_treebuilder_write(&tree, builder) != 0) Fail("tree: " + store::LastGitError());
+  if (git_treebuilder_write(&tree, builder) != 0) Fail("tree: " + store::git::LastGitError());
   git_treebuilder_free(builder);
   return tree;
 }
 
 git_repository* ScratchRepo(const std::string& name) {
-  store::EnsureLibgit2();
+  store::git::EnsureLibgit2();
   git_repository* repo = nullptr;
   const std::string path = Scratch::Get().dir() + "/" + name;
   if (git_repository_init(&repo, path.c_str(), /*is_bare=*/1) != 0) {
-    Fail("init: " + store::LastGitError());
+    Fail("init: " + store::git::LastGitError());
   }
   return repo;
 }
@@ -322,9 +322,9 @@ BENCHMARK(BM_DerivePatchText)->Arg(8)->Arg(64)->Arg(512)->Arg(1600)->Unit(benchm
 
 // The same with libgit2's own strict hash verification (collision-detecting SHA-1) switched back
 // on: every object is then hashed twice (libgit2's check and the
-// project's OpenSSL one, store/object_reader.h), so the difference to BM_DerivePatchText is what
-// libgit2's check costs. Not what the product does; for docs/performance.md. Toggled only while no
-// DerivePatch thread runs.
+// project's OpenSSL one, store/git/object_reader.h), so the difference to BM_DerivePatchText is
+// what libgit2's check costs. Not what the product does; for docs/performance.md. Toggled only
+// while no DerivePatch thread runs.
 void BM_DerivePatchTextLibgit2Check(benchmark::State& state) {
   const TreePair& pair = TextPair(state.range(0));
   git_libgit2_opts(GIT_OPT_ENABLE_STRICT_HASH_VERIFICATION, 1);
@@ -339,7 +339,7 @@ void BM_DerivePatchBinary(benchmark::State& state) { RunDerive(state, BinaryPair
 BENCHMARK(BM_DerivePatchBinary)->Arg(4)->Arg(32)->Unit(benchmark::kMillisecond);
 
 // ---------------------------------------------------------------------------------------------
-// Index lookups (store/index_db.h) with n lineages, n tombstones and n quarantine entries.
+// Index lookups (store/index/index_db.h) with n lineages, n tombstones and n quarantine entries.
 
 std::string LineageId(int64_t i) {
   char buf[32];
@@ -353,11 +353,11 @@ const std::string& IndexFile(int64_t n) {
   auto it = cache.find(n);
   if (it != cache.end()) return it->second;
   const std::string path = Scratch::Get().dir() + "/index-" + std::to_string(n) + ".sqlite";
-  store::IndexSnapshot snap;
+  store::index::IndexSnapshot snap;
   for (int64_t i = 0; i < n; ++i) {
     const std::string id = LineageId(i);
     const std::string hex = store::Sha256Hex(id);
-    store::LineageRow row;
+    store::index::LineageRow row;
     row.lineage_id = id;
     row.state = "reviewing";
     row.kind = "current-changes";
@@ -365,16 +365,16 @@ const std::string& IndexFile(int64_t n) {
     row.path_count = 3;
     row.revision = "sha256:" + hex;
     row.target_identity = "sha256:" + hex;
-    row.status = store::RowStatus::kCommitted;
+    row.status = store::index::RowStatus::kCommitted;
     snap.lineages.push_back(row);
-    store::TombstoneRow t;
+    store::index::TombstoneRow t;
     t.key = hex;
     t.lineage_id = LineageId(n + i);
     t.target_identity = "sha256:" + hex;
     t.repository = "sha256:" + std::string(64, 'b');
-    t.status = store::RowStatus::kCommitted;
+    t.status = store::index::RowStatus::kCommitted;
     snap.tombstones.push_back(t);
-    store::QuarantineRow q;
+    store::index::QuarantineRow q;
     q.lineage_id = LineageId(2 * n + i);
     q.quarantine_dir = q.lineage_id + "-abcdef";
     q.audit_path = "/repo/.git/gentle-ai/review-transactions/quarantine/" + q.quarantine_dir +
@@ -382,17 +382,17 @@ const std::string& IndexFile(int64_t n) {
     q.reason = "abandoned";
     q.actor = "bench";
     q.reclaimed_at = "2026-01-02T03:04:05Z";
-    q.status = store::RowStatus::kCommitted;
+    q.status = store::index::RowStatus::kCommitted;
     snap.quarantine.push_back(q);
   }
-  auto db = store::IndexDb::OpenReadWrite(path);
+  auto db = store::index::IndexDb::OpenReadWrite(path);
   if (!db.ok()) Fail("index open: " + db.status().message());
   if (Status st = (*db)->ReplaceAll(snap); !st.ok()) Fail("index fill: " + st.message());
   return cache.emplace(n, path).first->second;
 }
 
-std::unique_ptr<store::IndexDb> OpenIndex(int64_t n) {
-  auto db = store::IndexDb::OpenReadOnly(IndexFile(n));
+std::unique_ptr<store::index::IndexDb> OpenIndex(int64_t n) {
+  auto db = store::index::IndexDb::OpenReadOnly(IndexFile(n));
   if (!db.ok()) Fail("index open: " + db.status().message());
   return std::move(*db);
 }
@@ -454,10 +454,10 @@ BENCHMARK(BM_IndexOpenClassifyUnknown)->Arg(1000)->Arg(10000)->Arg(100000);
 void BM_IndexOpenLineageLookups(benchmark::State& state) {
   const int64_t n = state.range(0);
   const std::string& path = IndexFile(n);
-  store::IndexOptions options;
-  options.read_use = store::IndexOptions::ReadUse::kLineageLookups;
+  store::index::IndexOptions options;
+  options.read_use = store::index::IndexOptions::ReadUse::kLineageLookups;
   for (auto _ : state) {
-    auto db = store::IndexDb::OpenReadOnly(path, options);
+    auto db = store::index::IndexDb::OpenReadOnly(path, options);
     if (!db.ok()) Fail("index open: " + db.status().message());
     const std::string id = "review-ffffffffffffffff";
     auto tombstone = (*db)->FindTombstoneByLineage(id);
@@ -474,10 +474,10 @@ BENCHMARK(BM_IndexOpenLineageLookups)->Arg(1000)->Arg(100000);
 void BM_IndexOpenTombstoneLookup(benchmark::State& state) {
   const int64_t n = state.range(0);
   const std::string& path = IndexFile(n);
-  store::IndexOptions options;
-  options.read_use = store::IndexOptions::ReadUse::kTombstoneLookup;
+  store::index::IndexOptions options;
+  options.read_use = store::index::IndexOptions::ReadUse::kTombstoneLookup;
   for (auto _ : state) {
-    auto db = store::IndexDb::OpenReadOnly(path, options);
+    auto db = store::index::IndexDb::OpenReadOnly(path, options);
     if (!db.ok()) Fail("index open: " + db.status().message());
     auto tombstone = (*db)->FindTombstoneByLineage("review-ffffffffffffffff");
     if (!tombstone.ok() || tombstone->has_value()) Fail("unknown lineage found");
@@ -491,7 +491,7 @@ void BM_IndexListLineages(benchmark::State& state) {
   auto db = OpenIndex(n);
   for (auto _ : state) {
     int64_t seen = 0;
-    Status st = db->ListLineages([&](const store::LineageRow&) {
+    Status st = db->ListLineages([&](const store::index::LineageRow&) {
       ++seen;
       return true;
     });

@@ -6,6 +6,7 @@
 #include "cli/render.h"
 #include "export/context_export.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "transaction/status.h"
 
 namespace gentle::cli {

@@ -11,7 +11,7 @@ namespace gentle::cli {
 int RunIndexRebuild(const CommonOptions& common) {
   auto result = transaction::RebuildIndexCommand(common.cwd);
   if (!result.ok()) return ReportError(result.status(), common.json);
-  const store::RebuildReport& r = *result;
+  const store::index::RebuildReport& r = *result;
   if (common.json) {
     nlohmann::ordered_json out;
     out["schema"] = "gentle-ai.review-index-rebuild/v1";

@@ -8,7 +8,7 @@
 // One LeakSanitizer suppression, for a leak inside third-party code this project cannot free:
 // libgit2 1.5 (Debian's libgit2.a), src/libgit2/merge.c paint_down_to_common does not free its
 // priority queue (a git_vector) on its error returns, when a commit fails to parse during a
-// merge-base walk. Reached by store::MergeBase on a repository with a replaced commit object
+// merge-base walk. Reached by store::git::MergeBase on a repository with a replaced commit object
 // (tests/object_reader_test.cc, "verified view: revisions resolve through checked commits only").
 // libgit2.a has no frame pointers, so the leak's stack ends at libgit2's allocator and cannot be
 // matched by paint_down_to_common; the pattern is the vector-growth allocator. It hides only leaked

@@ -15,7 +15,8 @@
 
 namespace gentle::exporter {
 
-Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::string& lineage) {
+Result<store::RecordView> LoadForRead(const store::git::Repository& repo,
+                                      const std::string& lineage) {
   const store::StoreLayout layout(repo.common_dir());
   auto record = store::LoadRecord(layout, lineage);
   if (record.ok()) {
@@ -47,7 +48,8 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
   const std::optional<Engine> engine = ParseEngine(request.engine);
   if (!engine) return Status(Code::kUsage, "--engine must be native or git");
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(request.cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo,
+                          store::git::Repository::Discover(request.cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   ContextExport out;

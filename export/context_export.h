@@ -16,8 +16,8 @@
 #include <string>
 
 #include "export/derivation.h"
+#include "store/git/repository.h"
 #include "store/record.h"
-#include "store/repository.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
@@ -27,7 +27,7 @@ inline constexpr std::string_view kToolVersion = "gentle-ai-review 0.1.0";
 // Computes a record's applicability to the live target, read-only. Injected by the caller so that
 // export/ never links the transaction layer.
 using ApplicabilityFn =
-    std::function<Result<std::string>(const store::Repository&, const store::RecordView&)>;
+    std::function<Result<std::string>(const store::git::Repository&, const store::RecordView&)>;
 
 struct ContextRequest {
   std::string cwd = ".";
@@ -48,7 +48,8 @@ Result<ContextExport> ExportContext(const ContextRequest& request);
 std::string RenderEnvelope(const ContextExport& context);
 
 // Loads and classifies a lineage record for read-only use (shared by export-context and verify).
-Result<store::RecordView> LoadForRead(const store::Repository& repo, const std::string& lineage);
+Result<store::RecordView> LoadForRead(const store::git::Repository& repo,
+                                      const std::string& lineage);
 
 }  // namespace gentle::exporter
 

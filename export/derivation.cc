@@ -7,10 +7,10 @@
 #include "export/oracle_runner.h"
 #include "export/patch_bound.h"
 #include "store/digests.h"
-#include "store/git_tree_diff.h"
-#include "store/object_reader.h"
-#include "store/repository.h"
-#include "store/tree_rows.h"
+#include "store/git/git_tree_diff.h"
+#include "store/git/object_reader.h"
+#include "store/git/repository.h"
+#include "store/git/tree_rows.h"
 
 namespace gentle::exporter {
 namespace {
@@ -27,7 +27,7 @@ Status Mismatch(const std::string& what) { return Status(Code::kIntegrityMismatc
 
 }  // namespace
 
-Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapshot& snapshot,
+Result<Derived> DeriveContext(const store::git::Repository& repo, const store::Snapshot& snapshot,
                               Engine engine, PathsCheck paths_check, size_t max_bytes) {
   // Only the subtrees that differ are read (as git diff does); a subtree shared by both trees
   // cannot contribute a changed path.
@@ -44,7 +44,7 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
   if (!std::is_sorted(derived.manifest.begin(), derived.manifest.end(), by_path)) {
     std::stable_sort(derived.manifest.begin(), derived.manifest.end(), by_path);
   }
-  const std::vector<std::string> paths = store::SortedPaths(changes);
+  const std::vector<std::string> paths = store::git::SortedPaths(changes);
   if (paths_check == PathsCheck::kListAndDigest && paths != snapshot.paths) {
     return Mismatch("the trees' changed paths do not reproduce the record's paths");
   }
@@ -54,7 +54,7 @@ Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapsh
 
   if (engine == Engine::kGit) {
     // The oracle's bytes are the engine's: the same sizes refuse it before git inflates anything.
-    GENTLE_ASSIGN_OR_RETURN(store::OdbPtr odb, store::RepositoryOdb(repo.raw()));
+    GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo.raw()));
     std::vector<ChangeFacts> facts = GatherFacts(odb.get(), changes);
     GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb.get(), changes, max_bytes, &facts));
     GENTLE_ASSIGN_OR_RETURN(derived.patch, RunOracleDiff(repo.common_dir(), snapshot.base_tree,

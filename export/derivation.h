@@ -17,7 +17,7 @@
 
 #include "export/engine.h"
 #include "export/patch_engine.h"
-#include "store/repository.h"
+#include "store/git/repository.h"
 #include "store/snapshot.h"
 #include "store/status.h"
 
@@ -34,7 +34,7 @@ struct Derived {
 // kDigestOnly is for snapshots that carry only the digest of their paths (a context envelope).
 enum class PathsCheck { kListAndDigest, kDigestOnly };
 
-Result<Derived> DeriveContext(const store::Repository& repo, const store::Snapshot& snapshot,
+Result<Derived> DeriveContext(const store::git::Repository& repo, const store::Snapshot& snapshot,
                               Engine engine, PathsCheck paths_check = PathsCheck::kListAndDigest,
                               size_t max_bytes = kMaxContextBytes);
 

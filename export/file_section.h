@@ -12,8 +12,8 @@
 #include <string>
 #include <string_view>
 
+#include "store/git/tree_rows.h"
 #include "store/status.h"
-#include "store/tree_rows.h"
 
 namespace gentle::exporter {
 
@@ -24,8 +24,8 @@ struct FileSide {
   const git_blob* blob = nullptr;  // the blob holding `content`, when there is one
 };
 
-// git's canon_mode (store/tree_rows.h).
-using store::CanonicalMode;
+// git's canon_mode (store/git/tree_rows.h).
+using store::git::CanonicalMode;
 
 // A mode as git prints it: six octal digits ("100644", "000000" when absent).
 std::string ModeOctal(uint32_t mode);

@@ -9,40 +9,32 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <optional>
 #include <vector>
 
 #include "export/git_flags.h"
-#include "store/file_io.h"
+#include "export/scratch_dir.h"
 
 extern char** environ;
 
 namespace gentle::exporter {
 namespace {
 
-// A temporary bare repository skeleton, removed on destruction.
+// A temporary bare repository skeleton, removed on destruction (export/scratch_dir.h: it cannot
+// reach the store).
 class ScratchGitDir {
  public:
-  ScratchGitDir() {
-    const char* tmp = std::getenv("TMPDIR");
-    std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/gentle-ai-oracle-XXXXXX";
-    if (mkdtemp(pattern.data()) == nullptr) return;
-    path_ = pattern;
-    ok_ = mkdir((path_ + "/objects").c_str(), 0700) == 0 &&
-          mkdir((path_ + "/refs").c_str(), 0700) == 0 &&
-          mkdir((path_ + "/home").c_str(), 0700) == 0 &&
-          store::WriteFileAtomic(path_ + "/HEAD", "ref: refs/heads/frozen-context\n").ok() &&
-          store::WriteFileAtomic(path_ + "/config",
-                                 "[core]\n\trepositoryformatversion = 0\n\tbare = true\n")
-              .ok();
-  }
-  ~ScratchGitDir() {
-    if (!path_.empty()) (void)store::RemoveTree(path_);
+  ScratchGitDir() : dir_(ScratchDir::Create("gentle-ai-oracle-")) {
+    ok_ = dir_ && dir_->MakeDirectory("objects") && dir_->MakeDirectory("refs") &&
+          dir_->MakeDirectory("home") &&
+          dir_->WriteFile("HEAD", "ref: refs/heads/frozen-context\n") &&
+          dir_->WriteFile("config", "[core]\n\trepositoryformatversion = 0\n\tbare = true\n");
   }
   bool ok() const { return ok_; }
-  const std::string& path() const { return path_; }
+  const std::string& path() const { return dir_->path(); }
 
  private:
-  std::string path_;
+  std::optional<ScratchDir> dir_;
   bool ok_ = false;
 };
 

@@ -8,7 +8,7 @@
 
 #include "export/binary_patch.h"
 #include "export/file_section.h"
-#include "store/object_reader.h"
+#include "store/git/object_reader.h"
 
 namespace gentle::exporter {
 namespace {
@@ -87,7 +87,7 @@ Bound ChangeBound(const TreeChange& c, const ChangeFacts& f) {
 std::optional<SideFacts> Describe(git_odb* odb, uint32_t mode, const git_oid& oid) {
   if (mode == 0) return SideFacts{0, ContentKind::kText};
   if (mode == kModeGitlink) return SideFacts{kGitlinkTextBytes, ContentKind::kText};
-  auto header = store::ReadObjectHeader(odb, oid);
+  auto header = store::git::ReadObjectHeader(odb, oid);
   if (!header.ok() || header->type != GIT_OBJECT_BLOB) {
     git_error_clear();
     return std::nullopt;
@@ -97,7 +97,7 @@ std::optional<SideFacts> Describe(git_odb* odb, uint32_t mode, const git_oid& oi
 
 // The kind of a blob from its first bytes, when it is loose; kUnknown otherwise.
 ContentKind Peek(git_odb* odb, const git_oid& oid, uint64_t size) {
-  std::optional<store::BlobStream> stream = store::BlobStream::OpenLoose(odb, oid);
+  std::optional<store::git::BlobStream> stream = store::git::BlobStream::OpenLoose(odb, oid);
   if (!stream || stream->size() != size) return ContentKind::kUnknown;
   std::string prefix(static_cast<size_t>(std::min<uint64_t>(size, kFirstFewBytes)), '\0');
   auto got = stream->Read(prefix.data(), prefix.size());

@@ -15,7 +15,7 @@
 //     side (text) and above 512 MiB (binary); otherwise it takes the side's first 8000 bytes, and
 //     while they are not read the smaller of the two bounds is the bound.
 // Sizes and first bytes come from headers and streams that are not hash-checked
-// (store/object_reader.h): they are used only to refuse.
+// (store/git/object_reader.h): they are used only to refuse.
 #ifndef GENTLE_EXPORT_PATCH_BOUND_H_
 #define GENTLE_EXPORT_PATCH_BOUND_H_
 

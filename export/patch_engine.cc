@@ -16,18 +16,18 @@
 #include "export/patch_bound.h"
 #include "export/streamed_section.h"
 #include "export/tree_delta.h"
-#include "store/object_reader.h"
-#include "store/repository.h"
-#include "store/tree_rows.h"
+#include "store/git/object_reader.h"
+#include "store/git/repository.h"
+#include "store/git/tree_rows.h"
 
 namespace gentle::exporter {
 namespace {
 
 constexpr uint32_t kModeGitlink = 0160000;
 
-using store::BlobPtr;
-using store::OidHex;
-using store::RepositoryPtr;
+using store::git::BlobPtr;
+using store::git::OidHex;
+using store::git::RepositoryPtr;
 
 // A side at least this large, whose section has no content on the other side, is read as a
 // stream when it is loose (export/streamed_section.h).
@@ -39,7 +39,7 @@ struct LoadedSide {
   FileSide side;
   BlobPtr blob;
   std::string synthetic;  // "Subproject commit <hex>\n" for gitlinks
-  std::optional<store::BlobStream> stream;
+  std::optional<store::git::BlobStream> stream;
 };
 
 // A failure reading the blob `id` at `path`, saying where.
@@ -63,14 +63,14 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
     return Status::Ok();
   }
   if (may_stream) {
-    auto odb = store::RepositoryOdb(repo);
+    auto odb = store::git::RepositoryOdb(repo);
     if (odb.ok()) {
-      loaded->stream = store::BlobStream::OpenLoose(odb->get(), id);
+      loaded->stream = store::git::BlobStream::OpenLoose(odb->get(), id);
       if (loaded->stream) return Status::Ok();
     }
   }
-  // Read and hash-checked by store/object_reader.h (libgit2's own check is off).
-  auto blob = store::LookupBlob(repo, id);
+  // Read and hash-checked by store/git/object_reader.h (libgit2's own check is off).
+  auto blob = store::git::LookupBlob(repo, id);
   if (!blob.ok()) return AtPath(blob.status(), id, path);
   loaded->blob = std::move(blob).value();
   loaded->side.blob = loaded->blob.get();
@@ -162,7 +162,7 @@ Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>&
 // find settings the engine ignores: hunks are requested with GIT_DIFF_FORCE_TEXT and the text
 // around them is ours (docs/engine.md).
 RepositoryPtr ObjectsOnly(git_repository* repo) {
-  auto odb = store::RepositoryOdb(repo);
+  auto odb = store::git::RepositoryOdb(repo);
   git_repository* wrapped = nullptr;
   if (!odb.ok() || git_repository_wrap_odb(&wrapped, odb->get()) != 0) return RepositoryPtr();
   RepositoryPtr handle(wrapped);
@@ -307,7 +307,7 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
   patch.manifest.reserve(files.size());
   for (const TreeChange& work : files) patch.manifest.push_back(ManifestEntryOf(work));
   // Sizes from the object headers refuse a patch that cannot fit before any blob is inflated.
-  GENTLE_ASSIGN_OR_RETURN(store::OdbPtr odb, store::RepositoryOdb(repo));
+  GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo));
   std::vector<ChangeFacts> facts = GatherFacts(odb.get(), files);
   GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb.get(), files, options.max_bytes, &facts));
   // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched

@@ -16,7 +16,7 @@ constexpr size_t kChunkBytes = 64 * 1024;
 // The text section: the side read whole (it fits the budget), then diffed as AppendFileSection
 // does.
 Status AppendText(std::string_view path, FileSide old_side, FileSide new_side,
-                  store::BlobStream* stream, bool stream_is_new, std::string prefix,
+                  store::git::BlobStream* stream, bool stream_is_new, std::string prefix,
                   size_t max_bytes, std::string* out) {
   std::string content = std::move(prefix);
   const size_t have = content.size();
@@ -32,7 +32,7 @@ Status AppendText(std::string_view path, FileSide old_side, FileSide new_side,
 }  // namespace
 
 Status AppendStreamedSection(std::string_view path, const FileSide& old_side,
-                             const FileSide& new_side, store::BlobStream* stream,
+                             const FileSide& new_side, store::git::BlobStream* stream,
                              bool stream_is_new, size_t max_bytes, std::string* out) {
   const uint64_t size = stream->size();
   std::string prefix(static_cast<size_t>(std::min<uint64_t>(size, kFirstFewBytes)), '\0');

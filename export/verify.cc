@@ -6,23 +6,23 @@
 #include "export/envelope_reader.h"
 #include "export/git_flags.h"
 #include "store/digests.h"
+#include "store/git/tree_rows.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/review_state.h"
 #include "store/sha256.h"
 #include "store/store_guard.h"
-#include "store/tree_rows.h"
 
 namespace gentle::exporter {
 namespace {
 
-Result<std::string> TreeOf(const store::Repository& repo, const std::string& rev) {
-  auto tree = store::PeelRevision(repo.raw(), rev, GIT_OBJECT_TREE);
+Result<std::string> TreeOf(const store::git::Repository& repo, const std::string& rev) {
+  auto tree = store::git::PeelRevision(repo.raw(), rev, GIT_OBJECT_TREE);
   if (!tree.ok()) return Status(Code::kUsage, "--against: " + tree.status().message());
-  return store::OidHex(*tree);
+  return store::git::OidHex(*tree);
 }
 
-Status CheckAgainst(const store::Repository& repo, const std::optional<std::string>& against,
+Status CheckAgainst(const store::git::Repository& repo, const std::optional<std::string>& against,
                     const std::string& candidate_tree, VerifyResult* result) {
   if (!against) return Status::Ok();
   GENTLE_ASSIGN_OR_RETURN(result->against_tree, TreeOf(repo, *against));
@@ -104,7 +104,7 @@ void Fill(const Derived& derived, VerifyResult* result) {
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
                                    const std::optional<std::string>& against) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(lineage));
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   GENTLE_ASSIGN_OR_RETURN(store::RecordView record, LoadForRead(repo, lineage));
@@ -165,7 +165,7 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
     return EnvelopeMismatch(envelope, "snapshot identity does not bind its trees and digests");
   }
   GENTLE_RETURN_IF_ERROR(CheckDerivationAndBudget(envelope));
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   auto derived = DeriveContext(repo, envelope.snapshot, Engine::kNative, PathsCheck::kDigestOnly);
   if (!derived.ok()) {
     Status st = derived.status();

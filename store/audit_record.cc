@@ -95,16 +95,17 @@ Result<AuditRecord> LoadAuditRecord(const StoreLayout& layout, std::string_view 
   return ParseAuditRecord(bytes);
 }
 
-QuarantineRow QuarantineRowOf(const StoreLayout& layout, std::string_view quarantine_dir,
-                              const AuditRecord& record) {
-  QuarantineRow row;
+index::QuarantineRow QuarantineRowOf(const StoreLayout& layout, std::string_view quarantine_dir,
+                                     const AuditRecord& record) {
+  index::QuarantineRow row;
   row.quarantine_dir = std::string(quarantine_dir);
   row.lineage_id = record.lineage_id;
   row.audit_path = AuditPath(layout, quarantine_dir);
   row.reason = record.reason;
   row.actor = record.actor;
   row.reclaimed_at = record.reclaimed_at;
-  row.status = record.status == "committed" ? RowStatus::kCommitted : RowStatus::kPrepared;
+  row.status =
+      record.status == "committed" ? index::RowStatus::kCommitted : index::RowStatus::kPrepared;
   return row;
 }
 

@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "store/index_db.h"
+#include "store/index/index_db.h"
 #include "store/layout.h"
 #include "store/status.h"
 
@@ -48,8 +48,8 @@ Result<AuditRecord> ParseAuditRecord(std::string_view bytes);
 Result<AuditRecord> LoadAuditRecord(const StoreLayout& layout, std::string_view quarantine_dir);
 
 // The index row of an audit record in `quarantine_dir` (its status taken from the file).
-QuarantineRow QuarantineRowOf(const StoreLayout& layout, std::string_view quarantine_dir,
-                              const AuditRecord& record);
+index::QuarantineRow QuarantineRowOf(const StoreLayout& layout, std::string_view quarantine_dir,
+                                     const AuditRecord& record);
 
 }  // namespace gentle::store
 

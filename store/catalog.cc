@@ -8,7 +8,7 @@
 
 #include "store/audit_record.h"
 #include "store/file_io.h"
-#include "store/index_sync.h"
+#include "store/index/index_reader.h"
 #include "store/lineage_id.h"
 #include "store/time_order.h"
 #include "store/tombstone.h"
@@ -164,9 +164,10 @@ Status CheckEvidenceNames(const Result<Parsed>& parsed, const std::string& linea
 
 // kConsumed when the index holds an effective tombstone for `lineage` (its evidence file checked),
 // kNotFound when it holds none.
-Status TombstoneFromIndex(const StoreLayout& layout, IndexDb& db, const std::string& lineage) {
+Status TombstoneFromIndex(const StoreLayout& layout, index::IndexDb& db,
+                          const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(auto tombstone, db.FindTombstoneByLineage(lineage));
-  if (tombstone && TombstoneEffective(layout, *tombstone)) {
+  if (tombstone && index::TombstoneEffective(layout, *tombstone)) {
     const std::string path = TombstonePath(layout, tombstone->key);
     GENTLE_RETURN_IF_ERROR(CheckEvidenceFile(layout, path, lineage));
     auto file = LoadTombstone(layout, tombstone->key);
@@ -184,12 +185,13 @@ Status TombstoneFromFiles(const StoreLayout& layout, const std::string& lineage)
   return NotFound(lineage);
 }
 
-Status ClassifyFromIndex(const StoreLayout& layout, IndexDb& db, const std::string& lineage) {
+Status ClassifyFromIndex(const StoreLayout& layout, index::IndexDb& db,
+                         const std::string& lineage) {
   if (Status burned = TombstoneFromIndex(layout, db, lineage); burned.code() != Code::kNotFound) {
     return burned;
   }
   GENTLE_ASSIGN_OR_RETURN(auto audit, db.FindQuarantineByLineage(lineage));
-  if (audit && QuarantineEffective(layout, *audit)) {
+  if (audit && index::QuarantineEffective(layout, *audit)) {
     GENTLE_RETURN_IF_ERROR(CheckEvidenceFile(layout, audit->audit_path, lineage));
     auto file = LoadAuditRecord(layout, audit->quarantine_dir);
     GENTLE_RETURN_IF_ERROR(
@@ -220,8 +222,9 @@ bool MayHoldTombstones(const StoreLayout& layout) {
 }
 
 Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage) {
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db,
-                          OpenIndexForReader(layout, IndexOptions::ReadUse::kLineageLookups));
+  GENTLE_ASSIGN_OR_RETURN(
+      std::unique_ptr<index::IndexDb> db,
+      index::OpenIndexForReader(layout, index::IndexOptions::ReadUse::kLineageLookups));
   if (db) return ClassifyFromIndex(layout, *db, lineage);
   return ClassifyAbsentFromFiles(layout, lineage);
 }
@@ -241,8 +244,9 @@ Status ClassifyRecordless(const StoreLayout& layout, const std::string& lineage)
 }
 
 Status FindBurnClaim(const StoreLayout& layout, const std::string& lineage) {
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db,
-                          OpenIndexForReader(layout, IndexOptions::ReadUse::kTombstoneLookup));
+  GENTLE_ASSIGN_OR_RETURN(
+      std::unique_ptr<index::IndexDb> db,
+      index::OpenIndexForReader(layout, index::IndexOptions::ReadUse::kTombstoneLookup));
   if (db) return TombstoneFromIndex(layout, *db, lineage);
   return TombstoneFromFiles(layout, lineage);
 }

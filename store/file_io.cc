@@ -3,36 +3,15 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 
-#include "store/fault_point.h"
+#include "store/posix_fd.h"
 
 namespace gentle::store {
-namespace {
-
-Status Errno(Code code, const std::string& what, const std::string& path) {
-  return Status(code, what + " " + path + ": " + strerror(errno));
-}
-
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() {
-    if (fd_ >= 0) close(fd_);
-  }
-  int get() const { return fd_; }
-  int release() { return std::exchange(fd_, -1); }
-
- private:
-  int fd_;
-};
-
-}  // namespace
 
 std::string ParentOf(const std::string& path) {
   size_t slash = path.find_last_of('/');
@@ -83,39 +62,16 @@ Status CheckNoSymlinks(const std::string& base, const std::string& path) {
   return StorePathKinds(base).Check(path).status();
 }
 
-Status EnsureDirectory(const std::string& base, const std::string& path, mode_t mode) {
-  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(base, path));
-  size_t pos = base.size();
-  while (pos < path.size()) {
-    size_t next = path.find('/', pos + 1);
-    if (next == std::string::npos) next = path.size();
-    std::string prefix = path.substr(0, next);
-    PathKind kind = KindOf(prefix);
-    if (kind == PathKind::kMissing) {
-      if (mkdir(prefix.c_str(), mode) != 0 && errno != EEXIST) {
-        return Errno(Code::kInternal, "cannot create directory", prefix);
-      }
-      GENTLE_RETURN_IF_ERROR(SyncDirectory(ParentOf(prefix)));
-      kind = KindOf(prefix);
-    }
-    if (kind != PathKind::kDirectory) {
-      return Status(Code::kCorrupted, "store path component is not a directory: " + prefix);
-    }
-    pos = next;
-  }
-  return Status::Ok();
-}
-
 Result<std::string> ReadFileLimited(const std::string& path, size_t max_bytes) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   Fd fd(open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK));
   if (fd.get() < 0) {
     if (errno == ENOENT) return Status(Code::kNotFound, "no such file: " + path);
     if (errno == ELOOP) return Status(Code::kCorrupted, "store file is a symlink: " + path);
-    return Errno(Code::kCorrupted, "cannot read", path);
+    return ErrnoStatus(Code::kCorrupted, "cannot read", path);
   }
   struct stat st;
-  if (fstat(fd.get(), &st) != 0) return Errno(Code::kCorrupted, "cannot stat", path);
+  if (fstat(fd.get(), &st) != 0) return ErrnoStatus(Code::kCorrupted, "cannot stat", path);
   if (!S_ISREG(st.st_mode)) return Status(Code::kCorrupted, "not a regular file: " + path);
   if (static_cast<size_t>(st.st_size) > max_bytes) {
     return Status(Code::kCorrupted,
@@ -127,7 +83,7 @@ Result<std::string> ReadFileLimited(const std::string& path, size_t max_bytes) {
   while (done < data.size()) {
     ssize_t n = read(fd.get(), data.data() + done, data.size() - done);
     if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return Errno(Code::kCorrupted, "cannot read", path);
+    if (n < 0) return ErrnoStatus(Code::kCorrupted, "cannot read", path);
     if (n == 0) break;
     done += static_cast<size_t>(n);
   }
@@ -135,64 +91,11 @@ Result<std::string> ReadFileLimited(const std::string& path, size_t max_bytes) {
   return data;
 }
 
-Status SyncDirectory(const std::string& dir) {
-  Fd fd(open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (fd.get() < 0) return Errno(Code::kInternal, "cannot open directory", dir);
-  if (fsync(fd.get()) != 0) return Errno(Code::kInternal, "cannot fsync directory", dir);
-  return Status::Ok();
-}
-
-Status WriteFileAtomic(const std::string& path, std::string_view bytes, mode_t mode) {
-  const std::string dir = ParentOf(path);
-  std::string temp = dir + "/.atomic-XXXXXX";
-  Fd fd(mkostemp(temp.data(), O_CLOEXEC));
-  if (fd.get() < 0) return Errno(Code::kInternal, "cannot create temporary file in", dir);
-  auto fail = [&](const std::string& what) {
-    Status st = Errno(Code::kInternal, what, temp);
-    unlink(temp.c_str());
-    return st;
-  };
-  if (fchmod(fd.get(), mode) != 0) return fail("cannot chmod");
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = write(fd.get(), bytes.data() + done, bytes.size() - done);
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) return fail("cannot write");
-    done += static_cast<size_t>(n);
-  }
-  if (fsync(fd.get()) != 0) return fail("cannot fsync");
-  close(fd.release());
-  FaultPoint("atomic-write:before-rename");
-  if (rename(temp.c_str(), path.c_str()) != 0) return fail("cannot rename into place");
-  FaultPoint("atomic-write:before-dir-sync");
-  return SyncDirectory(dir);
-}
-
-Status RenameDurable(const std::string& from, const std::string& to) {
-  if (rename(from.c_str(), to.c_str()) != 0) return Errno(Code::kInternal, "cannot rename", from);
-  GENTLE_RETURN_IF_ERROR(SyncDirectory(ParentOf(from)));
-  if (ParentOf(from) != ParentOf(to)) GENTLE_RETURN_IF_ERROR(SyncDirectory(ParentOf(to)));
-  return Status::Ok();
-}
-
-Status RemoveTree(const std::string& path) {
-  PathKind kind = KindOf(path);
-  if (kind == PathKind::kMissing) return Status::Ok();
-  if (kind == PathKind::kDirectory) {
-    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> entries, ListDirectory(path));
-    for (const std::string& name : entries) GENTLE_RETURN_IF_ERROR(RemoveTree(path + "/" + name));
-    if (rmdir(path.c_str()) != 0) return Errno(Code::kInternal, "cannot remove directory", path);
-  } else if (unlink(path.c_str()) != 0) {
-    return Errno(Code::kInternal, "cannot remove", path);
-  }
-  return Status::Ok();
-}
-
 Result<std::vector<std::string>> ListDirectory(const std::string& dir) {
   DIR* handle = opendir(dir.c_str());
   if (handle == nullptr) {
     if (errno == ENOENT) return Status(Code::kNotFound, "no such directory: " + dir);
-    return Errno(Code::kCorrupted, "cannot list", dir);
+    return ErrnoStatus(Code::kCorrupted, "cannot list", dir);
   }
   std::vector<std::string> names;
   while (dirent* entry = readdir(handle)) {

@@ -1,15 +1,10 @@
-// Durable, symlink-refusing file operations for the store.
+// Symlink-refusing reads and path checks for the store (the writes are store/file_write.h).
 //
 // - Every path handled here lies under a trusted base (the git common dir). Each component between
 //   the base and the target is lstat-ed and refused with `corrupted` if it is a symlink or not the
 //   expected type, so a planted link cannot redirect a read or a write outside the store.
-// - WriteFileAtomic: temp file in the same directory, write, fsync, rename over the target, fsync
-//   the directory. A crash leaves either the old file or the new one (plus at most a `.atomic-*`
-//   temp).
 #ifndef GENTLE_STORE_FILE_IO_H_
 #define GENTLE_STORE_FILE_IO_H_
-
-#include <sys/types.h>
 
 #include <string>
 #include <string_view>
@@ -46,23 +41,9 @@ class StorePathKinds {
 // Refuses (kCorrupted) if any existing component of `path` below `base` is a symlink.
 Status CheckNoSymlinks(const std::string& base, const std::string& path);
 
-// Creates `path` and its missing parents below `base` with `mode`, refusing symlinked components.
-Status EnsureDirectory(const std::string& base, const std::string& path, mode_t mode = 0700);
-
 // Reads a regular file (not following a final symlink). kNotFound when absent; kCorrupted when it
 // is not a regular file or is larger than max_bytes.
 Result<std::string> ReadFileLimited(const std::string& path, size_t max_bytes);
-
-Status WriteFileAtomic(const std::string& path, std::string_view bytes, mode_t mode = 0600);
-
-// fsync of a directory, so a rename or unlink in it is durable.
-Status SyncDirectory(const std::string& dir);
-
-// Renames with fsync of both parent directories.
-Status RenameDurable(const std::string& from, const std::string& to);
-
-// Removes a file or a whole directory tree (without following symlinks); missing is fine.
-Status RemoveTree(const std::string& path);
 
 // Names of the entries of a directory, sorted bytewise. kNotFound when the directory is absent.
 Result<std::vector<std::string>> ListDirectory(const std::string& dir);

@@ -3,25 +3,11 @@
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <unistd.h>
 
-#include "store/database_files.h"
 #include "store/file_io.h"
+#include "store/index/database_files.h"
 
 namespace gentle::store {
-namespace {
-
-std::string OwnerRecord() {
-  char host[256] = {0};
-  gethostname(host, sizeof(host) - 1);
-  return "{\"schema\":\"gentle-ai.review-store-lock/v1\",\"pid\":" + std::to_string(getpid()) +
-         ",\"host\":\"" + std::string(host) + "\"}\n";
-}
-
-Status LockForMutation(const StoreLayout& layout, LockMode maintenance_mode, FileLock* maintenance,
-                       FileLock* writer);
-
-}  // namespace
 
 Status CheckBatchMarker(const StoreLayout& layout) {
   struct stat st;
@@ -56,7 +42,7 @@ Status CheckStoreShape(const StoreLayout& layout) {
     GENTLE_RETURN_IF_ERROR(kinds.Check(path).status());
   }
   // index.sqlite and its side files: each missing or a regular file (never a FIFO to block on).
-  GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(layout.index_path()));
+  GENTLE_RETURN_IF_ERROR(index::CheckDatabaseFileKinds(layout.index_path()));
   for (const std::string& dir :
        {layout.root(), layout.v2_dir(), layout.tombstone_dir(), layout.quarantine_dir()}) {
     GENTLE_ASSIGN_OR_RETURN(PathKind kind, kinds.Check(dir));
@@ -77,35 +63,4 @@ Result<StoreGuard> StoreGuard::ForRead(const StoreLayout& layout) {
   return guard;
 }
 
-Result<StoreGuard> StoreGuard::ForWrite(const StoreLayout& layout) {
-  StoreGuard guard;
-  GENTLE_RETURN_IF_ERROR(
-      LockForMutation(layout, LockMode::kShared, &guard.maintenance_, &guard.writer_));
-  return guard;
-}
-
-Result<StoreGuard> StoreGuard::ForMaintenance(const StoreLayout& layout) {
-  StoreGuard guard;
-  GENTLE_RETURN_IF_ERROR(
-      LockForMutation(layout, LockMode::kExclusive, &guard.maintenance_, &guard.writer_));
-  return guard;
-}
-
-namespace {
-
-Status LockForMutation(const StoreLayout& layout, LockMode maintenance_mode, FileLock* maintenance,
-                       FileLock* writer) {
-  GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
-  GENTLE_RETURN_IF_ERROR(CheckStoreShape(layout));
-  GENTLE_RETURN_IF_ERROR(EnsureDirectory(layout.common_dir(), layout.v2_dir()));
-  GENTLE_ASSIGN_OR_RETURN(*maintenance,
-                          FileLock::Acquire(layout.maintenance_lock(), maintenance_mode, true));
-  GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
-  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.v2_lock()));
-  GENTLE_ASSIGN_OR_RETURN(*writer, FileLock::Acquire(layout.v2_lock(), LockMode::kExclusive, true));
-  GENTLE_RETURN_IF_ERROR(writer->WriteOwner(OwnerRecord()));
-  return Status::Ok();
-}
-
-}  // namespace
 }  // namespace gentle::store

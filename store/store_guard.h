@@ -11,6 +11,9 @@
 // Thread-safety: each lock is an open file description of its own (store/file_lock.h), so a guard
 // excludes other processes and the other guards of this process alike. A guard is owned by one
 // thread; it is moved, never shared.
+//
+// ForWrite and ForMaintenance are defined in the store's write target (store/store_guard_write.cc):
+// code linked only to the read target (export/) cannot take a writer's locks.
 #ifndef GENTLE_STORE_STORE_GUARD_H_
 #define GENTLE_STORE_STORE_GUARD_H_
 

@@ -133,7 +133,7 @@ Status ScanLineages(const StoreLayout& layout, ScanDepth depth, StoreFiles* out)
     }
     auto record = LoadRecord(layout, name);
     if (record.ok()) {
-      out->rows.lineages.push_back(LineageRowOf(*record, RowStatus::kCommitted));
+      out->rows.lineages.push_back(LineageRowOf(*record, index::RowStatus::kCommitted));
     } else if (record.status().code() == Code::kNotFound) {
       out->incomplete.push_back(name);
       out->findings.push_back({FindingCode::kIncompleteEntry, name, path,
@@ -241,8 +241,8 @@ Status ScanRoot(const StoreLayout& layout, StoreFiles* out) {
 
 }  // namespace
 
-LineageRow LineageRowOf(const RecordView& record, RowStatus status) {
-  LineageRow row;
+index::LineageRow LineageRowOf(const RecordView& record, index::RowStatus status) {
+  index::LineageRow row;
   row.lineage_id = record.lineage_id;
   row.state = record.state;
   row.kind = record.initial_snapshot.kind;

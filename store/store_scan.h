@@ -21,7 +21,7 @@
 #include <vector>
 
 #include "store/finding.h"
-#include "store/index_db.h"
+#include "store/index/index_db.h"
 #include "store/layout.h"
 #include "store/record.h"
 #include "store/status.h"
@@ -29,7 +29,7 @@
 namespace gentle::store {
 
 struct StoreFiles {
-  IndexSnapshot rows;                   // committed rows, except prepared audit records
+  index::IndexSnapshot rows;            // committed rows, except prepared audit records
   std::vector<std::string> incomplete;  // lineage directories holding no record
   std::vector<Finding> findings;
 };
@@ -42,7 +42,7 @@ enum class ScanDepth { kEntries, kEveryMember };
 Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout, ScanDepth depth = ScanDepth::kEntries);
 
 // The catalog row of a record.
-LineageRow LineageRowOf(const RecordView& record, RowStatus status);
+index::LineageRow LineageRowOf(const RecordView& record, index::RowStatus status);
 
 // Leftovers of an interrupted `review store reset` beside the store root.
 Result<std::vector<std::string>> ResetTrashDirs(const StoreLayout& layout);

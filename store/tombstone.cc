@@ -29,7 +29,7 @@ std::string EncodeTombstone(std::string_view repo_key, std::string_view target_i
   return MarshalCompact(j);
 }
 
-Result<TombstoneRow> ParseTombstone(std::string_view bytes, std::string_view key) {
+Result<index::TombstoneRow> ParseTombstone(std::string_view bytes, std::string_view key) {
   auto corrupted = [&](const std::string& why) {
     return Status(Code::kCorrupted, "tombstone " + std::string(key) + " " + why);
   };
@@ -43,12 +43,12 @@ Result<TombstoneRow> ParseTombstone(std::string_view bytes, std::string_view key
       return corrupted(std::string("lacks \"") + field + "\"");
     }
   }
-  TombstoneRow row;
+  index::TombstoneRow row;
   row.key = std::string(key);
   row.lineage_id = doc["lineage"].get<std::string>();
   row.target_identity = doc["target"].get<std::string>();
   row.repository = doc["repository"].get<std::string>();
-  row.status = RowStatus::kCommitted;
+  row.status = index::RowStatus::kCommitted;
   if (doc["schema"].get<std::string>() != kTombstoneSchema)
     return corrupted("has a foreign schema");
   if (!IsSha256Id(row.repository) || !IsSha256Id(row.target_identity)) {
@@ -61,7 +61,7 @@ Result<TombstoneRow> ParseTombstone(std::string_view bytes, std::string_view key
   return row;
 }
 
-Result<TombstoneRow> LoadTombstone(const StoreLayout& layout, std::string_view key) {
+Result<index::TombstoneRow> LoadTombstone(const StoreLayout& layout, std::string_view key) {
   const std::string path = TombstonePath(layout, key);
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
   GENTLE_ASSIGN_OR_RETURN(std::string bytes, ReadFileLimited(path, kMaxTombstoneBytes));

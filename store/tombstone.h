@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-#include "store/index_db.h"
+#include "store/index/index_db.h"
 #include "store/layout.h"
 #include "store/status.h"
 
@@ -30,10 +30,10 @@ std::string EncodeTombstone(std::string_view repo_key, std::string_view target_i
                             std::string_view lineage);
 
 // The row a tombstone file implies (status committed). kCorrupted when it does not bind.
-Result<TombstoneRow> ParseTombstone(std::string_view bytes, std::string_view key);
+Result<index::TombstoneRow> ParseTombstone(std::string_view bytes, std::string_view key);
 
 // Reads and parses <tombstone_dir>/<key>.json. kNotFound when absent.
-Result<TombstoneRow> LoadTombstone(const StoreLayout& layout, std::string_view key);
+Result<index::TombstoneRow> LoadTombstone(const StoreLayout& layout, std::string_view key);
 
 }  // namespace gentle::store
 

@@ -13,9 +13,9 @@
 
 #include "export/patch_bound.h"
 #include "export/patch_engine.h"
-#include "store/object_reader.h"
-#include "store/repository.h"
-#include "store/tree_rows.h"
+#include "store/git/object_reader.h"
+#include "store/git/repository.h"
+#include "store/git/tree_rows.h"
 #include "tests/support/bare_repo.h"
 #include "tests/support/damaged_object.h"
 #include "tests/support/git_oracle.h"
@@ -50,7 +50,7 @@ std::string SparseBinaryOf(size_t bytes) {
 }
 
 bool WholeReadFails(BareRepo& repo, const git_oid& oid) {
-  return !store::LookupBlob(repo.get(), oid).ok();
+  return !store::git::LookupBlob(repo.get(), oid).ok();
 }
 
 void ExpectIdentical(BareRepo& repo, const git_oid& base, const git_oid& cand) {
@@ -200,7 +200,7 @@ TEST_CASE("each change's lower bound is at most its section's bytes") {
                                   {"z", GIT_FILEMODE_BLOB, empty_blob}});
   auto changes = exporter::DiffTrees(repo.get(), base, cand);
   REQUIRE(changes.ok());
-  auto odb = store::RepositoryOdb(repo.get());
+  auto odb = store::git::RepositoryOdb(repo.get());
   REQUIRE(odb.ok());
   std::vector<exporter::ChangeFacts> facts = exporter::GatherFacts(odb->get(), *changes);
   size_t total = 0;

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 #include <cstdio>
 
-#include "store/index_db.h"
+#include "store/index/index_db.h"
 #include "tests/support/files.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
@@ -23,11 +23,11 @@ TEST_CASE("gostore: with 100 - 000 tombstones - consumed is one keyed index look
   repo.StartNew();  // creates the store and its index
   const std::string index_path = repo.store_root() + "/index.sqlite";
   {
-    auto db = store::IndexDb::OpenReadWrite(index_path);
+    auto db = store::index::IndexDb::OpenReadWrite(index_path);
     REQUIRE(db.ok());
-    store::IndexSnapshot snapshot;
+    store::index::IndexSnapshot snapshot;
     REQUIRE((*db)
-                ->ListLineages([&](const store::LineageRow& row) {
+                ->ListLineages([&](const store::index::LineageRow& row) {
                   snapshot.lineages.push_back(row);
                   return true;
                 })
@@ -36,17 +36,17 @@ TEST_CASE("gostore: with 100 - 000 tombstones - consumed is one keyed index look
       char lineage[32];
       std::snprintf(lineage, sizeof(lineage), "review-%016x", i);
       snapshot.tombstones.push_back({Hex64(i), lineage, "sha256:" + Hex64(i + 1),
-                                     "sha256:" + Hex64(7), store::RowStatus::kCommitted});
+                                     "sha256:" + Hex64(7), store::index::RowStatus::kCommitted});
     }
     REQUIRE((*db)->ReplaceAll(snapshot).ok());
-    auto plan = (*db)->ExplainQueryPlan(store::IndexQuery::kTombstoneByLineage);
+    auto plan = (*db)->ExplainQueryPlan(store::index::IndexQuery::kTombstoneByLineage);
     REQUIRE(plan.ok());
     INFO(*plan);
     CHECK(plan->find("SEARCH tombstones USING INDEX tombstones_by_lineage (lineage_id=?)") !=
           std::string::npos);
     CHECK(plan->find("SCAN") == std::string::npos);
     CHECK(plan->find("TEMP B-TREE") == std::string::npos);
-    auto quarantine = (*db)->ExplainQueryPlan(store::IndexQuery::kQuarantineByLineage);
+    auto quarantine = (*db)->ExplainQueryPlan(store::index::IndexQuery::kQuarantineByLineage);
     REQUIRE(quarantine.ok());
     CHECK(quarantine->find("SEARCH quarantine USING INDEX quarantine_by_lineage") !=
           std::string::npos);

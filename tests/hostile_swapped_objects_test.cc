@@ -1,6 +1,6 @@
 // Hostile object databases where only a hash check can tell: a frozen blob's or tree's loose file
 // replaced by another valid object of the same type under the same file name (zlib, header and
-// type all fine). libgit2's own check is off in the product (store/object_reader.h); these pin
+// type all fine). libgit2's own check is off in the product (store/git/object_reader.h); these pin
 // that the project's check refuses them, end to end, with one clear code and nothing written.
 
 #include <catch2/catch.hpp>

@@ -34,7 +34,7 @@ std::string GoodAudit() {
   return store::EncodeAuditRecord(r, nullptr);
 }
 
-void ExpectCorrupted(const Result<store::TombstoneRow>& row, const std::string& fragment) {
+void ExpectCorrupted(const Result<store::index::TombstoneRow>& row, const std::string& fragment) {
   REQUIRE_FALSE(row.ok());
   CHECK(row.status().code() == Code::kCorrupted);
   CHECK_THAT(row.status().message(), Catch::Contains(fragment));

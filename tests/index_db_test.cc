@@ -1,4 +1,4 @@
-#include "store/index_db.h"
+#include "store/index/index_db.h"
 
 #include <sqlite3.h>
 
@@ -13,7 +13,7 @@
 #include "tests/support/files.h"
 #include "tests/support/temp_dir.h"
 
-namespace gentle::store {
+namespace gentle::store::index {
 namespace {
 
 namespace fs = std::filesystem;
@@ -585,4 +585,4 @@ TEST_CASE("index: a write blocked by another writer returns kBusy within its tim
 }
 
 }  // namespace
-}  // namespace gentle::store
+}  // namespace gentle::store::index

@@ -6,7 +6,7 @@
 #include <set>
 
 #include "store/digests.h"
-#include "store/index_db.h"
+#include "store/index/index_db.h"
 #include "store/record.h"
 #include "store/sha256.h"
 #include "tests/support/files.h"
@@ -559,14 +559,15 @@ TEST_CASE("lifecycle: fsck names each disagreement and index rebuild repairs it"
   const std::string a = repo.StartNew()["lineage"];
   const std::string b = repo.StartNew()["lineage"];
   {
-    auto db = store::IndexDb::OpenReadWrite(repo.store_root() + "/index.sqlite");
+    auto db = store::index::IndexDb::OpenReadWrite(repo.store_root() + "/index.sqlite");
     REQUIRE(db.ok());
     REQUIRE((*db)->DeleteLineage(a).ok());
-    REQUIRE((*db)
-                ->UpsertTombstone({std::string(64, 'f'), "review-0000000000000009",
-                                   "sha256:" + std::string(64, '1'),
-                                   "sha256:" + std::string(64, '2'), store::RowStatus::kCommitted})
-                .ok());
+    REQUIRE(
+        (*db)
+            ->UpsertTombstone({std::string(64, 'f'), "review-0000000000000009",
+                               "sha256:" + std::string(64, '1'), "sha256:" + std::string(64, '2'),
+                               store::index::RowStatus::kCommitted})
+            .ok());
   }
   repo.Git({"update-ref", "-d", "refs/gentle-ai/reviews/" + b});
   repo.Git({"update-ref", "refs/gentle-ai/reviews/review-00000000000000aa", "HEAD"});

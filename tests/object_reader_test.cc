@@ -1,10 +1,10 @@
-// The verified object reader (store/object_reader.h, store/raw_tree.h, store/verified_view.h):
-// good loose and packed objects read back as git stores them, and an object whose loose file was
-// replaced by another valid object of the same type (so zlib, the header and the type are all
-// fine and only the hash check can tell) is refused with objects_missing by every reader, with
-// libgit2's own check off as it is in the product. Repositories are built with the git CLI, which
-// is also the oracle for what an object contains.
-#include "store/object_reader.h"
+// The verified object reader (store/git/object_reader.h, store/git/raw_tree.h,
+// store/git/verified_view.h): good loose and packed objects read back as git stores them, and an
+// object whose loose file was replaced by another valid object of the same type (so zlib, the
+// header and the type are all fine and only the hash check can tell) is refused with
+// objects_missing by every reader, with libgit2's own check off as it is in the product.
+// Repositories are built with the git CLI, which is also the oracle for what an object contains.
+#include "store/git/object_reader.h"
 
 #include <git2.h>
 
@@ -13,10 +13,10 @@
 
 #include "export/patch_engine.h"
 #include "export/tree_delta.h"
-#include "store/raw_tree.h"
-#include "store/repository.h"
-#include "store/tree_rows.h"
-#include "store/verified_view.h"
+#include "store/git/raw_tree.h"
+#include "store/git/repository.h"
+#include "store/git/tree_rows.h"
+#include "store/git/verified_view.h"
 #include "tests/support/files.h"
 #include "tests/support/git_repo.h"
 #include "tests/support/process.h"
@@ -48,7 +48,7 @@ void SwapLoose(const std::string& repo, const std::string& victim, const std::st
 class Opened {
  public:
   explicit Opened(const std::string& repo) {
-    store::EnsureLibgit2();  // as the product: libgit2's own hash check off
+    store::git::EnsureLibgit2();  // as the product: libgit2's own hash check off
     REQUIRE(git_repository_open(&repo_, repo.c_str()) == 0);
     REQUIRE(git_repository_odb(&odb_, repo_) == 0);
   }
@@ -74,14 +74,14 @@ std::string LsTree(const std::string& repo, const std::string& tree) {
   return Git(repo, {"ls-tree", "--full-tree", tree});
 }
 
-std::string Render(const store::RawTree& tree) {
+std::string Render(const store::git::RawTree& tree) {
   std::string out;
-  for (const store::RawTreeEntry& e : tree.entries()) {
+  for (const store::git::RawTreeEntry& e : tree.entries()) {
     char mode[16];
     std::snprintf(mode, sizeof(mode), "%06o", e.mode);
     const char* type = e.is_tree() ? "tree" : (e.mode == 0160000 ? "commit" : "blob");
-    out += std::string(mode) + " " + type + " " + store::OidHex(e.id) + "\t" + std::string(e.name) +
-           "\n";
+    out += std::string(mode) + " " + type + " " + store::git::OidHex(e.id) + "\t" +
+           std::string(e.name) + "\n";
   }
   return out;
 }
@@ -103,27 +103,27 @@ TEST_CASE("verified reader: good loose and packed objects", "[objread]") {
 
   auto check_all = [&] {
     Opened o(repo);
-    auto raw = store::ReadObject(o.odb(), Oid(blob), GIT_OBJECT_BLOB);
+    auto raw = store::git::ReadObject(o.odb(), Oid(blob), GIT_OBJECT_BLOB);
     REQUIRE(raw.ok());
     CHECK(Data(raw->get()) == "alpha\n");
-    auto looked_up = store::LookupBlob(o.repo(), Oid(blob));
+    auto looked_up = store::git::LookupBlob(o.repo(), Oid(blob));
     REQUIRE(looked_up.ok());
     CHECK(std::string(static_cast<const char*>(git_blob_rawcontent(looked_up->get())),
                       git_blob_rawsize(looked_up->get())) == "alpha\n");
-    auto root = store::ReadTree(o.odb(), Oid(tree));
+    auto root = store::git::ReadTree(o.odb(), Oid(tree));
     REQUIRE(root.ok());
     CHECK(Render(*root) == LsTree(repo, tree));
     REQUIRE(root->CanonicalOrder());
-    auto rows = store::FlattenTree(o.repo(), Oid(tree));
+    auto rows = store::git::FlattenTree(o.repo(), Oid(tree));
     REQUIRE(rows.ok());
     REQUIRE(rows->size() == 2);
     CHECK((*rows)[0].path == "a.txt");
     CHECK((*rows)[1].path == "dir/b.txt");
     // A wrong type is refused, not misread.
-    auto as_tree = store::ReadObject(o.odb(), Oid(blob), GIT_OBJECT_TREE);
+    auto as_tree = store::git::ReadObject(o.odb(), Oid(blob), GIT_OBJECT_TREE);
     CHECK(as_tree.status().code() == Code::kObjectsMissing);
     // The empty tree is known without being stored.
-    auto empty = store::ReadTree(o.odb(), Oid("4b825dc642cb6eb9a060e54bf8d69288fbee4904"));
+    auto empty = store::git::ReadTree(o.odb(), Oid("4b825dc642cb6eb9a060e54bf8d69288fbee4904"));
     REQUIRE(empty.ok());
     CHECK(empty->entries().empty());
   };
@@ -153,14 +153,14 @@ TEST_CASE("ObjectId gives git's object ids", "[objread]") {
     const std::string expected = Trim(Git(repo, {"rev-parse", c.rev}));
     const std::string raw = Git(repo, {"cat-file", c.type, expected});
     const git_object_t kind = git_object_string2type(c.type);
-    CHECK(store::OidHex(store::ObjectId(kind, raw)) == expected);
-    CHECK(store::ObjectHashMatches(Oid(expected), kind, raw));
-    CHECK_FALSE(store::ObjectHashMatches(Oid(expected), kind, raw + "x"));
+    CHECK(store::git::OidHex(store::git::ObjectId(kind, raw)) == expected);
+    CHECK(store::git::ObjectHashMatches(Oid(expected), kind, raw));
+    CHECK_FALSE(store::git::ObjectHashMatches(Oid(expected), kind, raw + "x"));
   }
   // The empty tree and the empty blob, as every git computes them.
-  CHECK(store::OidHex(store::ObjectId(GIT_OBJECT_TREE, "")) ==
+  CHECK(store::git::OidHex(store::git::ObjectId(GIT_OBJECT_TREE, "")) ==
         "4b825dc642cb6eb9a060e54bf8d69288fbee4904");
-  CHECK(store::OidHex(store::ObjectId(GIT_OBJECT_BLOB, "")) ==
+  CHECK(store::git::OidHex(store::git::ObjectId(GIT_OBJECT_BLOB, "")) ==
         "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391");
 }
 
@@ -179,11 +179,11 @@ TEST_CASE("verified reader: a loose blob replaced by another blob is refused", "
   CHECK(Data(unchecked) == "not alpha at all\n");
   git_odb_object_free(unchecked);
 
-  auto raw = store::ReadObject(o.odb(), Oid(blob), GIT_OBJECT_BLOB);
+  auto raw = store::git::ReadObject(o.odb(), Oid(blob), GIT_OBJECT_BLOB);
   REQUIRE_FALSE(raw.ok());
   RequireMismatch(raw.status(), blob);
   CHECK(raw.status().details().at("reason") == "hash_mismatch");
-  auto looked_up = store::LookupBlob(o.repo(), Oid(blob));
+  auto looked_up = store::git::LookupBlob(o.repo(), Oid(blob));
   REQUIRE_FALSE(looked_up.ok());
   RequireMismatch(looked_up.status(), blob);
   // The patch engine reads the blob when the file changed.
@@ -208,14 +208,14 @@ TEST_CASE("verified reader: a loose tree replaced by another tree is refused", "
   SwapLoose(repo, sub, donor);
   Opened o(repo);
 
-  auto raw = store::ReadObject(o.odb(), Oid(sub), GIT_OBJECT_TREE);
+  auto raw = store::git::ReadObject(o.odb(), Oid(sub), GIT_OBJECT_TREE);
   REQUIRE_FALSE(raw.ok());
   RequireMismatch(raw.status(), sub);
-  auto tree = store::ReadTree(o.odb(), Oid(sub));
+  auto tree = store::git::ReadTree(o.odb(), Oid(sub));
   REQUIRE_FALSE(tree.ok());
   RequireMismatch(tree.status(), sub);
   // Every tree reader: FlattenTree (start, status), DiffTrees (export, verify).
-  auto rows = store::FlattenTree(o.repo(), Oid(root));
+  auto rows = store::git::FlattenTree(o.repo(), Oid(root));
   REQUIRE_FALSE(rows.ok());
   CHECK(rows.status().code() == Code::kObjectsMissing);
   auto diff = exporter::DiffTrees(o.repo(), Oid(root), Oid(new_root));
@@ -250,39 +250,41 @@ TEST_CASE("verified view: revisions resolve through checked commits only", "[obj
         {"main", GIT_OBJECT_TREE, "main^{tree}"},
         {"HEAD~1:dir", GIT_OBJECT_TREE, "HEAD~1:dir"}};
     for (const auto& [rev, type, oracle] : cases) {
-      auto got = store::PeelRevision(o.repo(), rev, type);
+      auto got = store::git::PeelRevision(o.repo(), rev, type);
       INFO(rev);
       REQUIRE(got.ok());
-      CHECK(store::OidHex(*got) == Trim(Git(repo, {"rev-parse", oracle})));
+      CHECK(store::git::OidHex(*got) == Trim(Git(repo, {"rev-parse", oracle})));
     }
-    auto base = store::MergeBase(o.repo(), Oid(third), Oid(second), "x");
+    auto base = store::git::MergeBase(o.repo(), Oid(third), Oid(second), "x");
     REQUIRE(base.ok());
-    CHECK(store::OidHex(*base) == second);
+    CHECK(store::git::OidHex(*base) == second);
   }
   // The middle commit replaced by the first one's bytes: HEAD~1's tree and HEAD~2 would silently
   // be the first commit's tree and nothing; every reader through the middle commit refuses.
   SwapLoose(repo, second, first);
   Opened o(repo);
-  CHECK(store::PeelRevision(o.repo(), "HEAD", GIT_OBJECT_COMMIT).ok());
-  CHECK(store::PeelRevision(o.repo(), "HEAD", GIT_OBJECT_TREE).ok());
+  CHECK(store::git::PeelRevision(o.repo(), "HEAD", GIT_OBJECT_COMMIT).ok());
+  CHECK(store::git::PeelRevision(o.repo(), "HEAD", GIT_OBJECT_TREE).ok());
   for (const std::string rev : {"HEAD~1", "HEAD~2", "HEAD~1^{tree}"}) {
-    auto got = store::PeelRevision(o.repo(), rev, GIT_OBJECT_TREE);
+    auto got = store::git::PeelRevision(o.repo(), rev, GIT_OBJECT_TREE);
     INFO(rev);
     CHECK(got.status().code() == Code::kUsage);
   }
-  CHECK(store::PeelRevision(o.repo(), second, GIT_OBJECT_COMMIT).status().code() == Code::kUsage);
-  CHECK(store::MergeBase(o.repo(), Oid(third), Oid(first), "x").status().code() == Code::kUsage);
+  CHECK(store::git::PeelRevision(o.repo(), second, GIT_OBJECT_COMMIT).status().code() ==
+        Code::kUsage);
+  CHECK(store::git::MergeBase(o.repo(), Oid(third), Oid(first), "x").status().code() ==
+        Code::kUsage);
 }
 
 TEST_CASE("raw tree parsing refuses what libgit2 and git refuse", "[objread]") {
-  std::vector<store::RawTreeEntry> entries;
+  std::vector<store::git::RawTreeEntry> entries;
   const std::string id(20, '\x11');
-  CHECK(store::ParseTree("", &entries));
+  CHECK(store::git::ParseTree("", &entries));
   CHECK(entries.empty());
   // Names point into the data: keep it alive.
   const std::string two =
       "100644 a" + std::string(1, '\0') + id + "40000 d" + std::string(1, '\0') + id;
-  REQUIRE(store::ParseTree(two, &entries));
+  REQUIRE(store::git::ParseTree(two, &entries));
   REQUIRE(entries.size() == 2);
   CHECK(entries[0].mode == 0100644);
   CHECK(entries[0].name == "a");
@@ -290,15 +292,15 @@ TEST_CASE("raw tree parsing refuses what libgit2 and git refuse", "[objread]") {
   CHECK(entries[1].mode == 040000);
   CHECK(entries[1].is_tree());
   const std::string nul(1, '\0');
-  CHECK_FALSE(store::ParseTree(" a" + nul + id, &entries));                  // empty mode
-  CHECK_FALSE(store::ParseTree("10064x a" + nul + id, &entries));            // not octal
-  CHECK_FALSE(store::ParseTree("100648 a" + nul + id, &entries));            // not octal
-  CHECK_FALSE(store::ParseTree("+100644 a" + nul + id, &entries));           // sign
-  CHECK_FALSE(store::ParseTree("1000000 a" + nul + id, &entries));           // above 0xFFFF
-  CHECK_FALSE(store::ParseTree("100644a" + nul + id, &entries));             // no space
-  CHECK_FALSE(store::ParseTree("100644 " + nul + id, &entries));             // empty name
-  CHECK_FALSE(store::ParseTree("100644 a" + nul + id.substr(1), &entries));  // short id
-  CHECK_FALSE(store::ParseTree("100644 a" + id, &entries));                  // no NUL
+  CHECK_FALSE(store::git::ParseTree(" a" + nul + id, &entries));                  // empty mode
+  CHECK_FALSE(store::git::ParseTree("10064x a" + nul + id, &entries));            // not octal
+  CHECK_FALSE(store::git::ParseTree("100648 a" + nul + id, &entries));            // not octal
+  CHECK_FALSE(store::git::ParseTree("+100644 a" + nul + id, &entries));           // sign
+  CHECK_FALSE(store::git::ParseTree("1000000 a" + nul + id, &entries));           // above 0xFFFF
+  CHECK_FALSE(store::git::ParseTree("100644a" + nul + id, &entries));             // no space
+  CHECK_FALSE(store::git::ParseTree("100644 " + nul + id, &entries));             // empty name
+  CHECK_FALSE(store::git::ParseTree("100644 a" + nul + id.substr(1), &entries));  // short id
+  CHECK_FALSE(store::git::ParseTree("100644 a" + id, &entries));                  // no NUL
 }
 
 }  // namespace gentle::testing

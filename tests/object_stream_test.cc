@@ -1,15 +1,15 @@
-// Objects read and hashed in pieces: store::BlobStream gives a loose blob's bytes exactly and
-// checks its id once they are all read (a packed blob is not streamed); store::HashFileAsBlob and
-// store::ObjectHashStream give the id `git hash-object` gives, whatever the size.
+// Objects read and hashed in pieces: store::git::BlobStream gives a loose blob's bytes exactly and
+// checks its id once they are all read (a packed blob is not streamed); store::git::HashFileAsBlob
+// and store::git::ObjectHashStream give the id `git hash-object` gives, whatever the size.
 #include <git2.h>
 
 #include <catch2/catch.hpp>
 #include <random>
 
-#include "store/object_hash_stream.h"
-#include "store/object_reader.h"
-#include "store/repository.h"
-#include "store/tree_rows.h"
+#include "store/git/object_hash_stream.h"
+#include "store/git/object_reader.h"
+#include "store/git/repository.h"
+#include "store/git/tree_rows.h"
 #include "tests/support/files.h"
 #include "tests/support/git_env.h"
 #include "tests/support/git_oracle.h"
@@ -36,7 +36,7 @@ std::string WriteBlob(const std::string& repo, const std::string& data, const st
 }  // namespace
 
 TEST_CASE("BlobStream reads a loose blob in pieces and checks its id at the end") {
-  store::EnsureLibgit2();
+  store::git::EnsureLibgit2();
   TempDir tmp;
   const std::string repo = InitRepo(tmp.path());
   const std::string data = NoiseOf(300001, 5);
@@ -44,15 +44,15 @@ TEST_CASE("BlobStream reads a loose blob in pieces and checks its id at the end"
   git_oid oid;
   REQUIRE(git_oid_fromstr(&oid, hex.c_str()) == 0);
   RepoHandle handle(repo + "/.git");
-  auto odb = store::RepositoryOdb(handle.get());
+  auto odb = store::git::RepositoryOdb(handle.get());
   REQUIRE(odb.ok());
 
-  auto header = store::ReadObjectHeader(odb->get(), oid);
+  auto header = store::git::ReadObjectHeader(odb->get(), oid);
   REQUIRE(header.ok());
   CHECK(header->type == GIT_OBJECT_BLOB);
   CHECK(header->size == data.size());
 
-  auto stream = store::BlobStream::OpenLoose(odb->get(), oid);
+  auto stream = store::git::BlobStream::OpenLoose(odb->get(), oid);
   REQUIRE(stream);
   CHECK(stream->size() == data.size());
   std::string read;
@@ -70,7 +70,7 @@ TEST_CASE("BlobStream reads a loose blob in pieces and checks its id at the end"
   SECTION("bytes that do not hash to the id are objects_missing") {
     const std::string other = WriteBlob(repo, NoiseOf(300001, 6), "other");
     ReplaceLooseObject(repo + "/.git", hex, other);
-    auto swapped = store::BlobStream::OpenLoose(odb->get(), oid);
+    auto swapped = store::git::BlobStream::OpenLoose(odb->get(), oid);
     REQUIRE(swapped);
     std::string all(static_cast<size_t>(swapped->size()), '\0');
     REQUIRE(swapped->Read(all.data(), all.size()).ok());
@@ -81,12 +81,13 @@ TEST_CASE("BlobStream reads a loose blob in pieces and checks its id at the end"
   SECTION("a packed blob is not streamed - a missing one has no header") {
     Git(repo, {"update-ref", "refs/keep/noise", hex});
     Git(repo, {"repack", "-adq"});
-    CHECK_FALSE(store::BlobStream::OpenLoose(odb->get(), oid).has_value());
-    CHECK(store::ReadObjectHeader(odb->get(), oid).ok());
+    CHECK_FALSE(store::git::BlobStream::OpenLoose(odb->get(), oid).has_value());
+    CHECK(store::git::ReadObjectHeader(odb->get(), oid).ok());
     git_oid absent;
     REQUIRE(git_oid_fromstr(&absent, "0123456789abcdef0123456789abcdef01234567") == 0);
-    CHECK(store::ReadObjectHeader(odb->get(), absent).status().code() == Code::kObjectsMissing);
-    CHECK_FALSE(store::BlobStream::OpenLoose(odb->get(), absent).has_value());
+    CHECK(store::git::ReadObjectHeader(odb->get(), absent).status().code() ==
+          Code::kObjectsMissing);
+    CHECK_FALSE(store::git::BlobStream::OpenLoose(odb->get(), absent).has_value());
   }
 }
 
@@ -96,24 +97,24 @@ TEST_CASE("HashFileAsBlob is git hash-object for files of any size") {
                    size_t{3 * 1024 * 1024 + 7}}) {
     const std::string path = tmp.path() + "/f" + std::to_string(n);
     WriteFile(path, NoiseOf(n, static_cast<uint32_t>(n)));
-    auto id = store::HashFileAsBlob(path);
+    auto id = store::git::HashFileAsBlob(path);
     REQUIRE(id.ok());
     RunResult git = Run({"git", "hash-object", "--no-filters", path}, "", OracleEnv());
     REQUIRE(git.exit_code == 0);
-    CHECK(store::OidHex(*id) == Trim(git.out));
+    CHECK(store::git::OidHex(*id) == Trim(git.out));
   }
-  CHECK(store::HashFileAsBlob(tmp.path() + "/absent").status().code() == Code::kInternal);
-  store::ObjectHashStream short_of_size;
+  CHECK(store::git::HashFileAsBlob(tmp.path() + "/absent").status().code() == Code::kInternal);
+  store::git::ObjectHashStream short_of_size;
   short_of_size.Start(GIT_OBJECT_BLOB, 3);
   short_of_size.Update("ab");
   CHECK_FALSE(short_of_size.Finish().has_value());
-  store::ObjectHashStream exact;
+  store::git::ObjectHashStream exact;
   exact.Start(GIT_OBJECT_BLOB, 2);
   exact.Update("a");
   exact.Update("b");
   const std::optional<git_oid> id = exact.Finish();
   REQUIRE(id);
-  CHECK(store::OidHex(*id) == store::OidHex(store::ObjectId(GIT_OBJECT_BLOB, "ab")));
+  CHECK(store::git::OidHex(*id) == store::git::OidHex(store::git::ObjectId(GIT_OBJECT_BLOB, "ab")));
 }
 
 }  // namespace gentle::testing

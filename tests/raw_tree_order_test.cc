@@ -16,9 +16,9 @@
 #include <vector>
 
 #include "export/patch_engine.h"
-#include "store/raw_tree.h"
-#include "store/repository.h"
-#include "store/tree_rows.h"
+#include "store/git/raw_tree.h"
+#include "store/git/repository.h"
+#include "store/git/tree_rows.h"
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/git_oracle.h"
@@ -63,7 +63,7 @@ bool CanonicalOrder(git_repository* repo, const std::string& hex) {
   REQUIRE(git_repository_odb(&odb, repo) == 0);
   git_oid id;
   REQUIRE(git_oid_fromstr(&id, hex.c_str()) == 0);
-  auto tree = store::ReadTree(odb, id);
+  auto tree = store::git::ReadTree(odb, id);
   git_odb_free(odb);
   REQUIRE(tree.ok());
   return tree->CanonicalOrder();
@@ -113,7 +113,7 @@ std::vector<std::string> OracleSortedPaths(const std::string& repo, const std::s
 // A repository with blobs (text and binary) and subtrees, some out of order, to build literal
 // trees from.
 struct LiteralRepo {
-  LiteralRepo() : repo(InitRepo(tmp.path())) { store::EnsureLibgit2(); }
+  LiteralRepo() : repo(InitRepo(tmp.path())) { store::git::EnsureLibgit2(); }
   TempDir tmp;
   const std::string repo;
   const std::string a = Blob(repo, "a\n"), b = Blob(repo, "b\n"), c = Blob(repo, "c\nc\n");
@@ -349,17 +349,19 @@ TEST_CASE_METHOD(LiteralRepo, "export: canonical literal trees stay on the nativ
 }
 
 TEST_CASE("canonical modes follow git's canon_mode: the owner-execute bit decides") {
-  CHECK(store::CanonicalMode(0100644) == 0100644);
-  CHECK(store::CanonicalMode(0100664) == 0100644);
-  CHECK(store::CanonicalMode(0100654) == 0100644);  // group execute only: not executable to git
-  CHECK(store::CanonicalMode(0100611) == 0100644);
-  CHECK(store::CanonicalMode(0100744) == 0100755);
-  CHECK(store::CanonicalMode(0100700) == 0100755);
-  CHECK(store::CanonicalMode(0120777) == 0120000);
-  CHECK(store::CanonicalMode(0040755) == 0040000);
-  CHECK(store::CanonicalMode(0160000) == 0160000);
-  CHECK(store::CanonicalMode(0010644) == 0160000);  // any other type: a gitlink, as git shows it
-  CHECK(store::CanonicalMode(0) == 0);
+  CHECK(store::git::CanonicalMode(0100644) == 0100644);
+  CHECK(store::git::CanonicalMode(0100664) == 0100644);
+  CHECK(store::git::CanonicalMode(0100654) ==
+        0100644);  // group execute only: not executable to git
+  CHECK(store::git::CanonicalMode(0100611) == 0100644);
+  CHECK(store::git::CanonicalMode(0100744) == 0100755);
+  CHECK(store::git::CanonicalMode(0100700) == 0100755);
+  CHECK(store::git::CanonicalMode(0120777) == 0120000);
+  CHECK(store::git::CanonicalMode(0040755) == 0040000);
+  CHECK(store::git::CanonicalMode(0160000) == 0160000);
+  CHECK(store::git::CanonicalMode(0010644) ==
+        0160000);  // any other type: a gitlink, as git shows it
+  CHECK(store::git::CanonicalMode(0) == 0);
 }
 
 TEST_CASE_METHOD(LiteralRepo, "a mode git canonicalises away is no change for start or export") {

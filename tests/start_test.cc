@@ -11,6 +11,7 @@
 
 #include "store/digests.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/git_repo.h"

@@ -5,8 +5,9 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
+#include "store/git/pin_ref_write.h"
 #include "store/lineage_id.h"
-#include "store/pin_ref.h"
 #include "store/review_state.h"
 #include "store/secret.h"
 #include "store/store_scan.h"
@@ -22,7 +23,7 @@ std::string StringMember(const nlohmann::ordered_json& j, const char* key) {
 }
 
 // Worktree roots of the repository: the main worktree and every linked one.
-std::vector<std::string> WorktreeRoots(const store::Repository& repo) {
+std::vector<std::string> WorktreeRoots(const store::git::Repository& repo) {
   std::vector<std::string> roots;
   if (!repo.worktree_root().empty()) roots.push_back(repo.worktree_root());
   const std::string& common = repo.common_dir();
@@ -34,7 +35,7 @@ std::vector<std::string> WorktreeRoots(const store::Repository& repo) {
     for (size_t i = 0; i < names.count; ++i) {
       git_worktree* wt = nullptr;
       if (git_worktree_lookup(&wt, repo.raw(), names.strings[i]) == 0) {
-        roots.push_back(store::CanonicalPath(git_worktree_path(wt)));
+        roots.push_back(store::git::CanonicalPath(git_worktree_path(wt)));
         git_worktree_free(wt);
       }
     }
@@ -44,7 +45,7 @@ std::vector<std::string> WorktreeRoots(const store::Repository& repo) {
 }
 
 // The worktree root whose identity the record was started in, or the current worktree's.
-Result<std::string> OriginalWorktreeRoot(const store::Repository& repo,
+Result<std::string> OriginalWorktreeRoot(const store::git::Repository& repo,
                                          const nlohmann::ordered_json& state, bool* original) {
   std::string recorded;
   if (auto it = state.find("initial_atomic_start"); it != state.end() && it->is_object()) {
@@ -54,7 +55,7 @@ Result<std::string> OriginalWorktreeRoot(const store::Repository& repo,
   if (!recorded.empty()) {
     for (const std::string& root : WorktreeRoots(repo)) {
       if (root.empty()) continue;
-      auto candidate = store::Repository::Discover(root);
+      auto candidate = store::git::Repository::Discover(root);
       if (candidate.ok() && candidate->worktree_root() == root &&
           candidate->WorktreeIdentity() == recorded) {
         return root;
@@ -124,9 +125,11 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
   // Both rows the burn touches are prepared, so a reader meeting either resolves it from files.
   GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
-    GENTLE_RETURN_IF_ERROR(scope->index->UpsertTombstone(store::TombstoneRow{
-        key, lineage, result.target_identity, result.repository, store::RowStatus::kPrepared}));
-    return scope->index->UpsertLineage(store::LineageRowOf(record, store::RowStatus::kPrepared));
+    GENTLE_RETURN_IF_ERROR(scope->index->UpsertTombstone(
+        store::index::TombstoneRow{key, lineage, result.target_identity, result.repository,
+                                   store::index::RowStatus::kPrepared}));
+    return scope->index->UpsertLineage(
+        store::LineageRowOf(record, store::index::RowStatus::kPrepared));
   }));
   store::FaultPoint("burn:index-prepared");
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.tombstone_dir()));
@@ -145,7 +148,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::RemoveTree(layout.lineage_dir(lineage)));
   GENTLE_RETURN_IF_ERROR(store::SyncDirectory(layout.v2_dir()));
   store::FaultPoint("burn:lineage-removed");
-  GENTLE_RETURN_IF_ERROR(store::DeletePinRefUnlessLocked(scope->repo, lineage));
+  GENTLE_RETURN_IF_ERROR(store::git::DeletePinRefUnlessLocked(scope->repo, lineage));
   store::FaultPoint("burn:unpinned");
   GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->MarkTombstoneCommitted(key));

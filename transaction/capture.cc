@@ -3,16 +3,16 @@
 #include <algorithm>
 
 #include "store/digests.h"
-#include "store/git_tree_diff.h"
-#include "store/object_reader.h"
-#include "store/raw_tree.h"
+#include "store/git/git_tree_diff.h"
+#include "store/git/object_reader.h"
+#include "store/git/raw_tree.h"
 #include "transaction/workspace_rows.h"
 
 namespace gentle::transaction {
 namespace {
 
-using store::ObjectWrites;
-using store::TreeRows;
+using store::git::ObjectWrites;
+using store::git::TreeRows;
 
 git_oid EmptyTreeId() {
   git_oid oid;
@@ -21,42 +21,42 @@ git_oid EmptyTreeId() {
 }
 
 Result<git_oid> ResolveCommit(git_repository* repo, const std::string& rev) {
-  return store::PeelRevision(repo, rev, GIT_OBJECT_COMMIT);
+  return store::git::PeelRevision(repo, rev, GIT_OBJECT_COMMIT);
 }
 
 Result<git_oid> ResolveTree(git_repository* repo, const std::string& rev) {
-  return store::PeelRevision(repo, rev, GIT_OBJECT_TREE);
+  return store::git::PeelRevision(repo, rev, GIT_OBJECT_TREE);
 }
 
 // The rows of `tree`; `trees` (when given) receives the ids of the trees read; *canonical whether
 // every tree read is in git's canonical order.
-Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree, store::TreeIds* trees,
+Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree, store::git::TreeIds* trees,
                         bool* canonical) {
   *canonical = true;
   const git_oid empty = EmptyTreeId();
   if (git_oid_equal(&tree, &empty)) return TreeRows();
-  return store::FlattenTree(repo, tree, trees, canonical);
+  return store::git::FlattenTree(repo, tree, trees, canonical);
 }
 
 // The changed paths when a tree is out of git's canonical order: what git's as-stored walk
-// reports (store/git_tree_diff.h, the walk export-context re-derives them with), sorted. Rows
+// reports (store/git/git_tree_diff.h, the walk export-context re-derives them with), sorted. Rows
 // cannot give them: git can meet an unchanged path there, or a path twice. Trees come from `made`
 // (a candidate that was only hashed) or else from the object database.
 Result<std::vector<std::string>> WalkedPaths(git_repository* repo, const git_oid& base,
                                              const git_oid& candidate,
-                                             const store::TreeObjects& made) {
-  GENTLE_ASSIGN_OR_RETURN(store::OdbPtr odb, store::RepositoryOdb(repo));
+                                             const store::git::TreeObjects& made) {
+  GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo));
   git_odb* raw_odb = odb.get();
-  const store::SubtreeReader read = [&made, raw_odb](const git_oid& id) {
+  const store::git::SubtreeReader read = [&made, raw_odb](const git_oid& id) {
     auto found = made.find(std::string(reinterpret_cast<const char*>(id.id), GIT_OID_RAWSZ));
-    if (found != made.end()) return store::ParseRawTree(found->second, id);
-    return store::ReadTree(raw_odb, id);
+    if (found != made.end()) return store::git::ParseRawTree(found->second, id);
+    return store::git::ReadTree(raw_odb, id);
   };
-  GENTLE_ASSIGN_OR_RETURN(store::RawTree base_tree, read(base));
-  GENTLE_ASSIGN_OR_RETURN(store::RawTree candidate_tree, read(candidate));
-  GENTLE_ASSIGN_OR_RETURN(std::vector<store::TreeChange> changes,
-                          store::GitTreeDiff(read, base_tree, candidate_tree));
-  return store::SortedPaths(changes);
+  GENTLE_ASSIGN_OR_RETURN(store::git::RawTree base_tree, read(base));
+  GENTLE_ASSIGN_OR_RETURN(store::git::RawTree candidate_tree, read(candidate));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<store::git::TreeChange> changes,
+                          store::git::GitTreeDiff(read, base_tree, candidate_tree));
+  return store::git::SortedPaths(changes);
 }
 
 struct Base {
@@ -64,7 +64,7 @@ struct Base {
   bool unborn = false;
 };
 
-Result<Base> ResolveBase(const store::Repository& repo, const Selector& selector) {
+Result<Base> ResolveBase(const store::git::Repository& repo, const Selector& selector) {
   git_repository* raw = repo.raw();
   if (selector.kind == "commit-range") {
     GENTLE_ASSIGN_OR_RETURN(git_oid tree, ResolveTree(raw, selector.base));
@@ -76,8 +76,8 @@ Result<Base> ResolveBase(const store::Repository& repo, const Selector& selector
     GENTLE_ASSIGN_OR_RETURN(git_oid base, ResolveCommit(raw, selector.base));
     GENTLE_ASSIGN_OR_RETURN(git_oid head, ResolveCommit(raw, "HEAD"));
     GENTLE_ASSIGN_OR_RETURN(git_oid merge_base,
-                            store::MergeBase(raw, base, head, selector.base + " and HEAD"));
-    GENTLE_ASSIGN_OR_RETURN(git_oid tree, ResolveTree(raw, store::OidHex(merge_base)));
+                            store::git::MergeBase(raw, base, head, selector.base + " and HEAD"));
+    GENTLE_ASSIGN_OR_RETURN(git_oid tree, ResolveTree(raw, store::git::OidHex(merge_base)));
     return Base{tree, false};
   }
   if (unborn) return Base{EmptyTreeId(), true};
@@ -110,8 +110,8 @@ Status ValidateSelector(const Selector& s) {
   return Status::Ok();
 }
 
-Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Selector& selector,
-                                        ObjectWrites writes) {
+Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
+                                        const Selector& selector, ObjectWrites writes) {
   GENTLE_RETURN_IF_ERROR(ValidateSelector(selector));
   if (selector.kind != "commit-range") GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
   git_repository* raw = repo.raw();
@@ -119,7 +119,7 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
   // The base's trees are in the object database and reachable from the base commit: when the
   // candidate's trees are written (start on the workspace or the index), those equal to one of
   // them need not be (BuildTree). Hashing only (status) or commit-range writes none.
-  store::TreeIds base_trees;
+  store::git::TreeIds base_trees;
   const bool writes_trees = writes == ObjectWrites::kWrite && selector.kind != "commit-range";
   bool base_canonical = true;
   GENTLE_ASSIGN_OR_RETURN(
@@ -140,7 +140,7 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
   TreeRows candidate_rows;
   git_oid candidate_tree;
   bool candidate_canonical = true;
-  store::TreeObjects made;
+  store::git::TreeObjects made;
   if (selector.kind == "commit-range") {
     GENTLE_ASSIGN_OR_RETURN(candidate_tree, ResolveTree(raw, selector.head));
     GENTLE_ASSIGN_OR_RETURN(candidate_rows,
@@ -149,21 +149,22 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
     Projection projection = selector.staged ? Projection::kStaged : Projection::kWorkspace;
     GENTLE_ASSIGN_OR_RETURN(candidate_rows, WorkspaceRows(repo, projection, intended, writes));
     GENTLE_ASSIGN_OR_RETURN(candidate_tree,
-                            store::BuildTree(raw, candidate_rows, writes, &base_trees,
-                                             base_canonical ? nullptr : &made));
+                            store::git::BuildTree(raw, candidate_rows, writes, &base_trees,
+                                                  base_canonical ? nullptr : &made));
   }
   if (base.unborn && writes == ObjectWrites::kWrite) {
-    GENTLE_RETURN_IF_ERROR(store::BuildTree(raw, {}, writes).status());  // the empty tree object
+    GENTLE_RETURN_IF_ERROR(
+        store::git::BuildTree(raw, {}, writes).status());  // the empty tree object
   }
 
   store::Snapshot s;
   s.kind = selector.kind;
   s.projection = selector.staged ? "staged" : "";
   s.unborn_head = base.unborn;
-  s.base_tree = store::OidHex(base.tree);
-  s.candidate_tree = store::OidHex(candidate_tree);
+  s.base_tree = store::git::OidHex(base.tree);
+  s.candidate_tree = store::git::OidHex(candidate_tree);
   if (base_canonical && candidate_canonical) {
-    s.paths = store::ChangedPaths(base_rows, candidate_rows);
+    s.paths = store::git::ChangedPaths(base_rows, candidate_rows);
   } else {
     GENTLE_ASSIGN_OR_RETURN(s.paths, WalkedPaths(raw, base.tree, candidate_tree, made));
   }
@@ -173,9 +174,9 @@ Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Sel
   for (const std::string& path : intended) {
     auto it = std::lower_bound(
         candidate_rows.begin(), candidate_rows.end(), path,
-        [](const store::TreeRow& row, const std::string& p) { return row.path < p; });
+        [](const store::git::TreeRow& row, const std::string& p) { return row.path < p; });
     if (it != candidate_rows.end() && it->path == path) {
-      proof.push_back({path, store::LsTreeRecord(*it)});
+      proof.push_back({path, store::git::LsTreeRecord(*it)});
     }
   }
   s.intended_untracked_proof = store::IntendedUntrackedProof(proof);

@@ -4,10 +4,11 @@
 #ifndef GENTLE_TRANSACTION_CAPTURE_H_
 #define GENTLE_TRANSACTION_CAPTURE_H_
 
-#include "store/repository.h"
+#include "store/git/repository.h"
+#include "store/git/tree_builder.h"
+#include "store/git/tree_rows.h"
 #include "store/snapshot.h"
 #include "store/status.h"
-#include "store/tree_rows.h"
 #include "transaction/selector.h"
 
 namespace gentle::transaction {
@@ -15,8 +16,8 @@ namespace gentle::transaction {
 // Refuses inconsistent selectors (e.g. --head without commit-range) with `usage`.
 Status ValidateSelector(const Selector& selector);
 
-Result<store::Snapshot> CaptureSnapshot(const store::Repository& repo, const Selector& selector,
-                                        store::ObjectWrites writes);
+Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
+                                        const Selector& selector, store::git::ObjectWrites writes);
 
 }  // namespace gentle::transaction
 

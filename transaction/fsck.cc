@@ -4,37 +4,38 @@
 #include <set>
 
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "store/finding.h"
-#include "store/index_db.h"
-#include "store/index_sync.h"
+#include "store/git/pin_ref.h"
+#include "store/git/repository.h"
+#include "store/index/index_db.h"
+#include "store/index/index_sync.h"
 #include "store/layout.h"
-#include "store/pin_ref.h"
-#include "store/repository.h"
 #include "store/store_guard.h"
 
 namespace gentle::transaction {
 namespace {
 
-std::string Describe(const store::LineageRow& r) {
+std::string Describe(const store::index::LineageRow& r) {
   return r.state + " " + r.revision + " " + r.target_identity + " " + r.kind + " " +
          std::to_string(r.path_count) + " " + r.created_at + " " +
-         std::string(store::RowStatusName(r.status));
+         std::string(store::index::RowStatusName(r.status));
 }
 
 Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& files,
-                    store::IndexDb& db, FsckReport* report) {
+                    store::index::IndexDb& db, FsckReport* report) {
   auto add = [&](store::FindingCode code, const std::string& lineage, const std::string& path,
                  const std::string& message) {
     report->findings.push_back({code, lineage, path, message});
   };
-  std::map<std::string, const store::LineageRow*> lineages;
+  std::map<std::string, const store::index::LineageRow*> lineages;
   for (const auto& row : files.rows.lineages) lineages[row.lineage_id] = &row;
   std::set<std::string> seen;
-  GENTLE_RETURN_IF_ERROR(db.ListLineages([&](const store::LineageRow& row) {
+  GENTLE_RETURN_IF_ERROR(db.ListLineages([&](const store::index::LineageRow& row) {
     seen.insert(row.lineage_id);
     auto it = lineages.find(row.lineage_id);
     const std::string path = layout.record_path(row.lineage_id);
-    if (row.status == store::RowStatus::kPrepared) {
+    if (row.status == store::index::RowStatus::kPrepared) {
       add(store::FindingCode::kIndexPrepared, row.lineage_id, path, "catalog row still prepared");
     } else if (it == lineages.end()) {
       add(store::FindingCode::kIndexExtraLineage, row.lineage_id, path,
@@ -52,14 +53,14 @@ Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& f
     }
   }
 
-  std::map<std::string, const store::TombstoneRow*> tombstones;
+  std::map<std::string, const store::index::TombstoneRow*> tombstones;
   for (const auto& row : files.rows.tombstones) tombstones[row.key] = &row;
   seen.clear();
-  GENTLE_RETURN_IF_ERROR(db.ListTombstones([&](const store::TombstoneRow& row) {
+  GENTLE_RETURN_IF_ERROR(db.ListTombstones([&](const store::index::TombstoneRow& row) {
     seen.insert(row.key);
     auto it = tombstones.find(row.key);
     const std::string path = layout.tombstone_dir() + "/" + row.key + ".json";
-    if (row.status == store::RowStatus::kPrepared) {
+    if (row.status == store::index::RowStatus::kPrepared) {
       add(store::FindingCode::kIndexPrepared, row.lineage_id, path, "tombstone row still prepared");
     } else if (it == tombstones.end()) {
       add(store::FindingCode::kIndexExtraTombstone, row.lineage_id, path,
@@ -77,13 +78,13 @@ Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& f
     }
   }
 
-  std::map<std::string, const store::QuarantineRow*> quarantine;
+  std::map<std::string, const store::index::QuarantineRow*> quarantine;
   for (const auto& row : files.rows.quarantine) quarantine[row.quarantine_dir] = &row;
   seen.clear();
-  GENTLE_RETURN_IF_ERROR(db.ListQuarantine([&](const store::QuarantineRow& row) {
+  GENTLE_RETURN_IF_ERROR(db.ListQuarantine([&](const store::index::QuarantineRow& row) {
     seen.insert(row.quarantine_dir);
     auto it = quarantine.find(row.quarantine_dir);
-    if (row.status == store::RowStatus::kPrepared) {
+    if (row.status == store::index::RowStatus::kPrepared) {
       add(store::FindingCode::kIndexPrepared, row.lineage_id, row.audit_path,
           "quarantine row still prepared");
     } else if (it == quarantine.end()) {
@@ -107,7 +108,7 @@ Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& f
 // Ref locks that stop writes of the store's refs: any `*.lock` under refs/gentle-ai/, and
 // packed-refs.lock. Each is a git command running now, or one stopped while holding it; only a
 // person can tell, so fsck names it and never removes it.
-void AddRefLocks(const store::Repository& repo, FsckReport* report) {
+void AddRefLocks(const store::git::Repository& repo, FsckReport* report) {
   const std::string packed = repo.common_dir() + "/packed-refs.lock";
   if (store::KindOf(packed) != store::PathKind::kMissing) {
     report->findings.push_back({store::FindingCode::kRefLock, "", packed,
@@ -140,7 +141,7 @@ Status CheckIndex(const store::StoreLayout& layout, const store::StoreFiles& fil
   auto add = [&](store::FindingCode code, const std::string& path, const std::string& message) {
     report->findings.push_back({code, "", path, message});
   };
-  auto readiness = store::InspectIndexForReader(layout);
+  auto readiness = store::index::InspectIndexForReader(layout);
   if (!readiness.ok()) {
     // A symlink, directory, FIFO... at index.sqlite or a side file.
     if (readiness.status().code() != Code::kCorrupted) return readiness.status();
@@ -148,32 +149,32 @@ Status CheckIndex(const store::StoreLayout& layout, const store::StoreFiles& fil
     return Status::Ok();
   }
   switch (*readiness) {
-    case store::IndexReadiness::kAbsent:
-    case store::IndexReadiness::kSideFilesMissing:
+    case store::index::IndexReadiness::kAbsent:
+    case store::index::IndexReadiness::kSideFilesMissing:
       if (has_content) {
         add(store::FindingCode::kIndexMissing, layout.index_path(),
             "no usable index.sqlite (review index rebuild)");
       }
       return Status::Ok();
-    case store::IndexReadiness::kWalInterrupted:
+    case store::index::IndexReadiness::kWalInterrupted:
       add(store::FindingCode::kIndexInterrupted, layout.index_path() + "-wal",
           "a WAL header with no frame after it (a writer was stopped between the two); readers "
           "answer from the files until the next writer or review index rebuild recovers it");
       return Status::Ok();
-    case store::IndexReadiness::kWalUnrecognised:
+    case store::index::IndexReadiness::kWalUnrecognised:
       add(store::FindingCode::kIndexCorrupted, layout.index_path() + "-wal",
           "index.sqlite-wal does not start with a WAL header (review index rebuild)");
       return Status::Ok();
-    case store::IndexReadiness::kNotADatabase:
+    case store::index::IndexReadiness::kNotADatabase:
       add(store::FindingCode::kIndexCorrupted, layout.index_path(),
           "index.sqlite is not a SQLite database (review index rebuild)");
       return Status::Ok();
-    case store::IndexReadiness::kReady:
+    case store::index::IndexReadiness::kReady:
       break;
   }
-  store::IndexOptions options;
+  store::index::IndexOptions options;
   options.quick_check = true;
-  auto db = store::IndexDb::OpenReadOnly(layout.index_path(), options);
+  auto db = store::index::IndexDb::OpenReadOnly(layout.index_path(), options);
   if (db.ok()) {
     report->index_present = true;
     return CompareIndex(layout, files, **db, report);
@@ -195,7 +196,7 @@ Status CheckIndex(const store::StoreLayout& layout, const store::StoreFiles& fil
 }  // namespace
 
 Result<FsckReport> Fsck(const std::string& cwd) {
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files,
@@ -208,7 +209,7 @@ Result<FsckReport> Fsck(const std::string& cwd) {
 
   GENTLE_RETURN_IF_ERROR(CheckIndex(layout, files, &report));
 
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::ListPinRefs(repo));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::git::ListPinRefs(repo));
   report.pin_refs = pins.size();
   std::set<std::string> pinned(pins.begin(), pins.end());
   std::set<std::string> live;

@@ -4,8 +4,9 @@
 
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
 #include "store/finding.h"
-#include "store/repository.h"
+#include "store/git/repository.h"
 #include "store/store_scan.h"
 #include "transaction/mutation.h"
 
@@ -33,10 +34,10 @@ Status RemoveInterruptedWrites(const store::StoreLayout& layout) {
 
 }  // namespace
 
-Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
+Result<store::index::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
   {
     // Refused before anything is created, as start is: a bare repository has no worktree.
-    GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+    GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
     GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review index rebuild"));
   }
   // Exclusive, as burn and store reset: no reader has the old index open while it is replaced.
@@ -44,7 +45,7 @@ Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
                           LockStore(cwd, LockKind::kMaintenance));
   store::FaultPoint("index-rebuild:locked");
   GENTLE_RETURN_IF_ERROR(RemoveInterruptedWrites(scope->layout));
-  return store::RebuildIndex(scope->repo, scope->layout);
+  return store::index::RebuildIndex(scope->repo, scope->layout);
 }
 
 }  // namespace gentle::transaction

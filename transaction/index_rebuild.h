@@ -3,19 +3,19 @@
 // RebuildIndexCommand regenerates index.sqlite from the files alone, under the exclusive
 // maintenance lock and the writer lock, after removing the temp files of interrupted writes (the
 // `interrupted_write` findings of fsck) and finishing interrupted mutations the files reveal
-// (store::RebuildIndex); it replaces an index from a newer release too (the explicit way out of
-// it). A bare repository is refused with `usage` before anything is created, as for start.
+// (store::index::RebuildIndex); it replaces an index from a newer release too (the explicit way out
+// of it). A bare repository is refused with `usage` before anything is created, as for start.
 #ifndef GENTLE_TRANSACTION_INDEX_REBUILD_H_
 #define GENTLE_TRANSACTION_INDEX_REBUILD_H_
 
 #include <string>
 
-#include "store/index_sync.h"
+#include "store/index/index_sync.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
 
-Result<store::RebuildReport> RebuildIndexCommand(const std::string& cwd);
+Result<store::index::RebuildReport> RebuildIndexCommand(const std::string& cwd);
 
 }  // namespace gentle::transaction
 

@@ -6,10 +6,10 @@
 
 #include "store/catalog.h"
 #include "store/file_io.h"
-#include "store/index_sync.h"
+#include "store/git/repository.h"
+#include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/record.h"
-#include "store/repository.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
 #include "store/time_order.h"
@@ -33,7 +33,7 @@ std::string_view StandingName(Standing standing) {
 
 namespace {
 
-LineageSummary SummaryOf(const store::LineageRow& row) {
+LineageSummary SummaryOf(const store::index::LineageRow& row) {
   LineageSummary s;
   s.lineage = row.lineage_id;
   s.state = row.state;
@@ -60,7 +60,7 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
   std::vector<LineageSummary> out;
   std::set<std::string> listed;
   std::sort(files.rows.lineages.begin(), files.rows.lineages.end(),
-            [](const store::LineageRow& a, const store::LineageRow& b) {
+            [](const store::index::LineageRow& a, const store::index::LineageRow& b) {
               return std::pair(store::TimeOrderKey(a.created_at), a.lineage_id) <
                      std::pair(store::TimeOrderKey(b.created_at), b.lineage_id);
             });
@@ -70,14 +70,14 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
   }
   std::vector<LineageSummary> consumed;
   for (const auto& row : files.rows.tombstones) {
-    if (listed.count(row.lineage_id) || !store::TombstoneEffective(layout, row)) continue;
+    if (listed.count(row.lineage_id) || !store::index::TombstoneEffective(layout, row)) continue;
     listed.insert(row.lineage_id);
     consumed.push_back(
         Recordless(row.lineage_id, Standing::kConsumed, store::TombstonePath(layout, row.key)));
   }
-  std::map<std::string, const store::QuarantineRow*> newest;
+  std::map<std::string, const store::index::QuarantineRow*> newest;
   for (const auto& row : files.rows.quarantine) {
-    if (listed.count(row.lineage_id) || !store::QuarantineEffective(layout, row)) continue;
+    if (listed.count(row.lineage_id) || !store::index::QuarantineEffective(layout, row)) continue;
     auto& slot = newest[row.lineage_id];
     if (slot == nullptr ||
         store::TimeOrderKey(row.reclaimed_at) > store::TimeOrderKey(slot->reclaimed_at)) {
@@ -101,10 +101,11 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
 
 Status VisitLineages(const std::string& cwd,
                      const std::function<void(const LineageSummary&)>& visit) {
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> db,
+                          store::index::OpenIndexForReader(layout));
   if (!db) {
     GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> all, ListFromFiles(layout));
     for (const LineageSummary& s : all) visit(s);
@@ -112,23 +113,25 @@ Status VisitLineages(const std::string& cwd,
   }
   // A second connection answers the keyed "already listed?" questions while the first streams,
   // so nothing proportional to the number of lineages is held in memory.
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> keyed, store::OpenIndexForReader(layout));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> keyed,
+                          store::index::OpenIndexForReader(layout));
   if (!keyed) return Status(Code::kBusy, "index.sqlite changed while listing; retry");
   auto live = [&](const std::string& lineage) -> Result<bool> {
     GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(lineage));
     if (!row) return false;
-    if (row->status == store::RowStatus::kCommitted) return true;
+    if (row->status == store::index::RowStatus::kCommitted) return true;
     return store::KindOf(layout.record_path(lineage)) == store::PathKind::kFile;
   };
   Status failure;
-  GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
-    if (row.status == store::RowStatus::kCommitted) {
+  GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::index::LineageRow& row) {
+    if (row.status == store::index::RowStatus::kCommitted) {
       visit(SummaryOf(row));
       return true;
     }
     // A prepared row: a mutation in flight or interrupted; the record says what is true.
     auto record = store::LoadRecord(layout, row.lineage_id);
-    if (record.ok()) visit(SummaryOf(store::LineageRowOf(*record, store::RowStatus::kCommitted)));
+    if (record.ok())
+      visit(SummaryOf(store::LineageRowOf(*record, store::index::RowStatus::kCommitted)));
     return true;
   }));
   // Incomplete entries have no committed row (a Go-written one has no row at all): from v2/.
@@ -136,16 +139,17 @@ Status VisitLineages(const std::string& cwd,
                           store::ListIncompleteEntries(layout));
   for (const std::string& id : incomplete) {
     GENTLE_ASSIGN_OR_RETURN(auto row, keyed->FindLineage(id));
-    if (row && row->status == store::RowStatus::kCommitted) continue;  // listed above
+    if (row && row->status == store::index::RowStatus::kCommitted) continue;  // listed above
     GENTLE_ASSIGN_OR_RETURN(auto tombstone, keyed->FindTombstoneByLineage(id));
-    if (tombstone && store::TombstoneEffective(layout, *tombstone)) continue;  // consumed below
+    if (tombstone && store::index::TombstoneEffective(layout, *tombstone))
+      continue;  // consumed below
     GENTLE_ASSIGN_OR_RETURN(auto audit, keyed->FindQuarantineByLineage(id));
-    if (audit && store::QuarantineEffective(layout, *audit)) continue;  // retired below
+    if (audit && store::index::QuarantineEffective(layout, *audit)) continue;  // retired below
     visit(Recordless(id, Standing::kIncomplete, ""));
   }
   std::string previous;
-  GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::TombstoneRow& row) {
-    if (row.lineage_id == previous || !store::TombstoneEffective(layout, row)) return true;
+  GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::index::TombstoneRow& row) {
+    if (row.lineage_id == previous || !store::index::TombstoneEffective(layout, row)) return true;
     auto is_live = live(row.lineage_id);
     if (!is_live.ok()) {
       failure = is_live.status();
@@ -158,8 +162,8 @@ Status VisitLineages(const std::string& cwd,
   }));
   GENTLE_RETURN_IF_ERROR(failure);
   previous.clear();
-  GENTLE_RETURN_IF_ERROR(db->ListQuarantine([&](const store::QuarantineRow& row) {
-    if (row.lineage_id == previous || !store::QuarantineEffective(layout, row)) return true;
+  GENTLE_RETURN_IF_ERROR(db->ListQuarantine([&](const store::index::QuarantineRow& row) {
+    if (row.lineage_id == previous || !store::index::QuarantineEffective(layout, row)) return true;
     previous = row.lineage_id;
     auto is_live = live(row.lineage_id);
     auto tombstone = keyed->FindTombstoneByLineage(row.lineage_id);
@@ -167,7 +171,8 @@ Status VisitLineages(const std::string& cwd,
       failure = !is_live.ok() ? is_live.status() : tombstone.status();
       return false;
     }
-    if (*is_live || (*tombstone && store::TombstoneEffective(layout, **tombstone))) return true;
+    if (*is_live || (*tombstone && store::index::TombstoneEffective(layout, **tombstone)))
+      return true;
     visit(Recordless(row.lineage_id, Standing::kRetired, row.audit_path));
     return true;
   }));

@@ -4,14 +4,15 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
-#include "store/index_sync.h"
+#include "store/file_write.h"
+#include "store/index/index_sync.h"
 #include "store/store_scan.h"
 #include "store/strict_json.h"
 
 namespace gentle::transaction {
 
 Result<std::unique_ptr<MutationScope>> LockStore(const std::string& cwd, LockKind kind) {
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   store::StoreLayout layout(repo.common_dir());
   GENTLE_RETURN_IF_ERROR(store::CheckBatchMarker(layout));
   auto guard = kind == LockKind::kMaintenance ? store::StoreGuard::ForMaintenance(layout)
@@ -46,7 +47,8 @@ Result<store::RecordView> LoadForMutation(const MutationScope& scope, const std:
 
 Status OpenIndex(MutationScope* scope) {
   if (scope->index) return Status::Ok();
-  GENTLE_ASSIGN_OR_RETURN(scope->index, store::OpenIndexForWriter(scope->repo, scope->layout));
+  GENTLE_ASSIGN_OR_RETURN(scope->index,
+                          store::index::OpenIndexForWriter(scope->repo, scope->layout));
   return Status::Ok();
 }
 
@@ -69,8 +71,8 @@ Result<store::RecordView> CommitState(MutationScope* scope, const nlohmann::orde
   const std::string file = store::EncodeRecordFile(state, &revision);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope));
-  GENTLE_RETURN_IF_ERROR(
-      scope->index->UpsertLineage(store::LineageRowOf(written, store::RowStatus::kPrepared)));
+  GENTLE_RETURN_IF_ERROR(scope->index->UpsertLineage(
+      store::LineageRowOf(written, store::index::RowStatus::kPrepared)));
   store::FaultPoint(v + ":index-prepared");
   GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(scope->layout.record_path(lineage), file));
   store::FaultPoint(v + ":record-written");

@@ -19,20 +19,20 @@
 #include <optional>
 #include <string>
 
-#include "store/index_db.h"
+#include "store/git/repository.h"
+#include "store/index/index_db.h"
 #include "store/layout.h"
 #include "store/record.h"
-#include "store/repository.h"
 #include "store/status.h"
 #include "store/store_guard.h"
 
 namespace gentle::transaction {
 
 struct MutationScope {
-  store::Repository repo;
+  store::git::Repository repo;
   store::StoreLayout layout;
   store::StoreGuard guard;
-  std::unique_ptr<store::IndexDb> index;
+  std::unique_ptr<store::index::IndexDb> index;
 };
 
 enum class LockKind { kWriter, kMaintenance };

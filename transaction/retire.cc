@@ -6,8 +6,9 @@
 #include "store/catalog.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
+#include "store/git/pin_ref_write.h"
 #include "store/lineage_id.h"
-#include "store/pin_ref.h"
 #include "store/review_state.h"
 #include "store/secret.h"
 #include "store/store_scan.h"
@@ -56,7 +57,8 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
     GENTLE_RETURN_IF_ERROR(
         scope->index->UpsertQuarantine(store::QuarantineRowOf(layout, name, audit)));
     if (record == nullptr) return Status::Ok();
-    return scope->index->UpsertLineage(store::LineageRowOf(*record, store::RowStatus::kPrepared));
+    return scope->index->UpsertLineage(
+        store::LineageRowOf(*record, store::index::RowStatus::kPrepared));
   }));
   store::FaultPoint(verb + ":index-prepared");
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.quarantine_dir()));
@@ -72,7 +74,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
   GENTLE_RETURN_IF_ERROR(
       store::WriteFileAtomic(audit_path, store::EncodeAuditRecord(audit, extra)));
   store::FaultPoint(verb + ":audit-committed");
-  GENTLE_RETURN_IF_ERROR(store::DeletePinRefUnlessLocked(scope->repo, lineage));
+  GENTLE_RETURN_IF_ERROR(store::git::DeletePinRefUnlessLocked(scope->repo, lineage));
   store::FaultPoint(verb + ":unpinned");
   GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->MarkQuarantineCommitted(name));

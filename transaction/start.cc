@@ -5,12 +5,13 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
+#include "store/git/pin_ref_write.h"
+#include "store/git/repository.h"
 #include "store/go_json.h"
-#include "store/index_sync.h"
+#include "store/index/index_sync.h"
 #include "store/layout.h"
-#include "store/pin_ref.h"
 #include "store/record.h"
-#include "store/repository.h"
 #include "store/review_state.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
@@ -64,9 +65,9 @@ StartResult ResultOf(const store::RecordView& record, bool created) {
 // Whether a writer's recovery has work: the index is missing or unreadable without writes, or holds
 // a prepared row. Read-only.
 Result<bool> NeedsRecovery(const store::StoreLayout& layout) {
-  auto db = store::OpenIndexForReader(layout);
+  auto db = store::index::OpenIndexForReader(layout);
   if (!db.ok() || !*db) return true;
-  GENTLE_ASSIGN_OR_RETURN(store::IndexSnapshot prepared, (*db)->ListPrepared());
+  GENTLE_ASSIGN_OR_RETURN(store::index::IndexSnapshot prepared, (*db)->ListPrepared());
   return !prepared.lineages.empty() || !prepared.tombstones.empty() || !prepared.quarantine.empty();
 }
 
@@ -74,14 +75,16 @@ Result<bool> NeedsRecovery(const store::StoreLayout& layout) {
 
 Result<StartResult> Start(const StartRequest& request) {
   GENTLE_RETURN_IF_ERROR(ValidateSelector(request.selector));
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(request.cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo,
+                          store::git::Repository::Discover(request.cwd));
   GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
   const store::StoreLayout layout(repo.common_dir());
   // Before the capture writes objects: a store the guard would refuse costs no object write.
   GENTLE_RETURN_IF_ERROR(store::PreflightWrite(layout));
 
-  GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot,
-                          CaptureSnapshot(repo, request.selector, store::ObjectWrites::kWrite));
+  GENTLE_ASSIGN_OR_RETURN(
+      store::Snapshot snapshot,
+      CaptureSnapshot(repo, request.selector, store::git::ObjectWrites::kWrite));
   if (snapshot.paths.empty()) {
     return Status(Code::kUsage, "nothing to review: the candidate has no changed paths");
   }
@@ -108,8 +111,8 @@ Result<StartResult> Start(const StartRequest& request) {
     // is left byte-identical.
     GENTLE_ASSIGN_OR_RETURN(bool recover, NeedsRecovery(layout));
     if (!recover) return ResultOf(*existing, false);
-    GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> recovered,
-                            store::OpenIndexForWriter(repo, layout));
+    GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> recovered,
+                            store::index::OpenIndexForWriter(repo, layout));
     GENTLE_ASSIGN_OR_RETURN(store::RecordView current, store::LoadRecord(layout, lineage));
     return ResultOf(current, false);
   }
@@ -126,8 +129,8 @@ Result<StartResult> Start(const StartRequest& request) {
 
   // Every refusal above changed nothing; from here on the store is written. Opening the index
   // for writing first recovers interrupted mutations (and rebuilds a missing or corrupt index).
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> index,
-                          store::OpenIndexForWriter(repo, layout));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> index,
+                          store::index::OpenIndexForWriter(repo, layout));
   std::string revision;
   const std::string file = store::EncodeRecordFile(
       InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
@@ -135,10 +138,10 @@ Result<StartResult> Start(const StartRequest& request) {
   // Prepared row, file work, committed row (docs/index.md): a crash before the record is written
   // leaves a prepared row that the next writer undoes (pin and empty directory included).
   GENTLE_RETURN_IF_ERROR(
-      index->UpsertLineage(store::LineageRowOf(written, store::RowStatus::kPrepared)));
+      index->UpsertLineage(store::LineageRowOf(written, store::index::RowStatus::kPrepared)));
   store::FaultPoint("start:index-prepared");
   GENTLE_RETURN_IF_ERROR(
-      store::WritePinRef(repo, lineage, snapshot.base_tree, snapshot.candidate_tree));
+      store::git::WritePinRef(repo, lineage, snapshot.base_tree, snapshot.candidate_tree));
   store::FaultPoint("start:pinned");
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage)));
   store::FaultPoint("start:lineage-dir");

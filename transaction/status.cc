@@ -4,11 +4,12 @@
 #include <nlohmann/json.hpp>
 
 #include "store/catalog.h"
-#include "store/index_sync.h"
+#include "store/file_io.h"
+#include "store/git/repository.h"
+#include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
-#include "store/repository.h"
 #include "store/store_guard.h"
 #include "transaction/capture.h"
 
@@ -56,14 +57,14 @@ struct Loaded {
 
 class LiveTargets {
  public:
-  explicit LiveTargets(const store::Repository& repo) : repo_(repo) {}
+  explicit LiveTargets(const store::git::Repository& repo) : repo_(repo) {}
 
   // The live identity for a selector, or the reason it cannot be computed.
   const Result<std::string>& For(const Selector& selector) {
     for (auto& [key, value] : cache_) {
       if (key == selector) return value;
     }
-    auto snapshot = CaptureSnapshot(repo_, selector, store::ObjectWrites::kHashOnly);
+    auto snapshot = CaptureSnapshot(repo_, selector, store::git::ObjectWrites::kHashOnly);
     Result<std::string> identity = snapshot.ok() ? Result<std::string>(snapshot->identity)
                                                  : Result<std::string>(snapshot.status());
     cache_.emplace_back(selector, std::move(identity));
@@ -71,7 +72,7 @@ class LiveTargets {
   }
 
  private:
-  const store::Repository& repo_;
+  const store::git::Repository& repo_;
   std::vector<std::pair<Selector, Result<std::string>>> cache_;
 };
 
@@ -89,7 +90,7 @@ bool ClaimsHere(const store::RecordView& record, const std::string& here) {
 }
 
 // `here`: this worktree's identity (Repository::WorktreeIdentity).
-LineageStatus Assess(const store::Repository& repo, LiveTargets& live, const std::string& here,
+LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, const std::string& here,
                      const std::string& lineage, const Result<store::RecordView>& record) {
   LineageStatus s;
   s.lineage = lineage;
@@ -143,10 +144,11 @@ Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lin
     auto other = store::LoadRecord(layout, other_id);
     return other.ok() && other->current_snapshot.identity == identity && ClaimsHere(*other, here);
   };
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> db, store::OpenIndexForReader(layout));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> db,
+                          store::index::OpenIndexForReader(layout));
   bool found = false;
   if (db) {
-    GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::LineageRow& row) {
+    GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::index::LineageRow& row) {
       if (row.lineage_id != lineage && row.target_identity == identity && claims(row.lineage_id)) {
         found = true;
       }
@@ -162,8 +164,8 @@ Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lin
 }
 
 // A lone lineage's status: Assess, then `ambiguous` if another lineage claims the same live target.
-Result<LineageStatus> AssessAlone(const store::Repository& repo, const store::StoreLayout& layout,
-                                  const std::string& lineage,
+Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
+                                  const store::StoreLayout& layout, const std::string& lineage,
                                   const Result<store::RecordView>& record) {
   LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
@@ -178,7 +180,7 @@ Result<LineageStatus> AssessAlone(const store::Repository& repo, const store::St
   return s;
 }
 
-Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
+Result<std::vector<LineageStatus>> InspectOne(const store::git::Repository& repo,
                                               const store::StoreLayout& layout,
                                               const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
@@ -195,7 +197,7 @@ Result<std::vector<LineageStatus>> InspectOne(const store::Repository& repo,
 Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
                                                  const std::optional<std::string>& lineage) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   if (lineage) return InspectOne(repo, layout, *lineage);
@@ -221,7 +223,7 @@ Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
   return out;
 }
 
-Result<std::string> ApplicabilityOf(const store::Repository& repo,
+Result<std::string> ApplicabilityOf(const store::git::Repository& repo,
                                     const store::RecordView& record) {
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, record.lineage_id,

@@ -21,8 +21,8 @@
 #include <string_view>
 #include <vector>
 
+#include "store/git/repository.h"
 #include "store/record.h"
-#include "store/repository.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
@@ -54,7 +54,8 @@ Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
 
 // One record's applicability (current_target, ambiguous or unrelated) against the live target of
 // `repo`'s worktree, exactly as `status --lineage` reports it. Read-only.
-Result<std::string> ApplicabilityOf(const store::Repository& repo, const store::RecordView& record);
+Result<std::string> ApplicabilityOf(const store::git::Repository& repo,
+                                    const store::RecordView& record);
 
 }  // namespace gentle::transaction
 

@@ -2,9 +2,11 @@
 
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_write.h"
+#include "store/git/pin_ref.h"
+#include "store/git/pin_ref_write.h"
+#include "store/git/repository.h"
 #include "store/layout.h"
-#include "store/pin_ref.h"
-#include "store/repository.h"
 #include "store/secret.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
@@ -12,7 +14,7 @@
 namespace gentle::transaction {
 namespace {
 
-Result<ResetPlan> Plan(const store::Repository& repo, const store::StoreLayout& layout) {
+Result<ResetPlan> Plan(const store::git::Repository& repo, const store::StoreLayout& layout) {
   ResetPlan plan;
   plan.root = layout.root();
   GENTLE_RETURN_IF_ERROR(store::CheckNoSymlinks(layout.common_dir(), layout.root()));
@@ -22,7 +24,7 @@ Result<ResetPlan> Plan(const store::Repository& repo, const store::StoreLayout& 
   } else if (names.status().code() != Code::kNotFound) {
     return names.status();
   }
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::ListPinRefs(repo));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::git::ListPinRefs(repo));
   for (const std::string& lineage : pins)
     plan.pin_refs.push_back(store::StoreLayout::PinRef(lineage));
   return plan;
@@ -31,7 +33,7 @@ Result<ResetPlan> Plan(const store::Repository& repo, const store::StoreLayout& 
 }  // namespace
 
 Result<ResetPlan> ResetStore(const std::string& cwd, bool yes) {
-  GENTLE_ASSIGN_OR_RETURN(store::Repository repo, store::Repository::Discover(cwd));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   if (!yes) {
     GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
@@ -48,7 +50,7 @@ Result<ResetPlan> ResetStore(const std::string& cwd, bool yes) {
   store::FaultPoint("reset:store-moved");
   for (const std::string& ref : plan.pin_refs) {
     GENTLE_RETURN_IF_ERROR(
-        store::DeletePinRef(repo, ref.substr(store::StoreLayout::PinRef("").size())));
+        store::git::DeletePinRef(repo, ref.substr(store::StoreLayout::PinRef("").size())));
   }
   store::FaultPoint("reset:unpinned");
   GENTLE_RETURN_IF_ERROR(store::RemoveTree(trash));

@@ -9,19 +9,19 @@
 #include <string_view>
 
 #include "store/file_io.h"
-#include "store/git_ptr.h"
-#include "store/index_file.h"
-#include "store/object_hash_stream.h"
+#include "store/git/git_util.h"
+#include "store/git/object_hash_stream.h"
+#include "store/git/worktree_index.h"
 
 namespace gentle::transaction {
 namespace {
 
-using store::IndexEntry;
-using store::ObjectWrites;
-using store::TreeRow;
-using store::TreeRows;
+using store::git::ObjectWrites;
+using store::git::TreeRow;
+using store::git::TreeRows;
+using store::git::WorktreeIndexEntry;
 
-using IndexPtr = store::GitPtr<git_index, git_index_free>;
+using IndexPtr = store::git::GitPtr<git_index, git_index_free>;
 
 // Detaches whatever index was given to the repository with git_repository_set_index.
 struct RepositoryIndexReset {
@@ -39,14 +39,14 @@ bool ConfigBool(git_repository* repo, const char* key, bool fallback) {
 }
 
 struct Context {
-  const store::Repository& repo;
+  const store::git::Repository& repo;
   ObjectWrites writes;
   bool file_mode;
   bool have_index_time;
   struct timespec index_time;
 };
 
-bool StatMatches(const IndexEntry& e, const struct stat& st, const Context& ctx) {
+bool StatMatches(const WorktreeIndexEntry& e, const struct stat& st, const Context& ctx) {
   if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) return false;
   if (e.mtime_seconds != static_cast<uint32_t>(st.st_mtim.tv_sec) ||
       e.mtime_nanoseconds != static_cast<uint32_t>(st.st_mtim.tv_nsec) ||
@@ -65,7 +65,7 @@ bool StatMatches(const IndexEntry& e, const struct stat& st, const Context& ctx)
 }
 
 // Hashing only: a file no filter applies to is hashed as it is read, in pieces, by OpenSSL
-// (store/object_hash_stream.h), so memory stays flat whatever its size; one that a filter
+// (store/git/object_hash_stream.h), so memory stays flat whatever its size; one that a filter
 // (autocrlf, attributes) converts is converted whole by libgit2 first, as git does.
 Result<git_oid> HashFile(const Context& ctx, const std::string& path) {
   git_oid oid;
@@ -78,7 +78,7 @@ Result<git_oid> HashFile(const Context& ctx, const std::string& path) {
     // The filters git_repository_hashfile would load for this path.
     rc = git_filter_list_load(&filters, ctx.repo.raw(), nullptr, path.c_str(), GIT_FILTER_TO_ODB,
                               GIT_FILTER_DEFAULT);
-    if (rc == 0 && filters == nullptr) return store::HashFileAsBlob(full);
+    if (rc == 0 && filters == nullptr) return store::git::HashFileAsBlob(full);
     git_filter_list_free(filters);
     if (rc == 0) {
       rc = git_repository_hashfile(&oid, ctx.repo.raw(), full.c_str(), GIT_OBJECT_BLOB,
@@ -86,7 +86,7 @@ Result<git_oid> HashFile(const Context& ctx, const std::string& path) {
     }
   }
   if (rc != 0) {
-    return Status(Code::kInternal, "cannot hash " + path + ": " + store::LastGitError());
+    return Status(Code::kInternal, "cannot hash " + path + ": " + store::git::LastGitError());
   }
   return oid;
 }
@@ -121,7 +121,7 @@ git_oid SubmoduleHead(const Context& ctx, const std::string& path, const git_oid
 // regular file whose index entry cannot be reused gets `*needs_hash` set and a zero id: it is
 // hashed later, through libgit2's filters, once the index those filters consult is in place.
 Result<std::optional<TreeRow>> RowFromDisk(const Context& ctx, const std::string& path,
-                                           const IndexEntry* entry, bool* needs_hash) {
+                                           const WorktreeIndexEntry* entry, bool* needs_hash) {
   *needs_hash = false;
   const std::string full = ctx.repo.worktree_root() + "/" + path;
   struct stat st;
@@ -142,7 +142,7 @@ Result<std::optional<TreeRow>> RowFromDisk(const Context& ctx, const std::string
   if (ctx.file_mode || !entry_regular) {
     row.mode = (st.st_mode & S_IXUSR) ? 0100755 : 0100644;
   } else {
-    row.mode = store::CanonicalMode(entry->mode);
+    row.mode = store::git::CanonicalMode(entry->mode);
   }
   if (reusable && entry_regular) {
     row.oid = entry->id;
@@ -152,16 +152,17 @@ Result<std::optional<TreeRow>> RowFromDisk(const Context& ctx, const std::string
   return std::optional<TreeRow>(row);
 }
 
-// The entries of .git/index: from store::ReadIndexFile, or from libgit2 when that reader declines
-// the file (split or sparse index, anything unusual); then `libgit2` holds libgit2's parse.
+// The entries of .git/index: from store::git::ReadWorktreeIndex, or from libgit2 when that reader
+// declines the file (split or sparse index, anything unusual); then `libgit2` holds libgit2's
+// parse.
 struct LoadedIndex {
-  std::vector<IndexEntry> entries;
+  std::vector<WorktreeIndexEntry> entries;
   IndexPtr libgit2;
 };
 
 Result<LoadedIndex> LoadIndex(const std::string& index_path) {
   LoadedIndex out;
-  if (std::optional<store::IndexFile> file = store::ReadIndexFile(index_path)) {
+  if (std::optional<store::git::WorktreeIndex> file = store::git::ReadWorktreeIndex(index_path)) {
     out.entries = std::move(file->entries);
     return out;
   }
@@ -172,14 +173,14 @@ Result<LoadedIndex> LoadIndex(const std::string& index_path) {
   }
   git_index* raw = nullptr;
   if (git_index_open(&raw, index_path.c_str()) != 0) {
-    return Status(Code::kCorrupted, "cannot read the index: " + store::LastGitError());
+    return Status(Code::kCorrupted, "cannot read the index: " + store::git::LastGitError());
   }
   out.libgit2.reset(raw);
   const size_t count = git_index_entrycount(raw);
   out.entries.resize(count);
   for (size_t i = 0; i < count; ++i) {
     const git_index_entry* e = git_index_get_byindex(raw, i);
-    IndexEntry& x = out.entries[i];
+    WorktreeIndexEntry& x = out.entries[i];
     x.ctime_seconds = static_cast<uint32_t>(e->ctime.seconds);
     x.ctime_nanoseconds = e->ctime.nanoseconds;
     x.mtime_seconds = static_cast<uint32_t>(e->mtime.seconds);
@@ -205,13 +206,14 @@ bool IsAttributesFile(std::string_view path) {
 }
 
 // An in-memory index with the marked entries, or null if libgit2 refuses one of them.
-IndexPtr SubsetIndex(const std::vector<IndexEntry>& entries, const std::vector<char>& marked) {
+IndexPtr SubsetIndex(const std::vector<WorktreeIndexEntry>& entries,
+                     const std::vector<char>& marked) {
   git_index* raw = nullptr;
   if (git_index_new(&raw) != 0) return IndexPtr();
   IndexPtr subset(raw);
   for (size_t i = 0; i < entries.size(); ++i) {
     if (!marked[i]) continue;
-    const IndexEntry& x = entries[i];
+    const WorktreeIndexEntry& x = entries[i];
     git_index_entry e{};
     e.ctime.seconds = static_cast<int32_t>(x.ctime_seconds);
     e.ctime.nanoseconds = x.ctime_nanoseconds;
@@ -219,7 +221,7 @@ IndexPtr SubsetIndex(const std::vector<IndexEntry>& entries, const std::vector<c
     e.mtime.nanoseconds = x.mtime_nanoseconds;
     e.dev = x.dev;
     e.ino = x.ino;
-    e.mode = store::CanonicalMode(x.mode);  // as git_index_add wants it; filters test S_ISREG
+    e.mode = store::git::CanonicalMode(x.mode);  // as git_index_add wants it; filters test S_ISREG
     e.uid = x.uid;
     e.gid = x.gid;
     e.file_size = x.file_size;
@@ -261,12 +263,12 @@ Result<std::string> NormalizeRepoPath(const std::string& path) {
   return out;
 }
 
-Result<TreeRows> WorkspaceRows(const store::Repository& repo, Projection projection,
+Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, Projection projection,
                                const std::vector<std::string>& intended_untracked,
                                ObjectWrites writes) {
   const std::string index_path = repo.git_dir() + "/index";
   GENTLE_ASSIGN_OR_RETURN(LoadedIndex index, LoadIndex(index_path));
-  const std::vector<IndexEntry>& entries = index.entries;
+  const std::vector<WorktreeIndexEntry>& entries = index.entries;
   Context ctx{repo, writes, ConfigBool(repo.raw(), "core.filemode", true), false, {}};
   struct stat index_st;
   if (stat(index_path.c_str(), &index_st) == 0) {
@@ -279,7 +281,7 @@ Result<TreeRows> WorkspaceRows(const store::Repository& repo, Projection project
   std::vector<char> for_filters(entries.size(), 0);  // entries libgit2's filters may look up
   std::vector<size_t> pending;                       // rows still to be hashed
   for (size_t i = 0; i < entries.size();) {
-    const IndexEntry& e = entries[i];
+    const WorktreeIndexEntry& e = entries[i];
     const int stage = e.stage();
     size_t group_end = i + 1;  // further stages of one conflict share its row
     while (group_end < entries.size() && entries[group_end].path == e.path) ++group_end;
@@ -289,11 +291,11 @@ Result<TreeRows> WorkspaceRows(const store::Repository& repo, Projection project
     if (projection == Projection::kStaged) {
       if (stage != 0) return Status(Code::kUsage, "the index has unresolved conflicts: " + e.path);
       if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) continue;
-      rows.push_back({e.path, store::CanonicalMode(e.mode), e.id});
+      rows.push_back({e.path, store::git::CanonicalMode(e.mode), e.id});
       continue;
     }
     if (stage == 0 && (e.flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE)) {
-      rows.push_back({e.path, store::CanonicalMode(e.mode), e.id});
+      rows.push_back({e.path, store::git::CanonicalMode(e.mode), e.id});
       continue;
     }
     if (stage == 0 && e.mode == 0160000) {
@@ -357,7 +359,7 @@ Result<TreeRows> WorkspaceRows(const store::Repository& repo, Projection project
       for_repo = subset.get();  // null when libgit2 refused the subset: it reads the file itself
     }
     if (git_repository_set_index(repo.raw(), for_repo) != 0) {
-      return Status(Code::kInternal, "cannot share the index: " + store::LastGitError());
+      return Status(Code::kInternal, "cannot share the index: " + store::git::LastGitError());
     }
     RepositoryIndexReset reset_index{repo.raw()};
     for (size_t r : pending) {

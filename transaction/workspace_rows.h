@@ -16,17 +16,19 @@
 #include <string>
 #include <vector>
 
-#include "store/repository.h"
+#include "store/git/repository.h"
+#include "store/git/tree_builder.h"
+#include "store/git/tree_rows.h"
 #include "store/status.h"
-#include "store/tree_rows.h"
 
 namespace gentle::transaction {
 
 enum class Projection { kWorkspace, kStaged };
 
-Result<store::TreeRows> WorkspaceRows(const store::Repository& repo, Projection projection,
-                                      const std::vector<std::string>& intended_untracked,
-                                      store::ObjectWrites writes);
+Result<store::git::TreeRows> WorkspaceRows(const store::git::Repository& repo,
+                                           Projection projection,
+                                           const std::vector<std::string>& intended_untracked,
+                                           store::git::ObjectWrites writes);
 
 // Normalises an intended-untracked path (relative to the worktree root): refuses absolute paths,
 // `..`, `.git` components and empty components with `usage`.

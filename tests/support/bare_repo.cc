@@ -3,13 +3,13 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
-#include "store/repository.h"
+#include "store/git/repository.h"
 #include "tests/support/git_repo.h"
 
 namespace gentle::testing {
 
 BareRepo::BareRepo() : git_dir_(dir_.path() + "/r.git") {
-  store::EnsureLibgit2();  // as the product: libgit2's own hash check off
+  store::git::EnsureLibgit2();  // as the product: libgit2's own hash check off
   git_repository* raw = nullptr;
   REQUIRE(git_repository_init(&raw, git_dir_.c_str(), 1) == 0);
   git_repository_free(raw);

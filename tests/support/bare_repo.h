@@ -1,5 +1,5 @@
 // BareRepo: a bare repository in a TempDir, opened with libgit2 set up as the product sets it up
-// (store::EnsureLibgit2), for tests that build blobs and trees directly (the patch engine's
+// (store::git::EnsureLibgit2), for tests that build blobs and trees directly (the patch engine's
 // tests). Its helpers fail the running Catch test when libgit2 or git refuses a step.
 #ifndef GENTLE_TESTS_SUPPORT_BARE_REPO_H_
 #define GENTLE_TESTS_SUPPORT_BARE_REPO_H_

@@ -1,0 +1,24 @@
+// Writing and deleting pin refs (store/git/pin_ref.h says what a pin is), in the store's write
+// target.
+#ifndef GENTLE_STORE_GIT_PIN_REF_WRITE_H_
+#define GENTLE_STORE_GIT_PIN_REF_WRITE_H_
+
+#include <string>
+
+#include "store/git/repository.h"
+#include "store/status.h"
+
+namespace gentle::store::git {
+
+Status WritePinRef(const Repository& repo, const std::string& lineage, const std::string& base_tree,
+                   const std::string& candidate_tree);
+Status DeletePinRef(const Repository& repo, const std::string& lineage);
+// DeletePinRef for a pin that is only clean-up once the lineage's record is gone: a locked ref is
+// left in place (a pin only keeps objects reachable; fsck reports it as `pin_orphan` beside the
+// `ref_lock`, and a person removes it), so a lock left by a killed process cannot stop burn,
+// abandon or recovery. Every other failure is returned.
+Status DeletePinRefUnlessLocked(const Repository& repo, const std::string& lineage);
+
+}  // namespace gentle::store::git
+
+#endif  // GENTLE_STORE_GIT_PIN_REF_WRITE_H_

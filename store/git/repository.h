@@ -1,0 +1,66 @@
+// Repository: an open libgit2 repository plus the canonical paths the store is keyed by.
+//
+// Discover() walks up from a directory like git does. Paths are absolute, symlink-resolved and
+// carry no trailing slash (Go's filepath.Clean form), because they feed the worktree identity
+// digest. A linked worktree reports its own git_dir and worktree root and the shared common dir. A
+// bare repository has no worktree root; RequireWorktree() refuses it with `usage`.
+//
+// Thread-safety: a Repository, like every libgit2 object it hands out (raw(), object databases,
+// blobs, trees), is used by one thread at a time. A thread that reads the repository concurrently
+// opens its own handle on the git directory (as DerivePatch's helper thread does,
+// export/patch_engine.h). EnsureLibgit2 may be called from any thread.
+#ifndef GENTLE_STORE_GIT_REPOSITORY_H_
+#define GENTLE_STORE_GIT_REPOSITORY_H_
+
+#include <git2.h>
+
+#include <memory>
+#include <string>
+
+#include "store/git/git_util.h"
+#include "store/status.h"
+
+namespace gentle::store::git {
+
+class Repository {
+ public:
+  static Result<Repository> Discover(const std::string& start_dir);
+
+  git_repository* raw() const { return repo_.get(); }
+  bool is_bare() const { return worktree_root_.empty(); }
+  const std::string& common_dir() const { return common_dir_; }
+  const std::string& git_dir() const { return git_dir_; }
+  const std::string& worktree_root() const { return worktree_root_; }
+
+  Status RequireWorktree(std::string_view command) const;
+
+  // "sha256:" + hex(sha256({"repository_root","git_common_dir","git_dir"})), DESIGN.md section 4.
+  std::string WorktreeIdentity() const;
+
+ private:
+  RepositoryPtr repo_;
+  std::string common_dir_;
+  std::string git_dir_;
+  std::string worktree_root_;
+};
+
+// Resolves a revision expression and peels it to `type` (GIT_OBJECT_COMMIT or GIT_OBJECT_TREE);
+// `usage` when it does not resolve or does not peel (also when an object on the way does not hash
+// to its id: every object read is checked, through store/git/verified_view.h).
+Result<git_oid> PeelRevision(git_repository* repo, const std::string& rev, git_object_t type);
+
+// The merge base of two commits, every commit read hash-checked (store/git/verified_view.h);
+// `usage` naming `what` when there is none.
+Result<git_oid> MergeBase(git_repository* repo, const git_oid& a, const git_oid& b,
+                          const std::string& what);
+
+// Initialises libgit2 once per process, with libgit2's own object hash check off (objects are
+// checked by store/git/object_reader.h; see the rule there).
+void EnsureLibgit2();
+
+// Canonical absolute path: realpath, without a trailing slash. Empty on failure.
+std::string CanonicalPath(const std::string& path);
+
+}  // namespace gentle::store::git
+
+#endif  // GENTLE_STORE_GIT_REPOSITORY_H_

@@ -1,0 +1,191 @@
+// The checksum is computed with OpenSSL's SHA1_Init/Update/Final, not its one-shot SHA1(), which
+// OpenSSL 3 routes through EVP_Q_digest: fetching the EVP implementation cost 5M instructions per
+// process (see store/sha256.cc). Both take the SHA-NI path where the CPU has it.
+#define OPENSSL_API_COMPAT 0x10100000L
+#include "store/git/worktree_index.h"
+
+#include <fcntl.h>
+#include <openssl/sha.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string_view>
+
+namespace gentle::store::git {
+namespace {
+
+constexpr size_t kHeaderSize = 12;
+constexpr size_t kChecksumSize = 20;
+constexpr size_t kFixedEntrySize = 62;  // 10 uint32 fields, 20-byte id, 16-bit flags
+constexpr size_t kMaxPath = 4096;       // libgit2's GIT_PATH_MAX: it refuses paths this long (v4)
+constexpr uint16_t kFlagExtended = 0x4000;
+constexpr uint16_t kNameMask = 0x0fff;
+
+uint32_t Be32(const unsigned char* p) {
+  return (uint32_t{p[0]} << 24) | (uint32_t{p[1]} << 16) | (uint32_t{p[2]} << 8) | uint32_t{p[3]};
+}
+uint16_t Be16(const unsigned char* p) { return static_cast<uint16_t>((p[0] << 8) | p[1]); }
+
+bool ReadWholeFile(int fd, std::string* out) {
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+  out->resize(static_cast<size_t>(st.st_size));
+  size_t done = 0;
+  while (done < out->size()) {
+    ssize_t n = read(fd, out->data() + done, out->size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return false;  // error, or the file shrank while being read
+    done += static_cast<size_t>(n);
+  }
+  char extra;
+  return read(fd, &extra, 1) == 0;  // and it did not grow
+}
+
+// A path component libgit2 (git_path_is_valid with GIT_PATH_REJECT_INDEX_DEFAULTS, protectNTFS on)
+// might refuse when loading an index. This is a superset of its rule, so anything it flags is
+// left to libgit2's own loader to decide.
+bool DoubtfulComponent(std::string_view c) {
+  if (c.empty() || c == "." || c == "..") return true;
+  if (c.find('~') != std::string_view::npos) return true;  // NTFS short names (GIT~1)
+  if (c.size() >= 4 && c[0] == '.' && (c[1] == 'g' || c[1] == 'G') &&
+      (c[2] == 'i' || c[2] == 'I') && (c[3] == 't' || c[3] == 'T')) {
+    if (c.size() == 4) return true;
+    const char next = c[4];
+    return next == '.' || next == ' ' || next == ':' || next == '\\';
+  }
+  return false;
+}
+
+bool DoubtfulPath(std::string_view path) {
+  if (path.size() >= kMaxPath) return true;
+  size_t start = 0;
+  while (true) {
+    size_t slash = path.find('/', start);
+    if (slash == std::string_view::npos) return DoubtfulComponent(path.substr(start));
+    if (DoubtfulComponent(path.substr(start, slash - start))) return true;
+    start = slash + 1;
+  }
+}
+
+// Decodes git's offset varint (index-format "N" of version 4); false when it runs past `end`.
+bool DecodeVarint(const unsigned char*& p, const unsigned char* end, uint64_t* out) {
+  if (p >= end) return false;
+  unsigned char c = *p++;
+  uint64_t value = c & 0x7f;
+  while (c & 0x80) {
+    if (p >= end || value >= (uint64_t{1} << 56)) return false;
+    c = *p++;
+    value = ((value + 1) << 7) | (c & 0x7f);
+  }
+  *out = value;
+  return true;
+}
+
+std::optional<WorktreeIndex> Parse(const std::string& bytes) {
+  const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
+  if (bytes.size() < kHeaderSize + kChecksumSize) return std::nullopt;
+  const unsigned char* const body_end = data + bytes.size() - kChecksumSize;
+  unsigned char digest[SHA_DIGEST_LENGTH];
+  SHA_CTX ctx;
+  SHA1_Init(&ctx);
+  SHA1_Update(&ctx, data, bytes.size() - kChecksumSize);
+  SHA1_Final(digest, &ctx);
+  if (std::memcmp(digest, body_end, kChecksumSize) != 0) return std::nullopt;
+  if (std::memcmp(data, "DIRC", 4) != 0) return std::nullopt;
+
+  WorktreeIndex index;
+  index.version = Be32(data + 4);
+  if (index.version < 2 || index.version > 4) return std::nullopt;
+  const uint32_t count = Be32(data + 8);
+  if (count > (bytes.size() - kHeaderSize) / kFixedEntrySize) return std::nullopt;
+  index.entries.resize(count);
+
+  const unsigned char* p = data + kHeaderSize;
+  const std::string* previous = nullptr;
+  for (WorktreeIndexEntry& e : index.entries) {
+    const unsigned char* const entry_start = p;
+    if (static_cast<size_t>(body_end - p) < kFixedEntrySize) return std::nullopt;
+    e.ctime_seconds = Be32(p);
+    e.ctime_nanoseconds = Be32(p + 4);
+    e.mtime_seconds = Be32(p + 8);
+    e.mtime_nanoseconds = Be32(p + 12);
+    e.dev = Be32(p + 16);
+    e.ino = Be32(p + 20);
+    e.mode = Be32(p + 24);
+    e.uid = Be32(p + 28);
+    e.gid = Be32(p + 32);
+    e.file_size = Be32(p + 36);
+    std::memcpy(e.id.id, p + 40, GIT_OID_RAWSZ);
+    e.flags = Be16(p + 60);
+    p += kFixedEntrySize;
+    if (e.flags & kFlagExtended) {
+      if (index.version < 3 || body_end - p < 2) return std::nullopt;
+      e.flags_extended = Be16(p);
+      p += 2;
+    }
+    if (index.version == 4) {
+      uint64_t strip = 0;
+      if (!DecodeVarint(p, body_end, &strip)) return std::nullopt;
+      const size_t previous_size = previous ? previous->size() : 0;
+      if (strip > previous_size) return std::nullopt;
+      const auto* nul = static_cast<const unsigned char*>(std::memchr(p, 0, body_end - p));
+      if (!nul) return std::nullopt;
+      const size_t keep = previous_size - static_cast<size_t>(strip);
+      e.path.reserve(keep + static_cast<size_t>(nul - p));
+      if (previous) e.path.assign(*previous, 0, keep);
+      e.path.append(reinterpret_cast<const char*>(p), static_cast<size_t>(nul - p));
+      p = nul + 1;  // no padding in version 4
+    } else {
+      const auto* nul = static_cast<const unsigned char*>(std::memchr(p, 0, body_end - p));
+      if (!nul) return std::nullopt;
+      const size_t length = static_cast<size_t>(nul - p);
+      // The 12-bit length field is the path length, or 0xFFF for 0xFFF bytes and more.
+      if ((e.flags & kNameMask) != (length < kNameMask ? length : kNameMask)) return std::nullopt;
+      e.path.assign(reinterpret_cast<const char*>(p), length);
+      // 1 to 8 NUL bytes pad the entry to a multiple of eight bytes.
+      const size_t unpadded = static_cast<size_t>(nul - entry_start);
+      const size_t padded = (unpadded + 8) & ~size_t{7};
+      if (static_cast<size_t>(body_end - entry_start) < padded) return std::nullopt;
+      for (const unsigned char* q = nul; q < entry_start + padded; ++q) {
+        if (*q != 0) return std::nullopt;
+      }
+      p = entry_start + padded;
+    }
+    if (DoubtfulPath(e.path)) return std::nullopt;
+    previous = &e.path;
+  }
+
+  // Extensions: 4-byte signature, 32-bit size, data. Uppercase first byte = optional.
+  while (p < body_end) {
+    if (body_end - p < 8) return std::nullopt;
+    if (p[0] < 'A' || p[0] > 'Z') return std::nullopt;  // required: link, sdir, unknown
+    const uint32_t size = Be32(p + 4);
+    if (static_cast<size_t>(body_end - p - 8) < size) return std::nullopt;
+    p += 8 + size;
+  }
+  return index;
+}
+
+}  // namespace
+
+std::optional<WorktreeIndex> ReadWorktreeIndex(const std::string& path) {
+  const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) {
+    if (errno == ENOENT) return WorktreeIndex{};
+    return std::nullopt;
+  }
+  struct stat st;
+  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {  // a FIFO would block the read
+    close(fd);
+    return std::nullopt;
+  }
+  std::string bytes;
+  const bool read_ok = ReadWholeFile(fd, &bytes);
+  close(fd);
+  if (!read_ok) return std::nullopt;
+  return Parse(bytes);
+}
+
+}  // namespace gentle::store::git

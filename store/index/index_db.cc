@@ -1,0 +1,259 @@
+#include "store/index/index_db.h"
+
+#include <span>
+#include <utility>
+
+#include "store/index/index_schema.h"
+#include "store/index/index_statements.h"
+#include "store/index/sqlite_handle.h"
+
+namespace gentle::store::index {
+namespace {
+
+Result<RowStatus> ParseRowStatus(const std::string& text) {
+  if (text == "prepared") return RowStatus::kPrepared;
+  if (text == "committed") return RowStatus::kCommitted;
+  return Status(Code::kCorrupted, "index: unknown row status '" + text + "'");
+}
+
+Result<LineageRow> ReadLineage(const Statement& stmt) {
+  LineageRow row;
+  row.lineage_id = stmt.ColumnText(0);
+  row.state = stmt.ColumnText(1);
+  row.kind = stmt.ColumnText(2);
+  row.created_at = stmt.ColumnText(3);
+  row.path_count = stmt.ColumnInt(4);
+  row.revision = stmt.ColumnText(5);
+  row.target_identity = stmt.ColumnText(6);
+  GENTLE_ASSIGN_OR_RETURN(row.status, ParseRowStatus(stmt.ColumnText(7)));
+  return row;
+}
+
+Result<TombstoneRow> ReadTombstone(const Statement& stmt) {
+  TombstoneRow row;
+  row.key = stmt.ColumnText(0);
+  row.lineage_id = stmt.ColumnText(1);
+  row.target_identity = stmt.ColumnText(2);
+  row.repository = stmt.ColumnText(3);
+  GENTLE_ASSIGN_OR_RETURN(row.status, ParseRowStatus(stmt.ColumnText(4)));
+  return row;
+}
+
+Result<QuarantineRow> ReadQuarantine(const Statement& stmt) {
+  QuarantineRow row;
+  row.quarantine_dir = stmt.ColumnText(0);
+  row.lineage_id = stmt.ColumnText(1);
+  row.audit_path = stmt.ColumnText(2);
+  row.reason = stmt.ColumnText(3);
+  row.actor = stmt.ColumnText(4);
+  row.reclaimed_at = stmt.ColumnText(5);
+  GENTLE_ASSIGN_OR_RETURN(row.status, ParseRowStatus(stmt.ColumnText(6)));
+  return row;
+}
+
+// Runs `sql` with one text parameter and reads at most one row with `read`.
+template <typename Row, typename Reader>
+Result<std::optional<Row>> FindOne(SqliteConnection& conn, const char* sql, std::string_view key,
+                                   Reader read) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql));
+  stmt.Bind(1, key);
+  GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+  if (!has_row) return std::optional<Row>();
+  GENTLE_ASSIGN_OR_RETURN(Row row, read(stmt));
+  return std::optional<Row>(std::move(row));
+}
+
+// Appends every row `sql` returns to `out`.
+template <typename Row, typename Reader>
+Status ReadAll(SqliteConnection& conn, const char* sql, Reader read, std::vector<Row>& out) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql));
+  while (true) {
+    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+    if (!has_row) return Status::Ok();
+    GENTLE_ASSIGN_OR_RETURN(Row row, read(stmt));
+    out.push_back(std::move(row));
+  }
+}
+
+}  // namespace
+
+std::string_view RowStatusName(RowStatus status) {
+  return status == RowStatus::kCommitted ? "committed" : "prepared";
+}
+
+IndexDb::IndexDb(std::unique_ptr<SqliteConnection> conn, bool read_only, int schema_version)
+    : conn_(std::move(conn)), read_only_(read_only), schema_version_(schema_version) {}
+
+IndexDb::~IndexDb() {
+  if (!read_only_ || conn_->Autocommit()) return;
+  // Ends the reader's snapshot. A reader wrote nothing, and closing the connection right after
+  // ends the transaction whatever COMMIT answered, so there is nothing left to handle here.
+  Status ended = conn_->Exec("COMMIT");
+  static_cast<void>(ended);
+}
+
+Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadOnly(const std::string& path,
+                                                       const IndexOptions& options) {
+  GENTLE_ASSIGN_OR_RETURN(
+      std::unique_ptr<SqliteConnection> conn,
+      SqliteConnection::Open(path, SqliteConnection::Mode::kReadOnly, options.busy_timeout_ms));
+  return Finish(std::move(conn), /*read_only=*/true, options, /*migrate=*/nullptr);
+}
+
+Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnection> conn,
+                                                 bool read_only, const IndexOptions& options,
+                                                 Status (*migrate)(SqliteConnection&)) {
+  if (read_only) {
+    // One read transaction from open to close (ended by ~IndexDb): the reader sees one snapshot,
+    // and SQLite maps the read-only -shm and takes its read lock once instead of per statement.
+    GENTLE_RETURN_IF_ERROR(conn->Exec("BEGIN DEFERRED"));
+  } else {  // both only matter to writes
+    GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA synchronous = FULL"));
+    GENTLE_RETURN_IF_ERROR(conn->Exec("PRAGMA foreign_keys = ON"));
+  }
+  std::unique_ptr<IndexDb> db(new IndexDb(std::move(conn), read_only, 0));
+  if (options.quick_check) GENTLE_RETURN_IF_ERROR(db->QuickCheck());
+
+  if (read_only) {
+    GENTLE_ASSIGN_OR_RETURN(int version, ReadSchemaVersion(*db->conn_));
+    GENTLE_RETURN_IF_ERROR(CheckSchemaOwnership(*db->conn_, version));
+    if (version < kIndexSchemaVersion) {
+      // Uninitialised (0) or older: a reader cannot migrate; the caller falls back to the files.
+      return Status(Code::kNotFound, "index: schema_version " + std::to_string(version) +
+                                         " needs initialisation by a read-write open");
+    }
+  } else {
+    GENTLE_RETURN_IF_ERROR(migrate(*db->conn_));
+  }
+  db->schema_version_ = kIndexSchemaVersion;
+
+  // Every statement this connection may run must compile against the tables, or the index does not
+  // match its schema_version (a reader then falls back to the files).
+  std::span<const char* const> statements = kAllStatements;
+  if (read_only) {
+    switch (options.read_use) {
+      case IndexOptions::ReadUse::kAll:
+        statements = kReadStatements;
+        break;
+      case IndexOptions::ReadUse::kLineageLookups:
+        statements = kLineageLookupStatements;
+        break;
+      case IndexOptions::ReadUse::kTombstoneLookup:
+        statements = kTombstoneLookupStatements;
+        break;
+    }
+  }
+  for (const char* sql : statements) {
+    Result<Statement> stmt = db->conn_->Prepare(sql);
+    if (!stmt.ok()) {
+      if (stmt.status().code() == Code::kBusy) return stmt.status();
+      return Status(Code::kCorrupted, "index: tables do not match schema_version " +
+                                          std::to_string(kIndexSchemaVersion) + ": " +
+                                          stmt.status().message());
+    }
+  }
+  return db;
+}
+
+Result<std::optional<LineageRow>> IndexDb::FindLineage(std::string_view lineage_id) {
+  return FindOne<LineageRow>(*conn_, kFindLineage, lineage_id, ReadLineage);
+}
+
+Status IndexDb::ListLineages(const std::function<bool(const LineageRow&)>& visit) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kListLineages));
+  while (true) {
+    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+    if (!has_row) return Status::Ok();
+    GENTLE_ASSIGN_OR_RETURN(LineageRow row, ReadLineage(stmt));
+    if (!visit(row)) return Status::Ok();
+  }
+}
+
+Status IndexDb::ListTombstones(const std::function<bool(const TombstoneRow&)>& visit) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kListTombstones));
+  while (true) {
+    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+    if (!has_row) return Status::Ok();
+    GENTLE_ASSIGN_OR_RETURN(TombstoneRow row, ReadTombstone(stmt));
+    if (!visit(row)) return Status::Ok();
+  }
+}
+
+Status IndexDb::ListQuarantine(const std::function<bool(const QuarantineRow&)>& visit) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kListQuarantine));
+  while (true) {
+    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+    if (!has_row) return Status::Ok();
+    GENTLE_ASSIGN_OR_RETURN(QuarantineRow row, ReadQuarantine(stmt));
+    if (!visit(row)) return Status::Ok();
+  }
+}
+
+Result<std::optional<TombstoneRow>> IndexDb::FindTombstoneByLineage(std::string_view lineage_id) {
+  return FindOne<TombstoneRow>(*conn_, kFindTombstone, lineage_id, ReadTombstone);
+}
+
+Result<std::optional<QuarantineRow>> IndexDb::FindQuarantineByLineage(std::string_view lineage_id) {
+  return FindOne<QuarantineRow>(*conn_, kFindQuarantine, lineage_id, ReadQuarantine);
+}
+
+Result<IndexSnapshot> IndexDb::ListPrepared() {
+  IndexSnapshot out;
+  auto read_all = [&]() -> Status {
+    GENTLE_RETURN_IF_ERROR(ReadAll(*conn_, kPreparedLineages, ReadLineage, out.lineages));
+    GENTLE_RETURN_IF_ERROR(ReadAll(*conn_, kPreparedTombstones, ReadTombstone, out.tombstones));
+    return ReadAll(*conn_, kPreparedQuarantine, ReadQuarantine, out.quarantine);
+  };
+  if (in_transaction_ || read_only_) {  // a reader is always inside its snapshot
+    GENTLE_RETURN_IF_ERROR(read_all());
+    return out;
+  }
+  // One read transaction, so the three tables are seen at the same instant.
+  GENTLE_RETURN_IF_ERROR(RunCached(*conn_, "BEGIN DEFERRED"));
+  Status status = read_all();
+  Status ended = RunCached(*conn_, "COMMIT");
+  if (!status.ok()) return status;
+  if (!ended.ok()) return ended;
+  return out;
+}
+
+Result<std::string> IndexDb::ExplainQueryPlan(IndexQuery query) {
+  const char* sql = nullptr;
+  bool has_parameter = true;
+  switch (query) {
+    case IndexQuery::kLineageById:
+      sql = kFindLineage;
+      break;
+    case IndexQuery::kTombstoneByLineage:
+      sql = kFindTombstone;
+      break;
+    case IndexQuery::kQuarantineByLineage:
+      sql = kFindQuarantine;
+      break;
+    case IndexQuery::kListLineages:
+      sql = kListLineages;
+      has_parameter = false;
+      break;
+  }
+  if (sql == nullptr) return Status(Code::kInternal, "index: unknown query");
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt,
+                          conn_->PrepareUncached(std::string("EXPLAIN QUERY PLAN ") + sql));
+  if (has_parameter) stmt.Bind(1, std::string_view("review-0"));
+  std::string plan;
+  while (true) {
+    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+    if (!has_row) return plan;
+    plan += stmt.ColumnText(3);  // columns: id, parent, notused, detail
+    plan += '\n';
+  }
+}
+
+Status IndexDb::QuickCheck() {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->PrepareUncached("PRAGMA quick_check"));
+  GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
+  std::string first = has_row ? stmt.ColumnText(0) : std::string("no result");
+  if (first != "ok") return Status(Code::kCorrupted, "index: quick_check failed: " + first);
+  return Status::Ok();
+}
+
+}  // namespace gentle::store::index

@@ -1,0 +1,95 @@
+// SqliteConnection and Statement: RAII ownership of one SQLite connection and its prepared
+// statements.
+//
+// A connection caches every statement it prepares (keyed by SQL text) for its lifetime. A Statement
+// handed out by Prepare() is a lease on a cached statement: it is reset and its bindings cleared
+// when the lease ends, so no statement is ever left mid-iteration holding a read snapshot. A
+// connection is used by one thread at a time. SQLite failures become Status values (SqliteStatus);
+// nothing throws. This header does not include <sqlite3.h>; only the .cc files of the index see
+// SQLite.
+#ifndef GENTLE_STORE_INDEX_SQLITE_HANDLE_H_
+#define GENTLE_STORE_INDEX_SQLITE_HANDLE_H_
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "store/status.h"
+
+struct sqlite3;
+struct sqlite3_stmt;
+
+namespace gentle::store::index {
+
+// Maps a SQLite result code to a Status: BUSY/LOCKED -> kBusy, CORRUPT/NOTADB/PROTOCOL ->
+// kCorrupted, CANTOPEN -> kNotFound (no usable index), anything else -> kInternal. `what` names the
+// failed operation; `db` (may be null) adds its errmsg.
+Status SqliteStatus(int rc, sqlite3* db, std::string_view what);
+
+class Statement {
+ public:
+  // `owned`: finalize (rather than reset) when the lease ends; for uncached statements.
+  Statement(sqlite3* db, sqlite3_stmt* stmt, bool owned) : db_(db), stmt_(stmt), owned_(owned) {}
+  Statement(Statement&& other) noexcept;
+  Statement& operator=(Statement&&) = delete;
+  Statement(const Statement&) = delete;
+  ~Statement();  // resets the statement and clears its bindings (or finalizes an owned one)
+
+  // Parameters are 1-based, as in SQL (?1, ?2...). A bind failure is reported by the next Step().
+  Statement& Bind(int index, std::string_view text);
+  Statement& Bind(int index, int64_t value);
+
+  // Advances: true when a row is available, false when done.
+  Result<bool> Step();
+  // Steps to completion; for statements that return no rows.
+  Status Run();
+
+  std::string ColumnText(int index) const;  // 0-based, as in sqlite3_column_*
+  int64_t ColumnInt(int index) const;
+
+ private:
+  sqlite3* db_;
+  sqlite3_stmt* stmt_;
+  bool owned_;
+  int bind_error_ = 0;
+};
+
+class SqliteConnection {
+ public:
+  enum class Mode { kReadOnly, kReadWriteCreate };
+
+  // Opens `path` (never following a symlink at the last component). kReadOnly never creates the
+  // file. `path` and its -wal, -shm and -journal are checked first (CheckDatabaseFileKinds): each
+  // must be missing or a regular file. Failures: kNotFound (read-only and the file is absent),
+  // kCorrupted (a symlink, directory, FIFO... at one of those paths), kInternal, kBusy.
+  static Result<std::unique_ptr<SqliteConnection>> Open(const std::string& path, Mode mode,
+                                                        int busy_timeout_ms);
+  ~SqliteConnection();
+  SqliteConnection(const SqliteConnection&) = delete;
+  SqliteConnection& operator=(const SqliteConnection&) = delete;
+
+  // Runs SQL that returns no rows we care about (pragmas, DDL, BEGIN/COMMIT). Not cached.
+  Status Exec(const char* sql);
+  // A lease on the cached statement for `sql`, preparing it on first use.
+  Result<Statement> Prepare(const std::string& sql);
+  // Prepares `sql` without caching (for one-off diagnostics).
+  Result<Statement> PrepareUncached(const std::string& sql);
+  // Rows changed by the most recent INSERT/UPDATE/DELETE on this connection.
+  int64_t Changes() const;
+  // False while an explicit transaction is open.
+  bool Autocommit() const;
+
+  sqlite3* raw() const { return db_; }
+
+ private:
+  explicit SqliteConnection(sqlite3* db) : db_(db) {}
+
+  sqlite3* db_;
+  std::unordered_map<std::string, sqlite3_stmt*> cache_;
+};
+
+}  // namespace gentle::store::index
+
+#endif  // GENTLE_STORE_INDEX_SQLITE_HANDLE_H_
