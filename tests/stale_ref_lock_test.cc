@@ -1,9 +1,8 @@
 // A git ref lock left by a process killed while libgit2 held it
 // (refs/gentle-ai/reviews/<lineage>.lock). Git never breaks a ref lock by itself and neither does
-// the store: writing that ref answers `busy` with the lock's path; deleting a pin that is only
-// clean-up (burn, abandon, recovery) leaves it for later; fsck names the lock (`ref_lock`) and the
-// left pin (`pin_orphan`); once the lock is removed, `git update-ref -d` drops the pin and fsck is
-// clean. The kill is real: `strace` injects SIGKILL at the ref's unlink.
+// the store: writing that ref (every mutation writes the lineage's history) answers `busy` with
+// the lock's path; fsck names the lock (`ref_lock`); once the lock is removed the mutation goes
+// through. The kill is real: `strace` injects SIGKILL at the rename of the ref's lock.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -29,54 +28,49 @@ std::string PinPath(const LifecycleRepo& repo, const std::string& lineage) {
 
 }  // namespace
 
-TEST_CASE("a burn killed inside the ref deletion leaves a lock that wedges nothing") {
+TEST_CASE("a burn killed inside the history ref update leaves a lock that wedges nothing") {
   LifecycleRepo repo;
   LifecycleRepo::Approved approved = repo.StartApproved();
   const std::string pin = PinPath(repo, approved.lineage);
   const std::string lock = pin + ".lock";
-  Run killed = Exec("strace",
-                    {"-f",
-                     "-qq",
-                     "-o",
-                     "/dev/null",
-                     "-P",
-                     pin,
-                     "-e",
-                     "trace=unlink,unlinkat",
-                     "-e",
-                     "inject=unlink,unlinkat:signal=KILL:when=1",
-                     GENTLE_AI_BIN,
-                     "review",
-                     "burn",
-                     "--lineage",
-                     approved.lineage,
-                     "--token",
-                     approved.token,
-                     "--expected-revision",
-                     approved.revision,
-                     "--json"},
-                    repo.root(), TracedCommandEnv());
+  const std::string tip = repo.Git({"rev-parse", "refs/gentle-ai/reviews/" + approved.lineage}).out;
+  const std::vector<std::string> burn = {
+      "review",  "burn",         "--lineage",           approved.lineage,
+      "--token", approved.token, "--expected-revision", approved.revision,
+      "--json"};
+  std::vector<std::string> args = {
+      "-f",         "-qq",
+      "-o",         "/dev/null",
+      "-P",         lock,
+      "-e",         "trace=rename,renameat,renameat2",
+      "-e",         "inject=rename,renameat,renameat2:signal=KILL:when=1",
+      GENTLE_AI_BIN};
+  args.insert(args.end(), burn.begin() + 0, burn.end());
+  Run killed = Exec("strace", args, repo.root(), TracedCommandEnv());
   REQUIRE(killed.exit_code == kKilledExit);
   REQUIRE(Exists(lock));
 
-  // The next writer recovers the burn past its point of no return; the pin stays behind its lock.
+  // The burn never reached its history commit: the next writer undoes its prepared rows, the
+  // lineage is still approved and its history unchanged; the lock stays, and fsck names it.
   repo.Write("other.txt", "other\n");
   Run start = repo.Review({"start", "--untracked", "other.txt"});
   REQUIRE(start.exit_code == 0);
-  Run consumed = repo.Review({"export-context", "--lineage", approved.lineage});
-  CHECK(consumed.exit_code == 4);
+  CHECK(repo.Review({"status", "--lineage", approved.lineage}).exit_code == 0);
+  CHECK(repo.Git({"rev-parse", "refs/gentle-ai/reviews/" + approved.lineage}).out == tip);
   Run fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code != 0);
-  CHECK(FindingCodes(fsck.Json()) == std::vector<std::string>{"pin_orphan", "ref_lock"});
-  CHECK(fsck.Json()["findings"][1]["path"] == lock);
-  Run rebuild = repo.Review({"index", "rebuild"});
-  CHECK(rebuild.exit_code == 0);
-  CHECK(Exists(pin));
+  CHECK(FindingCodes(fsck.Json()) == std::vector<std::string>{"ref_lock"});
+  CHECK(fsck.Json()["findings"][0]["path"] == lock);
+  // Writing the locked history is busy, with the lock's path, and changes nothing.
+  std::vector<std::string> retry(burn.begin() + 1, burn.end() - 1);
+  Run busy = repo.Review(retry);
+  CHECK(busy.exit_code == 12);
+  CHECK(busy.Json()["error"]["details"]["lock"] == lock);
 
-  // Removing the lock is the person's call; after it, so is the pin's deletion.
+  // Removing the lock is the person's call; after it the burn goes through.
   REQUIRE(unlink(lock.c_str()) == 0);
-  repo.Git({"update-ref", "-d", "refs/gentle-ai/reviews/" + approved.lineage});
-  CHECK_FALSE(Exists(pin));
+  Run burned = repo.Review(retry);
+  CHECK(burned.exit_code == 0);
   Run clean = repo.Review({"fsck"});
   CHECK(clean.exit_code == 0);
   CHECK(clean.Json()["clean"] == true);

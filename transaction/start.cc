@@ -5,16 +5,18 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_modes.h"
 #include "store/go_json.h"
+#include "store/history_ref.h"
 #include "store/index_sync.h"
 #include "store/layout.h"
-#include "store/pin_ref.h"
 #include "store/record.h"
 #include "store/repository.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
 #include "transaction/capture.h"
 #include "transaction/clock.h"
+#include "transaction/history_writer.h"
 #include "transaction/review_state.h"
 
 namespace gentle::transaction {
@@ -41,13 +43,11 @@ nlohmann::ordered_json InitialState(const std::string& lineage, const store::Sna
   store::SnapshotToJson(snapshot, &state["initial_snapshot"]);
   store::SnapshotToJson(snapshot, &state["current_snapshot"]);
   state["genesis_paths"] = snapshot.paths;
-  state["created_at"] = NowRfc3339();
   nlohmann::ordered_json& atomic = state["initial_atomic_start"];
   atomic["lineage_id"] = lineage;
   atomic["worktree_identity"] = worktree_identity;
   atomic["target_identity"] = snapshot.identity;
   atomic["selector"] = SelectorJson(selector);
-  state["verdict_history"] = nlohmann::ordered_json::array();
   return state;
 }
 
@@ -129,20 +129,36 @@ Result<StartResult> Start(const StartRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::IndexDb> index,
                           store::OpenIndexForWriter(repo, layout));
   std::string revision;
+  const std::string now = NowRfc3339();
   const std::string file = store::EncodeRecordFile(
       InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
   // Prepared row, file work, committed row (docs/index.md): a crash before the record is written
-  // leaves a prepared row that the next writer undoes (pin and empty directory included).
-  GENTLE_RETURN_IF_ERROR(
-      index->UpsertLineage(store::LineageRowOf(written, store::RowStatus::kPrepared)));
+  // leaves a prepared row that the next writer undoes (history tip and empty directory included).
+  // The record has no time member (gentle-ai's CompactState has none): the creation time is the
+  // history's Created-At and the index row's.
+  store::LineageRow row = store::LineageRowOf(written, store::RowStatus::kPrepared);
+  row.created_at = now;
+  GENTLE_RETURN_IF_ERROR(index->UpsertLineage(row));
   store::FaultPoint("start:index-prepared");
-  GENTLE_RETURN_IF_ERROR(
-      store::WritePinRef(repo, lineage, snapshot.base_tree, snapshot.candidate_tree));
-  store::FaultPoint("start:pinned");
-  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage)));
+  // The history's start commit (a lineage started again after an abandon continues its history).
+  store::HistoryCommitSpec history;
+  history.verb = "start";
+  history.lineage = lineage;
+  history.record_file = file;
+  history.revision = written.revision;
+  history.state = written.state;
+  history.base_tree = snapshot.base_tree;
+  history.candidate_tree = snapshot.candidate_tree;
+  history.at = now;
+  history.created_at = now;
+  GENTLE_ASSIGN_OR_RETURN(std::string tip, AppendHistory(repo, layout, std::move(history)));
+  (void)tip;
+  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage),
+                                                store::kStoreDirMode));
   store::FaultPoint("start:lineage-dir");
-  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(layout.record_path(lineage), file));
+  GENTLE_RETURN_IF_ERROR(
+      store::WriteFileAtomic(layout.record_path(lineage), file, store::kRecordFileMode));
   store::FaultPoint("start:record-written");
   GENTLE_RETURN_IF_ERROR(index->MarkLineageCommitted(lineage));
   store::FaultPoint("start:index-committed");
