@@ -305,3 +305,53 @@ TEST_CASE("history: an old single-commit pin is upgraded on the next write") {
 
 }  // namespace
 }  // namespace gentle::testing
+
+namespace gentle::testing {
+namespace {
+using namespace life;
+
+TEST_CASE(
+    "verify --against accepts an approval burned since - consumed true - other states are "
+    "wrong_state") {
+  LifecycleRepo repo;
+  auto approved = repo.StartApproved();  // the candidate adds change-1.txt
+  REQUIRE(repo.Git({"add", "change-1.txt"}).exit_code == 0);
+  REQUIRE(repo.Git({"commit", "-q", "-m", "merge the reviewed change"}).exit_code == 0);
+  const std::vector<std::string> verify = {"verify", "--lineage", approved.lineage, "--against",
+                                           "HEAD"};
+  Run before = repo.Review(verify);
+  INFO(before.out << before.err);
+  REQUIRE(before.exit_code == 0);
+  CHECK(before.Json()["consumed"] == false);
+  REQUIRE(repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
+                       "--expected-revision", approved.revision})
+              .exit_code == 0);
+  Run after = repo.Review(verify);
+  INFO(after.out << after.err);
+  REQUIRE(after.exit_code == 0);
+  CHECK(after.Json()["consumed"] == true);
+  CHECK(after.Json()["state"] == "approved");
+  CHECK(after.Json()["candidate_tree"] == before.Json()["candidate_tree"]);
+  CHECK(after.Json()["sha256"] == before.Json()["sha256"]);
+  Run human = repo.Review(verify, {}, false);
+  CHECK(human.out.find("burned since (consumed)") != std::string::npos);
+  // Another tree is still not reviewed; without --against a burned lineage answers consumed.
+  Run other = repo.Review({"verify", "--lineage", approved.lineage, "--against", "HEAD~1"});
+  CHECK(other.exit_code == 10);
+  CHECK(other.Json()["error"]["code"] == "not_reviewed");
+  CHECK(repo.Review({"verify", "--lineage", approved.lineage}).exit_code == 4);
+
+  // Any other state is wrong_state.
+  const std::string changes = repo.StartNew()["lineage"];  // change-2.txt
+  REQUIRE(repo.Review({"verdict", "--lineage", changes, "--verdict", "REQUEST_CHANGES", "--actor",
+                       "ana", "--role", "reviewer", "--body", "no"})
+              .exit_code == 0);
+  REQUIRE(repo.Git({"add", "change-2.txt"}).exit_code == 0);
+  REQUIRE(repo.Git({"commit", "-q", "-m", "merge unapproved"}).exit_code == 0);
+  Run wrong = repo.Review({"verify", "--lineage", changes, "--against", "HEAD"});
+  CHECK(wrong.exit_code == 6);
+  CHECK(wrong.Json()["error"]["code"] == "wrong_state");
+}
+
+}  // namespace
+}  // namespace gentle::testing
