@@ -40,6 +40,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["byte_size"] = r.byte_size;
     out["sha256"] = r.sha256;
     out["engine"] = std::string(exporter::EngineName(r.engine));
+    if (options.envelope.empty()) out["consumed"] = r.consumed;
     if (!options.envelope.empty()) {
       out["checked"] = exporter::EnvelopeChecked();
       out["self_asserted"] = exporter::EnvelopeSelfAsserted();
@@ -50,6 +51,9 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
             << "  candidate tree: " << r.candidate_tree << "\n";
   if (!r.against_tree.empty()) {
     std::cout << "  " << *options.against << " has exactly the reviewed tree\n";
+  }
+  if (r.consumed) {
+    std::cout << "  approved, and the approval's acknowledgement was burned since (consumed)\n";
   }
   if (!options.envelope.empty()) {
     std::cout << "  re-derived from this clone's objects: the patch, its trees, paths digest, "

@@ -7,8 +7,10 @@
 #include "export/git_flags.h"
 #include "store/digests.h"
 #include "store/git/tree_rows.h"
+#include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
+#include "store/record.h"
 #include "store/review_state.h"
 #include "store/sha256.h"
 #include "store/store_guard.h"
@@ -99,6 +101,28 @@ void Fill(const Derived& derived, VerifyResult* result) {
   result->engine = derived.engine;
 }
 
+// The approved record a burned lineage's history ends with: the tip must be the terminal `burn`
+// commit and hold a verified record of the lineage. Without such a history (burned by the Go
+// gentle-ai, or by an earlier build, which deleted the pin) the answer stays `consumed`.
+Result<store::RecordView> BurnedApproval(const store::git::Repository& repo,
+                                         const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
+                          store::ReadHistoryTip(repo, lineage));
+  if (!tip || tip->verb != "burn") {
+    return Status(Code::kConsumed,
+                  "lineage " + lineage + " was burned and no history holds its approval")
+        .WithLineage(lineage);
+  }
+  auto record = store::ParseRecordFile(tip->record_file, lineage);
+  if (!record.ok()) {
+    return Status(Code::kCorrupted,
+                  "the burn commit of lineage " + lineage +
+                      " holds a record that does not verify: " + record.status().message())
+        .WithLineage(lineage);
+  }
+  return record;
+}
+
 }  // namespace
 
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
@@ -107,7 +131,20 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
-  GENTLE_ASSIGN_OR_RETURN(store::RecordView record, LoadForRead(repo, lineage));
+  auto loaded = LoadForRead(repo, lineage);
+  bool consumed = false;
+  if (!loaded.ok() && loaded.status().code() == Code::kConsumed && against) {
+    // A spent approval is what CI sees after a merge: the history's burn commit holds it.
+    auto burned = BurnedApproval(repo, lineage);
+    if (burned.ok()) {
+      loaded = std::move(burned);
+      consumed = true;
+    } else if (burned.status().code() != Code::kConsumed) {
+      return burned.status();
+    }
+  }
+  if (!loaded.ok()) return loaded.status();
+  const store::RecordView& record = *loaded;
   auto derived = DeriveContext(repo, record.initial_snapshot, Engine::kNative);
   if (!derived.ok()) {
     Status st = derived.status();
@@ -116,6 +153,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   VerifyResult result;
   result.lineage = lineage;
   result.state = record.state;
+  result.consumed = consumed;
   result.candidate_tree = record.current_snapshot.candidate_tree;
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);

@@ -46,6 +46,9 @@ struct VerifyResult {
   size_t byte_size = 0;
   std::string sha256;
   Engine engine = Engine::kNative;  // the engine that re-derived the patch
+  // Lineage mode with --against: the approval was burned after it was given (DESIGN.md section
+  // 9); the record is the one the history's terminal burn commit holds.
+  bool consumed = false;
 };
 
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,

@@ -54,6 +54,12 @@ std::string_view FindingCodeName(FindingCode code) {
       return "pin_orphan";
     case FindingCode::kRefLock:
       return "ref_lock";
+    case FindingCode::kHistoryCorrupted:
+      return "history_corrupted";
+    case FindingCode::kHistoryAhead:
+      return "history_ahead";
+    case FindingCode::kHistoryBehind:
+      return "history_behind";
   }
   return "unexpected_entry";  // unreachable: the switch names every enumerator
 }

@@ -35,10 +35,13 @@ enum class FindingCode {
   kIndexStaleLineage,
   kIndexStaleTombstone,
   kIndexStaleQuarantine,
-  // Pin refs and ref locks.
+  // History refs (pins) and ref locks.
   kPinMissing,
   kPinOrphan,
   kRefLock,
+  kHistoryCorrupted,
+  kHistoryAhead,
+  kHistoryBehind,
 };
 
 // The stable name of a code ("record_corrupted", ...).

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "store/file_io.h"
+#include "store/file_modes.h"
 #include "store/file_write.h"
 #include "store/store_guard.h"
 
@@ -43,7 +44,7 @@ Status LockForMutation(const StoreLayout& layout, LockMode maintenance_mode, Fil
                        FileLock* writer) {
   GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
   GENTLE_RETURN_IF_ERROR(CheckStoreShape(layout));
-  GENTLE_RETURN_IF_ERROR(EnsureDirectory(layout.common_dir(), layout.v2_dir()));
+  GENTLE_RETURN_IF_ERROR(EnsureDirectory(layout.common_dir(), layout.v2_dir(), kStoreDirMode));
   GENTLE_ASSIGN_OR_RETURN(*maintenance,
                           FileLock::Acquire(layout.maintenance_lock(), maintenance_mode, true));
   GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));

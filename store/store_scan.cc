@@ -5,6 +5,7 @@
 
 #include "store/audit_record.h"
 #include "store/file_io.h"
+#include "store/history_sync.h"
 #include "store/lineage_id.h"
 #include "store/tombstone.h"
 
@@ -119,6 +120,7 @@ Result<std::vector<std::string>> EntriesOf(const StoreLayout& layout, const std:
 
 Status ScanLineages(const StoreLayout& layout, ScanDepth depth, StoreFiles* out) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> names, EntriesOf(layout, layout.v2_dir()));
+  CreationTimes times(layout.common_dir());
   for (const std::string& name : names) {
     const std::string path = layout.v2_dir() + "/" + name;
     if (name == "LOCK" && KindOf(path) == PathKind::kFile) continue;
@@ -134,6 +136,7 @@ Status ScanLineages(const StoreLayout& layout, ScanDepth depth, StoreFiles* out)
     auto record = LoadRecord(layout, name);
     if (record.ok()) {
       out->rows.lineages.push_back(LineageRowOf(*record, index::RowStatus::kCommitted));
+      out->rows.lineages.back().created_at = times.Of(*record);
     } else if (record.status().code() == Code::kNotFound) {
       out->incomplete.push_back(name);
       out->findings.push_back({FindingCode::kIncompleteEntry, name, path,

@@ -38,7 +38,7 @@ std::vector<Scenario> Scenarios() {
          *lineage = "";
          return std::vector<std::string>{"start", "--untracked", "fresh.txt"};
        },
-       {"start:locked", "start:index-prepared", "start:pinned", "start:lineage-dir",
+       {"start:locked", "start:index-prepared", "start:history-prepared", "start:lineage-dir",
         "start:record-written", "start:index-committed"},
        {},
        {0}},
@@ -49,8 +49,8 @@ std::vector<Scenario> Scenarios() {
                                          "APPROVE",  "--actor",   "a",      "--role",
                                          "reviewer", "--body",    "b"};
        },
-       {"verdict:locked", "verdict:index-prepared", "verdict:record-written",
-        "verdict:index-committed"},
+       {"verdict:locked", "verdict:index-prepared", "verdict:history-prepared",
+        "verdict:record-written", "verdict:index-committed"},
        {0},
        {0, 6}},
       {"burn",
@@ -61,8 +61,8 @@ std::vector<Scenario> Scenarios() {
                                          "--token",        approved.token, "--expected-revision",
                                          approved.revision};
        },
-       {"burn:locked", "burn:index-prepared", "burn:tombstone-written", "burn:record-removed",
-        "burn:lineage-removed", "burn:unpinned", "burn:index-committed"},
+       {"burn:locked", "burn:index-prepared", "burn:history-prepared", "burn:tombstone-written",
+        "burn:record-removed", "burn:lineage-removed", "burn:index-committed"},
        {0, 4},
        {0, 4}},
       {"abandon",
@@ -73,8 +73,8 @@ std::vector<Scenario> Scenarios() {
              "--actor", "ops"};
        },
        {"abandon:locked", "abandon:index-prepared", "abandon:quarantine-dir",
-        "abandon:audit-prepared", "abandon:moved", "abandon:audit-committed", "abandon:unpinned",
-        "abandon:index-committed"},
+        "abandon:audit-prepared", "abandon:history-prepared", "abandon:moved",
+        "abandon:audit-committed", "abandon:index-committed"},
        {0, 5},
        {0, 5}},
       {"reclaim",
@@ -86,7 +86,7 @@ std::vector<Scenario> Scenarios() {
                                          "crash",   "--actor",   "ops"};
        },
        {"reclaim:locked", "reclaim:index-prepared", "reclaim:quarantine-dir",
-        "reclaim:audit-prepared", "reclaim:moved", "reclaim:audit-committed", "reclaim:unpinned",
+        "reclaim:audit-prepared", "reclaim:moved", "reclaim:audit-committed",
         "reclaim:index-committed"},
        {7, 5},
        {0, 5}},
@@ -96,8 +96,8 @@ std::vector<Scenario> Scenarios() {
          return std::vector<std::string>{"invalidate", "--lineage", *lineage, "--reason",
                                          "r",          "--actor",   "ops"};
        },
-       {"invalidate:locked", "invalidate:index-prepared", "invalidate:record-written",
-        "invalidate:index-committed"},
+       {"invalidate:locked", "invalidate:index-prepared", "invalidate:history-prepared",
+        "invalidate:record-written", "invalidate:index-committed"},
        {0},
        {0, 6}},
       {"store reset",
@@ -214,10 +214,13 @@ TEST_CASE("crash: an interrupted burn is finished or undone - never half-done") 
     REQUIRE(repo.Review(burn, {{"GENTLE_FAULT_POINT", "burn:record-removed"}}).exit_code == 86);
     CHECK(repo.Review({"status", "--lineage", approved.lineage}).exit_code == 4);
     CHECK(repo.Review(burn).exit_code == 4);
-    CHECK(repo.Review({"fsck"}).exit_code == 7);  // pin and directory remain until a writer runs
+    CHECK(repo.Review({"fsck"}).exit_code == 7);  // the directory remains until a writer runs
     repo.StartNew();
     CHECK(repo.Review({"fsck"}).exit_code == 0);
-    CHECK(repo.Git({"for-each-ref", "refs/gentle-ai/reviews/" + approved.lineage}).out.empty());
+    // The history stays, ending in the terminal burn commit.
+    CHECK(
+        repo.Git({"log", "-1", "--format=%s", "refs/gentle-ai/reviews/" + approved.lineage}).out ==
+        "burn " + approved.lineage + "\n");
   }
 }
 

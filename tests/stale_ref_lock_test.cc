@@ -1,9 +1,8 @@
 // A git ref lock left by a process killed while libgit2 held it
 // (refs/gentle-ai/reviews/<lineage>.lock). Git never breaks a ref lock by itself and neither does
-// the store: writing that ref answers `busy` with the lock's path; deleting a pin that is only
-// clean-up (burn, abandon, recovery) leaves it for later; fsck names the lock (`ref_lock`) and the
-// left pin (`pin_orphan`); once the lock is removed, `git update-ref -d` drops the pin and fsck is
-// clean. The kill is real: `strace` injects SIGKILL at the ref's unlink.
+// the store: writing that ref (every mutation writes the lineage's history) answers `busy` with
+// the lock's path; fsck names the lock (`ref_lock`); once the lock is removed the mutation goes
+// through. The kill is real: `strace` injects SIGKILL at the rename of the ref's lock.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -31,36 +30,39 @@ std::string PinPath(const LifecycleRepo& repo, const std::string& lineage) {
 
 }  // namespace
 
-TEST_CASE("a burn killed inside the ref deletion leaves a lock that wedges nothing") {
+TEST_CASE("a burn killed inside the history ref update leaves a lock that wedges nothing") {
   LifecycleRepo repo;
   LifecycleRepo::Approved approved = repo.StartApproved();
   const std::string pin = PinPath(repo, approved.lineage);
   const std::string lock = pin + ".lock";
-  RunResult killed = ReviewKilledAt(repo,
-                                    {"burn", "--lineage", approved.lineage, "--token",
-                                     approved.token, "--expected-revision", approved.revision},
-                                    pin, "unlink,unlinkat", 1);
+  const std::string tip = repo.Git({"rev-parse", "refs/gentle-ai/reviews/" + approved.lineage}).out;
+  const std::vector<std::string> burn = {"burn",           "--lineage",    approved.lineage,
+                                         "--token",        approved.token, "--expected-revision",
+                                         approved.revision};
+  RunResult killed = ReviewKilledAt(repo, burn, lock, "rename,renameat,renameat2", 1);
   REQUIRE(killed.exit_code == kKilledExit);
   REQUIRE(Exists(lock));
 
-  // The next writer recovers the burn past its point of no return; the pin stays behind its lock.
+  // The burn never reached its history commit: the next writer undoes its prepared rows, the
+  // lineage is still approved and its history unchanged; the lock stays, and fsck names it.
   repo.Write("other.txt", "other\n");
   RunResult start = repo.Review({"start", "--untracked", "other.txt"});
   REQUIRE(start.exit_code == 0);
-  RunResult consumed = repo.Review({"export-context", "--lineage", approved.lineage});
-  CHECK(consumed.exit_code == 4);
+  CHECK(repo.Review({"status", "--lineage", approved.lineage}).exit_code == 0);
+  CHECK(repo.Git({"rev-parse", "refs/gentle-ai/reviews/" + approved.lineage}).out == tip);
   RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code != 0);
-  CHECK(FindingCodes(fsck.Json()) == std::vector<std::string>{"pin_orphan", "ref_lock"});
-  CHECK(fsck.Json()["findings"][1]["path"] == lock);
-  RunResult rebuild = repo.Review({"index", "rebuild"});
-  CHECK(rebuild.exit_code == 0);
-  CHECK(Exists(pin));
+  CHECK(FindingCodes(fsck.Json()) == std::vector<std::string>{"ref_lock"});
+  CHECK(fsck.Json()["findings"][0]["path"] == lock);
+  // Writing the locked history is busy, with the lock's path, and changes nothing.
+  RunResult busy = repo.Review(burn);
+  CHECK(busy.exit_code == 12);
+  CHECK(busy.Json()["error"]["details"]["lock"] == lock);
 
-  // Removing the lock is the person's call; after it, so is the pin's deletion.
+  // Removing the lock is the person's call; after it the burn goes through.
   REQUIRE(unlink(lock.c_str()) == 0);
-  repo.Git({"update-ref", "-d", "refs/gentle-ai/reviews/" + approved.lineage});
-  CHECK_FALSE(Exists(pin));
+  RunResult burned = repo.Review(burn);
+  CHECK(burned.exit_code == 0);
   RunResult clean = repo.Review({"fsck"});
   CHECK(clean.exit_code == 0);
   CHECK(clean.Json()["clean"] == true);

@@ -218,8 +218,8 @@ std::vector<std::string> UnresolvableFindings(const Json& report,
       "index_stale_tombstone",   "index_stale_quarantine",
       "interrupted_write"};
   // Resolvable when they are the interrupted mutation's own entry: its prepared row names it.
-  static const std::set<std::string> resolvable_when_prepared = {"incomplete_entry", "pin_orphan",
-                                                                 "quarantine_corrupted"};
+  static const std::set<std::string> resolvable_when_prepared = {
+      "incomplete_entry", "pin_orphan", "quarantine_corrupted", "history_ahead"};
   auto text = [](const Json& value) { return value.is_string() ? value.get<std::string>() : ""; };
   std::vector<std::string> out;
   if (!report.contains("findings")) return {report.dump()};  // fsck itself failed

@@ -86,8 +86,13 @@ TEST_CASE("the installed gentle-ai ignores GENTLE_FAULT_POINT and GENTLE_FIXED_T
   const std::string lineage = nlohmann::json::parse(r.out)["lineage"];
   const std::string record =
       ReadFile(repo + "/.git/gentle-ai/review-transactions/v2/" + lineage + "/review-state.json");
-  CHECK(record.find("\"created_at\"") != std::string::npos);
   CHECK(record.find("2001-02-03T04:05:06Z") == std::string::npos);
+  // The time lives in the history commit (records hold no time member): the real one.
+  RunResult history =
+      Run({"git", "-C", repo, "log", "-1", "--format=%B", "refs/gentle-ai/reviews/" + lineage});
+  REQUIRE(history.exit_code == 0);
+  CHECK(history.out.find("\nAt: ") != std::string::npos);
+  CHECK(history.out.find("2001-02-03T04:05:06Z") == std::string::npos);
 
   // The binary holds none of the hook variables' names at all.
   const std::string image = ReadFile(installed);

@@ -5,13 +5,17 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_modes.h"
 #include "store/file_write.h"
-#include "store/git/pin_ref_write.h"
+#include "store/history_ref.h"
 #include "store/lineage_id.h"
+#include "store/record.h"
 #include "store/review_state.h"
 #include "store/secret.h"
 #include "store/store_scan.h"
 #include "store/tombstone.h"
+#include "transaction/clock.h"
+#include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
 namespace gentle::transaction {
@@ -132,10 +136,29 @@ Result<BurnResult> Burn(const BurnRequest& request) {
         store::LineageRowOf(record, store::index::RowStatus::kPrepared));
   }));
   store::FaultPoint("burn:index-prepared");
-  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.tombstone_dir()));
-  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(
-      result.tombstone,
-      store::EncodeTombstone(result.repository, result.target_identity, lineage)));
+  // The terminal history commit (the burned record and the tombstone) before any file changes: the
+  // record is about to go, and the history keeps it, so the approval stays verifiable.
+  const std::string tombstone =
+      store::EncodeTombstone(result.repository, result.target_identity, lineage);
+  GENTLE_ASSIGN_OR_RETURN(
+      std::string record_file,
+      store::ReadFileLimited(layout.record_path(lineage), store::kMaxRecordBytes));
+  store::HistoryCommitSpec history;
+  history.verb = "burn";
+  history.lineage = lineage;
+  history.record_file = record_file;
+  history.revision = record.revision;
+  history.state = "consumed";
+  history.base_tree = record.current_snapshot.base_tree;
+  history.candidate_tree = record.current_snapshot.candidate_tree;
+  history.at = NowRfc3339();
+  history.files.emplace_back(std::string(store::kHistoryTombstoneName), tombstone);
+  GENTLE_ASSIGN_OR_RETURN(std::string tip, AppendHistory(scope->repo, layout, std::move(history)));
+  (void)tip;
+  GENTLE_RETURN_IF_ERROR(
+      store::EnsureDirectory(layout.common_dir(), layout.tombstone_dir(), store::kStoreDirMode));
+  GENTLE_RETURN_IF_ERROR(
+      store::WriteFileAtomic(result.tombstone, tombstone, store::kRecordFileMode));
   store::FaultPoint("burn:tombstone-written");
   GENTLE_RETURN_IF_ERROR(store::RemoveTree(layout.record_path(lineage)));
   GENTLE_RETURN_IF_ERROR(store::SyncDirectory(layout.lineage_dir(lineage)));
@@ -148,8 +171,6 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::RemoveTree(layout.lineage_dir(lineage)));
   GENTLE_RETURN_IF_ERROR(store::SyncDirectory(layout.v2_dir()));
   store::FaultPoint("burn:lineage-removed");
-  GENTLE_RETURN_IF_ERROR(store::git::DeletePinRefUnlessLocked(scope->repo, lineage));
-  store::FaultPoint("burn:unpinned");
   GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->MarkTombstoneCommitted(key));
     return scope->index->DeleteLineage(lineage);

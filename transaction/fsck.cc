@@ -8,6 +8,7 @@
 #include "store/finding.h"
 #include "store/git/pin_ref.h"
 #include "store/git/repository.h"
+#include "store/history_sync.h"
 #include "store/index/index_db.h"
 #include "store/index/index_sync.h"
 #include "store/layout.h"
@@ -211,22 +212,40 @@ Result<FsckReport> Fsck(const std::string& cwd) {
 
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::git::ListPinRefs(repo));
   report.pin_refs = pins.size();
-  std::set<std::string> pinned(pins.begin(), pins.end());
-  std::set<std::string> live;
-  for (const auto& row : files.rows.lineages) {
-    live.insert(row.lineage_id);
-    if (!pinned.count(row.lineage_id)) {
-      report.findings.push_back({store::FindingCode::kPinMissing, row.lineage_id,
-                                 store::StoreLayout::PinRef(row.lineage_id),
-                                 "live lineage without its pin ref (review index rebuild)"});
+  // Each history against its files (store/history_sync.h). An old single-commit pin of a live
+  // lineage is not a finding: the next write upgrades it.
+  std::set<std::string> lineages(pins.begin(), pins.end());
+  for (const auto& row : files.rows.lineages) lineages.insert(row.lineage_id);
+  for (const std::string& lineage : lineages) {
+    const std::string ref = store::StoreLayout::PinRef(lineage);
+    auto check = store::CheckHistory(repo, layout, lineage);
+    if (!check.ok()) {
+      report.findings.push_back({store::FindingCode::kHistoryCorrupted, lineage, ref,
+                                 "history does not read: " + check.status().message()});
+      continue;
     }
-  }
-  for (const std::string& lineage : pins) {
-    if (!live.count(lineage) &&
-        store::KindOf(layout.record_path(lineage)) == store::PathKind::kMissing) {
-      report.findings.push_back({store::FindingCode::kPinOrphan, lineage,
-                                 store::StoreLayout::PinRef(lineage),
-                                 "pin ref without a live record"});
+    switch (check->drift) {
+      case store::HistoryDrift::kMissing:
+        report.findings.push_back({store::FindingCode::kPinMissing, lineage, ref,
+                                   "live lineage without its history ref (review index rebuild)"});
+        break;
+      case store::HistoryDrift::kOrphan:
+        report.findings.push_back({store::FindingCode::kPinOrphan, lineage, ref,
+                                   "history ref without a live record or a terminal commit"});
+        break;
+      case store::HistoryDrift::kAhead:
+        report.findings.push_back({store::FindingCode::kHistoryAhead, lineage, ref,
+                                   "the history's tip is a mutation whose record was never "
+                                   "written (the next writer rolls it back)"});
+        break;
+      case store::HistoryDrift::kBehind:
+        report.findings.push_back({store::FindingCode::kHistoryBehind, lineage, ref,
+                                   "the record is not the history's tip (the next write of the "
+                                   "lineage, or review index rebuild, records it)"});
+        break;
+      case store::HistoryDrift::kNone:
+      case store::HistoryDrift::kLegacyPin:
+        break;
     }
   }
   AddRefLocks(repo, &report);

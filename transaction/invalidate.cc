@@ -4,6 +4,7 @@
 #include "store/lineage_id.h"
 #include "store/review_state.h"
 #include "transaction/clock.h"
+#include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
 namespace gentle::transaction {
@@ -20,6 +21,8 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "invalidate"));
   GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
+  // No verdict leaves a record `reviewing`, so a reviewing record is pristine; one written by an
+  // earlier build says so in its verdict_history.
   const auto history = state.find("verdict_history");
   const bool pristine =
       store::IsState(record.state, store::ReviewState::kReviewing) &&
@@ -36,10 +39,13 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
   }
   state["state"] = store::ReviewStateName(store::ReviewState::kInvalidated);
   state["invalidation_reason"] = Trimmed(request.reason);
-  state["invalidated_by"] = Trimmed(request.actor);
-  state["invalidated_at"] = NowRfc3339();
-  GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
-                          CommitState(scope.get(), state, request.lineage, "invalidate"));
+  const std::string at = NowRfc3339();  // the actor and the time are the history commit's
+  store::HistoryCommitSpec commit;
+  commit.at = at;
+  commit.trailers.emplace_back("Actor", Trimmed(request.actor));
+  GENTLE_ASSIGN_OR_RETURN(
+      store::RecordView written,
+      CommitState(scope.get(), state, request.lineage, "invalidate", std::move(commit)));
   return InvalidateResult{request.lineage, record.revision, written.revision, written.state};
 }
 

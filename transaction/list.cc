@@ -130,8 +130,12 @@ Status VisitLineages(const std::string& cwd,
     }
     // A prepared row: a mutation in flight or interrupted; the record says what is true.
     auto record = store::LoadRecord(layout, row.lineage_id);
-    if (record.ok())
-      visit(SummaryOf(store::LineageRowOf(*record, store::index::RowStatus::kCommitted)));
+    if (record.ok()) {
+      store::index::LineageRow resolved =
+          store::LineageRowOf(*record, store::index::RowStatus::kCommitted);
+      if (resolved.created_at.empty()) resolved.created_at = row.created_at;  // from the history
+      visit(SummaryOf(resolved));
+    }
     return true;
   }));
   // Incomplete entries have no committed row (a Go-written one has no row at all): from v2/.

@@ -1,13 +1,17 @@
 #include "transaction/mutation.h"
 
 #include "store/catalog.h"
+#include "store/compact_state.h"
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_modes.h"
 #include "store/file_write.h"
+#include "store/history_sync.h"
 #include "store/index/index_sync.h"
 #include "store/store_scan.h"
 #include "store/strict_json.h"
+#include "transaction/history_writer.h"
 
 namespace gentle::transaction {
 
@@ -65,16 +69,32 @@ Result<nlohmann::ordered_json> StateOf(const store::RecordView& record) {
 }
 
 Result<store::RecordView> CommitState(MutationScope* scope, const nlohmann::ordered_json& state,
-                                      const std::string& lineage, std::string_view verb) {
+                                      const std::string& lineage, std::string_view verb,
+                                      store::HistoryCommitSpec history) {
   const std::string v(verb);
+  // Only gentle-ai's CompactState members, in its order: what earlier builds added is dropped (a
+  // record of an earlier build is migrated here; the history's sync commit keeps it as it was).
   std::string revision;
-  const std::string file = store::EncodeRecordFile(state, &revision);
+  const std::string file = store::EncodeRecordFile(store::ToCompactState(state), &revision);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope));
-  GENTLE_RETURN_IF_ERROR(scope->index->UpsertLineage(
-      store::LineageRowOf(written, store::index::RowStatus::kPrepared)));
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView previous, store::LoadRecord(scope->layout, lineage));
+  store::index::LineageRow row = store::LineageRowOf(written, store::index::RowStatus::kPrepared);
+  row.created_at = store::CreationTimes(&scope->repo).Of(previous);
+  GENTLE_RETURN_IF_ERROR(scope->index->UpsertLineage(row));
   store::FaultPoint(v + ":index-prepared");
-  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(scope->layout.record_path(lineage), file));
+  history.verb = v;
+  history.lineage = lineage;
+  history.record_file = file;
+  history.revision = written.revision;
+  history.state = written.state;
+  history.base_tree = written.current_snapshot.base_tree;
+  history.candidate_tree = written.current_snapshot.candidate_tree;
+  GENTLE_ASSIGN_OR_RETURN(std::string tip,
+                          AppendHistory(scope->repo, scope->layout, std::move(history)));
+  (void)tip;
+  GENTLE_RETURN_IF_ERROR(
+      store::WriteFileAtomic(scope->layout.record_path(lineage), file, store::kRecordFileMode));
   store::FaultPoint(v + ":record-written");
   GENTLE_RETURN_IF_ERROR(scope->index->MarkLineageCommitted(lineage));
   store::FaultPoint(v + ":index-committed");

@@ -9,8 +9,9 @@
 //                      is conflict.
 //   OpenIndex          the index for writing (interrupted mutations recovered first). Operations
 //                      call it only after every refusal check, so a refused command writes nothing.
-//   CommitState        the one protocol for rewriting a record: prepared index row, atomic record
-//                      write, committed row, with a fault point after each durable step.
+//   CommitState        the one protocol for rewriting a record: prepared index row, history commit
+//                      (the prepared tip, transaction/history_writer.h), atomic record write,
+//                      committed row, with a fault point after each durable step.
 #ifndef GENTLE_TRANSACTION_MUTATION_H_
 #define GENTLE_TRANSACTION_MUTATION_H_
 
@@ -20,6 +21,7 @@
 #include <string>
 
 #include "store/git/repository.h"
+#include "store/history_ref.h"
 #include "store/index/index_db.h"
 #include "store/layout.h"
 #include "store/record.h"
@@ -48,10 +50,13 @@ Status OpenIndex(MutationScope* scope);
 // The record's state as an ordered JSON object (member order and unknown members preserved).
 Result<nlohmann::ordered_json> StateOf(const store::RecordView& record);
 
-// Writes `state` as the lineage's new record. Fault points: <verb>:index-prepared,
-// <verb>:record-written, <verb>:index-committed.
+// Writes `state` as the lineage's new record. `history` gives the history commit's time, files
+// and extra trailers; its verb, lineage, record, revision, state and trees are filled here. Fault
+// points: <verb>:index-prepared, <verb>:history-prepared, <verb>:record-written,
+// <verb>:index-committed.
 Result<store::RecordView> CommitState(MutationScope* scope, const nlohmann::ordered_json& state,
-                                      const std::string& lineage, std::string_view verb);
+                                      const std::string& lineage, std::string_view verb,
+                                      store::HistoryCommitSpec history);
 
 // Usage checks shared by the verbs.
 Status RequireText(std::string_view flag, const std::string& value);

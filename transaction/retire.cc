@@ -6,13 +6,16 @@
 #include "store/catalog.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_modes.h"
 #include "store/file_write.h"
-#include "store/git/pin_ref_write.h"
+#include "store/history_ref.h"
 #include "store/lineage_id.h"
+#include "store/record.h"
 #include "store/review_state.h"
 #include "store/secret.h"
 #include "store/store_scan.h"
 #include "transaction/clock.h"
+#include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
 namespace gentle::transaction {
@@ -61,21 +64,44 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
         store::LineageRowOf(*record, store::index::RowStatus::kPrepared));
   }));
   store::FaultPoint(verb + ":index-prepared");
-  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.quarantine_dir()));
-  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), qdir));
+  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.quarantine_dir(),
+                                                store::kQuarantineDirMode));
+  GENTLE_RETURN_IF_ERROR(
+      store::EnsureDirectory(layout.common_dir(), qdir, store::kQuarantineDirMode));
   store::FaultPoint(verb + ":quarantine-dir");
   const std::string audit_path = store::AuditPath(layout, name);
-  GENTLE_RETURN_IF_ERROR(
-      store::WriteFileAtomic(audit_path, store::EncodeAuditRecord(audit, extra)));
+  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(audit_path, store::EncodeAuditRecord(audit, extra),
+                                                store::kRecordFileMode));
   store::FaultPoint(verb + ":audit-prepared");
+  store::AuditRecord committed = audit;
+  committed.status = "committed";
+  const std::string committed_bytes = store::EncodeAuditRecord(committed, extra);
+  if (record != nullptr) {
+    // The terminal history commit (the record and the committed audit record) before the move,
+    // the point of no return: recovery rolls it back if the move never happened.
+    GENTLE_ASSIGN_OR_RETURN(
+        std::string record_file,
+        store::ReadFileLimited(layout.record_path(lineage), store::kMaxRecordBytes));
+    store::HistoryCommitSpec history;
+    history.verb = verb;
+    history.lineage = lineage;
+    history.record_file = record_file;
+    history.revision = record->revision;
+    history.state = "retired";
+    history.base_tree = record->current_snapshot.base_tree;
+    history.candidate_tree = record->current_snapshot.candidate_tree;
+    history.at = audit.reclaimed_at;
+    history.files.emplace_back(std::string(store::kHistoryAuditName), committed_bytes);
+    GENTLE_ASSIGN_OR_RETURN(std::string tip,
+                            AppendHistory(scope->repo, layout, std::move(history)));
+    (void)tip;
+  }
   GENTLE_RETURN_IF_ERROR(store::RenameDurable(source, store::ResiduePath(layout, name)));
   store::FaultPoint(verb + ":moved");
   audit.status = "committed";
   GENTLE_RETURN_IF_ERROR(
-      store::WriteFileAtomic(audit_path, store::EncodeAuditRecord(audit, extra)));
+      store::WriteFileAtomic(audit_path, committed_bytes, store::kRecordFileMode));
   store::FaultPoint(verb + ":audit-committed");
-  GENTLE_RETURN_IF_ERROR(store::git::DeletePinRefUnlessLocked(scope->repo, lineage));
-  store::FaultPoint(verb + ":unpinned");
   GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->MarkQuarantineCommitted(name));
     return scope->index->DeleteLineage(lineage);

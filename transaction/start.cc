@@ -5,10 +5,11 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_modes.h"
 #include "store/file_write.h"
-#include "store/git/pin_ref_write.h"
 #include "store/git/repository.h"
 #include "store/go_json.h"
+#include "store/history_ref.h"
 #include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/record.h"
@@ -17,6 +18,7 @@
 #include "store/store_scan.h"
 #include "transaction/capture.h"
 #include "transaction/clock.h"
+#include "transaction/history_writer.h"
 
 namespace gentle::transaction {
 namespace {
@@ -42,13 +44,11 @@ nlohmann::ordered_json InitialState(const std::string& lineage, const store::Sna
   store::SnapshotToJson(snapshot, &state["initial_snapshot"]);
   store::SnapshotToJson(snapshot, &state["current_snapshot"]);
   state["genesis_paths"] = snapshot.paths;
-  state["created_at"] = NowRfc3339();
   nlohmann::ordered_json& atomic = state["initial_atomic_start"];
   atomic["lineage_id"] = lineage;
   atomic["worktree_identity"] = worktree_identity;
   atomic["target_identity"] = snapshot.identity;
   atomic["selector"] = SelectorJson(selector);
-  state["verdict_history"] = nlohmann::ordered_json::array();
   return state;
 }
 
@@ -132,20 +132,36 @@ Result<StartResult> Start(const StartRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> index,
                           store::index::OpenIndexForWriter(repo, layout));
   std::string revision;
+  const std::string now = NowRfc3339();
   const std::string file = store::EncodeRecordFile(
       InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
   // Prepared row, file work, committed row (docs/index.md): a crash before the record is written
-  // leaves a prepared row that the next writer undoes (pin and empty directory included).
-  GENTLE_RETURN_IF_ERROR(
-      index->UpsertLineage(store::LineageRowOf(written, store::index::RowStatus::kPrepared)));
+  // leaves a prepared row that the next writer undoes (history tip and empty directory included).
+  // The record has no time member (gentle-ai's CompactState has none): the creation time is the
+  // history's Created-At and the index row's.
+  store::index::LineageRow row = store::LineageRowOf(written, store::index::RowStatus::kPrepared);
+  row.created_at = now;
+  GENTLE_RETURN_IF_ERROR(index->UpsertLineage(row));
   store::FaultPoint("start:index-prepared");
-  GENTLE_RETURN_IF_ERROR(
-      store::git::WritePinRef(repo, lineage, snapshot.base_tree, snapshot.candidate_tree));
-  store::FaultPoint("start:pinned");
-  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage)));
+  // The history's start commit (a lineage started again after an abandon continues its history).
+  store::HistoryCommitSpec history;
+  history.verb = "start";
+  history.lineage = lineage;
+  history.record_file = file;
+  history.revision = written.revision;
+  history.state = written.state;
+  history.base_tree = snapshot.base_tree;
+  history.candidate_tree = snapshot.candidate_tree;
+  history.at = now;
+  history.created_at = now;
+  GENTLE_ASSIGN_OR_RETURN(std::string tip, AppendHistory(repo, layout, std::move(history)));
+  (void)tip;
+  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage),
+                                                store::kStoreDirMode));
   store::FaultPoint("start:lineage-dir");
-  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(layout.record_path(lineage), file));
+  GENTLE_RETURN_IF_ERROR(
+      store::WriteFileAtomic(layout.record_path(lineage), file, store::kRecordFileMode));
   store::FaultPoint("start:record-written");
   GENTLE_RETURN_IF_ERROR(index->MarkLineageCommitted(lineage));
   store::FaultPoint("start:index-committed");

@@ -6,6 +6,7 @@
 #include "store/secret.h"
 #include "store/sha256.h"
 #include "transaction/clock.h"
+#include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
 namespace gentle::transaction {
@@ -67,30 +68,23 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   result.at = NowRfc3339();
   if (target == store::ReviewState::kApproved) {
     GENTLE_ASSIGN_OR_RETURN(result.token, store::RandomHex(32));
-    state["approved_ack_token_sha256"] = store::TokenDigest(result.token);
+    // Kept as gentle-ai keeps it, so either tool can burn the other's approval.
+    state["approved_ack_token"] = result.token;
   }
   state["state"] = result.state;
-  nlohmann::ordered_json entry;
-  entry["verdict"] = request.verdict;
-  entry["actor"] = Trimmed(request.actor);
-  entry["role"] = request.role;
-  entry["body_sha256"] = result.body_sha256;
-  entry["at"] = result.at;
-  entry["from_state"] = result.previous_state;
-  entry["to_state"] = result.state;
-  // Absent (a Go-written record) or null starts a history; anything but an array is damage, not
-  // something to overwrite.
-  nlohmann::ordered_json& history = state["verdict_history"];
-  if (history.is_null()) history = nlohmann::ordered_json::array();
-  if (!history.is_array()) {
-    return Status(Code::kCorrupted,
-                  "lineage " + request.lineage + " has a verdict_history that is not an array")
-        .WithLineage(request.lineage);
-  }
-  history.push_back(entry);
 
-  GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
-                          CommitState(scope.get(), state, request.lineage, "verdict"));
+  // The body, actor, role and time live in the history commit (verdicts/<generation>.md), which
+  // is durable before the record is written: a committed verdict never loses its body.
+  store::HistoryCommitSpec commit;
+  commit.at = result.at;
+  commit.files.emplace_back(
+      "verdicts/" + std::to_string(record.generation) + ".md",
+      VerdictFile(request.verdict, Trimmed(request.actor), request.role, result.at,
+                  result.previous_state, result.state, result.body_sha256, request.body));
+  commit.trailers.emplace_back("Verdict", request.verdict);
+  GENTLE_ASSIGN_OR_RETURN(
+      store::RecordView written,
+      CommitState(scope.get(), state, request.lineage, "verdict", std::move(commit)));
   result.revision = written.revision;
   return result;
 }

@@ -4,11 +4,12 @@
 // NEEDS_DISCUSSION exactly (anything else is `usage`); role `reviewer` only (anything else is
 // `forbidden`). From `reviewing` or `correction_required`:
 //   APPROVE          -> approved, with a one-time acknowledgement token (32 random bytes, hex)
-//                       returned once; the record keeps only approved_ack_token_sha256
+//                       returned once and kept as gentle-ai keeps it (approved_ack_token)
 //   REQUEST_CHANGES  -> correction_required
 //   NEEDS_DISCUSSION -> escalated
-// Any other state is `wrong_state`. The entry {verdict, actor, role, body_sha256, at, from_state,
-// to_state} is appended to the record's `verdict_history`; every other member is kept as read.
+// Any other state is `wrong_state`. The record holds only gentle-ai's CompactState members
+// (store/compact_state.h); the verdict itself (body, actor, role, time, from and to state) is
+// the history commit's verdicts/<generation>.md, written before the record.
 #ifndef GENTLE_TRANSACTION_VERDICT_H_
 #define GENTLE_TRANSACTION_VERDICT_H_
 
@@ -38,7 +39,7 @@ struct VerdictResult {
   std::string revision;
   std::string body_sha256;
   std::string at;
-  std::string token;  // APPROVE only; shown once, never stored
+  std::string token;  // APPROVE only; stored as gentle-ai stores it (approved_ack_token)
 };
 
 // Checks the verdict, role and flags without touching the store.

@@ -11,9 +11,11 @@
 #include "store/audit_record.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/file_modes.h"
 #include "store/file_write.h"
 #include "store/git/pin_ref.h"
 #include "store/git/pin_ref_write.h"
+#include "store/history_sync.h"
 #include "store/index/database_files.h"
 #include "store/index/index_install.h"
 #include "store/record.h"
@@ -84,6 +86,14 @@ Status RemoveIfOnlyTemps(const std::string& dir) {
   return SyncDirectory(ParentOf(dir));
 }
 
+// Deletes the lineage's ref when it is an old build's single-commit pin (those were removed with
+// the record); a history stays.
+Status DropLegacyPin(const git::Repository& repo, const std::string& lineage) {
+  auto tip = ReadHistoryTip(repo, lineage);
+  if (!tip.ok() || !*tip || !(*tip)->legacy_pin) return Status::Ok();
+  return git::DeletePinRefUnlessLocked(repo, lineage);
+}
+
 // Finishes a quarantine move whose residue is in place, or undoes one whose residue is not.
 Status ResolveQuarantineFiles(const git::Repository& repo, const StoreLayout& layout,
                               const std::string& quarantine_dir, const std::string& lineage) {
@@ -98,15 +108,16 @@ Status ResolveQuarantineFiles(const git::Repository& repo, const StoreLayout& la
       size_t at = bytes.find(from);
       if (at == std::string::npos) return Status(Code::kCorrupted, "cannot commit " + qdir);
       bytes.replace(at, from.size(), "\"status\": \"committed\"");
-      GENTLE_RETURN_IF_ERROR(WriteFileAtomic(AuditPath(layout, quarantine_dir), bytes));
+      GENTLE_RETURN_IF_ERROR(
+          WriteFileAtomic(AuditPath(layout, quarantine_dir), bytes, kRecordFileMode));
     }
     // A writer killed while it wrote the committed audit record left its temp file here.
     GENTLE_RETURN_IF_ERROR(RemoveTemps(qdir));
-    if (!RecordPresent(layout, lineage))
-      GENTLE_RETURN_IF_ERROR(git::DeletePinRefUnlessLocked(repo, lineage));
+    if (!RecordPresent(layout, lineage)) GENTLE_RETURN_IF_ERROR(DropLegacyPin(repo, lineage));
     return Status::Ok();
   }
-  // The lineage directory never moved: the mutation did not happen.
+  // The lineage directory never moved: the mutation did not happen (nor its terminal commit).
+  GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, lineage));
   if (KindOf(qdir) == PathKind::kMissing) return Status::Ok();
   GENTLE_RETURN_IF_ERROR(RemoveTree(qdir));
   return SyncDirectory(layout.quarantine_dir());
@@ -121,10 +132,12 @@ Status ResolveTombstoneFiles(const git::Repository& repo, const StoreLayout& lay
     // Past the burn's point of no return (the record is gone): finish it.
     GENTLE_RETURN_IF_ERROR(RemoveTree(layout.lineage_dir(row.lineage_id)));
     GENTLE_RETURN_IF_ERROR(SyncDirectory(layout.v2_dir()));
-    GENTLE_RETURN_IF_ERROR(git::DeletePinRefUnlessLocked(repo, row.lineage_id));
+    GENTLE_RETURN_IF_ERROR(DropLegacyPin(repo, row.lineage_id));
     *effective = true;
     return Status::Ok();
   }
+  // The burn did not take effect: neither does its terminal history commit.
+  GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, row.lineage_id));
   if (file_present) {
     // The record still exists: the burn never took effect; undo its tombstone.
     GENTLE_RETURN_IF_ERROR(RemoveTree(file));
@@ -226,13 +239,18 @@ Status RecoverInterrupted(const git::Repository& repo, const StoreLayout& layout
   for (const LineageRow& row : prepared.lineages) {
     auto record = LoadRecord(layout, row.lineage_id);
     if (record.ok()) {
+      GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, row.lineage_id));
       GENTLE_RETURN_IF_ERROR(RemoveTemps(layout.lineage_dir(row.lineage_id)));
-      GENTLE_RETURN_IF_ERROR(db->UpsertLineage(LineageRowOf(*record, RowStatus::kCommitted)));
+      LineageRow committed = LineageRowOf(*record, RowStatus::kCommitted);
+      committed.created_at = CreationTimes(&repo).Of(*record);
+      GENTLE_RETURN_IF_ERROR(db->UpsertLineage(committed));
       continue;
     }
     if (record.status().code() == Code::kNotFound) {
-      // An interrupted start: undo its pin and its empty directory.
-      GENTLE_RETURN_IF_ERROR(git::DeletePinRefUnlessLocked(repo, row.lineage_id));
+      // An interrupted start: undo its history commit (or an old build's pin) and its empty
+      // directory.
+      GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, row.lineage_id));
+      GENTLE_RETURN_IF_ERROR(DropLegacyPin(repo, row.lineage_id));
       GENTLE_RETURN_IF_ERROR(RemoveIfOnlyTemps(layout.lineage_dir(row.lineage_id)));
     }
     GENTLE_RETURN_IF_ERROR(db->DeleteLineage(row.lineage_id));
@@ -276,18 +294,19 @@ Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayou
     GENTLE_RETURN_IF_ERROR(ResolveTombstoneFiles(repo, layout, prepared, &effective));
     ++report.recovered;
   }
+  // Histories: a tip ahead of its files is rolled back; a live lineage whose history lacks its
+  // record (none at all, an old pin, a record another tool wrote) gets a `sync` commit.
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, ListPinRefs(repo));
+  for (const std::string& lineage : refs)
+    GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, lineage));
   for (const LineageRow& row : files.rows.lineages) {
-    if (git::PinRefExists(repo, row.lineage_id)) continue;
     auto record = LoadRecord(layout, row.lineage_id);
-    if (!record.ok() || !TreeExists(repo, record->initial_snapshot.base_tree) ||
-        !TreeExists(repo, record->initial_snapshot.candidate_tree)) {
+    if (!record.ok() || !TreeExists(repo, record->current_snapshot.base_tree) ||
+        !TreeExists(repo, record->current_snapshot.candidate_tree)) {
       continue;
     }
-    if (git::WritePinRef(repo, row.lineage_id, record->initial_snapshot.base_tree,
-                         record->initial_snapshot.candidate_tree)
-            .ok()) {
-      ++report.repinned;
-    }
+    auto synced = SyncHistory(repo, layout, row.lineage_id, "");
+    if (synced.ok() && *synced) ++report.repinned;
   }
   FaultPoint("index-rebuild:files-recovered");
   // The files as the recovery left them are the new index.

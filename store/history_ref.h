@@ -1,0 +1,85 @@
+// History refs (DESIGN.md section 11): refs/gentle-ai/reviews/<lineage> points at the lineage's
+// history, one commit per successful mutation, each with the previous as its parent.
+//
+// A commit's tree: `base` and `candidate` (the snapshot trees of that revision),
+// `review-state.json` (the record file of that revision, byte for byte), `verdicts/<generation>.md`
+// (the verdict bodies; carried forward from the parent, a new verdict of the same generation
+// replaces the file, the parent keeps the old one), and on a terminal commit `tombstone.json`
+// (burn) or `reclaim-record.json` (abandon). Message: "<verb> <lineage>", a blank line, then
+// trailers `Lineage:`, `Revision:`, `State:`, `At:` (the mutation's RFC 3339 time),
+// `Created-At:` (the lineage's start time, carried by every commit) and the verb's own.
+//
+// Commits are deterministic: author and committer `gentle-ai <gentle-ai@invalid>`, time = the
+// seconds of `At` in UTC, so the same mutation gives the same commit id anywhere. The objects
+// and the ref are written with libgit2's fsync on, so a ref that moved is durable.
+//
+// A tree without `review-state.json` is an old single-commit pin (time 0, message "gentle-ai
+// review pin"); ReadHistoryCommit reports it as `legacy_pin`. The ref moves by compare-and-swap
+// on the tip the writer read (`conflict` when it moved; `busy` when its lock is taken).
+#ifndef GENTLE_STORE_HISTORY_REF_H_
+#define GENTLE_STORE_HISTORY_REF_H_
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "store/git/repository.h"
+#include "store/status.h"
+
+namespace gentle::store {
+
+inline constexpr std::string_view kHistoryRecordName = "review-state.json";
+inline constexpr std::string_view kHistoryTombstoneName = "tombstone.json";
+inline constexpr std::string_view kHistoryAuditName = "reclaim-record.json";
+
+struct HistoryCommitSpec {
+  std::string verb;  // start, verdict, invalidate, burn, abandon, sync
+  std::string lineage;
+  std::string record_file;  // the record bytes of this revision
+  std::string revision;
+  std::string state;  // the state after the mutation (consumed / retired for terminal verbs)
+  std::string base_tree;
+  std::string candidate_tree;
+  std::string at;          // RFC 3339
+  std::string created_at;  // RFC 3339 or empty
+  // Top-level files beside review-state.json (tombstone.json, reclaim-record.json) and
+  // "verdicts/<generation>.md".
+  std::vector<std::pair<std::string, std::string>> files;
+  std::vector<std::pair<std::string, std::string>> trailers;  // after the common ones
+};
+
+struct HistoryCommit {
+  std::string id;                               // hex
+  std::optional<std::string> parent;            // hex of the first parent
+  std::string verb;                             // first word of the subject; "pin" for a legacy pin
+  bool legacy_pin = false;                      // no review-state.json in the tree
+  std::string record_file;                      // review-state.json's bytes
+  std::string revision, state, at, created_at;  // trailers ("" when absent)
+  std::string base_tree, candidate_tree;
+  bool terminal() const { return verb == "burn" || verb == "abandon"; }
+};
+
+std::string HistoryRefName(const std::string& lineage);
+
+// The commit the ref points at, or nullopt when there is no ref.
+Result<std::optional<HistoryCommit>> ReadHistoryTip(const git::Repository& repo,
+                                                    const std::string& lineage);
+Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::string& id);
+// The file `name` ("verdicts/1.md", "tombstone.json", ...) of commit `id`; nullopt when absent.
+Result<std::optional<std::string>> ReadHistoryFile(const git::Repository& repo,
+                                                   const std::string& id, const std::string& name);
+
+// Writes the commit's objects (verdicts/ carried from `parent`) and returns its id. The ref is
+// not moved.
+Result<std::string> WriteHistoryCommit(const git::Repository& repo, const HistoryCommitSpec& spec,
+                                       const std::optional<std::string>& parent);
+
+// Moves the ref to `to` if it still points at `from` (nullopt: only if there is no ref).
+// `to` nullopt deletes the ref (only if it still points at `from`).
+Status MoveHistoryRef(const git::Repository& repo, const std::string& lineage,
+                      const std::optional<std::string>& from, const std::optional<std::string>& to);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_HISTORY_REF_H_

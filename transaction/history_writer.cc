@@ -1,0 +1,51 @@
+#include "transaction/history_writer.h"
+
+#include <nlohmann/json.hpp>
+
+#include "store/fault_point.h"
+#include "store/history_sync.h"
+#include "store/record.h"
+
+namespace gentle::transaction {
+
+Result<std::string> AppendHistory(const store::git::Repository& repo,
+                                  const store::StoreLayout& layout, store::HistoryCommitSpec spec) {
+  GENTLE_RETURN_IF_ERROR(store::RollBackAhead(repo, layout, spec.lineage));
+  GENTLE_ASSIGN_OR_RETURN(bool synced, store::SyncHistory(repo, layout, spec.lineage, spec.at));
+  (void)synced;
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
+                          store::ReadHistoryTip(repo, spec.lineage));
+  std::optional<std::string> from;  // the ref's current target
+  std::optional<std::string> parent;
+  if (tip) {
+    from = tip->id;
+    if (!tip->legacy_pin) parent = tip->id;  // an old pin (without a record) is replaced
+    if (spec.created_at.empty()) spec.created_at = tip->created_at;
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::string id, store::WriteHistoryCommit(repo, spec, parent));
+  GENTLE_RETURN_IF_ERROR(store::MoveHistoryRef(repo, spec.lineage, from, id));
+  store::FaultPoint(spec.verb + ":history-prepared");
+  return id;
+}
+
+std::string VerdictFile(const std::string& verdict, const std::string& actor,
+                        const std::string& role, const std::string& at,
+                        const std::string& from_state, const std::string& to_state,
+                        const std::string& body_sha256, const std::string& body) {
+  auto q = [](const std::string& s) {
+    return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  };
+  std::string out = "---\n";
+  out += "verdict: " + q(verdict) + "\n";
+  out += "actor: " + q(actor) + "\n";
+  out += "role: " + q(role) + "\n";
+  out += "at: " + q(at) + "\n";
+  out += "from_state: " + q(from_state) + "\n";
+  out += "to_state: " + q(to_state) + "\n";
+  out += "body_sha256: " + q(body_sha256) + "\n";
+  out += "---\n";
+  out += body;
+  return out;
+}
+
+}  // namespace gentle::transaction
