@@ -70,6 +70,12 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
 Result<std::optional<std::string>> ReadHistoryFile(const git::Repository& repo,
                                                    const std::string& id, const std::string& name);
 
+// The blobs of commit `id`'s verdicts/ directory: (file name, blob id hex), in tree order.
+Result<std::vector<std::pair<std::string, std::string>>> ReadHistoryVerdicts(
+    const git::Repository& repo, const std::string& id);
+
+// The two writers below are defined in the store's write target (store/history_ref_write.cc).
+
 // Writes the commit's objects (verdicts/ carried from `parent`) and returns its id. The ref is
 // not moved.
 Result<std::string> WriteHistoryCommit(const git::Repository& repo, const HistoryCommitSpec& spec,

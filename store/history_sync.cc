@@ -49,53 +49,6 @@ Result<HistoryCheck> CheckHistory(const git::Repository& repo, const StoreLayout
   return out;
 }
 
-Result<bool> SyncHistory(const git::Repository& repo, const StoreLayout& layout,
-                         const std::string& lineage, const std::string& at) {
-  GENTLE_ASSIGN_OR_RETURN(HistoryCheck check, CheckHistory(repo, layout, lineage));
-  if (!check.record_file || check.drift == HistoryDrift::kNone ||
-      check.drift == HistoryDrift::kAhead) {
-    return false;
-  }
-  GENTLE_ASSIGN_OR_RETURN(RecordView record, ParseRecordFile(*check.record_file, lineage));
-  std::optional<std::string> from, parent;
-  HistoryCommitSpec sync;
-  if (check.tip) {
-    from = check.tip->id;
-    if (!check.tip->legacy_pin) {
-      parent = check.tip->id;
-      sync.created_at = check.tip->created_at;
-    }
-  }
-  // A record of an earlier build names its creation time; it wins over the history's, as in
-  // CreationTimes::Of.
-  if (!record.created_at.empty()) sync.created_at = record.created_at;
-  sync.verb = "sync";
-  sync.lineage = lineage;
-  sync.record_file = *check.record_file;
-  sync.revision = record.revision;
-  sync.state = record.state;
-  sync.base_tree = record.current_snapshot.base_tree;
-  sync.candidate_tree = record.current_snapshot.candidate_tree;
-  sync.at = at.empty() ? sync.created_at : at;
-  GENTLE_ASSIGN_OR_RETURN(std::string id, WriteHistoryCommit(repo, sync, parent));
-  GENTLE_RETURN_IF_ERROR(MoveHistoryRef(repo, lineage, from, id));
-  return true;
-}
-
-Status RollBackAhead(const git::Repository& repo, const StoreLayout& layout,
-                     const std::string& lineage, bool* rolled_back) {
-  if (rolled_back != nullptr) *rolled_back = false;
-  GENTLE_ASSIGN_OR_RETURN(HistoryCheck check, CheckHistory(repo, layout, lineage));
-  if (check.drift != HistoryDrift::kAhead) return Status::Ok();
-  // A start tip without a record whose parent is terminal (a lineage started again after an
-  // abandon) goes back to that parent; a root goes away.
-  Status moved = MoveHistoryRef(repo, lineage, check.tip->id, check.tip->parent);
-  if (moved.code() == Code::kBusy) return Status::Ok();  // fsck reports the ref lock
-  GENTLE_RETURN_IF_ERROR(moved);
-  if (rolled_back != nullptr) *rolled_back = true;
-  return Status::Ok();
-}
-
 std::string CreationTimes::Of(const RecordView& record) {
   if (!record.created_at.empty()) return record.created_at;
   if (repo_ == nullptr && !tried_) {

@@ -39,6 +39,8 @@ struct HistoryCheck {
 Result<HistoryCheck> CheckHistory(const git::Repository& repo, const StoreLayout& layout,
                                   const std::string& lineage);
 
+// SyncHistory and RollBackAhead are defined in the store's write target
+// (store/history_sync_write.cc).
 // When the record file is not the history's tip (kBehind, kMissing, kLegacyPin), writes a `sync`
 // commit of the record as it is (parent: the tip; an old pin is replaced, not continued) and moves
 // the ref to it. Its time is `at`, or when empty the lineage's creation time (or 0). Returns

@@ -13,4 +13,12 @@ std::string OidHex(const git_oid& oid) {
   return hex;
 }
 
+Result<git_oid> ParseOidHex(const std::string& hex) {
+  git_oid oid;
+  if (hex.size() != GIT_OID_HEXSZ || git_oid_fromstr(&oid, hex.c_str()) != 0) {
+    return Status(Code::kCorrupted, "malformed object id: " + hex);
+  }
+  return oid;
+}
+
 }  // namespace gentle::store::git

@@ -16,6 +16,8 @@
 #include <memory>
 #include <string>
 
+#include "store/status.h"
+
 namespace gentle::store::git {
 
 template <typename T, void (*Free)(T*)>
@@ -34,6 +36,9 @@ std::string LastGitError();
 
 // The 40 lowercase hex digits of `oid`.
 std::string OidHex(const git_oid& oid);
+
+// The id that 40 lowercase or uppercase hex digits name; kCorrupted for anything else.
+Result<git_oid> ParseOidHex(const std::string& hex);
 
 }  // namespace gentle::store::git
 

@@ -1,0 +1,194 @@
+// The history's writes (store/history_ref.h): commit objects and the ref's compare-and-swap. In
+// the store's write target.
+#include <git2.h>
+
+#include <algorithm>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "store/file_io.h"
+#include "store/git/git_util.h"
+#include "store/git/object_reader.h"
+#include "store/history_ref.h"
+#include "store/layout.h"
+#include "store/time_order.h"
+
+namespace gentle::store {
+namespace {
+
+constexpr const char* kIdentity = "gentle-ai <gentle-ai@invalid>";
+
+// libgit2 fsyncs objects and refs only while this option is on; it is on for the history writes
+// alone (the process is single-threaded).
+class FsyncScope {
+ public:
+  FsyncScope() { git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1); }
+  ~FsyncScope() { git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 0); }
+  FsyncScope(const FsyncScope&) = delete;
+  FsyncScope& operator=(const FsyncScope&) = delete;
+};
+
+// Seconds since the epoch of an RFC 3339 time; 0 when it does not parse.
+int64_t EpochSeconds(const std::string& rfc3339) {
+  const std::string key = TimeOrderKey(rfc3339);
+  if (key.empty() || key[0] == '~' || key.size() < 19) return 0;
+  std::tm tm{};
+  if (sscanf(key.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
+             &tm.tm_hour, &tm.tm_min, &tm.tm_sec) != 6) {
+    return 0;
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<int64_t>(timegm(&tm));
+}
+
+// A trailer value on one line: plain text when it holds no control character, else JSON.
+std::string TrailerValue(const std::string& value) {
+  for (unsigned char c : value) {
+    if (c < 0x20 || c == 0x7f) {
+      return nlohmann::json(value).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    }
+  }
+  return value;
+}
+
+struct Entry {
+  std::string name;
+  bool tree;
+  git_oid id;
+};
+
+Result<git_oid> WriteObject(git_odb* odb, std::string_view data, git_object_t type) {
+  git_oid id;
+  if (git_odb_write(&id, odb, data.data(), data.size(), type) != 0) {
+    return Status(Code::kInternal, "cannot write history objects: " + git::LastGitError());
+  }
+  return id;
+}
+
+Result<git_oid> WriteTree(git_odb* odb, std::vector<Entry> entries) {
+  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+    return a.name + (a.tree ? "/" : "") < b.name + (b.tree ? "/" : "");
+  });
+  std::string data;
+  for (const Entry& e : entries) {
+    data += e.tree ? "40000 " : "100644 ";
+    data += e.name;
+    data.push_back('\0');
+    data.append(reinterpret_cast<const char*>(e.id.id), GIT_OID_RAWSZ);
+  }
+  return WriteObject(odb, data, GIT_OBJECT_TREE);
+}
+
+Status RefLocked(const git::Repository& repo, const std::string& name) {
+  std::string lock = repo.common_dir() + "/" + name + ".lock";
+  if (KindOf(lock) == PathKind::kMissing) {
+    const std::string packed = repo.common_dir() + "/packed-refs.lock";
+    if (KindOf(packed) != PathKind::kMissing) lock = packed;
+  }
+  return Status(Code::kBusy, name + " is locked by " + lock +
+                                 ": a git command holds it, or one was stopped while holding it "
+                                 "(remove the file if no git command is running)")
+      .WithDetail("lock", lock);
+}
+
+Status RefMoved(const std::string& name) {
+  return Status(Code::kConflict, name + " moved while it was being written");
+}
+
+}  // namespace
+
+Result<std::string> WriteHistoryCommit(const git::Repository& repo, const HistoryCommitSpec& spec,
+                                       const std::optional<std::string>& parent) {
+  FsyncScope fsync;
+  GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
+  std::vector<Entry> top;
+  GENTLE_ASSIGN_OR_RETURN(git_oid base, git::ParseOidHex(spec.base_tree));
+  GENTLE_ASSIGN_OR_RETURN(git_oid candidate, git::ParseOidHex(spec.candidate_tree));
+  top.push_back({"base", true, base});
+  top.push_back({"candidate", true, candidate});
+  GENTLE_ASSIGN_OR_RETURN(git_oid record,
+                          WriteObject(odb.get(), spec.record_file, GIT_OBJECT_BLOB));
+  top.push_back({std::string(kHistoryRecordName), false, record});
+
+  // verdicts/: the parent's, with this commit's files replacing same-named ones.
+  std::vector<Entry> verdicts;
+  if (parent) {
+    GENTLE_ASSIGN_OR_RETURN(auto carried, ReadHistoryVerdicts(repo, *parent));
+    for (const auto& [name, hex] : carried) {
+      GENTLE_ASSIGN_OR_RETURN(git_oid blob, git::ParseOidHex(hex));
+      verdicts.push_back({name, false, blob});
+    }
+  }
+  for (const auto& [name, bytes] : spec.files) {
+    GENTLE_ASSIGN_OR_RETURN(git_oid blob, WriteObject(odb.get(), bytes, GIT_OBJECT_BLOB));
+    if (name.compare(0, 9, "verdicts/") == 0) {
+      const std::string leaf = name.substr(9);
+      verdicts.erase(std::remove_if(verdicts.begin(), verdicts.end(),
+                                    [&](const Entry& e) { return e.name == leaf; }),
+                     verdicts.end());
+      verdicts.push_back({leaf, false, blob});
+    } else {
+      top.push_back({name, false, blob});
+    }
+  }
+  if (!verdicts.empty()) {
+    GENTLE_ASSIGN_OR_RETURN(git_oid sub, WriteTree(odb.get(), verdicts));
+    top.push_back({"verdicts", true, sub});
+  }
+  GENTLE_ASSIGN_OR_RETURN(git_oid tree, WriteTree(odb.get(), top));
+
+  const std::string when = std::to_string(EpochSeconds(spec.at)) + " +0000";
+  std::string commit = "tree " + git::OidHex(tree) + "\n";
+  if (parent) commit += "parent " + *parent + "\n";
+  commit += std::string("author ") + kIdentity + " " + when + "\n";
+  commit += std::string("committer ") + kIdentity + " " + when + "\n\n";
+  commit += spec.verb + " " + spec.lineage + "\n\n";
+  commit += "Lineage: " + spec.lineage + "\n";
+  commit += "Revision: " + spec.revision + "\n";
+  commit += "State: " + spec.state + "\n";
+  if (!spec.at.empty()) commit += "At: " + TrailerValue(spec.at) + "\n";
+  if (!spec.created_at.empty()) commit += "Created-At: " + TrailerValue(spec.created_at) + "\n";
+  for (const auto& [key, value] : spec.trailers) commit += key + ": " + TrailerValue(value) + "\n";
+  GENTLE_ASSIGN_OR_RETURN(git_oid id, WriteObject(odb.get(), commit, GIT_OBJECT_COMMIT));
+  return git::OidHex(id);
+}
+
+Status MoveHistoryRef(const git::Repository& repo, const std::string& lineage,
+                      const std::optional<std::string>& from,
+                      const std::optional<std::string>& to) {
+  FsyncScope fsync;
+  const std::string name = HistoryRefName(lineage);
+  int rc = 0;
+  if (!to) {
+    git_reference* ref = nullptr;
+    rc = git_reference_lookup(&ref, repo.raw(), name.c_str());
+    if (rc == GIT_ENOTFOUND) return from ? RefMoved(name) : Status::Ok();
+    if (rc != 0) return Status(Code::kInternal, "cannot read " + name + ": " + git::LastGitError());
+    const git_oid* target = git_reference_target(ref);
+    if (!from || target == nullptr || git::OidHex(*target) != *from) {
+      git_reference_free(ref);
+      return RefMoved(name);
+    }
+    rc = git_reference_delete(ref);
+    git_reference_free(ref);
+  } else {
+    GENTLE_ASSIGN_OR_RETURN(git_oid new_id, git::ParseOidHex(*to));
+    git_reference* ref = nullptr;
+    if (from) {
+      GENTLE_ASSIGN_OR_RETURN(git_oid old_id, git::ParseOidHex(*from));
+      rc = git_reference_create_matching(&ref, repo.raw(), name.c_str(), &new_id, 1, &old_id,
+                                         "gentle-ai review history");
+    } else {
+      rc = git_reference_create(&ref, repo.raw(), name.c_str(), &new_id, 0,
+                                "gentle-ai review history");
+    }
+    git_reference_free(ref);
+  }
+  if (rc == GIT_ELOCKED) return RefLocked(repo, name);
+  if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ENOTFOUND) return RefMoved(name);
+  if (rc != 0) return Status(Code::kInternal, "cannot write " + name + ": " + git::LastGitError());
+  return Status::Ok();
+}
+
+}  // namespace gentle::store
