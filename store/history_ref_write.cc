@@ -9,6 +9,7 @@
 #include "store/file_io.h"
 #include "store/git/git_util.h"
 #include "store/git/object_reader.h"
+#include "store/git/pin_ref.h"
 #include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/time_order.h"
@@ -78,18 +79,6 @@ Result<git_oid> WriteTree(git_odb* odb, std::vector<Entry> entries) {
     data.append(reinterpret_cast<const char*>(e.id.id), GIT_OID_RAWSZ);
   }
   return WriteObject(odb, data, GIT_OBJECT_TREE);
-}
-
-Status RefLocked(const git::Repository& repo, const std::string& name) {
-  std::string lock = repo.common_dir() + "/" + name + ".lock";
-  if (KindOf(lock) == PathKind::kMissing) {
-    const std::string packed = repo.common_dir() + "/packed-refs.lock";
-    if (KindOf(packed) != PathKind::kMissing) lock = packed;
-  }
-  return Status(Code::kBusy, name + " is locked by " + lock +
-                                 ": a git command holds it, or one was stopped while holding it "
-                                 "(remove the file if no git command is running)")
-      .WithDetail("lock", lock);
 }
 
 Status RefMoved(const std::string& name) {
@@ -185,7 +174,7 @@ Status MoveHistoryRef(const git::Repository& repo, const std::string& lineage,
     }
     git_reference_free(ref);
   }
-  if (rc == GIT_ELOCKED) return RefLocked(repo, name);
+  if (rc == GIT_ELOCKED) return git::RefLockedStatus(repo, name);
   if (rc == GIT_EMODIFIED || rc == GIT_EEXISTS || rc == GIT_ENOTFOUND) return RefMoved(name);
   if (rc != 0) return Status(Code::kInternal, "cannot write " + name + ": " + git::LastGitError());
   return Status::Ok();

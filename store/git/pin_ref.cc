@@ -2,18 +2,11 @@
 
 #include <algorithm>
 
+#include "store/file_io.h"
 #include "store/git/git_util.h"
 #include "store/layout.h"
 
 namespace gentle::store::git {
-
-bool PinRefExists(const Repository& repo, const std::string& lineage) {
-  git_reference* ref = nullptr;
-  const std::string name = StoreLayout::PinRef(lineage);
-  if (git_reference_lookup(&ref, repo.raw(), name.c_str()) != 0) return false;
-  git_reference_free(ref);
-  return true;
-}
 
 Result<std::vector<std::string>> ListPinRefs(const Repository& repo) {
   const std::string prefix = StoreLayout::PinRef("");
@@ -30,6 +23,18 @@ Result<std::vector<std::string>> ListPinRefs(const Repository& repo) {
   git_reference_iterator_free(it);
   std::sort(out.begin(), out.end());
   return out;
+}
+
+Status RefLockedStatus(const Repository& repo, const std::string& name) {
+  std::string lock = repo.common_dir() + "/" + name + ".lock";
+  if (KindOf(lock) == PathKind::kMissing) {
+    const std::string packed = repo.common_dir() + "/packed-refs.lock";
+    if (KindOf(packed) != PathKind::kMissing) lock = packed;
+  }
+  return Status(Code::kBusy, name + " is locked by " + lock +
+                                 ": a git command holds it, or one was stopped while holding it "
+                                 "(remove the file if no git command is running)")
+      .WithDetail("lock", lock);
 }
 
 }  // namespace gentle::store::git

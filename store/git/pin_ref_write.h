@@ -1,5 +1,6 @@
-// Writing and deleting pin refs (store/git/pin_ref.h says what a pin is), in the store's write
-// target.
+// Deleting review refs (store/git/pin_ref.h): store reset removes every one, recovery drops an
+// old single-commit pin. In the store's write target; a locked ref answers `busy`
+// (RefLockedStatus).
 #ifndef GENTLE_STORE_GIT_PIN_REF_WRITE_H_
 #define GENTLE_STORE_GIT_PIN_REF_WRITE_H_
 
@@ -10,8 +11,6 @@
 
 namespace gentle::store::git {
 
-Status WritePinRef(const Repository& repo, const std::string& lineage, const std::string& base_tree,
-                   const std::string& candidate_tree);
 Status DeletePinRef(const Repository& repo, const std::string& lineage);
 // DeletePinRef for a pin that is only clean-up once the lineage's record is gone: a locked ref is
 // left in place (a pin only keeps objects reachable; fsck reports it as `pin_orphan` beside the
