@@ -2,14 +2,15 @@
 // the store's write target.
 #include <git2.h>
 
-#include <algorithm>
 #include <ctime>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "store/file_io.h"
 #include "store/git/git_util.h"
 #include "store/git/object_reader.h"
 #include "store/git/pin_ref.h"
+#include "store/git/tree_builder.h"
 #include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/time_order.h"
@@ -53,32 +54,12 @@ std::string TrailerValue(const std::string& value) {
   return value;
 }
 
-struct Entry {
-  std::string name;
-  bool tree;
-  git_oid id;
-};
-
 Result<git_oid> WriteObject(git_odb* odb, std::string_view data, git_object_t type) {
   git_oid id;
   if (git_odb_write(&id, odb, data.data(), data.size(), type) != 0) {
     return Status(Code::kInternal, "cannot write history objects: " + git::LastGitError());
   }
   return id;
-}
-
-Result<git_oid> WriteTree(git_odb* odb, std::vector<Entry> entries) {
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
-    return a.name + (a.tree ? "/" : "") < b.name + (b.tree ? "/" : "");
-  });
-  std::string data;
-  for (const Entry& e : entries) {
-    data += e.tree ? "40000 " : "100644 ";
-    data += e.name;
-    data.push_back('\0');
-    data.append(reinterpret_cast<const char*>(e.id.id), GIT_OID_RAWSZ);
-  }
-  return WriteObject(odb, data, GIT_OBJECT_TREE);
 }
 
 Status RefMoved(const std::string& name) {
@@ -91,41 +72,34 @@ Result<std::string> WriteHistoryCommit(const git::Repository& repo, const Histor
                                        const std::optional<std::string>& parent) {
   FsyncScope fsync;
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
-  std::vector<Entry> top;
+  // The tree's rows by path (bytewise, as BuildTree needs them): base and candidate as subtrees,
+  // the record, the parent's verdicts/ and this commit's files, which replace same-named ones.
+  std::map<std::string, git::TreeRow> rows;
+  auto add = [&](const std::string& path, uint32_t mode, const git_oid& id) {
+    rows[path] = {path, mode, id};
+  };
   GENTLE_ASSIGN_OR_RETURN(git_oid base, git::ParseOidHex(spec.base_tree));
   GENTLE_ASSIGN_OR_RETURN(git_oid candidate, git::ParseOidHex(spec.candidate_tree));
-  top.push_back({"base", true, base});
-  top.push_back({"candidate", true, candidate});
+  add("base", 040000, base);
+  add("candidate", 040000, candidate);
   GENTLE_ASSIGN_OR_RETURN(git_oid record,
                           WriteObject(odb.get(), spec.record_file, GIT_OBJECT_BLOB));
-  top.push_back({std::string(kHistoryRecordName), false, record});
-
-  // verdicts/: the parent's, with this commit's files replacing same-named ones.
-  std::vector<Entry> verdicts;
+  add(std::string(kHistoryRecordName), 0100644, record);
   if (parent) {
     GENTLE_ASSIGN_OR_RETURN(auto carried, ReadHistoryVerdicts(repo, *parent));
     for (const auto& [name, hex] : carried) {
       GENTLE_ASSIGN_OR_RETURN(git_oid blob, git::ParseOidHex(hex));
-      verdicts.push_back({name, false, blob});
+      add("verdicts/" + name, 0100644, blob);
     }
   }
   for (const auto& [name, bytes] : spec.files) {
     GENTLE_ASSIGN_OR_RETURN(git_oid blob, WriteObject(odb.get(), bytes, GIT_OBJECT_BLOB));
-    if (name.compare(0, 9, "verdicts/") == 0) {
-      const std::string leaf = name.substr(9);
-      verdicts.erase(std::remove_if(verdicts.begin(), verdicts.end(),
-                                    [&](const Entry& e) { return e.name == leaf; }),
-                     verdicts.end());
-      verdicts.push_back({leaf, false, blob});
-    } else {
-      top.push_back({name, false, blob});
-    }
+    add(name, 0100644, blob);
   }
-  if (!verdicts.empty()) {
-    GENTLE_ASSIGN_OR_RETURN(git_oid sub, WriteTree(odb.get(), verdicts));
-    top.push_back({"verdicts", true, sub});
-  }
-  GENTLE_ASSIGN_OR_RETURN(git_oid tree, WriteTree(odb.get(), top));
+  git::TreeRows sorted;
+  for (auto& [path, row] : rows) sorted.push_back(std::move(row));
+  GENTLE_ASSIGN_OR_RETURN(git_oid tree,
+                          git::BuildTree(repo.raw(), sorted, git::ObjectWrites::kWrite));
 
   const std::string when = std::to_string(EpochSeconds(spec.at)) + " +0000";
   std::string commit = "tree " + git::OidHex(tree) + "\n";
