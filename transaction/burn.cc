@@ -153,8 +153,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   history.candidate_tree = record.current_snapshot.candidate_tree;
   history.at = NowRfc3339();
   history.files.emplace_back(std::string(store::kHistoryTombstoneName), tombstone);
-  GENTLE_ASSIGN_OR_RETURN(std::string tip, AppendHistory(scope->repo, layout, std::move(history)));
-  (void)tip;
+  GENTLE_RETURN_IF_ERROR(AppendHistory(scope->repo, layout, std::move(history)));
   GENTLE_RETURN_IF_ERROR(
       store::EnsureDirectory(layout.common_dir(), layout.tombstone_dir(), store::kStoreDirMode));
   GENTLE_RETURN_IF_ERROR(

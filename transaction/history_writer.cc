@@ -8,11 +8,10 @@
 
 namespace gentle::transaction {
 
-Result<std::string> AppendHistory(const store::git::Repository& repo,
-                                  const store::StoreLayout& layout, store::HistoryCommitSpec spec) {
+Status AppendHistory(const store::git::Repository& repo, const store::StoreLayout& layout,
+                     store::HistoryCommitSpec spec) {
   GENTLE_RETURN_IF_ERROR(store::RollBackAhead(repo, layout, spec.lineage));
-  GENTLE_ASSIGN_OR_RETURN(bool synced, store::SyncHistory(repo, layout, spec.lineage, spec.at));
-  (void)synced;
+  GENTLE_RETURN_IF_ERROR(store::SyncHistory(repo, layout, spec.lineage, spec.at).status());
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
                           store::ReadHistoryTip(repo, spec.lineage));
   std::optional<std::string> from;  // the ref's current target
@@ -25,7 +24,7 @@ Result<std::string> AppendHistory(const store::git::Repository& repo,
   GENTLE_ASSIGN_OR_RETURN(std::string id, store::WriteHistoryCommit(repo, spec, parent));
   GENTLE_RETURN_IF_ERROR(store::MoveHistoryRef(repo, spec.lineage, from, id));
   store::FaultPoint(spec.verb + ":history-prepared");
-  return id;
+  return Status::Ok();
 }
 
 std::string VerdictFile(const std::string& verdict, const std::string& actor,

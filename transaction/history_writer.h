@@ -22,9 +22,8 @@
 
 namespace gentle::transaction {
 
-// Returns the new tip's id.
-Result<std::string> AppendHistory(const store::git::Repository& repo,
-                                  const store::StoreLayout& layout, store::HistoryCommitSpec spec);
+Status AppendHistory(const store::git::Repository& repo, const store::StoreLayout& layout,
+                     store::HistoryCommitSpec spec);
 
 // The verdict file of a history commit: a front matter of JSON-quoted values, then the body.
 std::string VerdictFile(const std::string& verdict, const std::string& actor,

@@ -90,9 +90,7 @@ Result<store::RecordView> CommitState(MutationScope* scope, const nlohmann::orde
   history.state = written.state;
   history.base_tree = written.current_snapshot.base_tree;
   history.candidate_tree = written.current_snapshot.candidate_tree;
-  GENTLE_ASSIGN_OR_RETURN(std::string tip,
-                          AppendHistory(scope->repo, scope->layout, std::move(history)));
-  (void)tip;
+  GENTLE_RETURN_IF_ERROR(AppendHistory(scope->repo, scope->layout, std::move(history)));
   GENTLE_RETURN_IF_ERROR(
       store::WriteFileAtomic(scope->layout.record_path(lineage), file, store::kRecordFileMode));
   store::FaultPoint(v + ":record-written");

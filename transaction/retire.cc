@@ -92,9 +92,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
     history.candidate_tree = record->current_snapshot.candidate_tree;
     history.at = audit.reclaimed_at;
     history.files.emplace_back(std::string(store::kHistoryAuditName), committed_bytes);
-    GENTLE_ASSIGN_OR_RETURN(std::string tip,
-                            AppendHistory(scope->repo, layout, std::move(history)));
-    (void)tip;
+    GENTLE_RETURN_IF_ERROR(AppendHistory(scope->repo, layout, std::move(history)));
   }
   GENTLE_RETURN_IF_ERROR(store::RenameDurable(source, store::ResiduePath(layout, name)));
   store::FaultPoint(verb + ":moved");

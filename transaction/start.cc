@@ -155,8 +155,7 @@ Result<StartResult> Start(const StartRequest& request) {
   history.candidate_tree = snapshot.candidate_tree;
   history.at = now;
   history.created_at = now;
-  GENTLE_ASSIGN_OR_RETURN(std::string tip, AppendHistory(repo, layout, std::move(history)));
-  (void)tip;
+  GENTLE_RETURN_IF_ERROR(AppendHistory(repo, layout, std::move(history)));
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage),
                                                 store::kStoreDirMode));
   store::FaultPoint("start:lineage-dir");
