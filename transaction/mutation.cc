@@ -68,17 +68,17 @@ Result<nlohmann::ordered_json> StateOf(const store::RecordView& record) {
   return state;
 }
 
-Result<store::RecordView> CommitState(MutationScope* scope, const nlohmann::ordered_json& state,
-                                      const std::string& lineage, std::string_view verb,
+Result<store::RecordView> CommitState(MutationScope* scope, const store::RecordView& previous,
+                                      const nlohmann::ordered_json& state, std::string_view verb,
                                       store::HistoryCommitSpec history) {
   const std::string v(verb);
+  const std::string& lineage = previous.lineage_id;
   // Only gentle-ai's CompactState members, in its order: what earlier builds added is dropped (a
   // record of an earlier build is migrated here; the history's sync commit keeps it as it was).
   std::string revision;
   const std::string file = store::EncodeRecordFile(store::ToCompactState(state), &revision);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope));
-  GENTLE_ASSIGN_OR_RETURN(store::RecordView previous, store::LoadRecord(scope->layout, lineage));
   store::index::LineageRow row = store::LineageRowOf(written, store::index::RowStatus::kPrepared);
   row.created_at = store::CreationTimes(&scope->repo).Of(previous);
   GENTLE_RETURN_IF_ERROR(scope->index->UpsertLineage(row));

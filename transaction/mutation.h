@@ -50,12 +50,13 @@ Status OpenIndex(MutationScope* scope);
 // The record's state as an ordered JSON object (member order and unknown members preserved).
 Result<nlohmann::ordered_json> StateOf(const store::RecordView& record);
 
-// Writes `state` as the lineage's new record. `history` gives the history commit's time, files
+// Writes `state` as the new record of `previous`'s lineage (`previous`: its record as
+// LoadForMutation read it, under the same lock). `history` gives the history commit's time, files
 // and extra trailers; its verb, lineage, record, revision, state and trees are filled here. Fault
 // points: <verb>:index-prepared, <verb>:history-prepared, <verb>:record-written,
 // <verb>:index-committed.
-Result<store::RecordView> CommitState(MutationScope* scope, const nlohmann::ordered_json& state,
-                                      const std::string& lineage, std::string_view verb,
+Result<store::RecordView> CommitState(MutationScope* scope, const store::RecordView& previous,
+                                      const nlohmann::ordered_json& state, std::string_view verb,
                                       store::HistoryCommitSpec history);
 
 // Usage checks shared by the verbs.

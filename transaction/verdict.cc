@@ -82,9 +82,8 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
       VerdictFile(request.verdict, Trimmed(request.actor), request.role, result.at,
                   result.previous_state, result.state, result.body_sha256, request.body));
   commit.trailers.emplace_back("Verdict", request.verdict);
-  GENTLE_ASSIGN_OR_RETURN(
-      store::RecordView written,
-      CommitState(scope.get(), state, request.lineage, "verdict", std::move(commit)));
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
+                          CommitState(scope.get(), record, state, "verdict", std::move(commit)));
   result.revision = written.revision;
   return result;
 }
