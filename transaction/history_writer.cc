@@ -10,10 +10,17 @@ namespace gentle::transaction {
 
 Status AppendHistory(const store::git::Repository& repo, const store::StoreLayout& layout,
                      store::HistoryCommitSpec spec) {
-  GENTLE_RETURN_IF_ERROR(store::RollBackAhead(repo, layout, spec.lineage));
-  GENTLE_RETURN_IF_ERROR(store::SyncHistory(repo, layout, spec.lineage, spec.at).status());
-  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
-                          store::ReadHistoryTip(repo, spec.lineage));
+  // First the history is brought level with the files: a prepared tip the record never followed
+  // is rolled back, a record the history does not hold gets a sync commit. One check answers the
+  // usual case, a history already level.
+  GENTLE_ASSIGN_OR_RETURN(store::HistoryCheck check,
+                          store::CheckHistory(repo, layout, spec.lineage));
+  std::optional<store::HistoryCommit> tip = std::move(check.tip);
+  if (check.drift != store::HistoryDrift::kNone) {
+    GENTLE_RETURN_IF_ERROR(store::RollBackAhead(repo, layout, spec.lineage));
+    GENTLE_RETURN_IF_ERROR(store::SyncHistory(repo, layout, spec.lineage, spec.at).status());
+    GENTLE_ASSIGN_OR_RETURN(tip, store::ReadHistoryTip(repo, spec.lineage));
+  }
   std::optional<std::string> from;  // the ref's current target
   std::optional<std::string> parent;
   if (tip) {
