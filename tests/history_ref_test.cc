@@ -268,6 +268,30 @@ TEST_CASE("history: one step behind is reported and recorded by the next write")
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 
+TEST_CASE("history: a history ref that does not read is history_corrupted and refuses writes") {
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+  const std::string record = ReadFile(repo.store_root() + "/v2/" + lineage + "/review-state.json");
+  // The ref names a blob, not a commit.
+  RunResult blob = Run({"git", "hash-object", "-w", "--stdin"}, repo.root(), {}, "not a commit\n");
+  REQUIRE(blob.exit_code == 0);
+  REQUIRE(repo.Git({"update-ref", Ref(lineage), Trim(blob.out)}).exit_code == 0);
+  // The creation time the index row holds came from the history, which no longer reads: the row
+  // is stale too.
+  RunResult fsck = repo.Review({"fsck"});
+  CHECK(fsck.exit_code == 7);
+  CHECK(FindingCodes(fsck.Json()) ==
+        std::vector<std::string>{"index_stale_lineage", "history_corrupted"});
+  CHECK(fsck.Json()["findings"][1]["path"] == Ref(lineage));
+  // A write refuses (a wrongly typed object is objects_missing, docs/engine.md) and changes
+  // nothing.
+  RunResult verdict = repo.Review(Verdict(lineage, "REQUEST_CHANGES", "x"));
+  INFO(verdict.out << verdict.err);
+  CHECK(verdict.exit_code == 8);
+  CHECK(verdict.Json()["error"]["code"] == "objects_missing");
+  CHECK(ReadFile(repo.store_root() + "/v2/" + lineage + "/review-state.json") == record);
+}
+
 TEST_CASE("history: an old single-commit pin is upgraded on the next write") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
