@@ -40,6 +40,8 @@ std::string_view CodeName(Code code) {
       return "conflict";
     case Code::kBusy:
       return "busy";
+    case Code::kUntrusted:
+      return "untrusted";
   }
   return "internal";
 }
@@ -72,6 +74,7 @@ int ExitCodeFor(Code code) {
       return 9;
     case Code::kIntegrityMismatch:
     case Code::kNotReviewed:
+    case Code::kUntrusted:
       return 10;
     case Code::kConflict:
       return 11;

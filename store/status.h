@@ -37,6 +37,7 @@ enum class Code {
   kNotReviewed,
   kConflict,
   kBusy,
+  kUntrusted,
 };
 
 // The stable machine-readable name of a code ("not_found", ...).
