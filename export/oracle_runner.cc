@@ -13,18 +13,18 @@
 #include <vector>
 
 #include "export/git_flags.h"
-#include "export/scratch_dir.h"
+#include "store/scratch_dir.h"
 
 extern char** environ;
 
 namespace gentle::exporter {
 namespace {
 
-// A temporary bare repository skeleton, removed on destruction (export/scratch_dir.h: it cannot
+// A temporary bare repository skeleton, removed on destruction (store/scratch_dir.h: it cannot
 // reach the store).
 class ScratchGitDir {
  public:
-  ScratchGitDir() : dir_(ScratchDir::Create("gentle-ai-oracle-")) {
+  ScratchGitDir() : dir_(store::ScratchDir::Create("gentle-ai-oracle-")) {
     ok_ = dir_ && dir_->MakeDirectory("objects") && dir_->MakeDirectory("refs") &&
           dir_->MakeDirectory("home") &&
           dir_->WriteFile("HEAD", "ref: refs/heads/frozen-context\n") &&
@@ -34,7 +34,7 @@ class ScratchGitDir {
   const std::string& path() const { return dir_->path(); }
 
  private:
-  std::optional<ScratchDir> dir_;
+  std::optional<store::ScratchDir> dir_;
   bool ok_ = false;
 };
 

@@ -1,4 +1,4 @@
-#include "export/scratch_dir.h"
+#include "store/scratch_dir.h"
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -10,7 +10,7 @@
 #include <system_error>
 #include <utility>
 
-namespace gentle::exporter {
+namespace gentle::store {
 
 std::optional<ScratchDir> ScratchDir::Create(std::string_view prefix) {
   const char* tmp = std::getenv("TMPDIR");
@@ -47,4 +47,4 @@ bool ScratchDir::WriteFile(std::string_view name, std::string_view bytes) const 
   return close(fd) == 0 && done == bytes.size();
 }
 
-}  // namespace gentle::exporter
+}  // namespace gentle::store
