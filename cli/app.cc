@@ -137,6 +137,11 @@ void DefineVerify(CLI::App* review, Invocation* in) {
   verify->add_option("--envelope", in->verify_options.envelope,
                      "Verify a context envelope file (works without a store)");
   verify->add_option("--against", in->against, "A revision whose tree must be the reviewed tree");
+  verify->add_flag("--require-signature", in->verify_options.require_signature,
+                   "--lineage: the approval's history commit must carry an SSH signature by a "
+                   "principal of --allowed-signers (else untrusted, exit 10)");
+  verify->add_option("--allowed-signers", in->verify_options.allowed_signers,
+                     "git's allowed signers file (with --require-signature)");
   verify->callback([in, verify] {
     if (verify->count("--against")) in->verify_options.against = in->against;
     in->action = [in] { return RunVerify(in->common, in->verify_options); };
@@ -152,6 +157,10 @@ void DefineVerdict(CLI::App* review, Invocation* in) {
   verdict->add_option("--role", in->life.role, "The actor's role (reviewer)")->required();
   verdict->add_option("--body", in->body, "The review body text");
   verdict->add_option("--body-file", in->body_file, "A file holding the review body");
+  verdict->add_flag("--sign", in->life.sign,
+                    "APPROVE only: sign the approval's history commit as git commit -S does "
+                    "(gpg.format=ssh, user.signingKey, gpg.ssh.program; git config "
+                    "gentle-ai.signApprovals=true signs without it)");
   AddRevisionFlag(verdict, in, false);
   RunsLifecycle(verdict, in, RunVerdict);
 }

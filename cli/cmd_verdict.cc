@@ -28,8 +28,8 @@ Result<std::string> ReadBody(const LifecycleOptions& o) {
 }  // namespace
 
 int RunVerdict(const CommonOptions& common, const LifecycleOptions& o) {
-  transaction::VerdictRequest request{common.cwd, o.lineage, o.verdict,          o.actor,
-                                      o.role,     "",        o.expected_revision};
+  transaction::VerdictRequest request{common.cwd, o.lineage, o.verdict,           o.actor,
+                                      o.role,     "",        o.expected_revision, o.sign};
   if (Status st = transaction::ValidateVerdictRequest(request); !st.ok()) {
     return ReportError(st, common.json);
   }
@@ -51,10 +51,12 @@ int RunVerdict(const CommonOptions& common, const LifecycleOptions& o) {
     out["body_sha256"] = r.body_sha256;
     out["at"] = r.at;
     out["token"] = NullIfEmpty(r.token);
+    out["signed"] = r.signed_approval;
     return PrintJson(out);
   }
   std::cout << r.verdict << " " << r.lineage << ": " << r.previous_state << " -> " << r.state
             << "\n  revision: " << r.revision << "\n";
+  if (r.signed_approval) std::cout << "  signed:   the approval's history commit (SSH)\n";
   if (!r.token.empty()) {
     std::cout << "  token:    " << r.token
               << "\n  (shown once; `review burn` needs it with the revision above)\n";

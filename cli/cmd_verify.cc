@@ -15,9 +15,22 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     return ReportError(Status(Code::kUsage, "verify needs exactly one of --lineage or --envelope"),
                        common.json);
   }
+  if (options.require_signature != !options.allowed_signers.empty()) {
+    return ReportError(
+        Status(Code::kUsage, "--require-signature and --allowed-signers FILE go together"),
+        common.json);
+  }
+  if (options.require_signature && options.lineage.empty()) {
+    return ReportError(Status(Code::kUsage,
+                              "--require-signature needs --lineage: an envelope carries no "
+                              "history, so no signature"),
+                       common.json);
+  }
+  std::optional<std::string> allowed_signers;
+  if (options.require_signature) allowed_signers = options.allowed_signers;
   Result<exporter::VerifyResult> result = Status(Code::kInternal, "unreached");
   if (!options.lineage.empty()) {
-    result = exporter::VerifyLineage(common.cwd, options.lineage, options.against);
+    result = exporter::VerifyLineage(common.cwd, options.lineage, options.against, allowed_signers);
   } else {
     auto text = store::ReadFileLimited(options.envelope, exporter::kMaxEnvelopeBytes);
     if (!text.ok()) {
@@ -41,6 +54,11 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["sha256"] = r.sha256;
     out["engine"] = std::string(exporter::EngineName(r.engine));
     if (options.envelope.empty()) out["consumed"] = r.consumed;
+    if (options.require_signature) {
+      out["signature"] = {{"commit", r.approval_commit},
+                          {"principal", r.signer},
+                          {"key", NullIfEmpty(r.signer_key)}};
+    }
     if (!options.envelope.empty()) {
       out["checked"] = exporter::EnvelopeChecked();
       out["self_asserted"] = exporter::EnvelopeSelfAsserted();
@@ -51,6 +69,10 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
             << "  candidate tree: " << r.candidate_tree << "\n";
   if (!r.against_tree.empty()) {
     std::cout << "  " << *options.against << " has exactly the reviewed tree\n";
+  }
+  if (!r.signer.empty()) {
+    std::cout << "  approval signed by " << r.signer << " (history commit " << r.approval_commit
+              << ")\n";
   }
   if (r.consumed) {
     std::cout << "  approved, and the approval's acknowledgement was burned since (consumed)\n";

@@ -31,6 +31,8 @@ struct VerifyOptions {
   std::string lineage;
   std::string envelope;  // a file path; exclusive with lineage
   std::optional<std::string> against;
+  bool require_signature = false;  // with allowed_signers, --lineage only
+  std::string allowed_signers;
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 
@@ -46,6 +48,7 @@ struct LifecycleOptions {
   std::string reason;
   std::optional<std::string> expected_revision;
   bool yes = false;
+  bool sign = false;  // verdict --sign
 };
 
 int RunVerdict(const CommonOptions& common, const LifecycleOptions& options);

@@ -1,5 +1,6 @@
 #include "export/verify.h"
 
+#include "export/approval_signature.h"
 #include "export/context_export.h"
 #include "export/derivation.h"
 #include "export/engine.h"
@@ -123,17 +124,42 @@ Result<store::RecordView> BurnedApproval(const store::git::Repository& repo,
   return record;
 }
 
+// The approval's history commit of `record` and its signature against `allowed_signers`.
+Status CheckSignedApproval(const store::git::Repository& repo, const store::RecordView& record,
+                           const std::string& allowed_signers, VerifyResult* result) {
+  const std::string& lineage = record.lineage_id;
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
+                          store::ReadHistoryTip(repo, lineage));
+  std::optional<std::string> commit;
+  if (tip) {
+    GENTLE_ASSIGN_OR_RETURN(commit, FindApprovalCommit(repo, lineage, tip->id, record.revision));
+  }
+  if (!commit) {
+    return Status(Code::kUntrusted, "lineage " + lineage +
+                                        " has no history commit holding its approval, so no "
+                                        "signature can vouch for it")
+        .WithDetail("reason", "unsigned");
+  }
+  GENTLE_ASSIGN_OR_RETURN(ApprovalSignature signature,
+                          CheckApprovalSignature(repo, *commit, allowed_signers));
+  result->approval_commit = signature.commit;
+  result->signer = signature.principal;
+  result->signer_key = signature.key;
+  return Status::Ok();
+}
+
 }  // namespace
 
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
-                                   const std::optional<std::string>& against) {
+                                   const std::optional<std::string>& against,
+                                   const std::optional<std::string>& allowed_signers) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(lineage));
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   auto loaded = LoadForRead(repo, lineage);
   bool consumed = false;
-  if (!loaded.ok() && loaded.status().code() == Code::kConsumed && against) {
+  if (!loaded.ok() && loaded.status().code() == Code::kConsumed && (against || allowed_signers)) {
     // A spent approval is what CI sees after a merge: the history's burn commit holds it.
     auto burned = BurnedApproval(repo, lineage);
     if (burned.ok()) {
@@ -158,10 +184,15 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
   if (!against_status.ok()) return against_status.WithLineage(lineage);
-  if (against && !store::IsState(record.state, store::ReviewState::kApproved)) {
+  if ((against || allowed_signers) &&
+      !store::IsState(record.state, store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
                                          ", not approved; the merge is not authorised")
         .WithLineage(lineage);
+  }
+  if (allowed_signers) {
+    Status signed_status = CheckSignedApproval(repo, record, *allowed_signers, &result);
+    if (!signed_status.ok()) return signed_status.WithLineage(lineage);
   }
   return result;
 }

@@ -49,10 +49,19 @@ struct VerifyResult {
   // Lineage mode with --against: the approval was burned after it was given (DESIGN.md section
   // 9); the record is the one the history's terminal burn commit holds.
   bool consumed = false;
+  // With an allowed signers file: the approval's signed history commit and its signer.
+  std::string approval_commit;
+  std::string signer;
+  std::string signer_key;
 };
 
+// `allowed_signers` (verify --require-signature --allowed-signers FILE): the lineage must hold an
+// approval (`wrong_state` otherwise; a burned one counts, as with `against`) whose history commit
+// is signed by a principal of FILE (export/approval_signature.h; `untrusted` otherwise). Checked
+// after everything else.
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
-                                   const std::optional<std::string>& against);
+                                   const std::optional<std::string>& against,
+                                   const std::optional<std::string>& allowed_signers = {});
 
 // `envelope_json` is the file's content.
 Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& envelope_json,

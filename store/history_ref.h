@@ -14,11 +14,17 @@
 // and the ref are written with libgit2's fsync on, so a ref that moved is durable.
 //
 // A tree without `review-state.json` is an old single-commit pin (time 0, message "gentle-ai
-// review pin"); ReadHistoryCommit reports it as `legacy_pin`. The ref moves by compare-and-swap
+// review pin"); ReadHistoryCommit reports it as `legacy_pin`.
+//
+// A spec with `sign` set (an approval signed as `git commit -S` signs, DESIGN.md section 11) gets
+// the commit above with a `gpgsig` header holding what `sign` returns for the unsigned commit's
+// bytes (git_commit_create_with_signature); when `sign` fails nothing but the tree objects is
+// written and its Status is returned. The ref moves by compare-and-swap
 // on the tip the writer read (`conflict` when it moved; `busy` when its lock is taken).
 #ifndef GENTLE_STORE_HISTORY_REF_H_
 #define GENTLE_STORE_HISTORY_REF_H_
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -47,6 +53,8 @@ struct HistoryCommitSpec {
   // "verdicts/<generation>.md".
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::pair<std::string, std::string>> trailers;  // after the common ones
+  // Signs the unsigned commit's bytes: the armored signature for its gpgsig header.
+  std::function<Result<std::string>(const std::string& commit)> sign;
 };
 
 struct HistoryCommit {

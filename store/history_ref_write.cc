@@ -113,6 +113,16 @@ Result<std::string> WriteHistoryCommit(const git::Repository& repo, const Histor
   if (!spec.at.empty()) commit += "At: " + TrailerValue(spec.at) + "\n";
   if (!spec.created_at.empty()) commit += "Created-At: " + TrailerValue(spec.created_at) + "\n";
   for (const auto& [key, value] : spec.trailers) commit += key + ": " + TrailerValue(value) + "\n";
+  if (spec.sign) {
+    GENTLE_ASSIGN_OR_RETURN(std::string signature, spec.sign(commit));
+    git_oid id;
+    if (git_commit_create_with_signature(&id, repo.raw(), commit.c_str(), signature.c_str(),
+                                         "gpgsig") != 0) {
+      return Status(Code::kInternal,
+                    "cannot write the signed history commit: " + git::LastGitError());
+    }
+    return git::OidHex(id);
+  }
   GENTLE_ASSIGN_OR_RETURN(git_oid id, WriteObject(odb.get(), commit, GIT_OBJECT_COMMIT));
   return git::OidHex(id);
 }

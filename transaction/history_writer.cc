@@ -8,8 +8,40 @@
 
 namespace gentle::transaction {
 
+namespace {
+
+struct Placement {
+  std::optional<std::string> from;    // the ref's current target
+  std::optional<std::string> parent;  // the new commit's parent
+};
+
+// Where the next commit goes on `tip`; fills spec->created_at from it when empty.
+Placement PlaceOn(const std::optional<store::HistoryCommit>& tip, store::HistoryCommitSpec* spec) {
+  Placement out;
+  if (tip) {
+    out.from = tip->id;
+    if (!tip->legacy_pin) out.parent = tip->id;  // an old pin (without a record) is replaced
+    if (spec->created_at.empty()) spec->created_at = tip->created_at;
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<std::optional<PreparedHistory>> PrepareHistoryCommit(const store::git::Repository& repo,
+                                                            const store::StoreLayout& layout,
+                                                            store::HistoryCommitSpec spec) {
+  GENTLE_ASSIGN_OR_RETURN(store::HistoryCheck check,
+                          store::CheckHistory(repo, layout, spec.lineage));
+  if (check.drift != store::HistoryDrift::kNone) return std::optional<PreparedHistory>();
+  const Placement place = PlaceOn(check.tip, &spec);
+  GENTLE_ASSIGN_OR_RETURN(std::string id, store::WriteHistoryCommit(repo, spec, place.parent));
+  return std::optional<PreparedHistory>(PreparedHistory{place.from, std::move(id)});
+}
+
 Status AppendHistory(const store::git::Repository& repo, const store::StoreLayout& layout,
-                     store::HistoryCommitSpec spec) {
+                     store::HistoryCommitSpec spec,
+                     const std::optional<PreparedHistory>& prepared) {
   // First the history is brought level with the files: a prepared tip the record never followed
   // is rolled back, a record the history does not hold gets a sync commit. One check answers the
   // usual case, a history already level.
@@ -21,15 +53,14 @@ Status AppendHistory(const store::git::Repository& repo, const store::StoreLayou
     GENTLE_RETURN_IF_ERROR(store::SyncHistory(repo, layout, spec.lineage, spec.at).status());
     GENTLE_ASSIGN_OR_RETURN(tip, store::ReadHistoryTip(repo, spec.lineage));
   }
-  std::optional<std::string> from;  // the ref's current target
-  std::optional<std::string> parent;
-  if (tip) {
-    from = tip->id;
-    if (!tip->legacy_pin) parent = tip->id;  // an old pin (without a record) is replaced
-    if (spec.created_at.empty()) spec.created_at = tip->created_at;
+  const Placement place = PlaceOn(tip, &spec);
+  std::string id;
+  if (prepared && prepared->from == place.from) {
+    id = prepared->id;
+  } else {
+    GENTLE_ASSIGN_OR_RETURN(id, store::WriteHistoryCommit(repo, spec, place.parent));
   }
-  GENTLE_ASSIGN_OR_RETURN(std::string id, store::WriteHistoryCommit(repo, spec, parent));
-  GENTLE_RETURN_IF_ERROR(store::MoveHistoryRef(repo, spec.lineage, from, id));
+  GENTLE_RETURN_IF_ERROR(store::MoveHistoryRef(repo, spec.lineage, place.from, id));
   store::FaultPoint(spec.verb + ":history-prepared");
   return Status::Ok();
 }

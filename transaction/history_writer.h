@@ -10,9 +10,17 @@
 // a prepared tip, which recovery rolls back if the record never follows.
 //
 // `spec.created_at` is filled from the history (the lineage's start time) when left empty.
+//
+// PrepareHistoryCommit writes the mutation's commit ahead, objects only (no ref moves, nothing
+// else is touched), when the history is already level with the files: a signed approval is
+// signed there, before its mutation opens the index, so a signing failure writes nothing.
+// AppendHistory then moves the ref to that commit when the tip is still the one it was written
+// on; otherwise (a history that was not level, or that recovery moved) it writes the commit
+// again on the tip it finds.
 #ifndef GENTLE_TRANSACTION_HISTORY_WRITER_H_
 #define GENTLE_TRANSACTION_HISTORY_WRITER_H_
 
+#include <optional>
 #include <string>
 
 #include "store/git/repository.h"
@@ -22,8 +30,19 @@
 
 namespace gentle::transaction {
 
+struct PreparedHistory {
+  std::optional<std::string> from;  // the ref's target it was written on (nullopt: no ref)
+  std::string id;
+};
+
+// nullopt when the history is not level with the files.
+Result<std::optional<PreparedHistory>> PrepareHistoryCommit(const store::git::Repository& repo,
+                                                            const store::StoreLayout& layout,
+                                                            store::HistoryCommitSpec spec);
+
 Status AppendHistory(const store::git::Repository& repo, const store::StoreLayout& layout,
-                     store::HistoryCommitSpec spec);
+                     store::HistoryCommitSpec spec,
+                     const std::optional<PreparedHistory>& prepared = std::nullopt);
 
 // The verdict file of a history commit: a front matter of JSON-quoted values, then the body.
 std::string VerdictFile(const std::string& verdict, const std::string& actor,

@@ -78,11 +78,6 @@ Result<store::RecordView> CommitState(MutationScope* scope, const store::RecordV
   std::string revision;
   const std::string file = store::EncodeRecordFile(store::ToCompactState(state), &revision);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
-  GENTLE_RETURN_IF_ERROR(OpenIndex(scope));
-  store::index::LineageRow row = store::LineageRowOf(written, store::index::RowStatus::kPrepared);
-  row.created_at = store::CreationTimes(&scope->repo).Of(previous);
-  GENTLE_RETURN_IF_ERROR(scope->index->UpsertLineage(row));
-  store::FaultPoint(v + ":index-prepared");
   history.verb = v;
   history.lineage = lineage;
   history.record_file = file;
@@ -90,7 +85,18 @@ Result<store::RecordView> CommitState(MutationScope* scope, const store::RecordV
   history.state = written.state;
   history.base_tree = written.current_snapshot.base_tree;
   history.candidate_tree = written.current_snapshot.candidate_tree;
-  GENTLE_RETURN_IF_ERROR(AppendHistory(scope->repo, scope->layout, std::move(history)));
+  // A signed commit is written (and signed) before the index is opened: a signing failure is a
+  // refusal that leaves the store, the index and the refs as they were.
+  std::optional<PreparedHistory> prepared;
+  if (history.sign) {
+    GENTLE_ASSIGN_OR_RETURN(prepared, PrepareHistoryCommit(scope->repo, scope->layout, history));
+  }
+  GENTLE_RETURN_IF_ERROR(OpenIndex(scope));
+  store::index::LineageRow row = store::LineageRowOf(written, store::index::RowStatus::kPrepared);
+  row.created_at = store::CreationTimes(&scope->repo).Of(previous);
+  GENTLE_RETURN_IF_ERROR(scope->index->UpsertLineage(row));
+  store::FaultPoint(v + ":index-prepared");
+  GENTLE_RETURN_IF_ERROR(AppendHistory(scope->repo, scope->layout, std::move(history), prepared));
   GENTLE_RETURN_IF_ERROR(
       store::WriteFileAtomic(scope->layout.record_path(lineage), file, store::kRecordFileMode));
   store::FaultPoint(v + ":record-written");

@@ -54,7 +54,9 @@ Result<nlohmann::ordered_json> StateOf(const store::RecordView& record);
 // LoadForMutation read it, under the same lock). `history` gives the history commit's time, files
 // and extra trailers; its verb, lineage, record, revision, state and trees are filled here. Fault
 // points: <verb>:index-prepared, <verb>:history-prepared, <verb>:record-written,
-// <verb>:index-committed.
+// <verb>:index-committed. With `history.sign` (a signed approval) the commit is written and
+// signed before the index is opened (transaction/history_writer.h, PrepareHistoryCommit), so a
+// signing failure changes nothing.
 Result<store::RecordView> CommitState(MutationScope* scope, const store::RecordView& previous,
                                       const nlohmann::ordered_json& state, std::string_view verb,
                                       store::HistoryCommitSpec history);

@@ -5,6 +5,7 @@
 #include "store/review_state.h"
 #include "store/secret.h"
 #include "store/sha256.h"
+#include "transaction/approval_signer.h"
 #include "transaction/clock.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
@@ -31,6 +32,9 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(r.lineage));
   GENTLE_RETURN_IF_ERROR(RequireText("--actor", r.actor));
   GENTLE_RETURN_IF_ERROR(CheckExpectedRevision(r.expected_revision));
+  if (r.sign && r.verdict != "APPROVE") {
+    return Status(Code::kUsage, "--sign signs approvals only (--verdict APPROVE)");
+  }
   if (r.role != "reviewer") {
     return Status(Code::kForbidden, "role \"" + r.role + "\" may not give verdicts (only reviewer)")
         .WithLineage(r.lineage)
@@ -66,7 +70,15 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   result.previous_revision = record.revision;
   result.body_sha256 = "sha256:" + store::Sha256Hex(request.body);
   result.at = NowRfc3339();
+  std::optional<ApprovalSigner> signer;
   if (target == store::ReviewState::kApproved) {
+    bool sign = request.sign;
+    if (!sign) {
+      GENTLE_ASSIGN_OR_RETURN(sign, SignApprovalsConfigured(scope->repo));
+    }
+    if (sign) {
+      GENTLE_ASSIGN_OR_RETURN(signer, LoadApprovalSigner(scope->repo));
+    }
     GENTLE_ASSIGN_OR_RETURN(result.token, store::RandomHex(32));
     // Kept as gentle-ai keeps it, so either tool can burn the other's approval.
     state["approved_ack_token"] = result.token;
@@ -82,6 +94,10 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
       VerdictFile(request.verdict, Trimmed(request.actor), request.role, result.at,
                   result.previous_state, result.state, result.body_sha256, request.body));
   commit.trailers.emplace_back("Verdict", request.verdict);
+  if (signer) {
+    commit.sign = [signer](const std::string& payload) { return SignPayload(*signer, payload); };
+    result.signed_approval = true;
+  }
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
                           CommitState(scope.get(), record, state, "verdict", std::move(commit)));
   result.revision = written.revision;

@@ -28,6 +28,10 @@ struct VerdictRequest {
   std::string role;
   std::string body;  // the text itself (the CLI reads --body-file)
   std::optional<std::string> expected_revision;
+  // APPROVE only (`usage` otherwise): sign the approval's history commit as `git commit -S`
+  // does (transaction/approval_signer.h). git config gentle-ai.signApprovals=true signs every
+  // APPROVE without it. A signing failure refuses the verdict with nothing written.
+  bool sign = false;
 };
 
 struct VerdictResult {
@@ -39,7 +43,8 @@ struct VerdictResult {
   std::string revision;
   std::string body_sha256;
   std::string at;
-  std::string token;  // APPROVE only; stored as gentle-ai stores it (approved_ack_token)
+  std::string token;             // APPROVE only; stored as gentle-ai stores it (approved_ack_token)
+  bool signed_approval = false;  // the history commit carries an SSH signature
 };
 
 // Checks the verdict, role and flags without touching the store.

@@ -1,0 +1,139 @@
+#include "export/approval_signature.h"
+
+#include <vector>
+
+#include "store/file_io.h"
+#include "store/git/commit_signature.h"
+#include "store/history_ref.h"
+#include "store/program_run.h"
+#include "store/record.h"
+#include "store/review_state.h"
+#include "store/scratch_dir.h"
+
+namespace gentle::exporter {
+namespace {
+
+constexpr const char* kProgram = "ssh-keygen";
+constexpr std::string_view kSshSignatureBegin = "-----BEGIN SSH SIGNATURE-----";
+constexpr size_t kMaxAllowedSignersBytes = 16u << 20;
+
+Status Untrusted(const std::string& commit, const std::string& reason, const std::string& why) {
+  return Status(Code::kUntrusted, "the approval's history commit " + commit + " " + why)
+      .WithDetail("commit", commit)
+      .WithDetail("reason", reason);
+}
+
+// "SHA256:..." from ssh-keygen's "... with ED25519 key SHA256:..." line; "" when absent.
+std::string KeyFingerprint(const std::string& text) {
+  const size_t at = text.find(" key SHA256:");
+  if (at == std::string::npos) return "";
+  const size_t begin = at + 5;
+  const size_t end = text.find_first_of(" \r\n", begin);
+  return text.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+}
+
+std::string Trim(const std::string& text) {
+  const char* space = " \t\r\n";
+  const size_t begin = text.find_first_not_of(space);
+  if (begin == std::string::npos) return "";
+  return text.substr(begin, text.find_last_not_of(space) - begin + 1);
+}
+
+Result<store::ProgramOutput> RunSshKeygen(const std::vector<std::string>& args,
+                                          const std::string& input) {
+  std::vector<std::string> argv = {kProgram};
+  argv.insert(argv.end(), args.begin(), args.end());
+  auto run = store::RunProgram(argv, input);
+  if (!run.ok()) {
+    return Status(Code::kUsage, "verifying signatures needs ssh-keygen (openssh-client): " +
+                                    run.status().message());
+  }
+  return run;
+}
+
+}  // namespace
+
+Result<std::optional<std::string>> FindApprovalCommit(const store::git::Repository& repo,
+                                                      const std::string& lineage,
+                                                      const std::string& tip,
+                                                      const std::string& revision) {
+  std::optional<std::string> next = tip;
+  while (next) {
+    GENTLE_ASSIGN_OR_RETURN(store::HistoryCommit commit, store::ReadHistoryCommit(repo, *next));
+    if (commit.verb == "verdict" && store::IsState(commit.state, store::ReviewState::kApproved)) {
+      auto record = store::ParseRecordFile(commit.record_file, lineage);
+      if (record.ok() && record->revision == revision &&
+          store::IsState(record->state, store::ReviewState::kApproved)) {
+        return std::optional<std::string>(commit.id);
+      }
+    }
+    next = commit.parent;
+  }
+  return std::optional<std::string>();
+}
+
+Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& repo,
+                                                 const std::string& commit,
+                                                 const std::string& allowed_signers) {
+  if (!store::ReadFileLimited(allowed_signers, kMaxAllowedSignersBytes).ok()) {
+    return Status(Code::kUsage, "cannot read --allowed-signers " + allowed_signers);
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::git::CommitSignature> signature,
+                          store::git::ReadCommitSignature(repo, commit));
+  if (!signature) return Untrusted(commit, "unsigned", "is not signed");
+  if (signature->signature.compare(0, kSshSignatureBegin.size(), kSshSignatureBegin) != 0) {
+    return Untrusted(commit, "not_ssh", "carries a signature that is not an SSH signature");
+  }
+  std::optional<store::ScratchDir> dir = store::ScratchDir::Create("gentle-ai-verify-");
+  if (!dir || !dir->WriteFile("signature", signature->signature)) {
+    return Status(Code::kInternal, "cannot write the signature to a temporary file");
+  }
+  const std::string sig_file = dir->path() + "/signature";
+  ApprovalSignature out;
+  out.commit = commit;
+
+  GENTLE_ASSIGN_OR_RETURN(
+      store::ProgramOutput check,
+      RunSshKeygen({"-Y", "check-novalidate", "-n", "git", "-s", sig_file}, signature->payload));
+  out.key = KeyFingerprint(check.out + "\n" + check.err);
+  if (check.exit_code != 0) {
+    Status st = Untrusted(commit, "bad_signature", "carries an SSH signature that does not verify");
+    if (!out.key.empty()) st.WithDetail("key", out.key);
+    return st;
+  }
+  GENTLE_ASSIGN_OR_RETURN(
+      store::ProgramOutput found,
+      RunSshKeygen({"-Y", "find-principals", "-s", sig_file, "-f", allowed_signers}, ""));
+  std::vector<std::string> principals;
+  if (found.exit_code == 0) {
+    size_t pos = 0;
+    while (pos < found.out.size()) {
+      const size_t end = found.out.find('\n', pos);
+      std::string line = Trim(found.out.substr(pos, end == std::string::npos ? end : end - pos));
+      if (!line.empty()) principals.push_back(std::move(line));
+      if (end == std::string::npos) break;
+      pos = end + 1;
+    }
+  }
+  for (const std::string& principal : principals) {
+    GENTLE_ASSIGN_OR_RETURN(store::ProgramOutput verified,
+                            RunSshKeygen({"-Y", "verify", "-n", "git", "-f", allowed_signers, "-I",
+                                          principal, "-s", sig_file},
+                                         signature->payload));
+    if (verified.exit_code == 0) {
+      out.principal = principal;
+      return out;
+    }
+  }
+  Status st = Untrusted(commit, "not_allowed",
+                        principals.empty()
+                            ? "is signed by a key no principal of " + allowed_signers + " holds"
+                            : "is signed by a key " + allowed_signers +
+                                  " does not allow for git signatures (principal " +
+                                  principals.front() + ")");
+  if (!out.key.empty()) st.WithDetail("key", out.key);
+  if (!principals.empty()) st.WithDetail("principal", principals.front());
+  return st;
+}
+
+}  // namespace gentle::exporter

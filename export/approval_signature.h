@@ -1,0 +1,48 @@
+// Signed approvals, the read side (DESIGN.md sections 9 and 11): which history commit holds a
+// lineage's approval, and whether its SSH signature is by a principal the caller allows.
+//
+// FindApprovalCommit walks from `tip` by first parent (any history: the local ref's or a fetched
+// one's) to the newest `verdict` commit whose State trailer is `approved` and whose
+// review-state.json verifies as a record of `lineage` with revision `revision` (for a burned
+// lineage that is the burn commit's parent). nullopt when no commit does.
+//
+// CheckApprovalSignature takes a commit id, so it answers for local and fetched histories alike.
+// The commit's `gpgsig` (store/git/commit_signature.h) must be an SSH signature that
+// `ssh-keygen -Y check-novalidate -n git` accepts over the signed payload, whose key
+// `ssh-keygen -Y find-principals` finds in `allowed_signers` (git's allowed signers format), and
+// that `ssh-keygen -Y verify -n git -I <principal>` accepts for one of those principals. Anything
+// else is `untrusted` (exit 10) with details.commit and details.reason: `unsigned` (no gpgsig),
+// `not_ssh` (another kind of signature), `bad_signature` (it does not verify), `not_allowed` (no
+// principal of the file holds its key, or none accepts it); details.key is the signing key's
+// fingerprint when ssh-keygen reported it. An unreadable allowed signers file is `usage`, as is an
+// ssh-keygen that cannot be run. Read-only: the signature goes to a private temp dir
+// (store/scratch_dir.h) outside the store, removed afterwards; the payload goes to stdin.
+#ifndef GENTLE_EXPORT_APPROVAL_SIGNATURE_H_
+#define GENTLE_EXPORT_APPROVAL_SIGNATURE_H_
+
+#include <optional>
+#include <string>
+
+#include "store/git/repository.h"
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+Result<std::optional<std::string>> FindApprovalCommit(const store::git::Repository& repo,
+                                                      const std::string& lineage,
+                                                      const std::string& tip,
+                                                      const std::string& revision);
+
+struct ApprovalSignature {
+  std::string commit;
+  std::string principal;  // the allowed signer that accepted it
+  std::string key;        // the key's fingerprint ("SHA256:..."), when reported
+};
+
+Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& repo,
+                                                 const std::string& commit,
+                                                 const std::string& allowed_signers);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_APPROVAL_SIGNATURE_H_

@@ -1,0 +1,132 @@
+#include "transaction/approval_signer.h"
+
+#include <git2.h>
+
+#include <cstdlib>
+#include <optional>
+
+#include "store/file_io.h"
+#include "store/git/git_util.h"
+#include "store/program_run.h"
+#include "store/scratch_dir.h"
+
+namespace gentle::transaction {
+namespace {
+
+using ConfigPtr = store::git::GitPtr<git_config, git_config_free>;
+
+constexpr std::string_view kLiteralPrefix = "key::";
+constexpr std::string_view kSignatureBegin = "-----BEGIN SSH SIGNATURE-----";
+
+Result<ConfigPtr> Snapshot(const store::git::Repository& repo) {
+  git_config* config = nullptr;
+  if (git_repository_config_snapshot(&config, repo.raw()) != 0) {
+    return Status(Code::kInternal,
+                  "cannot read the git configuration: " + store::git::LastGitError());
+  }
+  return ConfigPtr(config);
+}
+
+// The value of `name`, nullopt when unset.
+Result<std::optional<std::string>> ConfigString(git_config* config, const char* name) {
+  git_buf value = GIT_BUF_INIT;
+  const int rc = git_config_get_string_buf(&value, config, name);
+  if (rc == GIT_ENOTFOUND) return std::optional<std::string>();
+  if (rc != 0) {
+    return Status(Code::kUsage, std::string("cannot read git config ") + name + ": " +
+                                    store::git::LastGitError());
+  }
+  std::string out(value.ptr, value.size);
+  git_buf_dispose(&value);
+  return std::optional<std::string>(std::move(out));
+}
+
+Status SigningFailed(const std::string& why) {
+  return Status(Code::kUsage, "cannot sign the approval: " + why);
+}
+
+std::string FirstLine(const std::string& text) {
+  const size_t end = text.find('\n');
+  return text.substr(0, end);
+}
+
+}  // namespace
+
+Result<bool> SignApprovalsConfigured(const store::git::Repository& repo) {
+  GENTLE_ASSIGN_OR_RETURN(ConfigPtr config, Snapshot(repo));
+  int value = 0;
+  const int rc = git_config_get_bool(&value, config.get(), "gentle-ai.signApprovals");
+  if (rc == GIT_ENOTFOUND) return false;
+  if (rc != 0) {
+    return Status(Code::kUsage, "git config gentle-ai.signApprovals is not a boolean: " +
+                                    store::git::LastGitError());
+  }
+  return value != 0;
+}
+
+Result<ApprovalSigner> LoadApprovalSigner(const store::git::Repository& repo) {
+  GENTLE_ASSIGN_OR_RETURN(ConfigPtr config, Snapshot(repo));
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> format,
+                          ConfigString(config.get(), "gpg.format"));
+  if (!format || *format != "ssh") {
+    return SigningFailed("gpg.format is " + (format ? "\"" + *format + "\"" : "unset (openpgp)") +
+                         "; only SSH signatures are supported (git config gpg.format ssh)")
+        .WithDetail("gpg.format", format.value_or(""));
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> key,
+                          ConfigString(config.get(), "user.signingKey"));
+  if (!key || key->empty()) {
+    return SigningFailed(
+        "user.signingKey is unset (git config user.signingKey <key file or key::<public key>>)");
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> program,
+                          ConfigString(config.get(), "gpg.ssh.program"));
+  ApprovalSigner signer;
+  signer.program = program && !program->empty() ? *program : "ssh-keygen";
+  if (key->compare(0, kLiteralPrefix.size(), kLiteralPrefix) == 0) {
+    signer.key = key->substr(kLiteralPrefix.size());
+    signer.literal = true;
+  } else if (key->compare(0, 2, "~/") == 0) {
+    const char* home = std::getenv("HOME");
+    signer.key = std::string(home ? home : "") + key->substr(1);
+  } else {
+    signer.key = *key;
+  }
+  return signer;
+}
+
+Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string& payload) {
+  std::optional<store::ScratchDir> dir = store::ScratchDir::Create("gentle-ai-sign-");
+  if (!dir || !dir->WriteFile("commit", payload)) {
+    return Status(Code::kInternal, "cannot create a temporary directory for signing");
+  }
+  std::string key_file = signer.key;
+  if (signer.literal) {
+    if (!dir->WriteFile("key.pub", signer.key + "\n")) {
+      return Status(Code::kInternal, "cannot write the signing key to a temporary file");
+    }
+    key_file = dir->path() + "/key.pub";
+  }
+  std::vector<std::string> argv = {signer.program, "-Y", "sign", "-n", "git", "-f", key_file};
+  if (signer.literal) argv.push_back("-U");
+  argv.push_back(dir->path() + "/commit");
+  auto run = store::RunProgram(argv, "");
+  if (!run.ok()) {
+    return SigningFailed(run.status().message()).WithDetail("program", signer.program);
+  }
+  if (run->exit_code != 0) {
+    return SigningFailed(signer.program + " -Y sign exited " + std::to_string(run->exit_code) +
+                         ": " + FirstLine(run->err))
+        .WithDetail("program", signer.program)
+        .WithDetail("exit_code", std::to_string(run->exit_code))
+        .WithDetail("stderr", FirstLine(run->err));
+  }
+  auto signature = store::ReadFileLimited(dir->path() + "/commit.sig", 1u << 20);
+  if (!signature.ok() || signature->compare(0, kSignatureBegin.size(), kSignatureBegin) != 0) {
+    return SigningFailed(signer.program + " -Y sign wrote no SSH signature")
+        .WithDetail("program", signer.program);
+  }
+  return std::move(signature).value();
+}
+
+}  // namespace gentle::transaction

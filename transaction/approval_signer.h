@@ -1,0 +1,45 @@
+// Signing an approval's history commit the way `git commit -S` signs (DESIGN.md section 11,
+// signed approvals). In the write side only: the signing program runs under the writer lock.
+//
+// The user's git configuration, read with libgit2 (the repository's config with the global and
+// system files under it):
+//   gentle-ai.signApprovals  a boolean: sign every APPROVE as if --sign were given
+//   gpg.format               must be `ssh` (unset means openpgp to git): openpgp and x509 are
+//                            refused with `usage`
+//   user.signingKey          a key file path (`~/` expanded; a private key, or a public key whose
+//                            private half ssh-agent holds) or `key::<public key>` (signed through
+//                            ssh-agent); unset is `usage`
+//   gpg.ssh.program          the signing program, default `ssh-keygen`
+// Sign runs `<program> -Y sign -n git -f <key file> [-U] <temp dir>/commit` (exec argv, no shell;
+// `-U` for a `key::` literal, as git passes it) in a private temp dir (store/scratch_dir.h, the
+// literal key written there), reads `commit.sig`, and removes the directory. A program that
+// cannot run, fails, or writes no SSH signature is `usage` (details: program, exit code and its
+// first error line): the verdict is then refused before anything is written.
+#ifndef GENTLE_TRANSACTION_APPROVAL_SIGNER_H_
+#define GENTLE_TRANSACTION_APPROVAL_SIGNER_H_
+
+#include <string>
+
+#include "store/git/repository.h"
+#include "store/status.h"
+
+namespace gentle::transaction {
+
+// gentle-ai.signApprovals (false when unset; `usage` when it is not a boolean).
+Result<bool> SignApprovalsConfigured(const store::git::Repository& repo);
+
+struct ApprovalSigner {
+  std::string program;  // gpg.ssh.program
+  std::string key;      // user.signingKey: a path (expanded) or the public key of a key:: literal
+  bool literal = false;
+};
+
+// The signer the configuration describes; `usage` when it cannot describe one.
+Result<ApprovalSigner> LoadApprovalSigner(const store::git::Repository& repo);
+
+// The armored SSH signature of `payload` (namespace "git").
+Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string& payload);
+
+}  // namespace gentle::transaction
+
+#endif  // GENTLE_TRANSACTION_APPROVAL_SIGNER_H_
