@@ -1,0 +1,307 @@
+// Signed approvals (DESIGN.md sections 7, 9 and 11): `verdict APPROVE --sign` (or git config
+// gentle-ai.signApprovals=true) signs the approval's history commit as `git commit -S` does, with
+// the user's SSH key through ssh-keygen, so `git verify-commit` accepts it; `verify
+// --require-signature --allowed-signers FILE` answers `untrusted` (exit 10) for an approval that
+// is unsigned, badly signed, or signed by a key no principal of FILE holds. Keys are made by
+// ssh-keygen in a temp dir; the repository is configured as a user would configure git.
+#include <catch2/catch.hpp>
+
+#include "store/status.h"
+#include "tests/support/files.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+namespace gentle::testing {
+namespace {
+
+using Json = nlohmann::json;
+
+std::string Ref(const std::string& lineage) { return "refs/gentle-ai/reviews/" + lineage; }
+
+std::string GitOut(const LifecycleRepo& repo, const std::vector<std::string>& args) {
+  RunResult run = repo.Git(args);
+  INFO("git " << Json(args).dump() << ": " << run.err);
+  REQUIRE(run.exit_code == 0);
+  return run.out;
+}
+
+std::string Tip(const LifecycleRepo& repo, const std::string& lineage) {
+  return Trim(GitOut(repo, {"rev-parse", Ref(lineage)}));
+}
+
+// An ed25519 key pair made by ssh-keygen: the private key file and its public key line.
+struct Key {
+  std::string file;
+  std::string public_key;  // "ssh-ed25519 AAAA... <comment>"
+};
+
+Key MakeKey(const TempDir& dir, const std::string& name) {
+  const std::string file = dir.path() + "/" + name;
+  RunResult made = Run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", file});
+  INFO(made.err);
+  REQUIRE(made.exit_code == 0);
+  return {file, Trim(ReadFile(file + ".pub"))};
+}
+
+// git's allowed signers format: "<principal> <key type> <key>".
+std::string AllowedSigners(const TempDir& dir,
+                           const std::vector<std::pair<std::string, Key>>& signers) {
+  std::string text;
+  for (const auto& [principal, key] : signers) text += principal + " " + key.public_key + "\n";
+  const std::string file = dir.path() + "/allowed_signers";
+  WriteFile(file, text);
+  return file;
+}
+
+void UseKey(const LifecycleRepo& repo, const Key& key) {
+  GitOut(repo, {"config", "gpg.format", "ssh"});
+  GitOut(repo, {"config", "user.signingKey", key.file});
+}
+
+std::vector<std::string> Approve(const std::string& lineage, bool sign) {
+  std::vector<std::string> args = {"verdict",  "--lineage", lineage,       "--verdict",
+                                   "APPROVE",  "--actor",   "ana",         "--role",
+                                   "reviewer", "--body",    "Looks right."};
+  if (sign) args.push_back("--sign");
+  return args;
+}
+
+std::vector<std::string> VerifySigned(const std::string& lineage, const std::string& allowed) {
+  return {"verify", "--lineage", lineage, "--require-signature", "--allowed-signers", allowed};
+}
+
+// The error envelope's code, exit code and details of a refused command.
+void ExpectError(const RunResult& run, int exit_code, const std::string& code) {
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == exit_code);
+  CHECK(run.Json()["error"]["code"] == code);
+}
+
+TEST_CASE("signing: untrusted is code 10 at the end of the vocabulary") {
+  CHECK(CodeName(Code::kUntrusted) == "untrusted");
+  CHECK(ExitCodeFor(Code::kUntrusted) == 10);
+  CHECK(static_cast<int>(Code::kUntrusted) == static_cast<int>(Code::kBusy) + 1);
+}
+
+TEST_CASE("signing: APPROVE --sign is accepted by git verify-commit and by verify") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  LifecycleRepo repo;
+  UseKey(repo, key);
+  const std::string lineage = repo.StartNew()["lineage"];
+  const std::string before = Tip(repo, lineage);
+
+  RunResult approve = repo.Review(Approve(lineage, true));
+  INFO(approve.out << approve.err);
+  REQUIRE(approve.exit_code == 0);
+  CHECK(approve.Json()["signed"] == true);
+  const std::string tip = Tip(repo, lineage);
+  const std::string raw = GitOut(repo, {"cat-file", "commit", tip});
+  CHECK(raw.find("\ngpgsig -----BEGIN SSH SIGNATURE-----\n") != std::string::npos);
+  CHECK(Trim(GitOut(repo, {"rev-parse", tip + "^"})) == before);
+  CHECK(GitOut(repo, {"log", "-1", "--format=%s", tip}) == "verdict " + lineage + "\n");
+
+  RunResult git_verify =
+      repo.Git({"-c", "gpg.ssh.allowedSignersFile=" + allowed, "verify-commit", tip});
+  INFO(git_verify.err);
+  CHECK(git_verify.exit_code == 0);
+  CHECK(git_verify.err.find("Good \"git\" signature for ana@example.com") != std::string::npos);
+
+  RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+  INFO(verify.out << verify.err);
+  REQUIRE(verify.exit_code == 0);
+  const Json v = verify.Json();
+  CHECK(v["signature"]["commit"] == tip);
+  CHECK(v["signature"]["principal"] == "ana@example.com");
+  CHECK(v["signature"]["key"].get<std::string>().rfind("SHA256:", 0) == 0);
+  CHECK(v["consumed"] == false);
+
+  // After a burn the approval is the burn commit's parent, and it still verifies.
+  RunResult burn = repo.Review({"burn", "--lineage", lineage, "--token", approve.Json()["token"],
+                                "--expected-revision", approve.Json()["revision"]});
+  INFO(burn.out << burn.err);
+  REQUIRE(burn.exit_code == 0);
+  RunResult after_burn = repo.Review(VerifySigned(lineage, allowed));
+  INFO(after_burn.out << after_burn.err);
+  REQUIRE(after_burn.exit_code == 0);
+  CHECK(after_burn.Json()["consumed"] == true);
+  CHECK(after_burn.Json()["signature"]["commit"] == tip);
+}
+
+TEST_CASE("signing: an unsigned approval is untrusted") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+  RunResult approve = repo.Review(Approve(lineage, false));
+  REQUIRE(approve.exit_code == 0);
+  CHECK(approve.Json()["signed"] == false);
+
+  RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+  ExpectError(verify, 10, "untrusted");
+  CHECK(verify.Json()["error"]["details"]["reason"] == "unsigned");
+  CHECK(verify.Json()["error"]["details"]["commit"] == Tip(repo, lineage));
+  CHECK(verify.Json()["error"]["lineage"] == lineage);
+  // Without --require-signature the same lineage verifies.
+  CHECK(repo.Review({"verify", "--lineage", lineage}).exit_code == 0);
+}
+
+TEST_CASE("signing: an approval signed by a key no allowed principal holds is untrusted") {
+  TempDir keys;
+  const Key ana = MakeKey(keys, "ana");
+  const Key mallory = MakeKey(keys, "mallory");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", ana}});
+  LifecycleRepo repo;
+  UseKey(repo, mallory);
+  const std::string lineage = repo.StartNew()["lineage"];
+  REQUIRE(repo.Review(Approve(lineage, true)).exit_code == 0);
+
+  RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+  ExpectError(verify, 10, "untrusted");
+  const Json details = verify.Json()["error"]["details"];
+  CHECK(details["reason"] == "not_allowed");
+  CHECK(details["commit"] == Tip(repo, lineage));
+  const std::string fingerprint = Trim(Run({"ssh-keygen", "-l", "-f", mallory.file + ".pub"}).out);
+  CHECK(fingerprint.find(details["key"].get<std::string>()) != std::string::npos);
+}
+
+// A signature altered after signing (the approval commit re-created with one character of its
+// gpgsig changed, the ref moved to it) is `untrusted` (bad_signature): the history itself is
+// intact, only the signature does not vouch for it.
+TEST_CASE("signing: a tampered signature is untrusted") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  LifecycleRepo repo;
+  UseKey(repo, key);
+  const std::string lineage = repo.StartNew()["lineage"];
+  REQUIRE(repo.Review(Approve(lineage, true)).exit_code == 0);
+  const std::string tip = Tip(repo, lineage);
+  std::string raw = GitOut(repo, {"cat-file", "commit", tip});
+  const size_t end = raw.find("\n -----END SSH SIGNATURE-----");
+  REQUIRE(end != std::string::npos);
+  const size_t line = raw.rfind("\n ", end - 1);     // the signature's last base64 line
+  const size_t at = raw.rfind('\n', line - 1) + 10;  // a character inside the line before it
+  raw[at] = raw[at] == 'A' ? 'B' : 'A';
+  RunResult forged =
+      Run({"git", "hash-object", "-t", "commit", "-w", "--stdin"}, repo.root(), {}, raw);
+  REQUIRE(forged.exit_code == 0);
+  const std::string forged_id = Trim(forged.out);
+  GitOut(repo, {"update-ref", Ref(lineage), forged_id, tip});
+
+  CHECK(repo.Git({"-c", "gpg.ssh.allowedSignersFile=" + allowed, "verify-commit", forged_id})
+            .exit_code != 0);
+  RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+  ExpectError(verify, 10, "untrusted");
+  CHECK(verify.Json()["error"]["details"]["reason"] == "bad_signature");
+  CHECK(verify.Json()["error"]["details"]["commit"] == forged_id);
+}
+
+TEST_CASE("signing: gentle-ai.signApprovals=true signs an APPROVE given without --sign") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  LifecycleRepo repo;
+  UseKey(repo, key);
+  GitOut(repo, {"config", "gentle-ai.signApprovals", "true"});
+  const std::string lineage = repo.StartNew()["lineage"];
+  // Only approvals are signed: a request for changes is written as before.
+  RunResult changes = repo.Review({"verdict", "--lineage", lineage, "--verdict", "REQUEST_CHANGES",
+                                   "--actor", "ana", "--role", "reviewer", "--body", "Fix it."});
+  REQUIRE(changes.exit_code == 0);
+  CHECK(changes.Json()["signed"] == false);
+  CHECK(GitOut(repo, {"cat-file", "commit", Tip(repo, lineage)}).find("gpgsig") ==
+        std::string::npos);
+
+  RunResult approve = repo.Review(Approve(lineage, false));
+  REQUIRE(approve.exit_code == 0);
+  CHECK(approve.Json()["signed"] == true);
+  CHECK(
+      repo.Git({"-c", "gpg.ssh.allowedSignersFile=" + allowed, "verify-commit", Tip(repo, lineage)})
+          .exit_code == 0);
+  RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+  INFO(verify.out << verify.err);
+  CHECK(verify.exit_code == 0);
+}
+
+TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+
+  SECTION("a key file that does not exist") {
+    UseKey(repo, {keys.path() + "/missing", ""});
+    const auto before = repo.StoreBytes();
+    RunResult approve = repo.Review(Approve(lineage, true));
+    ExpectError(approve, 2, "usage");
+    CHECK(approve.Json()["error"]["details"]["program"] == "ssh-keygen");
+    CHECK(approve.Json()["error"]["details"]["exit_code"] != "0");
+    CHECK(repo.StoreBytes() == before);
+  }
+  SECTION("a signing program that fails") {
+    UseKey(repo, key);
+    GitOut(repo, {"config", "gpg.ssh.program", "false"});
+    const auto before = repo.StoreBytes();
+    RunResult approve = repo.Review(Approve(lineage, true));
+    ExpectError(approve, 2, "usage");
+    CHECK(approve.Json()["error"]["details"]["program"] == "false");
+    CHECK(approve.Json()["error"]["details"]["exit_code"] == "1");
+    CHECK(repo.StoreBytes() == before);
+  }
+  SECTION("gpg.format unset means openpgp, which is refused") {
+    GitOut(repo, {"config", "user.signingKey", key.file});
+    const auto before = repo.StoreBytes();
+    ExpectError(repo.Review(Approve(lineage, true)), 2, "usage");
+    CHECK(repo.StoreBytes() == before);
+  }
+  SECTION("no user.signingKey, by configuration instead of --sign") {
+    GitOut(repo, {"config", "gpg.format", "ssh"});
+    GitOut(repo, {"config", "gentle-ai.signApprovals", "true"});
+    const auto before = repo.StoreBytes();
+    ExpectError(repo.Review(Approve(lineage, false)), 2, "usage");
+    CHECK(repo.StoreBytes() == before);
+  }
+  SECTION("--sign on a verdict other than APPROVE") {
+    UseKey(repo, key);
+    const auto before = repo.StoreBytes();
+    RunResult changes =
+        repo.Review({"verdict", "--lineage", lineage, "--verdict", "REQUEST_CHANGES", "--actor",
+                     "ana", "--role", "reviewer", "--body", "Fix it.", "--sign"});
+    ExpectError(changes, 2, "usage");
+    CHECK(repo.StoreBytes() == before);
+  }
+  // The refusal left the lineage as it was: an unsigned approval succeeds and fsck is clean.
+  GitOut(repo, {"config", "gentle-ai.signApprovals", "false"});
+  REQUIRE(repo.Review(Approve(lineage, false)).exit_code == 0);
+  ExpectFsckClean(repo);
+}
+
+TEST_CASE(
+    "signing: verify takes --require-signature and --allowed-signers together, for lineages") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  LifecycleRepo repo;
+  UseKey(repo, key);
+  const std::string lineage = repo.StartNew()["lineage"];
+  ExpectError(repo.Review({"verify", "--lineage", lineage, "--require-signature"}), 2, "usage");
+  ExpectError(repo.Review({"verify", "--lineage", lineage, "--allowed-signers", allowed}), 2,
+              "usage");
+  const std::string envelope = keys.path() + "/envelope.json";
+  WriteFile(envelope, "{}");
+  ExpectError(repo.Review({"verify", "--envelope", envelope, "--require-signature",
+                           "--allowed-signers", allowed}),
+              2, "usage");
+  // A lineage that holds no approval has nothing to be signed.
+  ExpectError(repo.Review(VerifySigned(lineage, allowed)), 6, "wrong_state");
+  REQUIRE(repo.Review(Approve(lineage, true)).exit_code == 0);
+  ExpectError(repo.Review(VerifySigned(lineage, keys.path() + "/absent")), 2, "usage");
+  CHECK(repo.Review(VerifySigned(lineage, allowed)).exit_code == 0);
+}
+
+}  // namespace
+}  // namespace gentle::testing
