@@ -5,6 +5,7 @@
 // is unsigned, badly signed, or signed by a key no principal of FILE holds. Keys are made by
 // ssh-keygen in a temp dir; the repository is configured as a user would configure git.
 #include <catch2/catch.hpp>
+#include <filesystem>
 
 #include "store/status.h"
 #include "tests/support/files.h"
@@ -93,10 +94,14 @@ TEST_CASE("signing: APPROVE --sign is accepted by git verify-commit and by verif
   const std::string lineage = repo.StartNew()["lineage"];
   const std::string before = Tip(repo, lineage);
 
-  RunResult approve = repo.Review(Approve(lineage, true));
+  // The signer's and the verifier's temp files go to TMPDIR and are removed.
+  TempDir tmp;
+  const Env env = {{"TMPDIR", tmp.path()}};
+  RunResult approve = repo.Review(Approve(lineage, true), env);
   INFO(approve.out << approve.err);
   REQUIRE(approve.exit_code == 0);
   CHECK(approve.Json()["signed"] == true);
+  CHECK(std::filesystem::is_empty(tmp.path()));
   const std::string tip = Tip(repo, lineage);
   const std::string raw = GitOut(repo, {"cat-file", "commit", tip});
   CHECK(raw.find("\ngpgsig -----BEGIN SSH SIGNATURE-----\n") != std::string::npos);
@@ -109,9 +114,10 @@ TEST_CASE("signing: APPROVE --sign is accepted by git verify-commit and by verif
   CHECK(git_verify.exit_code == 0);
   CHECK(git_verify.err.find("Good \"git\" signature for ana@example.com") != std::string::npos);
 
-  RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+  RunResult verify = repo.Review(VerifySigned(lineage, allowed), env);
   INFO(verify.out << verify.err);
   REQUIRE(verify.exit_code == 0);
+  CHECK(std::filesystem::is_empty(tmp.path()));
   const Json v = verify.Json();
   CHECK(v["signature"]["commit"] == tip);
   CHECK(v["signature"]["principal"] == "ana@example.com");
@@ -128,6 +134,41 @@ TEST_CASE("signing: APPROVE --sign is accepted by git verify-commit and by verif
   REQUIRE(after_burn.exit_code == 0);
   CHECK(after_burn.Json()["consumed"] == true);
   CHECK(after_burn.Json()["signature"]["commit"] == tip);
+}
+
+// user.signingKey = key::<public key>: git signs through ssh-agent (ssh-keygen -U); so does this.
+TEST_CASE("signing: a key literal signs through ssh-agent") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  const std::string socket = keys.path() + "/agent.sock";
+  RunResult agent = Run({"ssh-agent", "-s", "-a", socket});
+  INFO(agent.err);
+  REQUIRE(agent.exit_code == 0);
+  const size_t pid_at = agent.out.find("SSH_AGENT_PID=");
+  REQUIRE(pid_at != std::string::npos);
+  const std::string pid = agent.out.substr(pid_at + 14, agent.out.find(';', pid_at) - pid_at - 14);
+  const Env agent_env = {{"SSH_AUTH_SOCK", socket}, {"SSH_AGENT_PID", pid}};
+  struct StopAgent {
+    Env env;
+    ~StopAgent() { Run({"ssh-agent", "-k"}, "", env); }
+  } stop{agent_env};
+  REQUIRE(Run({"ssh-add", "-q", key.file}, "", agent_env).exit_code == 0);
+
+  LifecycleRepo repo;
+  GitOut(repo, {"config", "gpg.format", "ssh"});
+  GitOut(repo, {"config", "user.signingKey", "key::" + key.public_key});
+  const std::string lineage = repo.StartNew()["lineage"];
+  RunResult approve = repo.Review(Approve(lineage, true), agent_env);
+  INFO(approve.out << approve.err);
+  REQUIRE(approve.exit_code == 0);
+  CHECK(
+      repo.Git({"-c", "gpg.ssh.allowedSignersFile=" + allowed, "verify-commit", Tip(repo, lineage)})
+          .exit_code == 0);
+  RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+  INFO(verify.out << verify.err);
+  CHECK(verify.exit_code == 0);
+  CHECK(verify.Json()["signature"]["principal"] == "ana@example.com");
 }
 
 TEST_CASE("signing: an unsigned approval is untrusted") {
@@ -281,7 +322,7 @@ TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
 }
 
 TEST_CASE(
-    "signing: verify takes --require-signature and --allowed-signers together, for lineages") {
+    "signing: verify takes --require-signature with --allowed-signers and only for lineages") {
   TempDir keys;
   const Key key = MakeKey(keys, "ana");
   const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
