@@ -63,7 +63,7 @@ std::string ShowRecord(const LifecycleRepo& repo, const std::string& rev) {
   return run.out;
 }
 
-TEST_CASE("history chain: a history the CLI wrote verifies whole, tip first") {
+TEST_CASE("history chain: a history the CLI wrote verifies whole from the tip down") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
   REQUIRE(repo.Review(Verdict(lineage, "REQUEST_CHANGES")).exit_code == 0);
