@@ -36,6 +36,12 @@ struct VerifyOptions {
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 
+struct ImportOptions {
+  std::string lineage;
+  std::optional<std::string> remote;
+};
+int RunImport(const CommonOptions& common, const ImportOptions& options);
+
 // review verdict | burn | abandon | reclaim | invalidate | store reset | fsck | index rebuild
 struct LifecycleOptions {
   std::string lineage;
