@@ -7,6 +7,9 @@
 #include <catch2/catch.hpp>
 #include <filesystem>
 
+#include "export/approval_signature.h"
+#include "store/git/repository.h"
+#include "store/history_chain.h"
 #include "store/status.h"
 #include "tests/support/files.h"
 #include "tests/support/lifecycle_repo.h"
@@ -169,6 +172,48 @@ TEST_CASE("signing: a key literal signs through ssh-agent") {
   INFO(verify.out << verify.err);
   CHECK(verify.exit_code == 0);
   CHECK(verify.Json()["signature"]["principal"] == "ana@example.com");
+}
+
+// The check takes a commit id, so it answers for a fetched history as for the local one: a fresh
+// clone holding only the fetched ref verifies the chain, finds the approval and trusts its signer.
+TEST_CASE("signing: a fetched history's signed approval checks in a fresh clone") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  LifecycleRepo repo;
+  UseKey(repo, key);
+  const std::string lineage = repo.StartNew()["lineage"];
+  RunResult approve = repo.Review(Approve(lineage, true));
+  REQUIRE(approve.exit_code == 0);
+  const std::string tip = Tip(repo, lineage);
+
+  TempDir clone_dir;
+  const std::string clone = clone_dir.path() + "/clone";
+  REQUIRE(Run({"git", "clone", "-q", repo.root(), clone}).exit_code == 0);
+  const std::string fetched = "refs/gentle-ai/remotes/origin/reviews/" + lineage;
+  RunResult fetch = Run({"git", "fetch", "-q", "origin", Ref(lineage) + ":" + fetched}, clone);
+  INFO(fetch.err);
+  REQUIRE(fetch.exit_code == 0);
+
+  auto git = store::git::Repository::Discover(clone);
+  REQUIRE(git.ok());
+  auto chain = store::VerifyHistoryChain(*git, lineage, tip);
+  INFO(chain.status().message());
+  REQUIRE(chain.ok());
+  auto approval = exporter::FindApprovalCommit(*git, lineage, tip, chain->record.revision);
+  REQUIRE(approval.ok());
+  REQUIRE(approval->has_value());
+  CHECK(**approval == tip);
+  auto signature = exporter::CheckApprovalSignature(*git, tip, allowed);
+  INFO(signature.status().message());
+  REQUIRE(signature.ok());
+  CHECK(signature->principal == "ana@example.com");
+  CHECK(signature->commit == tip);
+  // The parent (the start commit) holds no approval and no signature.
+  const std::string start = Trim(Run({"git", "rev-parse", tip + "^"}, clone).out);
+  auto unsigned_start = exporter::CheckApprovalSignature(*git, start, allowed);
+  CHECK(unsigned_start.status().code() == Code::kUntrusted);
+  CHECK(unsigned_start.status().details().at("reason") == "unsigned");
 }
 
 TEST_CASE("signing: an unsigned approval is untrusted") {
