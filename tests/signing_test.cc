@@ -4,6 +4,7 @@
 // --require-signature --allowed-signers FILE` answers `untrusted` (exit 10) for an approval that
 // is unsigned, badly signed, or signed by a key no principal of FILE holds. Keys are made by
 // ssh-keygen in a temp dir; the repository is configured as a user would configure git.
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <filesystem>
 
@@ -214,6 +215,45 @@ TEST_CASE("signing: a fetched history's signed approval checks in a fresh clone"
   auto unsigned_start = exporter::CheckApprovalSignature(*git, start, allowed);
   CHECK(unsigned_start.status().code() == Code::kUntrusted);
   CHECK(unsigned_start.status().details().at("reason") == "unsigned");
+}
+
+// A signed approval stopped at each durable step: the next writer recovers, fsck is clean, and
+// the lineage ends approved with a signature verify trusts (at once, or after the verdict is
+// given again).
+TEST_CASE("signing: a signed approval stopped at each durable step recovers signed") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  std::vector<std::string> points;
+  {
+    LifecycleRepo repo;
+    UseKey(repo, key);
+    const std::string lineage = repo.StartNew()["lineage"];
+    points = TraceFaultPoints(repo, Approve(lineage, true));
+  }
+  CHECK(std::find(points.begin(), points.end(), "verdict:history-prepared") != points.end());
+  for (const std::string& point : points) {
+    INFO("fault point: " << point);
+    LifecycleRepo repo;
+    UseKey(repo, key);
+    const std::string lineage = repo.StartNew()["lineage"];
+    RunResult crashed = repo.Review(Approve(lineage, true), {{"GENTLE_FAULT_POINT", point}});
+    REQUIRE(crashed.exit_code == 86);
+    repo.StartNew();
+    ExpectFsckClean(repo);
+    RunResult status = repo.Review({"status", "--lineage", lineage});
+    REQUIRE(status.exit_code == 0);
+    if (status.Json()["lineages"][0]["state"] != "approved") {
+      CHECK(status.Json()["lineages"][0]["state"] == "reviewing");
+      RunResult retry = repo.Review(Approve(lineage, true));
+      INFO(retry.out << retry.err);
+      REQUIRE(retry.exit_code == 0);
+    }
+    RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+    INFO(verify.out << verify.err);
+    CHECK(verify.exit_code == 0);
+    ExpectFsckClean(repo);
+  }
 }
 
 TEST_CASE("signing: an unsigned approval is untrusted") {
