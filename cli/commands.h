@@ -34,6 +34,13 @@ struct VerifyOptions {
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 
+// The Statement is JSON with or without --json (which makes errors JSON too).
+struct AttestOptions {
+  std::string lineage;
+  std::string output;  // empty: stdout
+};
+int RunAttest(const CommonOptions& common, const AttestOptions& options);
+
 // review verdict | burn | abandon | reclaim | invalidate | store reset | fsck | index rebuild
 struct LifecycleOptions {
   std::string lineage;
@@ -56,6 +63,8 @@ int RunInvalidate(const CommonOptions& common, const LifecycleOptions& options);
 int RunStoreReset(const CommonOptions& common, const LifecycleOptions& options);
 int RunFsck(const CommonOptions& common);
 int RunIndexRebuild(const CommonOptions& common);
+// review repair [--lineage L]
+int RunRepair(const CommonOptions& common, const std::optional<std::string>& lineage);
 
 }  // namespace gentle::cli
 
