@@ -3,8 +3,8 @@
 #
 #   bench/compare.sh [--build DIR] [--data DIR] [--work DIR] [--out DIR] [--rounds N] [--runs N]
 #                    [--small-runs N]
-#                    [--sections export,start,store,bigfile] [--sizes "1000 10000 100000"]
-#                    [--big-mib N]
+#                    [--sections export,start,verdict,store,bigfile] [--sizes "1000 10000 100000"]
+#                    [--big-mib N] [--verdict-files N]
 #                    [--real-only | --gen-only] [--instructions]
 #
 # Each pair A/B is measured with hyperfine in --rounds rounds of --runs runs per command, the order
@@ -31,6 +31,14 @@
 #           `git add -A && git write-tree` on a fresh copy of the index (GIT_INDEX_FILE), on a
 #           checkout of libgit2 and on the generated 30,000-file repository, each with one file
 #           changed.
+#   verdict (needs no --data) a scratch repository of --verdict-files files (default 200), one
+#           changed: `gentle-ai review start` + `gentle-ai review verdict --verdict APPROVE` (two
+#           processes; each writes its record and its history commit and moves the history ref)
+#           vs `git commit-tree` of the same candidate tree + `git update-ref` (two processes: one
+#           commit, one ref), store and refs removed before each run; then the verdict alone
+#           (`review start` in the prepare step) against the same git pair, and against it with
+#           `-c core.fsync=all` (git fsyncs no loose object or ref by default; gentle-ai makes
+#           each step durable, docs/format.md "Locks and durability").
 #   store   list, status --lineage, and export-context of a consumed / retired / unknown lineage
 #           (exit 4 / 5 / 3), with N live records + N tombstones + N quarantine entries, for each
 #           N of --sizes; wall time (hyperfine median) and peak RSS (/usr/bin/time %M).
@@ -49,7 +57,8 @@ out=""
 rounds=3
 runs=5
 small_runs=40
-sections=export,start,store
+sections=export,start,verdict,store
+verdict_files=200
 sizes="1000 10000 100000"
 big_mib=1024
 which_repos=both
@@ -66,6 +75,7 @@ while [ $# -gt 0 ]; do
     --sections) sections=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --big-mib) big_mib=$2; shift 2 ;;
+    --verdict-files) verdict_files=$2; shift 2 ;;
     --real-only) which_repos=real; shift ;;
     --gen-only) which_repos=gen; shift ;;
     --instructions) instructions=1; shift ;;
@@ -306,6 +316,48 @@ if [[ $sections == *start* ]]; then
     [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" 30000 >/dev/null
     start_pair "generated" "$work/gen"
   fi
+fi
+
+# ------------------------------------------------------------------------------------------------
+# verdict
+
+if [[ $sections == *verdict* ]]; then
+  note ""
+  note "## start + verdict vs git commit-tree + git update-ref of the same tree (A = gentle-ai, B = git; ms)"
+  note ""
+  note "| cycle | A median | B median | A/B | per-round A/B | CPU A/B | load |"
+  note "|---|---:|---:|---:|---|---:|---:|"
+  repo=$work/verdict
+  rm -rf "$repo"
+  git init -q "$repo"
+  for i in $(seq 1 "$verdict_files"); do
+    printf 'file %d\nline two\n' "$i" >"$repo/f$i.txt"
+  done
+  git -C "$repo" add -A && git -C "$repo" commit -qm seed
+  echo "benchmark change" >>"$repo/f1.txt"
+  gd=$(git -C "$repo" rev-parse --absolute-git-dir)
+  # The lineage id and candidate tree are the same at every run (start is deterministic for one
+  # candidate in one worktree): read them once.
+  lineage=$("$gai" review start --cwd "$repo" --json |
+              python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])')
+  ct=$(git -C "$repo" rev-parse "refs/gentle-ai/reviews/$lineage:candidate")
+  cat >"$work/reset-verdict.sh" <<EOS
+rm -rf "$gd/gentle-ai"
+git -C "$repo" for-each-ref --format='delete %(refname)' refs/gentle-ai refs/bench | git -C "$repo" update-ref --stdin
+EOS
+  printf 'bash %s && %s review start --cwd %s >/dev/null\n' "$work/reset-verdict.sh" "$gai" \
+    "$repo" >"$work/reset-started.sh"
+  start="$gai review start --cwd $repo >/dev/null"
+  verdict="$gai review verdict --cwd $repo --lineage $lineage --verdict APPROVE --actor bench --role reviewer --body bench >/dev/null"
+  gitpair="c=\$(git -C $repo commit-tree $ct -p HEAD -m bench) && git -C $repo update-ref refs/bench/verdict \$c"
+  pair_shell "start + verdict ($verdict_files files, 1 changed)" "$start && $verdict" "$gitpair" \
+    "bash $work/reset-verdict.sh"
+  pair_shell "verdict alone" "$verdict" "$gitpair" "bash $work/reset-started.sh"
+  # git fsyncs neither loose objects nor refs by default; gentle-ai makes every step durable. The
+  # same pair with git told to fsync everything it writes:
+  durable="c=\$(git -C $repo -c core.fsync=all commit-tree $ct -p HEAD -m bench) && git -C $repo -c core.fsync=all update-ref refs/bench/verdict \$c"
+  pair_shell "verdict alone, git with core.fsync=all" "$verdict" "$durable" \
+    "bash $work/reset-started.sh"
 fi
 
 # ------------------------------------------------------------------------------------------------

@@ -22,6 +22,8 @@ struct Invocation {
   VerifyOptions verify_options;
   ImportOptions import_options;
   std::string import_remote;
+  AttestOptions attest_options;
+  std::string repair_lineage;
   std::string against;
   // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
   // --expected-revision is refused rather than ignored.
@@ -150,6 +152,18 @@ void DefineVerify(CLI::App* review, Invocation* in) {
   });
 }
 
+void DefineAttest(CLI::App* review, Invocation* in) {
+  CLI::App* attest = AddCommand(
+      review, "attest",
+      "An in-toto Statement v1 for an approved (or burned) lineage's approval (read-only)",
+      &in->common);
+  attest->add_option("--lineage", in->attest_options.lineage, "The approved lineage")->required();
+  attest->add_option("--output", in->attest_options.output,
+                     "Write the Statement to FILE (atomically) instead of stdout");
+  attest->callback(
+      [in] { in->action = [in] { return RunAttest(in->common, in->attest_options); }; });
+}
+
 void DefineVerdict(CLI::App* review, Invocation* in) {
   CLI::App* verdict = AddCommand(review, "verdict", "Record a reviewer's verdict", &in->common);
   AddLineageFlag(verdict, in);
@@ -248,19 +262,41 @@ void DefineIndex(CLI::App* review, Invocation* in) {
   rebuild->callback([in] { in->action = [in] { return RunIndexRebuild(in->common); }; });
 }
 
+void DefineRepair(CLI::App* review, Invocation* in) {
+  CLI::App* repair = AddCommand(
+      review, "repair",
+      "Bring histories level with the records: roll back tips ahead, record what is behind",
+      &in->common);
+  repair->add_option("--lineage", in->repair_lineage, "Only this lineage (default: all)");
+  repair->callback([in, repair] {
+    std::optional<std::string> lineage;
+    if (repair->count("--lineage")) lineage = in->repair_lineage;
+    in->action = [in, lineage] { return RunRepair(in->common, lineage); };
+  });
+}
+
 // The verbs of `gentle-ai review`, in the order --help lists them.
 struct Verb {
   std::string_view name;
   void (*define)(CLI::App* review, Invocation* in);
 };
 constexpr Verb kVerbs[] = {
-    {"start", DefineStart},     {"status", DefineStatus},
-    {"list", DefineList},       {"export-context", DefineExportContext},
-    {"verify", DefineVerify},   {"verdict", DefineVerdict},
-    {"burn", DefineBurn},       {"abandon", DefineAbandon},
-    {"reclaim", DefineReclaim}, {"invalidate", DefineInvalidate},
-    {"import", DefineImport},   {"store", DefineStore},
-    {"fsck", DefineFsck},       {"index", DefineIndex},
+    {"start", DefineStart},
+    {"status", DefineStatus},
+    {"list", DefineList},
+    {"export-context", DefineExportContext},
+    {"verify", DefineVerify},
+    {"attest", DefineAttest},
+    {"verdict", DefineVerdict},
+    {"burn", DefineBurn},
+    {"abandon", DefineAbandon},
+    {"reclaim", DefineReclaim},
+    {"invalidate", DefineInvalidate},
+    {"import", DefineImport},
+    {"store", DefineStore},
+    {"fsck", DefineFsck},
+    {"index", DefineIndex},
+    {"repair", DefineRepair},
 };
 
 // The verb `gentle-ai review VERB ...` names, or null. Building CLI11 options costs about as much

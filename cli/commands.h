@@ -41,6 +41,12 @@ struct ImportOptions {
   std::optional<std::string> remote;
 };
 int RunImport(const CommonOptions& common, const ImportOptions& options);
+// The Statement is JSON with or without --json (which makes errors JSON too).
+struct AttestOptions {
+  std::string lineage;
+  std::string output;  // empty: stdout
+};
+int RunAttest(const CommonOptions& common, const AttestOptions& options);
 
 // review verdict | burn | abandon | reclaim | invalidate | store reset | fsck | index rebuild
 struct LifecycleOptions {
@@ -65,6 +71,8 @@ int RunInvalidate(const CommonOptions& common, const LifecycleOptions& options);
 int RunStoreReset(const CommonOptions& common, const LifecycleOptions& options);
 int RunFsck(const CommonOptions& common);
 int RunIndexRebuild(const CommonOptions& common);
+// review repair [--lineage L]
+int RunRepair(const CommonOptions& common, const std::optional<std::string>& lineage);
 
 }  // namespace gentle::cli
 

@@ -1,6 +1,7 @@
 #include "export/verify.h"
 
 #include "export/approval_signature.h"
+#include "export/burned_approval.h"
 #include "export/context_export.h"
 #include "export/derivation.h"
 #include "export/engine.h"
@@ -100,28 +101,6 @@ void Fill(const Derived& derived, VerifyResult* result) {
   result->byte_size = derived.patch.size();
   result->sha256 = "sha256:" + store::Sha256Hex(derived.patch);
   result->engine = derived.engine;
-}
-
-// The approved record a burned lineage's history ends with: the tip must be the terminal `burn`
-// commit and hold a verified record of the lineage. Without such a history (burned by the Go
-// gentle-ai, or by an earlier build, which deleted the pin) the answer stays `consumed`.
-Result<store::RecordView> BurnedApproval(const store::git::Repository& repo,
-                                         const std::string& lineage) {
-  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
-                          store::ReadHistoryTip(repo, lineage));
-  if (!tip || tip->verb != "burn") {
-    return Status(Code::kConsumed,
-                  "lineage " + lineage + " was burned and no history holds its approval")
-        .WithLineage(lineage);
-  }
-  auto record = store::ParseRecordFile(tip->record_file, lineage);
-  if (!record.ok()) {
-    return Status(Code::kCorrupted,
-                  "the burn commit of lineage " + lineage +
-                      " holds a record that does not verify: " + record.status().message())
-        .WithLineage(lineage);
-  }
-  return record;
 }
 
 // The approval's history commit of `record` and its signature against `allowed_signers`.

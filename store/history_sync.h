@@ -39,7 +39,7 @@ struct HistoryCheck {
 Result<HistoryCheck> CheckHistory(const git::Repository& repo, const StoreLayout& layout,
                                   const std::string& lineage);
 
-// SyncHistory and RollBackAhead are defined in the store's write target
+// SyncHistory, RollBackAhead and RepairHistory are defined in the store's write target
 // (store/history_sync_write.cc).
 // When the record file is not the history's tip (kBehind, kMissing, kLegacyPin), writes a `sync`
 // commit of the record as it is (parent: the tip; an old pin is replaced, not continued) and moves
@@ -51,6 +51,19 @@ Result<bool> SyncHistory(const git::Repository& repo, const StoreLayout& layout,
 // Rolls back a tip ahead of the files; *rolled_back (may be null) says whether it did.
 Status RollBackAhead(const git::Repository& repo, const StoreLayout& layout,
                      const std::string& lineage, bool* rolled_back = nullptr);
+
+// The repair of one lineage's history that index rebuild and `review repair` make, under the
+// writer lock: RollBackAhead, then, when the record loads and both its trees are present,
+// SyncHistory (its time the lineage's creation time, so the commit is the same anywhere). A
+// rollback error is returned; a sync error is kept in `sync_status` (index rebuild goes on
+// without it).
+struct HistoryRepair {
+  bool rolled_back = false;
+  bool synced = false;
+  Status sync_status;
+};
+Result<HistoryRepair> RepairHistory(const git::Repository& repo, const StoreLayout& layout,
+                                    const std::string& lineage);
 
 // A lineage's creation time for the index and `list`: the record's `created_at` (records of
 // earlier builds carry it), else its history's `Created-At`, else "" (a Go record without a

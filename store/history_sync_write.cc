@@ -1,5 +1,7 @@
-// The history's repairs (store/history_sync.h): SyncHistory and RollBackAhead, in the store's
-// write target.
+// The history's repairs (store/history_sync.h): SyncHistory, RollBackAhead and RepairHistory, in
+// the store's write target.
+#include <git2.h>
+
 #include "store/file_io.h"
 #include "store/history_chain.h"
 #include "store/history_sync.h"
@@ -31,6 +33,17 @@ Result<bool> ForwardToFetched(const git::Repository& repo, const std::string& li
     return true;
   }
   return false;
+}
+
+bool TreeExists(const git::Repository& repo, const std::string& hex) {
+  git_oid oid;
+  git_odb* odb = nullptr;
+  if (git_oid_fromstr(&oid, hex.c_str()) != 0 || git_repository_odb(&odb, repo.raw()) != 0) {
+    return false;
+  }
+  const bool exists = git_odb_exists(odb, &oid) == 1;
+  git_odb_free(odb);
+  return exists;
 }
 
 }  // namespace
@@ -82,6 +95,24 @@ Status RollBackAhead(const git::Repository& repo, const StoreLayout& layout,
   GENTLE_RETURN_IF_ERROR(moved);
   if (rolled_back != nullptr) *rolled_back = true;
   return Status::Ok();
+}
+
+Result<HistoryRepair> RepairHistory(const git::Repository& repo, const StoreLayout& layout,
+                                    const std::string& lineage) {
+  HistoryRepair out;
+  GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, lineage, &out.rolled_back));
+  auto record = LoadRecord(layout, lineage);
+  if (!record.ok() || !TreeExists(repo, record->current_snapshot.base_tree) ||
+      !TreeExists(repo, record->current_snapshot.candidate_tree)) {
+    return out;
+  }
+  auto synced = SyncHistory(repo, layout, lineage, "");
+  if (synced.ok()) {
+    out.synced = *synced;
+  } else {
+    out.sync_status = synced.status();
+  }
+  return out;
 }
 
 }  // namespace gentle::store

@@ -158,17 +158,6 @@ Status ResolveResetTrash(const git::Repository& repo, const StoreLayout& layout)
   return SyncDirectory(layout.gentle_dir());
 }
 
-bool TreeExists(const git::Repository& repo, const std::string& hex) {
-  git_oid oid;
-  git_odb* odb = nullptr;
-  if (git_oid_fromstr(&oid, hex.c_str()) != 0 || git_repository_odb(&odb, repo.raw()) != 0) {
-    return false;
-  }
-  const bool exists = git_odb_exists(odb, &oid) == 1;
-  git_odb_free(odb);
-  return exists;
-}
-
 // Installs a new index holding what the files say now (store/index/index_install.h).
 Result<std::unique_ptr<IndexDb>> InstallFromFiles(const StoreLayout& layout,
                                                   RebuildReport* report) {
@@ -300,16 +289,11 @@ Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayou
   // Histories: a tip ahead of its files is rolled back; a live lineage whose history lacks its
   // record (none at all, an old pin, a record another tool wrote) gets a `sync` commit.
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, ListPinRefs(repo));
-  for (const std::string& lineage : refs)
-    GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, lineage));
-  for (const LineageRow& row : files.rows.lineages) {
-    auto record = LoadRecord(layout, row.lineage_id);
-    if (!record.ok() || !TreeExists(repo, record->current_snapshot.base_tree) ||
-        !TreeExists(repo, record->current_snapshot.candidate_tree)) {
-      continue;
-    }
-    auto synced = SyncHistory(repo, layout, row.lineage_id, "");
-    if (synced.ok() && *synced) ++report.repinned;
+  std::set<std::string> lineages(refs.begin(), refs.end());
+  for (const LineageRow& row : files.rows.lineages) lineages.insert(row.lineage_id);
+  for (const std::string& lineage : lineages) {
+    GENTLE_ASSIGN_OR_RETURN(HistoryRepair repaired, RepairHistory(repo, layout, lineage));
+    if (repaired.synced) ++report.repinned;
   }
   FaultPoint("index-rebuild:files-recovered");
   // The files as the recovery left them are the new index.

@@ -1,0 +1,28 @@
+// review attest.
+#include <cstdio>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "export/attest.h"
+#include "store/file_write.h"
+
+namespace gentle::cli {
+
+int RunAttest(const CommonOptions& common, const AttestOptions& options) {
+  auto attestation = exporter::Attest(common.cwd, options.lineage);
+  if (!attestation.ok()) return ReportError(attestation.status(), common.json);
+  const std::string statement = exporter::RenderStatement(*attestation);
+  if (!options.output.empty()) {
+    Status st = store::WriteFileAtomic(options.output, statement, 0644);
+    if (!st.ok()) {
+      return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()),
+                         common.json);
+    }
+    return 0;
+  }
+  std::fwrite(statement.data(), 1, statement.size(), stdout);
+  std::fflush(stdout);
+  return 0;
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,50 @@
+// review repair.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "transaction/repair.h"
+
+namespace gentle::cli {
+
+int RunRepair(const CommonOptions& common, const std::optional<std::string>& lineage) {
+  auto result = transaction::Repair(common.cwd, lineage);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  const transaction::RepairReport& r = *result;
+  const int exit_code = r.clean() ? 0 : ExitCodeFor(Code::kCorrupted);
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-repair/v1";
+    out["clean"] = r.clean();
+    out["lineages"] = nlohmann::ordered_json::array();
+    for (const auto& e : r.lineages) {
+      nlohmann::ordered_json entry;
+      entry["lineage"] = e.lineage;
+      entry["found"] = e.found;
+      entry["actions"] = e.actions;
+      entry["left"] = e.left ? nlohmann::ordered_json(*e.left) : nlohmann::ordered_json(nullptr);
+      entry["error"] = NullIfEmpty(e.error);
+      out["lineages"].push_back(entry);
+    }
+    PrintJson(out);
+    return exit_code;
+  }
+  for (const auto& e : r.lineages) {
+    std::cout << e.lineage << "  " << e.found << "  ";
+    if (e.actions.empty()) std::cout << "nothing done";
+    for (size_t i = 0; i < e.actions.size(); ++i) std::cout << (i ? ", " : "") << e.actions[i];
+    if (e.left) std::cout << "  still " << *e.left;
+    if (!e.error.empty()) std::cout << " (" << e.error << ")";
+    std::cout << "\n";
+  }
+  if (r.lineages.empty()) {
+    std::cout << "nothing to repair\n";
+  } else {
+    std::cout << (r.clean() ? "repaired" : "NOT all repaired") << ": " << r.lineages.size()
+              << " lineage(s)\n";
+  }
+  return exit_code;
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,131 @@
+#include "export/attest.h"
+
+#include <nlohmann/json.hpp>
+
+#include "export/burned_approval.h"
+#include "export/context_export.h"
+#include "export/derivation.h"
+#include "export/git_flags.h"
+#include "store/go_marshal.h"
+#include "store/history_ref.h"
+#include "store/layout.h"
+#include "store/lineage_id.h"
+#include "store/record.h"
+#include "store/review_state.h"
+#include "store/sha256.h"
+#include "store/store_guard.h"
+#include "store/verdict_file.h"
+
+namespace gentle::exporter {
+namespace {
+
+// A history longer than this many commits of one revision is not one this tool wrote.
+constexpr int kMaxSameRevisionCommits = 1000;
+
+// Fills who approved from the approval's history commit, when the history holds one.
+Status FindApprovalCommit(const store::git::Repository& repo, const store::RecordView& record,
+                          Attestation* out) {
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> commit,
+                          store::ReadHistoryTip(repo, record.lineage_id));
+  for (int walked = 0; commit && walked < kMaxSameRevisionCommits; ++walked) {
+    if (commit->legacy_pin || commit->revision != record.revision) return Status::Ok();
+    if (commit->verb == "verdict" && store::IsState(commit->state, store::ReviewState::kApproved)) {
+      const std::string name = "verdicts/" + std::to_string(record.generation) + ".md";
+      GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
+                              store::ReadHistoryFile(repo, commit->id, name));
+      if (!file) {
+        return Status(Code::kCorrupted, "the approval commit " + commit->id + " of lineage " +
+                                            record.lineage_id + " has no " + name)
+            .WithLineage(record.lineage_id);
+      }
+      auto fields = store::ParseVerdictFile(*file);
+      if (!fields.ok() || fields->verdict != "APPROVE") {
+        return Status(Code::kCorrupted, "the approval commit " + commit->id + " of lineage " +
+                                            record.lineage_id + " holds a " + name +
+                                            " that is not an APPROVE verdict")
+            .WithLineage(record.lineage_id);
+      }
+      out->actor = fields->actor;
+      out->role = fields->role;
+      out->history_commit = commit->id;
+      return Status::Ok();
+    }
+    if (!commit->parent) return Status::Ok();
+    GENTLE_ASSIGN_OR_RETURN(commit, store::ReadHistoryCommit(repo, *commit->parent));
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<Attestation> Attest(const std::string& cwd, const std::string& lineage) {
+  GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(lineage));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
+  const store::StoreLayout layout(repo.common_dir());
+  GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
+  Attestation out;
+  auto loaded = LoadForRead(repo, lineage);
+  if (!loaded.ok() && loaded.status().code() == Code::kConsumed) {
+    auto burned = BurnedApproval(repo, lineage);
+    if (!burned.ok()) return burned.status();
+    loaded = std::move(burned);
+    out.consumed = true;
+  }
+  if (!loaded.ok()) return loaded.status();
+  const store::RecordView& record = *loaded;
+  if (!store::IsState(record.state, store::ReviewState::kApproved)) {
+    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
+                                         ", not approved; nothing to attest")
+        .WithLineage(lineage)
+        .WithDetail("state", record.state);
+  }
+  // As verify: the patch of the record's frozen context, the trees of its current snapshot.
+  auto derived = DeriveContext(repo, record.initial_snapshot, Engine::kNative);
+  if (!derived.ok()) {
+    Status st = derived.status();
+    return st.WithLineage(lineage);
+  }
+  out.lineage = lineage;
+  out.revision = record.revision;
+  out.verdict = "APPROVE";
+  out.base_tree = record.current_snapshot.base_tree;
+  out.candidate_tree = record.current_snapshot.candidate_tree;
+  out.paths_digest = record.current_snapshot.paths_digest;
+  out.patch_sha256 = "sha256:" + store::Sha256Hex(derived->patch);
+  out.engine = derived->engine;
+  GENTLE_RETURN_IF_ERROR(FindApprovalCommit(repo, record, &out));
+  return out;
+}
+
+std::string RenderStatement(const Attestation& a) {
+  using Json = nlohmann::ordered_json;
+  auto or_null = [](const std::optional<std::string>& value) {
+    return value ? Json(*value) : Json(nullptr);
+  };
+  Json subject;
+  subject["name"] = "git-tree:" + a.candidate_tree;
+  subject["digest"]["gitTree"] = a.candidate_tree;
+  Json j;
+  j["_type"] = kStatementType;
+  j["subject"] = Json::array({subject});
+  j["predicateType"] = kApprovalPredicateType;
+  Json& p = j["predicate"];
+  p["lineage"] = a.lineage;
+  p["revision"] = a.revision;
+  p["verdict"] = a.verdict;
+  p["actor"] = or_null(a.actor);
+  p["role"] = or_null(a.role);
+  p["base_tree"] = a.base_tree;
+  p["candidate_tree"] = a.candidate_tree;
+  p["paths_digest"] = a.paths_digest;
+  p["patch_sha256"] = a.patch_sha256;
+  Json& derivation = p["derivation"];
+  derivation["git_flags"] = PinnedDiffFlags();
+  derivation["engine"] = std::string(EngineName(a.engine));
+  derivation["tool_version"] = kToolVersion;
+  p["history_commit"] = or_null(a.history_commit);
+  p["consumed"] = a.consumed;
+  return store::MarshalCompact(j) + "\n";
+}
+
+}  // namespace gentle::exporter

@@ -1,0 +1,51 @@
+// Attest: `review attest`, an in-toto Statement v1 for an approval (DESIGN.md section 11;
+// docs/attestation.md). Read-only by construction, as export-context: the shared maintenance lock
+// only, nothing written or created.
+//
+// The lineage must hold an approval: a live `approved` record, or one burned since, whose record
+// the history's burn commit keeps (export/burned_approval.h; `consumed: true`). Any other state is
+// `wrong_state`; an unknown lineage `not_found`; abandoned `retired`; a burn without a history
+// holding the approval `consumed`. The patch is re-derived (the objects, paths and paths digest
+// must bind, as for verify), and its sha256 is the predicate's `patch_sha256`.
+//
+// Who approved comes from the history: the newest commit of the first-parent chain from the tip
+// that is a `verdict` commit to state `approved` with the record's revision, and its
+// `verdicts/<generation>.md` front matter (verdict, actor, role). The walk passes only commits of
+// the same revision (a burn, a sync of that record). A record approved without such a history (by
+// the Go gentle-ai) has `actor`, `role` and `history_commit` null.
+#ifndef GENTLE_EXPORT_ATTEST_H_
+#define GENTLE_EXPORT_ATTEST_H_
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "export/engine.h"
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+inline constexpr std::string_view kStatementType = "https://in-toto.io/Statement/v1";
+inline constexpr std::string_view kApprovalPredicateType =
+    "https://gentle-ai.dev/review-approval/v1";
+
+struct Attestation {
+  std::string lineage;
+  std::string revision;
+  std::string verdict;  // APPROVE
+  std::optional<std::string> actor, role, history_commit;
+  std::string base_tree, candidate_tree, paths_digest;
+  std::string patch_sha256;  // "sha256:<hex>"
+  Engine engine = Engine::kNative;
+  bool consumed = false;
+};
+
+Result<Attestation> Attest(const std::string& cwd, const std::string& lineage);
+
+// The Statement: compact JSON as Go's json.Marshal writes it, members in the order
+// docs/attestation.md lists, with a trailing newline.
+std::string RenderStatement(const Attestation& attestation);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_ATTEST_H_

@@ -1,0 +1,107 @@
+#include "transaction/repair.h"
+
+#include <map>
+#include <set>
+
+#include "store/fault_point.h"
+#include "store/file_io.h"
+#include "store/finding.h"
+#include "store/git/pin_ref.h"
+#include "store/history_sync.h"
+#include "store/lineage_id.h"
+#include "store/store_scan.h"
+#include "transaction/mutation.h"
+
+namespace gentle::transaction {
+namespace {
+
+// The fsck finding code of a lineage's history (transaction/fsck.cc), nullopt when in step.
+std::optional<std::string> DriftCode(const store::git::Repository& repo,
+                                     const store::StoreLayout& layout, const std::string& lineage) {
+  auto check = store::CheckHistory(repo, layout, lineage);
+  if (!check.ok()) {
+    return std::string(store::FindingCodeName(store::FindingCode::kHistoryCorrupted));
+  }
+  switch (check->drift) {
+    case store::HistoryDrift::kNone:
+      return std::nullopt;
+    case store::HistoryDrift::kAhead:
+      return std::string(store::FindingCodeName(store::FindingCode::kHistoryAhead));
+    case store::HistoryDrift::kBehind:
+      return std::string(store::FindingCodeName(store::FindingCode::kHistoryBehind));
+    case store::HistoryDrift::kMissing:
+      return std::string(store::FindingCodeName(store::FindingCode::kPinMissing));
+    case store::HistoryDrift::kOrphan:
+      return std::string(store::FindingCodeName(store::FindingCode::kPinOrphan));
+    case store::HistoryDrift::kLegacyPin:
+      return std::string("legacy_pin");  // not a finding: the next write upgrades it
+  }
+  return std::nullopt;
+}
+
+// Every lineage with a history ref or a lineage directory.
+Result<std::set<std::string>> AllLineages(const store::git::Repository& repo,
+                                          const store::StoreLayout& layout) {
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, store::git::ListPinRefs(repo));
+  std::set<std::string> out(refs.begin(), refs.end());
+  if (store::KindOf(layout.root()) == store::PathKind::kDirectory) {
+    GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files, store::ScanStoreFiles(layout));
+    for (const auto& row : files.rows.lineages) out.insert(row.lineage_id);
+  }
+  return out;
+}
+
+}  // namespace
+
+Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::string>& lineage) {
+  if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
+  RepairReport report;
+  {
+    // Nothing to repair, and nothing is created, without a store or a history ref.
+    GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
+    const store::StoreLayout layout(repo.common_dir());
+    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, store::git::ListPinRefs(repo));
+    if (refs.empty() && store::KindOf(layout.root()) == store::PathKind::kMissing) return report;
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope, LockStore(cwd, LockKind::kWriter));
+  store::FaultPoint("repair:locked");
+  const store::git::Repository& repo = scope->repo;
+  const store::StoreLayout& layout = scope->layout;
+  std::set<std::string> lineages;
+  if (lineage) {
+    lineages.insert(*lineage);
+  } else {
+    GENTLE_ASSIGN_OR_RETURN(lineages, AllLineages(repo, layout));
+  }
+  // What fsck would report, before anything moves (opening the index may roll a tip back).
+  std::map<std::string, std::string> found;
+  for (const std::string& each : lineages) {
+    if (auto code = DriftCode(repo, layout, each)) found.emplace(each, *code);
+  }
+  // Nothing out of step: nothing is opened for writing (not even the index).
+  if (found.empty()) return report;
+  GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
+  for (const auto& [each, code] : found) {
+    RepairEntry entry;
+    entry.lineage = each;
+    entry.found = code;
+    bool rolled_back = false;
+    if (code != store::FindingCodeName(store::FindingCode::kHistoryCorrupted)) {
+      GENTLE_ASSIGN_OR_RETURN(store::HistoryRepair repaired,
+                              store::RepairHistory(repo, layout, each));
+      rolled_back = repaired.rolled_back;
+      if (repaired.synced) entry.actions.push_back("synced");
+      if (!repaired.sync_status.ok()) entry.error = repaired.sync_status.message();
+    }
+    entry.left = DriftCode(repo, layout, each);
+    // The index's recovery may have rolled the tip back already; either way it went back.
+    if (rolled_back ||
+        (code == store::FindingCodeName(store::FindingCode::kHistoryAhead) && entry.left != code)) {
+      entry.actions.insert(entry.actions.begin(), "rolled_back");
+    }
+    report.lineages.push_back(std::move(entry));
+  }
+  return report;
+}
+
+}  // namespace gentle::transaction
