@@ -16,6 +16,8 @@ namespace {
 constexpr const char* kProgram = "ssh-keygen";
 constexpr std::string_view kSshSignatureBegin = "-----BEGIN SSH SIGNATURE-----";
 constexpr size_t kMaxAllowedSignersBytes = 16u << 20;
+// A history with more commits of one revision than this is not one this tool wrote.
+constexpr int kMaxSameRevisionCommits = 1000;
 
 Status Untrusted(const std::string& commit, const std::string& reason, const std::string& why) {
   return Status(Code::kUntrusted, "the approval's history commit " + commit + " " + why)
@@ -58,8 +60,10 @@ Result<std::optional<std::string>> FindApprovalCommit(const store::git::Reposito
                                                       const std::string& tip,
                                                       const std::string& revision) {
   std::optional<std::string> next = tip;
-  while (next) {
+  for (int walked = 0; next && walked < kMaxSameRevisionCommits; ++walked) {
     GENTLE_ASSIGN_OR_RETURN(store::HistoryCommit commit, store::ReadHistoryCommit(repo, *next));
+    // The approval made this revision: commits below the first of another revision are older.
+    if (commit.legacy_pin || commit.revision != revision) break;
     if (commit.verb == "verdict" && store::IsState(commit.state, store::ReviewState::kApproved)) {
       auto record = store::ParseRecordFile(commit.record_file, lineage);
       if (record.ok() && record->revision == revision &&

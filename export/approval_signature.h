@@ -2,9 +2,10 @@
 // lineage's approval, and whether its SSH signature is by a principal the caller allows.
 //
 // FindApprovalCommit walks from `tip` by first parent (any history: the local ref's or a fetched
-// one's) to the newest `verdict` commit whose State trailer is `approved` and whose
-// review-state.json verifies as a record of `lineage` with revision `revision` (for a burned
-// lineage that is the burn commit's parent). nullopt when no commit does.
+// one's), through the commits whose Revision trailer is `revision` (at most 1000), to the newest
+// `verdict` commit whose State trailer is `approved` and whose review-state.json verifies as an
+// approved record of `lineage` with revision `revision` (for a burned lineage that is the burn
+// commit's parent). nullopt when no commit does.
 //
 // CheckApprovalSignature takes a commit id, so it answers for local and fetched histories alike.
 // The commit's `gpgsig` (store/git/commit_signature.h) must be an SSH signature that
