@@ -6,6 +6,7 @@
 #include "export/envelope_reader.h"
 #include "export/git_flags.h"
 #include "store/digests.h"
+#include "store/fetched_lineage.h"
 #include "store/git/tree_rows.h"
 #include "store/history_ref.h"
 #include "store/layout.h"
@@ -104,8 +105,8 @@ void Fill(const Derived& derived, VerifyResult* result) {
 // The approved record a burned lineage's history ends with: the tip must be the terminal `burn`
 // commit and hold a verified record of the lineage. Without such a history (burned by the Go
 // gentle-ai, or by an earlier build, which deleted the pin) the answer stays `consumed`.
-Result<store::RecordView> BurnedApproval(const store::git::Repository& repo,
-                                         const std::string& lineage) {
+Result<LoadedRecord> BurnedApproval(const store::git::Repository& repo,
+                                    const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
                           store::ReadHistoryTip(repo, lineage));
   if (!tip || tip->verb != "burn") {
@@ -120,7 +121,19 @@ Result<store::RecordView> BurnedApproval(const store::git::Repository& repo,
                       " holds a record that does not verify: " + record.status().message())
         .WithLineage(lineage);
   }
-  return record;
+  return LoadedRecord{std::move(record).value(), ""};
+}
+
+// The approved record a burned fetched-only lineage's verified history ends with.
+Result<LoadedRecord> FetchedBurnedApproval(const store::git::Repository& repo,
+                                           const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
+                          store::ReadFetchedLineage(repo, lineage));
+  if (!fetched || fetched->chain.terminal != "burn") {
+    return Status(Code::kBusy, "the fetched history of " + lineage + " moved while reading")
+        .WithLineage(lineage);
+  }
+  return LoadedRecord{fetched->chain.record, fetched->remote};
 }
 
 }  // namespace
@@ -135,7 +148,8 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   bool consumed = false;
   if (!loaded.ok() && loaded.status().code() == Code::kConsumed && against) {
     // A spent approval is what CI sees after a merge: the history's burn commit holds it.
-    auto burned = BurnedApproval(repo, lineage);
+    auto burned = loaded.status().details().count("source") ? FetchedBurnedApproval(repo, lineage)
+                                                            : BurnedApproval(repo, lineage);
     if (burned.ok()) {
       loaded = std::move(burned);
       consumed = true;
@@ -144,7 +158,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
     }
   }
   if (!loaded.ok()) return loaded.status();
-  const store::RecordView& record = *loaded;
+  const store::RecordView& record = loaded->record;
   auto derived = DeriveContext(repo, record.initial_snapshot, Engine::kNative);
   if (!derived.ok()) {
     Status st = derived.status();
@@ -154,6 +168,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   result.lineage = lineage;
   result.state = record.state;
   result.consumed = consumed;
+  result.source = loaded->source;
   result.candidate_tree = record.current_snapshot.candidate_tree;
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
@@ -171,6 +186,7 @@ const std::vector<std::string>& EnvelopeSelfAsserted() {
                                                     "revision",
                                                     "state",
                                                     "applicability",
+                                                    "source",
                                                     "snapshot.kind",
                                                     "snapshot.projection",
                                                     "snapshot.ledger_ids",
