@@ -21,6 +21,8 @@ struct Invocation {
   ExportOptions export_options;
   VerifyOptions verify_options;
   RemoteOptions remote_options;
+  ImportOptions import_options;
+  std::string import_remote;
   std::string against;
   // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
   // --expected-revision is refused rather than ignored.
@@ -219,6 +221,21 @@ void DefineInvalidate(CLI::App* review, Invocation* in) {
   RunsLifecycle(invalidate, in, RunInvalidate);
 }
 
+void DefineImport(CLI::App* review, Invocation* in) {
+  CLI::App* import = AddCommand(
+      review, "import",
+      "Bring a fetched lineage into the local store: verify its whole history, fast-forward only "
+      "(exclusive lock)",
+      &in->common);
+  import->add_option("--lineage", in->import_options.lineage, "The lineage id")->required();
+  import->add_option("--remote", in->import_remote,
+                     "The remote it was fetched from (default: the only one that has it)");
+  import->callback([in, import] {
+    if (Given(import, "--remote")) in->import_options.remote = in->import_remote;
+  in->action = [in] { return RunImport(in->common, in->import_options); };
+});
+}  // namespace
+
 void DefineStore(CLI::App* review, Invocation* in) {
   CLI::App* store = AddGroup(review, "store", "The store as a whole");
   CLI::App* reset = AddCommand(
@@ -254,9 +271,9 @@ constexpr Verb kVerbs[] = {
     {"verify", DefineVerify},   {"verdict", DefineVerdict},
     {"burn", DefineBurn},       {"abandon", DefineAbandon},
     {"reclaim", DefineReclaim}, {"invalidate", DefineInvalidate},
-    {"store", DefineStore},     {"fsck", DefineFsck},
-    {"index", DefineIndex},     {"push", DefinePush},
-    {"fetch", DefineFetch},
+    {"push", DefinePush},       {"fetch", DefineFetch},
+    {"import", DefineImport},   {"store", DefineStore},
+    {"fsck", DefineFsck},       {"index", DefineIndex},
 };
 
 // The verb `gentle-ai review VERB ...` names, or null. Building CLI11 options costs about as much
@@ -300,7 +317,7 @@ int ReportEscapedException(const char* what, bool json) {
   return ReportError(Status(Code::kInternal, std::string("unexpected exception: ") + what), json);
 }
 
-}  // namespace
+}  // namespace gentle::cli
 
 int Run(int argc, char** argv) {
   try {

@@ -41,6 +41,11 @@ struct RemoteOptions {
 };
 int RunPush(const CommonOptions& common, const RemoteOptions& options);
 int RunFetch(const CommonOptions& common, const RemoteOptions& options);
+struct ImportOptions {
+  std::string lineage;
+  std::optional<std::string> remote;
+};
+int RunImport(const CommonOptions& common, const ImportOptions& options);
 
 // review verdict | burn | abandon | reclaim | invalidate | store reset | fsck | index rebuild
 struct LifecycleOptions {

@@ -15,13 +15,13 @@ Result<std::optional<FetchedLineage>> ReadFetchedLineage(const git::Repository& 
     if (other.tip == first.tip) continue;
     std::string tips;
     for (const FetchedHistory& h : histories) {
-      tips += (tips.empty() ? "" : " ") + h.remote + "=" + h.tip;
+      tips += (tips.empty() ? "" : ", ") + h.remote + " " + h.tip;
     }
-    return Status(Code::kAmbiguous, "lineage " + lineage +
-                                        " was fetched from remotes whose histories differ (" +
-                                        tips + ")")
-        .WithLineage(lineage)
-        .WithDetail("tips", tips);
+    Status ambiguous(
+        Code::kAmbiguous,
+        "lineage " + lineage + " was fetched from remotes whose histories differ (" + tips + ")");
+    for (const FetchedHistory& h : histories) ambiguous.WithDetail(h.remote, h.tip);
+    return ambiguous.WithLineage(lineage);
   }
   auto chain = VerifyHistoryChain(repo, lineage, first.tip);
   if (!chain.ok()) {

@@ -3,7 +3,8 @@
 // written to the local store. Read-only.
 //
 // ReadFetchedLineage: the lineage's fetched histories, one per remote. None: nullopt. Two remotes
-// whose tips differ: `ambiguous` (details: `tips`, "<remote>=<tip>" joined by spaces); the same tip
+// whose tips differ: `ambiguous` (details: each remote's name -> its tip, as import reports
+// them); the same tip
 // from several remotes is one history (the first remote by name answers). The history is then
 // verified whole (VerifyHistoryChain): a forged or damaged one is `corrupted`, with `source` in the
 // details. Callers ask only after the local store said `not_found` for the lineage (no record, no

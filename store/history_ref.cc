@@ -15,6 +15,7 @@ namespace {
 struct ParsedCommit {
   git_oid tree;
   std::optional<std::string> parent;
+  size_t parent_count = 0;
   std::string message;
 };
 
@@ -28,9 +29,10 @@ Result<ParsedCommit> ReadCommitObject(git_odb* odb, const git_oid& id) {
     return Status(Code::kCorrupted, "history commit " + git::OidHex(id) + " does not parse");
   }
   GENTLE_ASSIGN_OR_RETURN(out.tree, git::ParseOidHex(std::string(data.substr(5, GIT_OID_HEXSZ))));
-  const size_t parent = data.find("\nparent ");
-  if (parent != std::string_view::npos && parent < body) {
-    out.parent = std::string(data.substr(parent + 8, GIT_OID_HEXSZ));
+  for (size_t at = data.find("\nparent "); at != std::string_view::npos && at < body;
+       at = data.find("\nparent ", at + 1)) {
+    if (!out.parent) out.parent = std::string(data.substr(at + 8, GIT_OID_HEXSZ));
+    ++out.parent_count;
   }
   out.message = std::string(data.substr(body + 2));
   return out;
@@ -63,6 +65,9 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   HistoryCommit out;
   out.id = id;
   out.parent = parsed.parent;
+  out.parent_count = parsed.parent_count;
+  out.lineage = Trailer(parsed.message, "Lineage");
+  out.subject = parsed.message.substr(0, parsed.message.find('\n'));
   const std::string& m = parsed.message;
   out.verb = m.substr(0, m.find_first_of(" \n"));
   out.revision = Trailer(m, "Revision");

@@ -52,6 +52,9 @@ struct HistoryCommitSpec {
 struct HistoryCommit {
   std::string id;                               // hex
   std::optional<std::string> parent;            // hex of the first parent
+  size_t parent_count = 0;                      // a history commit has at most one
+  std::string subject;                          // the message's first line
+  std::string lineage;                          // the Lineage trailer ("" when absent)
   std::string verb;                             // first word of the subject; "pin" for a legacy pin
   bool legacy_pin = false;                      // no review-state.json in the tree
   std::string record_file;                      // review-state.json's bytes

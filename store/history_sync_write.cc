@@ -1,10 +1,39 @@
 // The history's repairs (store/history_sync.h): SyncHistory and RollBackAhead, in the store's
 // write target.
 #include "store/file_io.h"
+#include "store/history_chain.h"
 #include "store/history_sync.h"
 #include "store/record.h"
 
 namespace gentle::store {
+namespace {
+
+// A record that a fetched history's live tip holds byte for byte, where that history continues the
+// local one: an import that wrote the record and stopped before moving the ref. The ref moves
+// forward to that tip instead of a sync commit.
+Result<bool> ForwardToFetched(const git::Repository& repo, const std::string& lineage,
+                              const HistoryCheck& check) {
+  if (check.tip && check.tip->legacy_pin) return false;
+  GENTLE_ASSIGN_OR_RETURN(std::vector<FetchedHistory> fetched, ListFetchedHistories(repo, lineage));
+  for (const FetchedHistory& history : fetched) {
+    auto chain = VerifyHistoryChain(repo, lineage, history.tip);
+    if (!chain.ok() || !chain->terminal.empty() || chain->tip().record_file != *check.record_file) {
+      continue;
+    }
+    bool continues = !check.tip;
+    for (const HistoryCommit& commit : chain->commits) {
+      if (check.tip && commit.id == check.tip->id) continues = true;
+    }
+    if (!continues) continue;
+    const std::optional<std::string> from =
+        check.tip ? std::optional<std::string>(check.tip->id) : std::nullopt;
+    GENTLE_RETURN_IF_ERROR(MoveHistoryRef(repo, lineage, from, history.tip));
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
 
 Result<bool> SyncHistory(const git::Repository& repo, const StoreLayout& layout,
                          const std::string& lineage, const std::string& at) {
@@ -13,6 +42,8 @@ Result<bool> SyncHistory(const git::Repository& repo, const StoreLayout& layout,
       check.drift == HistoryDrift::kAhead) {
     return false;
   }
+  GENTLE_ASSIGN_OR_RETURN(bool forwarded, ForwardToFetched(repo, lineage, check));
+  if (forwarded) return true;
   GENTLE_ASSIGN_OR_RETURN(RecordView record, ParseRecordFile(*check.record_file, lineage));
   std::optional<std::string> from, parent;
   HistoryCommitSpec sync;

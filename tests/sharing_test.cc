@@ -249,7 +249,8 @@ TEST_CASE("sharing two remotes holding different tips of a lineage are ambiguous
     INFO(read[0]);
     RunResult r = ReviewIn(b, read);
     CHECK(ErrorCode(r, 7) == "ambiguous");
-    CHECK(r.Json()["error"]["details"]["tips"] == "mirror=" + mirror_tip + " origin=" + origin_tip);
+    CHECK(r.Json()["error"]["details"] ==
+          nlohmann::json{{"mirror", mirror_tip}, {"origin", origin_tip}});
   }
   // The same tip on both: either answers.
   REQUIRE(s.a.Review({"push", "--remote", "mirror"}).exit_code == 0);

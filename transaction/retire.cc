@@ -19,7 +19,6 @@
 #include "transaction/mutation.h"
 
 namespace gentle::transaction {
-namespace {
 
 // A fresh quarantine directory name "<lineage>-<random digits>" (like Go's os.MkdirTemp).
 Result<std::string> FreshQuarantineName(const store::StoreLayout& layout,
@@ -33,6 +32,8 @@ Result<std::string> FreshQuarantineName(const store::StoreLayout& layout,
   }
   return Status(Code::kInternal, "cannot choose a fresh quarantine directory name");
 }
+
+namespace {
 
 // `record`: the lineage's record (abandon), or null (reclaim: there is none).
 Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest& request,

@@ -24,6 +24,7 @@
 #include <optional>
 #include <string>
 
+#include "store/layout.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
@@ -48,6 +49,10 @@ struct RetireResult {
 };
 
 Result<RetireResult> Abandon(const RetireRequest& request);
+
+// A fresh quarantine directory name "<lineage>-<random digits>" (like Go's os.MkdirTemp).
+Result<std::string> FreshQuarantineName(const store::StoreLayout& layout,
+                                        const std::string& lineage);
 Result<RetireResult> Reclaim(const RetireRequest& request);
 
 }  // namespace gentle::transaction

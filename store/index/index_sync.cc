@@ -240,6 +240,9 @@ Status RecoverInterrupted(const git::Repository& repo, const StoreLayout& layout
     auto record = LoadRecord(layout, row.lineage_id);
     if (record.ok()) {
       GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, row.lineage_id));
+      // An import that wrote the record and stopped before its ref moved: forward to the fetched
+      // tip (a mutation's history is level here, and this does nothing).
+      GENTLE_RETURN_IF_ERROR(SyncHistory(repo, layout, row.lineage_id, "").status());
       GENTLE_RETURN_IF_ERROR(RemoveTemps(layout.lineage_dir(row.lineage_id)));
       LineageRow committed = LineageRowOf(*record, RowStatus::kCommitted);
       committed.created_at = CreationTimes(&repo).Of(*record);

@@ -23,6 +23,12 @@ LifecycleRepo::LifecycleRepo() : root_(dir_.path() + "/repo") {
   REQUIRE(Git({"commit", "-q", "-m", "init"}).exit_code == 0);
 }
 
+LifecycleRepo::LifecycleRepo(CloneOf clone) : root_(dir_.path() + "/clone") {
+  REQUIRE(GitRun(dir_.path(), {"clone", "-q", clone.origin.root(), root_}).exit_code == 0);
+  Git({"config", "user.email", "t@example.invalid"});
+  Git({"config", "user.name", "t"});
+}
+
 RunResult LifecycleRepo::Git(const std::vector<std::string>& args) const {
   return GitRun(root_, args);
 }

@@ -19,6 +19,11 @@ namespace gentle::testing {
 class LifecycleRepo {
  public:
   LifecycleRepo();
+  // A fresh `git clone` of `origin`'s repository (its store is not cloned: only what git carries).
+  struct CloneOf {
+    const LifecycleRepo& origin;
+  };
+  explicit LifecycleRepo(CloneOf clone);
   const std::string& root() const { return root_; }
   std::string common_dir() const { return root_ + "/.git"; }
   std::string store_root() const { return common_dir() + "/gentle-ai/review-transactions"; }

@@ -1,0 +1,38 @@
+// review import.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "transaction/import.h"
+
+namespace gentle::cli {
+
+int RunImport(const CommonOptions& common, const ImportOptions& options) {
+  auto result = transaction::Import({common.cwd, options.lineage, options.remote});
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  const transaction::ImportResult& r = *result;
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-import/v1";
+    out["lineage"] = r.lineage;
+    out["remote"] = r.remote;
+    out["outcome"] = r.outcome;
+    out["state"] = r.state;
+    out["revision"] = r.revision;
+    out["fetched_tip"] = r.fetched_tip;
+    out["local_tip_before"] = NullIfEmpty(r.local_tip_before);
+    out["commits"] = r.commits;
+    return PrintJson(out);
+  }
+  if (r.outcome == "up_to_date") {
+    std::cout << "lineage " << r.lineage << " is up to date with " << r.remote << " (" << r.state
+              << ")\n";
+  } else {
+    std::cout << "imported " << r.lineage << " from " << r.remote << ": " << r.state << ", "
+              << r.commits << " new history commit(s)\n";
+  }
+  return 0;
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,68 @@
+// Fetched histories and whole-chain verification (DESIGN.md section 11).
+//
+// `review fetch` brings a remote's history refs to
+// refs/gentle-ai/remotes/<remote>/reviews/<lineage>, never over the local refs/gentle-ai/reviews/*.
+// A fetched history is untrusted input: before any verb reads it, VerifyHistoryChain walks it from
+// the tip to its root and checks every commit:
+//   - at most one parent; the subject is "<verb> <lineage>" with a verb this store writes, and the
+//     Lineage trailer names the lineage;
+//   - review-state.json parses as a record of that lineage and its revision verifies from its bytes
+//     (the snapshot identities bind their fields), and the Revision trailer is that revision;
+//   - the State trailer is the record's state (`consumed` on a burn, `retired` on an abandon);
+//   - the `base` and `candidate` entries are the record's current snapshot trees, and both trees
+//   are
+//     in the object database;
+//   - generations never fall from the root to the tip; only the tip may be terminal; a burn holds
+//   an
+//     approved record and tombstone.json, an abandon holds reclaim-record.json.
+// Any failure is `corrupted`, with the commit in details. Nothing is written.
+#ifndef GENTLE_STORE_HISTORY_CHAIN_H_
+#define GENTLE_STORE_HISTORY_CHAIN_H_
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "store/git/repository.h"
+#include "store/history_ref.h"
+#include "store/record.h"
+#include "store/status.h"
+
+namespace gentle::store {
+
+// A history longer than this many commits is refused as `corrupted` (a lineage makes one commit
+// per mutation; no review loop comes near it).
+inline constexpr size_t kMaxHistoryCommits = 100000;
+
+// refs/gentle-ai/remotes/<remote>/reviews/<lineage>
+std::string FetchedHistoryRefName(const std::string& remote, const std::string& lineage);
+
+// `usage` unless `remote` is usable as one ref component: 1 to 100 characters of [A-Za-z0-9._-],
+// not starting with '-' or '.', not ending with '.' or ".lock", no "..".
+Status ValidateRemoteName(const std::string& remote);
+
+struct FetchedHistory {
+  std::string remote;
+  std::string lineage;
+  std::string tip;  // commit id, hex
+};
+
+// Every refs/gentle-ai/remotes/<remote>/reviews/<lineage> ref (only `lineage`'s when given),
+// sorted by lineage then remote. Refs whose remote or lineage part is not valid are skipped: this
+// store's fetch never makes them.
+Result<std::vector<FetchedHistory>> ListFetchedHistories(const git::Repository& repo,
+                                                         const std::optional<std::string>& lineage);
+
+struct VerifiedChain {
+  std::vector<HistoryCommit> commits;  // tip first, root last
+  RecordView record;                   // the tip's record (a burn: the approved record it spent)
+  std::string terminal;                // "", "burn" or "abandon"
+  const HistoryCommit& tip() const { return commits.front(); }
+};
+
+Result<VerifiedChain> VerifyHistoryChain(const git::Repository& repo, const std::string& lineage,
+                                         const std::string& tip);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_HISTORY_CHAIN_H_

@@ -1,0 +1,54 @@
+// IMPORT: bring a fetched lineage into the local store (DESIGN.md section 11).
+//
+// `review import --lineage L [--remote R]` reads refs/gentle-ai/remotes/<R>/reviews/<L> (without
+// --remote: the one remote that has it; several remotes with different tips are `ambiguous`),
+// verifies the whole chain (store/history_chain.h; a forged or damaged history is `corrupted` and
+// nothing is written) and moves the local history forward to it, fast-forward only:
+//   - no local history and no local entry, or the local tip is an ancestor of the fetched tip:
+//     imported;
+//   - the local tip is the fetched tip, or descends from it: nothing to do (`up_to_date`);
+//   - otherwise the histories diverged: `conflict` with both tips in details (local_tip,
+//     fetched_tip), and nothing is written.
+// The local files then say what the fetched tip says: a live tip writes its record (byte for byte
+// the history's review-state.json); a burn tip writes this repository's tombstone for the approved
+// target and removes any local record; an abandon tip writes the history's audit record into a
+// fresh quarantine entry (its residue: the abandoned record) and removes any local record.
+//
+// Under the writer lock (the maintenance lock for a terminal tip, as burn and abandon take), each
+// step durable: prepared index rows -> the files -> fault point import:files-written -> the local
+// ref moved by compare-and-swap -> fault point import:ref-moved -> rows committed. A crash before
+// the ref moved leaves files ahead of the history: the next writer moves the ref forward to the
+// fetched tip that holds the record (store/history_sync.h, SyncHistory), and running import again
+// finishes the job; nothing is lost either way, as the fetched ref still holds the history.
+#ifndef GENTLE_TRANSACTION_IMPORT_H_
+#define GENTLE_TRANSACTION_IMPORT_H_
+
+#include <optional>
+#include <string>
+
+#include "store/status.h"
+
+namespace gentle::transaction {
+
+struct ImportRequest {
+  std::string cwd = ".";
+  std::string lineage;
+  std::optional<std::string> remote;
+};
+
+struct ImportResult {
+  std::string lineage;
+  std::string remote;
+  std::string outcome;  // "imported" | "up_to_date"
+  std::string fetched_tip;
+  std::string local_tip_before;  // empty when there was no local history
+  std::string state;             // the fetched tip's record state; consumed / retired if terminal
+  std::string revision;
+  size_t commits = 0;  // commits the local history gained
+};
+
+Result<ImportResult> Import(const ImportRequest& request);
+
+}  // namespace gentle::transaction
+
+#endif  // GENTLE_TRANSACTION_IMPORT_H_
