@@ -303,6 +303,31 @@ TEST_CASE("sharing an unknown remote is not_found and hostile remote names are u
   CHECK(GitRun(s.origin, {"for-each-ref", "refs/gentle-ai"}).out.empty());
 }
 
+TEST_CASE(
+    "sharing push of a lineage without a history is not_found and fetch drops what the remote "
+    "dropped") {
+  Sharing s;
+  const std::string lineage = s.a.StartNew()["lineage"];
+  RunResult unknown = s.a.Review({"push", "--lineage", "review-0000000000000000"});
+  CHECK(ErrorCode(unknown, 3) == "not_found");
+  CHECK(unknown.Json()["error"]["lineage"] == "review-0000000000000000");
+  REQUIRE(s.a.Review({"push", "--lineage", lineage}).exit_code == 0);
+  const std::string b = s.Clone("b");
+  REQUIRE(ReviewIn(b, {"fetch"}).exit_code == 0);
+  REQUIRE(ReviewIn(b, {"status", "--lineage", lineage}).exit_code == 0);
+  GitIn(s.origin, {"update-ref", "-d", HistoryRef(lineage)});
+  RunResult fetch = ReviewIn(b, {"fetch"});
+  INFO(fetch.out << fetch.err);
+  REQUIRE(fetch.exit_code == 0);
+  CHECK(fetch.out ==
+        "{\"schema\":\"gentle-ai.review-fetch/v1\",\"remote\":\"origin\",\"lineages\":[]}\n");
+  CHECK(GitRun(b, {"rev-parse", "--verify", "-q", FetchedRef("origin", lineage)}).exit_code != 0);
+  CHECK(ErrorCode(ReviewIn(b, {"status", "--lineage", lineage}), 3) == "not_found");
+  RunResult list = ReviewIn(b, {"list"});
+  REQUIRE(list.exit_code == 0);
+  CHECK(list.Json()["lineages"].empty());
+}
+
 TEST_CASE("sharing a forged fetched history is corrupted for every read verb") {
   Sharing s;
   const std::string lineage = ApproveCommitAndPush(s).lineage;
