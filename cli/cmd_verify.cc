@@ -54,6 +54,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["sha256"] = r.sha256;
     out["engine"] = std::string(exporter::EngineName(r.engine));
     if (options.envelope.empty()) out["consumed"] = r.consumed;
+    if (options.envelope.empty()) out["source"] = NullIfEmpty(r.source);
     if (options.require_signature) {
       out["signature"] = {{"commit", r.approval_commit},
                           {"principal", r.signer},
@@ -67,6 +68,9 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   }
   std::cout << "verified " << r.lineage << ": " << r.byte_size << " bytes, " << r.sha256 << "\n"
             << "  candidate tree: " << r.candidate_tree << "\n";
+  if (!r.source.empty()) {
+    std::cout << "  from the history fetched from " << r.source << " (verified whole)\n";
+  }
   if (!r.against_tree.empty()) {
     std::cout << "  " << *options.against << " has exactly the reviewed tree\n";
   }

@@ -8,7 +8,10 @@
 #include "export/envelope_reader.h"
 #include "export/git_flags.h"
 #include "store/digests.h"
+#include "store/fetched_lineage.h"
+#include "store/git/git_util.h"
 #include "store/git/tree_rows.h"
+#include "store/history_chain.h"
 #include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
@@ -103,15 +106,50 @@ void Fill(const Derived& derived, VerifyResult* result) {
   result->engine = derived.engine;
 }
 
-// The approval's history commit of `record` and its signature against `allowed_signers`.
+// The approved record the local history's burn commit holds (export/burned_approval.h).
+Result<LoadedRecord> LocalBurnedApproval(const store::git::Repository& repo,
+                                         const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView record, BurnedApproval(repo, lineage));
+  return LoadedRecord{std::move(record), ""};
+}
+
+// The approved record a burned fetched-only lineage's verified history ends with.
+Result<LoadedRecord> FetchedBurnedApproval(const store::git::Repository& repo,
+                                           const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
+                          store::ReadFetchedLineage(repo, lineage));
+  if (!fetched || fetched->chain.terminal != "burn") {
+    return Status(Code::kBusy, "the fetched history of " + lineage + " moved while reading")
+        .WithLineage(lineage);
+  }
+  return LoadedRecord{fetched->chain.record, fetched->remote};
+}
+
+// The tip of the history that answered: the local ref, or `source`'s fetched one.
+Result<std::optional<std::string>> HistoryTip(const store::git::Repository& repo,
+                                              const std::string& lineage,
+                                              const std::string& source) {
+  const std::string name = source.empty() ? store::HistoryRefName(lineage)
+                                          : store::FetchedHistoryRefName(source, lineage);
+  git_oid target;
+  const int rc = git_reference_name_to_id(&target, repo.raw(), name.c_str());
+  if (rc == GIT_ENOTFOUND) return std::optional<std::string>();
+  if (rc != 0) {
+    return Status(Code::kInternal, "cannot read " + name + ": " + store::git::LastGitError());
+  }
+  return std::optional<std::string>(store::git::OidHex(target));
+}
+
+// The approval's history commit of `record` (in the history that answered: the local one, or
+// `source`'s fetched one) and its signature against `allowed_signers`.
 Status CheckSignedApproval(const store::git::Repository& repo, const store::RecordView& record,
-                           const std::string& allowed_signers, VerifyResult* result) {
+                           const std::string& source, const std::string& allowed_signers,
+                           VerifyResult* result) {
   const std::string& lineage = record.lineage_id;
-  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
-                          store::ReadHistoryTip(repo, lineage));
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> tip, HistoryTip(repo, lineage, source));
   std::optional<std::string> commit;
   if (tip) {
-    GENTLE_ASSIGN_OR_RETURN(commit, FindApprovalCommit(repo, lineage, tip->id, record.revision));
+    GENTLE_ASSIGN_OR_RETURN(commit, FindApprovalCommit(repo, lineage, *tip, record.revision));
   }
   if (!commit) {
     return Status(Code::kUntrusted, "lineage " + lineage +
@@ -140,7 +178,8 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   bool consumed = false;
   if (!loaded.ok() && loaded.status().code() == Code::kConsumed && (against || allowed_signers)) {
     // A spent approval is what CI sees after a merge: the history's burn commit holds it.
-    auto burned = BurnedApproval(repo, lineage);
+    auto burned = loaded.status().details().count("source") ? FetchedBurnedApproval(repo, lineage)
+                                                            : LocalBurnedApproval(repo, lineage);
     if (burned.ok()) {
       loaded = std::move(burned);
       consumed = true;
@@ -149,7 +188,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
     }
   }
   if (!loaded.ok()) return loaded.status();
-  const store::RecordView& record = *loaded;
+  const store::RecordView& record = loaded->record;
   auto derived = DeriveContext(repo, record.initial_snapshot, Engine::kNative);
   if (!derived.ok()) {
     Status st = derived.status();
@@ -159,6 +198,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   result.lineage = lineage;
   result.state = record.state;
   result.consumed = consumed;
+  result.source = loaded->source;
   result.candidate_tree = record.current_snapshot.candidate_tree;
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
@@ -170,7 +210,8 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
         .WithLineage(lineage);
   }
   if (allowed_signers) {
-    Status signed_status = CheckSignedApproval(repo, record, *allowed_signers, &result);
+    Status signed_status =
+        CheckSignedApproval(repo, record, loaded->source, *allowed_signers, &result);
     if (!signed_status.ok()) return signed_status.WithLineage(lineage);
   }
   return result;
@@ -181,6 +222,7 @@ const std::vector<std::string>& EnvelopeSelfAsserted() {
                                                     "revision",
                                                     "state",
                                                     "applicability",
+                                                    "source",
                                                     "snapshot.kind",
                                                     "snapshot.projection",
                                                     "snapshot.ledger_ids",
