@@ -13,6 +13,7 @@
 #include "store/history_chain.h"
 #include "store/status.h"
 #include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -254,6 +255,49 @@ TEST_CASE("signing: a signed approval stopped at each durable step recovers sign
     CHECK(verify.exit_code == 0);
     ExpectFsckClean(repo);
   }
+}
+
+// Through the CLI: a clone approves (one signed, one unsigned) and pushes; a fresh clone fetches,
+// and verify --require-signature answers from the fetched history (source "origin").
+TEST_CASE("signing: verify in a fresh clone checks the signature of a fetched approval") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  TempDir tmp;
+  const std::string origin = tmp.path() + "/origin.git";
+  REQUIRE(Run({"git", "init", "-q", "--bare", origin}).exit_code == 0);
+  LifecycleRepo repo;
+  UseKey(repo, key);
+  GitOut(repo, {"remote", "add", "origin", "file://" + origin});
+  const std::string signed_lineage = repo.StartNew()["lineage"];
+  REQUIRE(repo.Review(Approve(signed_lineage, true)).exit_code == 0);
+  const std::string unsigned_lineage = repo.StartNew()["lineage"];
+  REQUIRE(repo.Review(Approve(unsigned_lineage, false)).exit_code == 0);
+  RunResult push = repo.Review({"push"});
+  INFO(push.out << push.err);
+  REQUIRE(push.exit_code == 0);
+
+  const std::string clone = tmp.path() + "/clone";
+  REQUIRE(Run({"git", "clone", "-q", "file://" + origin, clone}).exit_code == 0);
+  auto review = [&](std::vector<std::string> args) {
+    args.insert(args.begin(), "review");
+    args.insert(args.end(), {"--cwd", clone, "--json"});
+    return GentleAi(args, clone);
+  };
+  RunResult fetch = review({"fetch"});
+  INFO(fetch.out << fetch.err);
+  REQUIRE(fetch.exit_code == 0);
+
+  RunResult verified = review(VerifySigned(signed_lineage, allowed));
+  INFO(verified.out << verified.err);
+  REQUIRE(verified.exit_code == 0);
+  CHECK(verified.Json()["source"] == "origin");
+  CHECK(verified.Json()["signature"]["principal"] == "ana@example.com");
+  CHECK(verified.Json()["signature"]["commit"] == Tip(repo, signed_lineage));
+
+  RunResult refused = review(VerifySigned(unsigned_lineage, allowed));
+  ExpectError(refused, 10, "untrusted");
+  CHECK(refused.Json()["error"]["details"]["reason"] == "unsigned");
 }
 
 TEST_CASE("signing: an unsigned approval is untrusted") {
