@@ -20,6 +20,7 @@ struct Invocation {
   std::string status_lineage;
   ExportOptions export_options;
   VerifyOptions verify_options;
+  RemoteOptions remote_options;
   ImportOptions import_options;
   std::string import_remote;
   AttestOptions attest_options;
@@ -159,6 +160,26 @@ void DefineAttest(CLI::App* review, Invocation* in) {
       [in] { in->action = [in] { return RunAttest(in->common, in->attest_options); }; });
 }
 
+void DefinePush(CLI::App* review, Invocation* in) {
+  CLI::App* push = AddCommand(
+      review, "push",
+      "Push lineage histories to a remote with your git, never forced (diverged: conflict)",
+      &in->common);
+  push->add_option("--remote", in->remote_options.remote, "The git remote (default: origin)");
+  push->add_option("--lineage", in->remote_options.lineages,
+                   "Push only this lineage (repeatable; default: every local history)");
+  push->callback([in] { in->action = [in] { return RunPush(in->common, in->remote_options); }; });
+}
+
+void DefineFetch(CLI::App* review, Invocation* in) {
+  CLI::App* fetch = AddCommand(
+      review, "fetch",
+      "Fetch a remote's lineage histories into refs/gentle-ai/remotes/R/ and verify each",
+      &in->common);
+  fetch->add_option("--remote", in->remote_options.remote, "The git remote (default: origin)");
+  fetch->callback([in] { in->action = [in] { return RunFetch(in->common, in->remote_options); }; });
+}
+
 void DefineVerdict(CLI::App* review, Invocation* in) {
   CLI::App* verdict = AddCommand(review, "verdict", "Record a reviewer's verdict", &in->common);
   AddLineageFlag(verdict, in);
@@ -283,6 +304,8 @@ constexpr Verb kVerbs[] = {
     {"abandon", DefineAbandon},
     {"reclaim", DefineReclaim},
     {"invalidate", DefineInvalidate},
+    {"push", DefinePush},
+    {"fetch", DefineFetch},
     {"import", DefineImport},
     {"store", DefineStore},
     {"fsck", DefineFsck},

@@ -18,8 +18,11 @@ nlohmann::ordered_json ListEntry(const transaction::LineageSummary& s) {
   entry["kind"] = NullIfEmpty(s.kind);
   entry["created_at"] = NullIfEmpty(s.created_at);
   entry["path_count"] = s.path_count;
-  if (s.standing == transaction::Standing::kConsumed) entry["tombstone"] = s.evidence;
-  if (s.standing == transaction::Standing::kRetired) entry["audit_record"] = s.evidence;
+  if (s.source.empty()) {
+    if (s.standing == transaction::Standing::kConsumed) entry["tombstone"] = s.evidence;
+    if (s.standing == transaction::Standing::kRetired) entry["audit_record"] = s.evidence;
+  }
+  entry["source"] = NullIfEmpty(s.source);
   return entry;
 }
 
@@ -51,7 +54,8 @@ int RunList(const CommonOptions& common) {
       std::ostringstream line;
       line << s.lineage << "  " << s.state << "  " << (s.kind.empty() ? "-" : s.kind) << "  "
            << (s.created_at.empty() ? "-" : s.created_at) << "  " << s.path_count << " path(s)"
-           << (s.evidence.empty() ? "" : "  " + s.evidence) << "\n";
+           << (s.evidence.empty() ? "" : "  " + s.evidence)
+           << (s.source.empty() ? "" : "  [from " + s.source + "]") << "\n";
       emit(line.str());
     }
   });

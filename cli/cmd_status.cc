@@ -25,6 +25,7 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
       entry["target_identity"] = NullIfEmpty(s.target_identity);
       entry["live_target_identity"] = NullIfEmpty(s.live_target_identity);
       if (!s.detail.empty()) entry["detail"] = s.detail;
+      entry["source"] = NullIfEmpty(s.source);
       out["lineages"].push_back(entry);
     }
     return PrintJson(out);
@@ -34,6 +35,7 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     std::cout << s.lineage << "  " << (s.state.empty() ? "-" : s.state) << "  "
               << transaction::ApplicabilityName(s.applicability);
     if (!s.detail.empty()) std::cout << "  (" << s.detail << ")";
+    if (!s.source.empty()) std::cout << "  [from " << s.source << "]";
     std::cout << "\n";
   }
   return 0;

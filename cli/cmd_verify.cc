@@ -41,6 +41,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["sha256"] = r.sha256;
     out["engine"] = std::string(exporter::EngineName(r.engine));
     if (options.envelope.empty()) out["consumed"] = r.consumed;
+    if (options.envelope.empty()) out["source"] = NullIfEmpty(r.source);
     if (!options.envelope.empty()) {
       out["checked"] = exporter::EnvelopeChecked();
       out["self_asserted"] = exporter::EnvelopeSelfAsserted();
@@ -49,6 +50,9 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   }
   std::cout << "verified " << r.lineage << ": " << r.byte_size << " bytes, " << r.sha256 << "\n"
             << "  candidate tree: " << r.candidate_tree << "\n";
+  if (!r.source.empty()) {
+    std::cout << "  from the history fetched from " << r.source << " (verified whole)\n";
+  }
   if (!r.against_tree.empty()) {
     std::cout << "  " << *options.against << " has exactly the reviewed tree\n";
   }

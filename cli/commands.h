@@ -34,6 +34,13 @@ struct VerifyOptions {
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 
+// review push | fetch (DESIGN.md section 11)
+struct RemoteOptions {
+  std::string remote = "origin";
+  std::vector<std::string> lineages;  // push only; empty: every local history
+};
+int RunPush(const CommonOptions& common, const RemoteOptions& options);
+int RunFetch(const CommonOptions& common, const RemoteOptions& options);
 struct ImportOptions {
   std::string lineage;
   std::optional<std::string> remote;

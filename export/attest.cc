@@ -6,6 +6,7 @@
 #include "export/context_export.h"
 #include "export/derivation.h"
 #include "export/git_flags.h"
+#include "store/fetched_lineage.h"
 #include "store/go_marshal.h"
 #include "store/history_ref.h"
 #include "store/layout.h"
@@ -23,10 +24,16 @@ namespace {
 constexpr int kMaxSameRevisionCommits = 1000;
 
 // Fills who approved from the approval's history commit, when the history holds one.
+// `fetched_tip`: the verified tip of the fetched history the record came from (empty: the local
+// history).
 Status FindApprovalCommit(const store::git::Repository& repo, const store::RecordView& record,
-                          Attestation* out) {
-  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> commit,
-                          store::ReadHistoryTip(repo, record.lineage_id));
+                          const std::string& fetched_tip, Attestation* out) {
+  std::optional<store::HistoryCommit> commit;
+  if (fetched_tip.empty()) {
+    GENTLE_ASSIGN_OR_RETURN(commit, store::ReadHistoryTip(repo, record.lineage_id));
+  } else {
+    GENTLE_ASSIGN_OR_RETURN(commit, store::ReadHistoryCommit(repo, fetched_tip));
+  }
   for (int walked = 0; commit && walked < kMaxSameRevisionCommits; ++walked) {
     if (commit->legacy_pin || commit->revision != record.revision) return Status::Ok();
     if (commit->verb == "verdict" && store::IsState(commit->state, store::ReviewState::kApproved)) {
@@ -65,14 +72,28 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   Attestation out;
   auto loaded = LoadForRead(repo, lineage);
+  std::string fetched_tip;
   if (!loaded.ok() && loaded.status().code() == Code::kConsumed) {
-    auto burned = BurnedApproval(repo, lineage);
-    if (!burned.ok()) return burned.status();
-    loaded = std::move(burned);
+    if (loaded.status().details().count("source")) {
+      // A burned approval known only from a fetched history: its verified burn commit.
+      GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
+                              store::ReadFetchedLineage(repo, lineage));
+      if (!fetched || fetched->chain.terminal != "burn") return loaded.status();
+      fetched_tip = fetched->chain.tip().id;
+      loaded = LoadedRecord{fetched->chain.record, fetched->remote};
+    } else {
+      GENTLE_ASSIGN_OR_RETURN(store::RecordView burned, BurnedApproval(repo, lineage));
+      loaded = LoadedRecord{std::move(burned), ""};
+    }
     out.consumed = true;
+  } else if (loaded.ok() && !loaded->source.empty()) {
+    GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
+                            store::ReadFetchedLineage(repo, lineage));
+    if (!fetched) return Status(Code::kNotFound, "lineage " + lineage + " is not known");
+    fetched_tip = fetched->chain.tip().id;
   }
   if (!loaded.ok()) return loaded.status();
-  const store::RecordView& record = *loaded;
+  const store::RecordView& record = loaded->record;
   if (!store::IsState(record.state, store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
                                          ", not approved; nothing to attest")
@@ -93,7 +114,7 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage) {
   out.paths_digest = record.current_snapshot.paths_digest;
   out.patch_sha256 = "sha256:" + store::Sha256Hex(derived->patch);
   out.engine = derived->engine;
-  GENTLE_RETURN_IF_ERROR(FindApprovalCommit(repo, record, &out));
+  GENTLE_RETURN_IF_ERROR(FindApprovalCommit(repo, record, fetched_tip, &out));
   return out;
 }
 

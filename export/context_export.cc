@@ -6,6 +6,7 @@
 #include "export/engine.h"
 #include "export/git_flags.h"
 #include "store/catalog.h"
+#include "store/fetched_lineage.h"
 #include "store/file_io.h"
 #include "store/go_marshal.h"
 #include "store/layout.h"
@@ -15,17 +16,19 @@
 
 namespace gentle::exporter {
 
-Result<store::RecordView> LoadForRead(const store::git::Repository& repo,
-                                      const std::string& lineage) {
-  const store::StoreLayout layout(repo.common_dir());
+namespace {
+
+Status ReadOnlyCompat(const std::string& lineage) {
+  return Status(Code::kReadOnly,
+                "lineage " + lineage +
+                    " is a historical-compatibility record (retired fields); it is read-only")
+      .WithLineage(lineage);
+}
+
+Result<store::RecordView> LoadLocal(const store::StoreLayout& layout, const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (record.ok()) {
-    if (record->historical_compat) {
-      return Status(Code::kReadOnly,
-                    "lineage " + lineage +
-                        " is a historical-compatibility record (retired fields); it is read-only")
-          .WithLineage(lineage);
-    }
+    if (record->historical_compat) return ReadOnlyCompat(lineage);
     // A live record whose lineage is also burned is a duplicate claim (one keyed index lookup).
     // Only a tombstone file can make it one: with none in the store (no burn yet), the index
     // need not be opened.
@@ -44,6 +47,21 @@ Result<store::RecordView> LoadForRead(const store::git::Repository& repo,
   return store::ClassifyRecordless(layout, lineage);
 }
 
+}  // namespace
+
+Result<LoadedRecord> LoadForRead(const store::git::Repository& repo, const std::string& lineage) {
+  const store::StoreLayout layout(repo.common_dir());
+  auto local = LoadLocal(layout, lineage);
+  if (local.ok()) return LoadedRecord{std::move(local).value(), ""};
+  if (local.status().code() != Code::kNotFound) return local.status();
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
+                          store::ReadFetchedLineage(repo, lineage));
+  if (!fetched) return local.status();
+  GENTLE_RETURN_IF_ERROR(store::TerminalAnswer(*fetched, lineage));
+  if (fetched->chain.record.historical_compat) return ReadOnlyCompat(lineage);
+  return LoadedRecord{fetched->chain.record, fetched->remote};
+}
+
 Result<ContextExport> ExportContext(const ContextRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
   const std::optional<Engine> engine = ParseEngine(request.engine);
@@ -53,7 +71,9 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   ContextExport out;
-  GENTLE_ASSIGN_OR_RETURN(out.record, LoadForRead(repo, request.lineage));
+  GENTLE_ASSIGN_OR_RETURN(LoadedRecord loaded, LoadForRead(repo, request.lineage));
+  out.record = std::move(loaded.record);
+  out.source = std::move(loaded.source);
   auto derived = DeriveContext(repo, out.record.initial_snapshot, *engine);
   if (!derived.ok()) {
     Status st = derived.status();
@@ -92,6 +112,7 @@ std::string RenderEnvelope(const ContextExport& c) {
   snapshot["ledger_ids"] = s.ledger_ids;
   j["state"] = c.record.state;
   j["applicability"] = c.applicability;
+  j["source"] = c.source.empty() ? Json(nullptr) : Json(c.source);
   Json& diff = j["candidate_diff"];
   diff["encoding"] = "base64";
   diff["data"] = EncodeBase64(patch);

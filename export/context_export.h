@@ -8,6 +8,8 @@
 //   no record: tombstone / quarantine / none -> consumed / retired / not_found, except that a
 //   lineage directory still in place with neither -> corrupted (an incomplete entry)
 //   batch marker                           -> reconciliation_prepared
+//   not_found locally, fetched from a remote -> the verified fetched history (store/
+//                                             fetched_lineage.h), `source` = the remote
 // then objects_missing, budget_exceeded and integrity_mismatch from the derivation.
 #ifndef GENTLE_EXPORT_CONTEXT_EXPORT_H_
 #define GENTLE_EXPORT_CONTEXT_EXPORT_H_
@@ -38,6 +40,7 @@ struct ContextRequest {
 
 struct ContextExport {
   store::RecordView record;
+  std::string source;  // the remote of a fetched-only lineage; empty for the local store
   std::string applicability;
   Derived derived;
 };
@@ -47,9 +50,15 @@ Result<ContextExport> ExportContext(const ContextRequest& request);
 // The JSON envelope of section 8, compact, without a trailing newline.
 std::string RenderEnvelope(const ContextExport& context);
 
+struct LoadedRecord {
+  store::RecordView record;
+  std::string source;  // the remote of a fetched-only lineage; empty for the local store
+};
+
 // Loads and classifies a lineage record for read-only use (shared by export-context and verify).
-Result<store::RecordView> LoadForRead(const store::git::Repository& repo,
-                                      const std::string& lineage);
+// A lineage the local store does not know is read from its fetched history, verified whole; a
+// terminal one answers `consumed` / `retired` with `source` in the details.
+Result<LoadedRecord> LoadForRead(const store::git::Repository& repo, const std::string& lineage);
 
 }  // namespace gentle::exporter
 

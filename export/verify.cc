@@ -7,6 +7,7 @@
 #include "export/envelope_reader.h"
 #include "export/git_flags.h"
 #include "store/digests.h"
+#include "store/fetched_lineage.h"
 #include "store/git/tree_rows.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
@@ -101,6 +102,25 @@ void Fill(const Derived& derived, VerifyResult* result) {
   result->engine = derived.engine;
 }
 
+// The approved record the local history's burn commit holds (export/burned_approval.h).
+Result<LoadedRecord> LocalBurnedApproval(const store::git::Repository& repo,
+                                         const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView record, BurnedApproval(repo, lineage));
+  return LoadedRecord{std::move(record), ""};
+}
+
+// The approved record a burned fetched-only lineage's verified history ends with.
+Result<LoadedRecord> FetchedBurnedApproval(const store::git::Repository& repo,
+                                           const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
+                          store::ReadFetchedLineage(repo, lineage));
+  if (!fetched || fetched->chain.terminal != "burn") {
+    return Status(Code::kBusy, "the fetched history of " + lineage + " moved while reading")
+        .WithLineage(lineage);
+  }
+  return LoadedRecord{fetched->chain.record, fetched->remote};
+}
+
 }  // namespace
 
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
@@ -113,7 +133,8 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   bool consumed = false;
   if (!loaded.ok() && loaded.status().code() == Code::kConsumed && against) {
     // A spent approval is what CI sees after a merge: the history's burn commit holds it.
-    auto burned = BurnedApproval(repo, lineage);
+    auto burned = loaded.status().details().count("source") ? FetchedBurnedApproval(repo, lineage)
+                                                            : LocalBurnedApproval(repo, lineage);
     if (burned.ok()) {
       loaded = std::move(burned);
       consumed = true;
@@ -122,7 +143,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
     }
   }
   if (!loaded.ok()) return loaded.status();
-  const store::RecordView& record = *loaded;
+  const store::RecordView& record = loaded->record;
   auto derived = DeriveContext(repo, record.initial_snapshot, Engine::kNative);
   if (!derived.ok()) {
     Status st = derived.status();
@@ -132,6 +153,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   result.lineage = lineage;
   result.state = record.state;
   result.consumed = consumed;
+  result.source = loaded->source;
   result.candidate_tree = record.current_snapshot.candidate_tree;
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
@@ -149,6 +171,7 @@ const std::vector<std::string>& EnvelopeSelfAsserted() {
                                                     "revision",
                                                     "state",
                                                     "applicability",
+                                                    "source",
                                                     "snapshot.kind",
                                                     "snapshot.projection",
                                                     "snapshot.ledger_ids",

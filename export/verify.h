@@ -1,6 +1,7 @@
 // Verify: the CI check of DESIGN.md section 9. Read-only.
 //
-// VerifyLineage: the record verifies (classification as export-context), its objects are present,
+// VerifyLineage: the record verifies (classification as export-context, a lineage known only from
+// a fetched history included: its whole chain verifies first), its objects are present,
 // the trees reproduce its paths and paths_digest, and the patch derives within the budget. With
 // `against`: the tree of that revision must equal the current snapshot's candidate tree
 // (`not_reviewed` otherwise) and the lineage must be `approved` (`wrong_state` otherwise).
@@ -49,6 +50,9 @@ struct VerifyResult {
   // Lineage mode with --against: the approval was burned after it was given (DESIGN.md section
   // 9); the record is the one the history's terminal burn commit holds.
   bool consumed = false;
+  // Lineage mode: the remote whose fetched history answered (DESIGN.md section 11); empty for
+  // the local store.
+  std::string source;
 };
 
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "store/catalog.h"
+#include "store/fetched_lineage.h"
 #include "store/file_io.h"
 #include "store/git/repository.h"
 #include "store/index/index_sync.h"
@@ -97,6 +98,38 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
   return out;
 }
 
+// The lineages that exist only as fetched histories (store/fetched_lineage.h), each verified whole,
+// by lineage id. A history that does not verify, or that two remotes disagree on, fails the list.
+Result<std::vector<LineageSummary>> FetchedOnly(const store::git::Repository& repo,
+                                                const store::StoreLayout& layout) {
+  GENTLE_ASSIGN_OR_RETURN(std::vector<store::FetchedHistory> histories,
+                          store::ListFetchedHistories(repo, std::nullopt));
+  std::vector<LineageSummary> out;
+  std::string previous;
+  for (const store::FetchedHistory& h : histories) {
+    if (h.lineage == previous) continue;  // one entry per lineage, whichever remotes hold it
+    previous = h.lineage;
+    GENTLE_ASSIGN_OR_RETURN(bool known, store::KnownLocally(layout, h.lineage));
+    if (known) continue;  // a local lineage always wins
+    GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
+                            store::ReadFetchedLineage(repo, h.lineage));
+    if (!fetched) continue;
+    LineageSummary s;
+    if (fetched->chain.terminal == "burn") {
+      s = Recordless(h.lineage, Standing::kConsumed, "");
+    } else if (fetched->chain.terminal == "abandon") {
+      s = Recordless(h.lineage, Standing::kRetired, "");
+    } else {
+      s = SummaryOf(
+          store::LineageRowOf(fetched->chain.record, store::index::RowStatus::kCommitted));
+      if (s.created_at.empty()) s.created_at = fetched->chain.tip().created_at;
+    }
+    s.source = fetched->remote;
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
 }  // namespace
 
 Status VisitLineages(const std::string& cwd,
@@ -104,11 +137,14 @@ Status VisitLineages(const std::string& cwd,
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
+  // Verified before anything is listed, so a damaged fetched history fails the list cleanly.
+  GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> fetched, FetchedOnly(repo, layout));
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> db,
                           store::index::OpenIndexForReader(layout));
   if (!db) {
     GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> all, ListFromFiles(layout));
     for (const LineageSummary& s : all) visit(s);
+    for (const LineageSummary& s : fetched) visit(s);
     return Status::Ok();
   }
   // A second connection answers the keyed "already listed?" questions while the first streams,
@@ -180,7 +216,9 @@ Status VisitLineages(const std::string& cwd,
     visit(Recordless(row.lineage_id, Standing::kRetired, row.audit_path));
     return true;
   }));
-  return failure;
+  GENTLE_RETURN_IF_ERROR(failure);
+  for (const LineageSummary& s : fetched) visit(s);
+  return Status::Ok();
 }
 
 }  // namespace gentle::transaction

@@ -27,7 +27,8 @@ struct LineageSummary {
   std::string created_at;
   size_t path_count = 0;
   std::string revision;  // empty for incomplete, consumed and retired
-  std::string evidence;  // consumed: the tombstone file; retired: the audit record
+  std::string evidence;  // consumed: the tombstone file; retired: the audit record (local only)
+  std::string source;    // the remote of a fetched-only lineage; empty for the local store
 };
 
 // Every lineage the store knows: live ones (by creation time), then incomplete entries (a lineage
@@ -35,9 +36,13 @@ struct LineageSummary {
 // each). A lineage is listed once: an incomplete entry whose lineage has an effective tombstone or
 // audit record is listed consumed or retired. From the index, plus one scan of v2/ for incomplete
 // entries (they have no committed row); without an index (a fresh or Go-written store), from the
-// files, with the same answer. Unreadable records are not lineages here; `review fsck` reports
-// them. Streamed to `visit`: with an index, memory does not grow with the number of lineages
-// (duplicates are found by keyed lookups on a second read-only connection).
+// files, with the same answer. Then the lineages known only from fetched histories (store/
+// fetched_lineage.h), by id, with `source`: each is verified whole first, and one that does not
+// verify (`corrupted`) or that two remotes disagree on (`ambiguous`) fails the list before any
+// entry is visited; a terminal one is listed consumed or retired. Unreadable records are not
+// lineages here; `review fsck` reports them. Streamed to `visit`: with an index, memory does not
+// grow with the number of lineages (duplicates are found by keyed lookups on a second read-only
+// connection).
 Status VisitLineages(const std::string& cwd,
                      const std::function<void(const LineageSummary&)>& visit);
 

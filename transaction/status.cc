@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/catalog.h"
+#include "store/fetched_lineage.h"
 #include "store/file_io.h"
 #include "store/git/repository.h"
 #include "store/index/index_sync.h"
@@ -185,7 +186,18 @@ Result<std::vector<LineageStatus>> InspectOne(const store::git::Repository& repo
                                               const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
-    return store::ClassifyRecordless(layout, lineage);
+    Status absent = store::ClassifyRecordless(layout, lineage);
+    if (absent.code() != Code::kNotFound) return absent;
+    // Not known here: a history fetched from a remote may know it (a local lineage always wins).
+    GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
+                            store::ReadFetchedLineage(repo, lineage));
+    if (!fetched) return absent;
+    GENTLE_RETURN_IF_ERROR(store::TerminalAnswer(*fetched, lineage));
+    GENTLE_ASSIGN_OR_RETURN(
+        LineageStatus s,
+        AssessAlone(repo, layout, lineage, Result<store::RecordView>(fetched->chain.record)));
+    s.source = fetched->remote;
+    return std::vector<LineageStatus>{s};
   }
   if (!record.ok()) return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
   GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, lineage, record));

@@ -42,13 +42,16 @@ struct LineageStatus {
   std::string target_identity;
   std::string live_target_identity;  // empty when it could not be computed
   std::string detail;                // why: unrelated, ambiguous, corrupted, incomplete
+  std::string source;  // the remote of a fetched-only lineage; empty for the local store
 };
 
 // With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors; an
 // incomplete entry is `corrupted`), loading only its own record and, to decide `ambiguous`, only
-// records whose index row names the same target; consumed/retired are keyed index lookups.
+// records whose index row names the same target; consumed/retired are keyed index lookups. A
+// lineage the local store does not know is read from its fetched history (store/
+// fetched_lineage.h: verified whole, `source` set; a terminal one answers consumed / retired).
 // Without: every live lineage directory (one without a readable record reports `corrupted`, one
-// without a record `incomplete`).
+// without a record `incomplete`); fetched histories are not listed (`list` shows them).
 Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
                                                  const std::optional<std::string>& lineage);
 

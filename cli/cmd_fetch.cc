@@ -1,0 +1,47 @@
+// review fetch.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "transaction/fetch.h"
+
+namespace gentle::cli {
+
+int RunFetch(const CommonOptions& common, const RemoteOptions& options) {
+  auto result = transaction::FetchReviews(common.cwd, options.remote);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-fetch/v1";
+    out["remote"] = result->remote;
+    out["lineages"] = nlohmann::ordered_json::array();
+    for (const auto& l : result->lineages) {
+      nlohmann::ordered_json entry;
+      entry["lineage"] = l.lineage;
+      entry["tip"] = l.tip;
+      entry["state"] = NullIfEmpty(l.state);
+      entry["terminal"] = NullIfEmpty(l.terminal);
+      entry["verified"] = l.verified;
+      if (!l.verified) {
+        entry["error"]["code"] = std::string(CodeName(l.error.code()));
+        entry["error"]["message"] = l.error.message();
+      }
+      out["lineages"].push_back(entry);
+    }
+    return PrintJson(out);
+  }
+  if (result->lineages.empty()) std::cout << "no review histories on " << result->remote << "\n";
+  for (const auto& l : result->lineages) {
+    std::cout << l.lineage << "  " << l.tip << "  ";
+    if (l.verified) {
+      std::cout << l.state << "  verified\n";
+    } else {
+      std::cout << "NOT VERIFIED: " << CodeName(l.error.code()) << ": " << l.error.message()
+                << "\n";
+    }
+  }
+  return 0;
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,35 @@
+// review push.
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "transaction/push.h"
+
+namespace gentle::cli {
+
+int RunPush(const CommonOptions& common, const RemoteOptions& options) {
+  auto result = transaction::PushReviews(common.cwd, options.remote, options.lineages);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  if (common.json) {
+    nlohmann::ordered_json out;
+    out["schema"] = "gentle-ai.review-push/v1";
+    out["remote"] = result->remote;
+    out["lineages"] = nlohmann::ordered_json::array();
+    for (const auto& l : result->lineages) {
+      nlohmann::ordered_json entry;
+      entry["lineage"] = l.lineage;
+      entry["tip"] = l.tip;
+      entry["result"] = l.result;
+      out["lineages"].push_back(entry);
+    }
+    return PrintJson(out);
+  }
+  if (result->lineages.empty()) std::cout << "no review histories to push\n";
+  for (const auto& l : result->lineages) {
+    std::cout << l.lineage << "  " << l.tip << "  " << l.result << " on " << result->remote << "\n";
+  }
+  return 0;
+}
+
+}  // namespace gentle::cli
