@@ -418,20 +418,25 @@ EOS
   size=$(git --git-dir="$origin/.git" "${oracle_pins[@]}" diff "${oracle_flags[@]}" "$bt" "$ct" -- |
            wc -c)
   note "<!-- $name: ${base:0:12}..${head:0:12}, patch $size bytes, verify exit $rc, fetch: ${fetch_a%% *} -->"
+  local saved_runs=$runs
   if [ "$rc" != 0 ]; then
     # A build without fetched-history reads (DESIGN.md 11) answers not_found in the fresh clone.
     note "| $name: verify in the fresh clone exits $rc ($(head -c 120 "$work/fv-$name.verify")): skipped | | | | | | |"
   else
     pair_shell "$name: fetch + verify vs git fetch + git diff ($((size / 1024)) KiB)" \
     "$fetch_a && $verify" "$fetch_b && $diff" "bash $work/reset-fv-$name.sh"
-    # Without a shell (a ~2 ms run is below what hyperfine can subtract for one).
+    # Without a shell (a ~2 ms run is below what hyperfine can subtract for one); a small patch
+    # takes --small-runs runs per round, as in the export section.
+    [ "$size" -lt 65536 ] && runs=$small_runs
     pair "$name: verify alone vs git diff alone" "${verify% >/dev/null}" "${diff% >/dev/null}" \
       --output=pipe --prepare "bash -c \"bash $work/reset-fv-$name.sh && $fetch_a && $fetch_b\""
   fi
+  [ "$size" -lt 65536 ] && runs=$small_runs
   # For reference: the same verify in the origin, where the lineage is a local record.
   pair "$name: verify in the origin (local record) vs git diff" \
     "$gai review verify --cwd $origin --lineage $lineage --against $headc" \
     "git --git-dir=$origin/.git ${oracle_pins[*]} diff ${oracle_flags[*]} $bt $ct --" --output=pipe
+  runs=$saved_runs
 }
 
 if [[ $sections == *fetchverify* ]]; then
