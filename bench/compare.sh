@@ -3,7 +3,8 @@
 #
 #   bench/compare.sh [--build DIR] [--data DIR] [--work DIR] [--out DIR] [--rounds N] [--runs N]
 #                    [--small-runs N]
-#                    [--sections export,start,verdict,store,bigfile] [--sizes "1000 10000 100000"]
+#                    [--sections export,start,verdict,fetchverify,store,bigfile]
+#                    [--sizes "1000 10000 100000"]
 #                    [--big-mib N] [--verdict-files N]
 #                    [--real-only | --gen-only] [--instructions]
 #
@@ -39,6 +40,16 @@
 #           (`review start` in the prepare step) against the same git pair, and against it with
 #           `-c core.fsync=all` (git fsyncs no loose object or ref by default; gentle-ai makes
 #           each step durable, docs/format.md "Locks and durability").
+#   fetchverify  an approved commit-range lineage in an origin clone (git.git v2.39.0~1..v2.39.0
+#           and v2.38.0..v2.39.0; with --gen-only the generated base..small and base..text2m), and
+#           a fresh clone of the same objects without the review objects (`git clone --shared` of the
+#           data repository, HEAD at the approved commit), re-made before every run. A = fetch the
+#           review refs (`gentle-ai review fetch` when the build has it, else `git fetch origin
+#           '+refs/gentle-ai/reviews/*:refs/gentle-ai/remotes/origin/reviews/*'`) + `gentle-ai review
+#           verify --lineage L --against HEAD`; B = `git fetch` of the same refs into refs/bench/ +
+#           the pinned `git diff` of the same two trees. Then verify alone (the fetch in the prepare
+#           step) against the git diff alone: DESIGN.md section 10's target (verify <= git diff +
+#           20%).
 #   store   list, status --lineage, and export-context of a consumed / retired / unknown lineage
 #           (exit 4 / 5 / 3), with N live records + N tombstones + N quarantine entries, for each
 #           N of --sizes; wall time (hyperfine median) and peak RSS (/usr/bin/time %M).
@@ -57,7 +68,7 @@ out=""
 rounds=3
 runs=5
 small_runs=40
-sections=export,start,verdict,store
+sections=export,start,verdict,fetchverify,store
 verdict_files=200
 sizes="1000 10000 100000"
 big_mib=1024
@@ -220,7 +231,7 @@ export_pair() {
   engine=$("$gai" review export-context --cwd "$repo" --lineage "$lineage" --json 2>/dev/null |
              python3 -c 'import json,sys; print(json.load(sys.stdin)["derivation"]["engine"])' ||
              echo refused)
-  note "<!-- $name: $base..$head, patch $size bytes, identical=$same, engine=$engine -->"
+  note "<!-- $name: ${base:0:12}..${head:0:12}, patch $size bytes, identical=$same, engine=$engine -->"
   # A run of a small diff lasts ~2 ms, where a few slow runs move a median of 15: take more.
   local saved_runs=$runs
   [ "$size" -lt 65536 ] && runs=$small_runs
@@ -358,6 +369,91 @@ EOS
   durable="c=\$(git -C $repo -c core.fsync=all commit-tree $ct -p HEAD -m bench) && git -C $repo -c core.fsync=all update-ref refs/bench/verdict \$c"
   pair_shell "verdict alone, git with core.fsync=all" "$verdict" "$durable" \
     "bash $work/reset-started.sh"
+fi
+
+# ------------------------------------------------------------------------------------------------
+# fetchverify
+
+# fetchverify_pair NAME DATAREPO BASE HEAD: the origin (a --shared clone of DATAREPO holding the
+# approved lineage and its history objects) and a fresh clone re-made before each run.
+fetchverify_pair() {
+  local name=$1 data_repo=$2 base=$3 head=$4
+  local origin=$work/fv-origin-$name clone=$work/fv-clone-$name
+  rm -rf "$origin"
+  git clone -q --shared --no-checkout "$data_repo" "$origin"
+  # A clone has its source's branches only as origin/*: name both commits by id.
+  base=$(git -C "$data_repo" rev-parse "$base^{commit}")
+  head=$(git -C "$data_repo" rev-parse "$head^{commit}")
+  local lineage
+  lineage=$("$gai" review start --cwd "$origin" --kind commit-range --base "$base" --head "$head" \
+              --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])')
+  "$gai" review verdict --cwd "$origin" --lineage "$lineage" --verdict APPROVE --actor bench \
+    --role reviewer --body bench >/dev/null
+  local headc bt ct
+  headc=$(git -C "$origin" rev-parse "$head^{commit}")
+  bt=$(git -C "$origin" rev-parse "$base^{tree}")
+  ct=$(git -C "$origin" rev-parse "$head^{tree}")
+  # The fresh clone shares the data repository's objects, not the origin's: the history commits,
+  # their trees and blobs come over the fetch, as in CI.
+  cat >"$work/reset-fv-$name.sh" <<EOS
+rm -rf "$clone"
+git clone -q --shared --no-checkout "$data_repo" "$clone"
+git -C "$clone" remote set-url origin "$origin"
+git -C "$clone" update-ref --no-deref HEAD $headc
+EOS
+  local fetch_a
+  if "$gai" review --help 2>/dev/null | grep -q "^  fetch "; then
+    fetch_a="$gai review fetch --cwd $clone >/dev/null"
+  else
+    fetch_a="git -C $clone fetch -q origin '+refs/gentle-ai/reviews/*:refs/gentle-ai/remotes/origin/reviews/*'"
+  fi
+  local fetch_b="git -C $clone fetch -q origin '+refs/gentle-ai/reviews/*:refs/bench/reviews/*'"
+  local verify="$gai review verify --cwd $clone --lineage $lineage --against HEAD >/dev/null"
+  local diff="git --git-dir=$clone/.git ${oracle_pins[*]} diff ${oracle_flags[*]} $bt $ct -- >/dev/null"
+  # Once, outside the timing: verify must accept, and the sizes.
+  bash "$work/reset-fv-$name.sh"
+  local rc=0 size
+  bash -c "$fetch_a" && { "$gai" review verify --cwd "$clone" --lineage "$lineage" --against HEAD \
+    >"$work/fv-$name.verify" 2>&1 || rc=$?; }
+  size=$(git --git-dir="$origin/.git" "${oracle_pins[@]}" diff "${oracle_flags[@]}" "$bt" "$ct" -- |
+           wc -c)
+  note "<!-- $name: ${base:0:12}..${head:0:12}, patch $size bytes, verify exit $rc, fetch: ${fetch_a%% *} -->"
+  local saved_runs=$runs
+  if [ "$rc" != 0 ]; then
+    # A build without fetched-history reads (DESIGN.md 11) answers not_found in the fresh clone.
+    note "| $name: verify in the fresh clone exits $rc ($(head -c 120 "$work/fv-$name.verify")): skipped | | | | | | |"
+  else
+    pair_shell "$name: fetch + verify vs git fetch + git diff ($((size / 1024)) KiB)" \
+    "$fetch_a && $verify" "$fetch_b && $diff" "bash $work/reset-fv-$name.sh"
+    # Without a shell (a ~2 ms run is below what hyperfine can subtract for one); a small patch
+    # takes --small-runs runs per round, as in the export section.
+    [ "$size" -lt 65536 ] && runs=$small_runs
+    pair "$name: verify alone vs git diff alone" "${verify% >/dev/null}" "${diff% >/dev/null}" \
+      --output=pipe --prepare "bash -c \"bash $work/reset-fv-$name.sh && $fetch_a && $fetch_b\""
+  fi
+  [ "$size" -lt 65536 ] && runs=$small_runs
+  # For reference: the same verify in the origin, where the lineage is a local record.
+  pair "$name: verify in the origin (local record) vs git diff" \
+    "$gai review verify --cwd $origin --lineage $lineage --against $headc" \
+    "git --git-dir=$origin/.git ${oracle_pins[*]} diff ${oracle_flags[*]} $bt $ct --" --output=pipe
+  runs=$saved_runs
+}
+
+if [[ $sections == *fetchverify* ]]; then
+  note ""
+  note "## fetch + verify --lineage L --against HEAD in a fresh clone vs git fetch + git diff of the same trees (A = gentle-ai, B = git; ms)"
+  note ""
+  note "| pair | A median | B median | A/B | per-round A/B | CPU A/B | load |"
+  note "|---|---:|---:|---:|---|---:|---:|"
+  if [ "$which_repos" != gen ]; then
+    fetchverify_pair "git-small" "$data/git.git" v2.39.0~1 v2.39.0
+    fetchverify_pair "git-2MB" "$data/git.git" v2.38.0 v2.39.0
+  fi
+  if [ "$which_repos" != real ]; then
+    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" 30000 >/dev/null
+    fetchverify_pair "gen-small" "$work/gen" base small
+    fetchverify_pair "gen-text2m" "$work/gen" base text2m
+  fi
 fi
 
 # ------------------------------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // The history's writes (store/history_ref.h): commit objects and the ref's compare-and-swap. In
 // the store's write target.
 #include <git2.h>
+#include <git2/sys/repository.h>
 
 #include <ctime>
 #include <map>
@@ -60,6 +61,26 @@ Result<git_oid> WriteObject(git_odb* odb, std::string_view data, git_object_t ty
     return Status(Code::kInternal, "cannot write history objects: " + git::LastGitError());
   }
   return id;
+}
+
+// libgit2 reads GIT_OPT_ENABLE_FSYNC_GITDIR for refs once, when a repository's ref database is
+// opened (refdb_fs keeps it in its backend), not at each write as it does for objects; the
+// repository's ref database was opened by the first ref read of the command, with the option off.
+// Without this, the ref's lock file and its directory were not fsynced at all (strace): the
+// history could lose its moved tip to a power cut after the record was written. A ref database
+// opened under the option makes libgit2 fsync the lock file before the rename and the directory
+// after it. Once installed, later ref writes of the command go through it too.
+Status UseFsyncingRefdb(git_repository* repo) {
+  git_refdb* refdb = nullptr;
+  if (git_refdb_open(&refdb, repo) != 0) {
+    return Status(Code::kInternal, "cannot open the ref database: " + git::LastGitError());
+  }
+  const int rc = git_repository_set_refdb(repo, refdb);
+  git_refdb_free(refdb);
+  if (rc != 0) {
+    return Status(Code::kInternal, "cannot open the ref database: " + git::LastGitError());
+  }
+  return Status::Ok();
 }
 
 Status RefMoved(const std::string& name) {
@@ -131,6 +152,7 @@ Status MoveHistoryRef(const git::Repository& repo, const std::string& lineage,
                       const std::optional<std::string>& from,
                       const std::optional<std::string>& to) {
   FsyncScope fsync;
+  GENTLE_RETURN_IF_ERROR(UseFsyncingRefdb(repo.raw()));
   const std::string name = HistoryRefName(lineage);
   int rc = 0;
   if (!to) {

@@ -17,7 +17,7 @@
 //
 // Bound: a command's calls of one system call on the store are all tried when there are at most
 // kRunsPerSyscall of them, otherwise kRunsPerSyscall of them spread evenly (the first and the last
-// included). Today only the pwrite64 calls of abandon, burn and index rebuild are sampled: 335
+// included). Today only the pwrite64 calls of abandon, burn and index rebuild are sampled: 407
 // killed runs in all, about 1.5 to 2 minutes in one process (GENTLE_SYSCALL_LOG=FILE lists them).
 #include <unistd.h>
 

@@ -170,7 +170,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::RemoveTree(layout.lineage_dir(lineage)));
   GENTLE_RETURN_IF_ERROR(store::SyncDirectory(layout.v2_dir()));
   store::FaultPoint("burn:lineage-removed");
-  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
+  GENTLE_RETURN_IF_ERROR(scope->index->CommitStepTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->MarkTombstoneCommitted(key));
     return scope->index->DeleteLineage(lineage);
   }));

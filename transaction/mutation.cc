@@ -100,7 +100,8 @@ Result<store::RecordView> CommitState(MutationScope* scope, const store::RecordV
   GENTLE_RETURN_IF_ERROR(
       store::WriteFileAtomic(scope->layout.record_path(lineage), file, store::kRecordFileMode));
   store::FaultPoint(v + ":record-written");
-  GENTLE_RETURN_IF_ERROR(scope->index->MarkLineageCommitted(lineage));
+  GENTLE_RETURN_IF_ERROR(scope->index->CommitStepTransaction(
+      [&] { return scope->index->MarkLineageCommitted(lineage); }));
   store::FaultPoint(v + ":index-committed");
   return written;
 }

@@ -101,7 +101,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
   GENTLE_RETURN_IF_ERROR(
       store::WriteFileAtomic(audit_path, committed_bytes, store::kRecordFileMode));
   store::FaultPoint(verb + ":audit-committed");
-  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
+  GENTLE_RETURN_IF_ERROR(scope->index->CommitStepTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->MarkQuarantineCommitted(name));
     return scope->index->DeleteLineage(lineage);
   }));

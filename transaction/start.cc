@@ -162,7 +162,8 @@ Result<StartResult> Start(const StartRequest& request) {
   GENTLE_RETURN_IF_ERROR(
       store::WriteFileAtomic(layout.record_path(lineage), file, store::kRecordFileMode));
   store::FaultPoint("start:record-written");
-  GENTLE_RETURN_IF_ERROR(index->MarkLineageCommitted(lineage));
+  GENTLE_RETURN_IF_ERROR(
+      index->CommitStepTransaction([&] { return index->MarkLineageCommitted(lineage); }));
   store::FaultPoint("start:index-committed");
   return ResultOf(written, true);
 }

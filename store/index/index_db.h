@@ -132,6 +132,15 @@ class IndexDb {
   // reentrant (kInternal if nested).
   Status WriteTransaction(const std::function<Status()>& body);
 
+  // WriteTransaction for a mutation's last index step, which only marks its rows committed (and
+  // deletes the rows it removes): committed without a WAL sync of its own (synchronous = NORMAL
+  // for this transaction alone; FULL again afterwards). Losing it to a power cut leaves the rows
+  // prepared, which every reader resolves from the files exactly as after a crash before the
+  // step (docs/index.md). It becomes durable with the checkpoint that closing the last connection
+  // runs (WAL synced, then the database), or with the next synced transaction; this saves one
+  // fdatasync of the WAL per mutation, the one the close checkpoint repeats.
+  Status CommitStepTransaction(const std::function<Status()>& body);
+
   // Lineages. Upsert replaces every column, status included. Mark*Committed: kNotFound if no row.
   // Deletes are idempotent (ok if the row is already gone).
   Status UpsertLineage(const LineageRow& row);

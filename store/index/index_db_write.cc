@@ -106,6 +106,18 @@ Status IndexDb::WriteTransaction(const std::function<Status()>& body) {
   return status;
 }
 
+Status IndexDb::CommitStepTransaction(const std::function<Status()>& body) {
+  if (read_only_) return Status(Code::kInternal, "index: opened read-only");
+  if (in_transaction_) return Status(Code::kInternal, "index: nested write transaction");
+  GENTLE_RETURN_IF_ERROR(conn_->Exec("PRAGMA synchronous = NORMAL"));
+  Status status = WriteTransaction(body);
+  // Every later transaction of this connection (a prepared step above all) is synced again.
+  Status full = conn_->Exec("PRAGMA synchronous = FULL");
+  if (status.ok()) return full;
+  if (!full.ok()) status.WithDetail("synchronous", full.message());
+  return status;
+}
+
 Status IndexDb::Write(const std::function<Status()>& body) {
   if (read_only_) return Status(Code::kInternal, "index: opened read-only");
   if (in_transaction_) return body();
