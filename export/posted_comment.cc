@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <limits>
 #include <vector>
 
@@ -24,32 +25,71 @@ bool IsDocsVerdict(std::string_view v) {
   return v == "APPROVE" || v == "FIXED" || v == "NO_CHANGES";
 }
 
-std::string Lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+// One code point of valid UTF-8 at `text[*i]`, advancing `*i`.
+uint32_t NextCodePoint(std::string_view text, size_t* i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(*i);
+  int extra = lead < 0x80 ? 0 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
+  uint32_t cp = extra == 0 ? lead : lead & (0x3F >> extra);
+  for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (byte(*i + k) & 0x3F);
+  *i += 1 + extra;
+  return cp;
+}
+
+// Python's str.isspace(), what `\s` matches in a str pattern.
+bool IsPythonSpace(uint32_t cp) {
+  return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20) || cp == 0x85 || cp == 0xA0 ||
+         cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
+         cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+// `text` (valid UTF-8) as the pipeline's case-insensitive regexes see it: ASCII lowercased, the
+// four non-ASCII letters Python's re.IGNORECASE matches to ASCII ones (U+0130, U+0131 -> i,
+// U+017F -> s, U+212A -> k) folded, every Unicode space (\s) a ' ', anything else '\x01'.
+std::string Lower(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const uint32_t cp = NextCodePoint(text, &i);
+    if (cp < 0x80 && !IsPythonSpace(cp)) {
+      out += static_cast<char>(std::tolower(static_cast<int>(cp)));
+    } else if (IsPythonSpace(cp)) {
+      out += ' ';
+    } else if (cp == 0x130 || cp == 0x131) {
+      out += 'i';
+    } else if (cp == 0x17F) {
+      out += 's';
+    } else if (cp == 0x212A) {
+      out += 'k';
+    } else {
+      out += '\x01';
+    }
+  }
   return out;
 }
 
 bool IsDigit(char c) { return c >= '0' && c <= '9'; }
 
-// Whether `text` holds `###`, any whitespace, then `verdict:` (any case): REVIEW_VERDICT_RE's
-// `###\s*Verdict:`.
-bool HoldsVerdictLine(std::string_view text) {
-  const std::string lower = Lower(text);
+// Whether `lower` (Lower's output) holds `###`, any whitespace, then `verdict:`:
+// REVIEW_VERDICT_RE's `###\s*Verdict:`.
+bool HoldsVerdictLine(const std::string& lower) {
   for (size_t at = lower.find("###"); at != std::string::npos; at = lower.find("###", at + 1)) {
     size_t i = at + 3;
-    while (i < lower.size() && std::isspace(static_cast<unsigned char>(lower[i]))) ++i;
+    while (i < lower.size() && lower[i] == ' ') ++i;
     if (lower.compare(i, 8, "verdict:") == 0) return true;
   }
   return false;
 }
 
 Status CheckBody(CommentKind kind, std::string_view body) {
+  if (!store::IsValidUtf8(body)) {
+    return Status(Code::kUsage, "the verdict body is not valid UTF-8, which no forge posts");
+  }
   const std::string lower = Lower(body);
   auto refuse = [](const std::string& why) {
     return Status(Code::kUsage, "the verdict body cannot be posted unambiguously: it holds " + why);
   };
-  if (HoldsVerdictLine(body)) return refuse("a \"### Verdict:\" line");
+  if (HoldsVerdictLine(lower)) return refuse("a \"### Verdict:\" line");
   if (lower.find("code review summary") != std::string::npos) {
     return refuse("\"Code Review Summary\"");
   }
