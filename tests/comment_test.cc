@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
 #include "tests/support/git_env.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
@@ -167,8 +168,46 @@ TEST_CASE("comment: round selection - none yet - beyond the current round - bad 
   for (const char* bad : {"0", "-1", "01", "1.0", "x", "", "+1"}) {
     ExpectCode(Comment(repo, {"--lineage", lineage, "--round", bad}, true), "usage", 2);
   }
+  // Read-only: nothing written.
+  const auto after_verdict = repo.StoreBytes();
+  CHECK(Comment(repo, {"--lineage", lineage, "--model", "m1"}).exit_code == 0);
+  CHECK(repo.StoreBytes() == after_verdict);
+
+  // A burned approval: its history keeps the verdict, so its comment still renders.
+  auto approved = repo.StartApproved();
+  const std::string before_burn = Comment(repo, {"--lineage", approved.lineage}).out;
+  CHECK(
+      before_burn.find("### Verdict: APPROVE\n\n<!-- gentle-ai:review lineage=" + approved.lineage +
+                       " round=1 revision=" + approved.revision + " -->\n") != std::string::npos);
+  REQUIRE(repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
+                       "--expected-revision", approved.revision})
+              .exit_code == 0);
+  CHECK(Comment(repo, {"--lineage", approved.lineage}).out == before_burn);
   ExpectCode(Comment(repo, {"--lineage", "review-0000000000000000"}, true), "not_found", 3);
   ExpectCode(Comment(repo, {"--lineage", "Bad_Id"}, true), "usage", 2);
+}
+
+TEST_CASE("comment: a fetched-only lineage renders from its verified fetched history") {
+  TempDir tmp;
+  LifecycleRepo a;
+  const std::string origin = tmp.path() + "/origin.git";
+  REQUIRE(Run({"git", "init", "-q", "--bare", origin}, tmp.path(), GitEnv()).exit_code == 0);
+  REQUIRE(a.Git({"remote", "add", "origin", "file://" + origin}).exit_code == 0);
+  REQUIRE(a.Git({"push", "-q", "origin", "HEAD:refs/heads/main"}).exit_code == 0);
+  auto approved = a.StartApproved();
+  REQUIRE(a.Review({"push"}).exit_code == 0);
+  const std::string b = tmp.path() + "/b";
+  REQUIRE(Run({"git", "clone", "-q", "file://" + origin, b}, tmp.path(), GitEnv()).exit_code == 0);
+  RunResult fetch = GentleAi({"review", "fetch", "--cwd", b}, b);
+  INFO(fetch.out << fetch.err);
+  REQUIRE(fetch.exit_code == 0);
+  RunResult here = Comment(a, {"--lineage", approved.lineage, "--model", "m"});
+  REQUIRE(here.exit_code == 0);
+  RunResult there =
+      GentleAi({"review", "comment", "--lineage", approved.lineage, "--model", "m", "--cwd", b}, b);
+  INFO(there.err);
+  CHECK(there.exit_code == 0);
+  CHECK(there.out == here.out);
 }
 
 TEST_CASE("comment: marker values are checked - paths - hosts - newlines - closers refused") {

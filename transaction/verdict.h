@@ -9,8 +9,9 @@
 //                       returned once and kept as gentle-ai keeps it (approved_ack_token)
 //   REQUEST_CHANGES  -> correction_required
 //   NEEDS_DISCUSSION -> escalated
-//   FIXED, NO_CHANGES -> the state stays (the record's revision moves; the history keeps the
-//                       verdict): they report the docs reviewer's work, not whether it may land
+//   FIXED, NO_CHANGES -> the state stays, and with it the record's bytes and revision; the
+//                       history gets the verdict commit. They report the docs reviewer's work,
+//                       not whether the change may land
 // Any other state is `wrong_state`. The record holds only gentle-ai's CompactState members
 // (store/compact_state.h); the verdict itself (body, actor, role, time, from and to state) is
 // the history commit's verdicts/<generation>.md, written before the record.
