@@ -24,6 +24,9 @@ struct Invocation {
   ImportOptions import_options;
   std::string import_remote;
   AttestOptions attest_options;
+  CommentOptions comment_options;
+  std::string comment_round, comment_model, comment_session;
+  std::string parse_comment_file = "-";
   std::string repair_lineage;
   std::string against;
   // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
@@ -165,6 +168,37 @@ void DefineAttest(CLI::App* review, Invocation* in) {
       [in] { in->action = [in] { return RunAttest(in->common, in->attest_options); }; });
 }
 
+void DefineComment(CLI::App* review, Invocation* in) {
+  CLI::App* comment = AddCommand(
+      review, "comment",
+      "Print the forge comment for a round's verdict: heading, body, verdict line, marker "
+      "(read-only)",
+      &in->common);
+  comment->add_option("--lineage", in->comment_options.lineage, "The lineage")->required();
+  comment->add_option("--round", in->comment_round,
+                      "The round (record generation) whose verdict to render (default: current)");
+  comment->add_option("--model", in->comment_model,
+                      "Put model=M in the marker (A-Z a-z 0-9 _ : + -, '.' between digits)");
+  comment->add_option("--session", in->comment_session,
+                      "Put session=<first 8 bytes of S> in the marker (same characters)");
+  comment->callback([in, comment] {
+    if (Given(comment, "--round")) in->comment_options.round = in->comment_round;
+    if (Given(comment, "--model")) in->comment_options.model = in->comment_model;
+    if (Given(comment, "--session")) in->comment_options.session = in->comment_session;
+    in->action = [in] { return RunComment(in->common, in->comment_options); };
+  });
+}
+
+void DefineParseComment(CLI::App* review, Invocation* in) {
+  CLI::App* parse = AddCommand(
+      review, "parse-comment",
+      "Read a posted review comment back strictly and print it as JSON (anything else: usage)",
+      &in->common);
+  parse->add_option("file", in->parse_comment_file, "The comment file, or - for stdin (default)");
+  parse->callback(
+      [in] { in->action = [in] { return RunParseComment(in->common, in->parse_comment_file); }; });
+}
+
 void DefinePush(CLI::App* review, Invocation* in) {
   CLI::App* push = AddCommand(
       review, "push",
@@ -188,10 +222,16 @@ void DefineFetch(CLI::App* review, Invocation* in) {
 void DefineVerdict(CLI::App* review, Invocation* in) {
   CLI::App* verdict = AddCommand(review, "verdict", "Record a reviewer's verdict", &in->common);
   AddLineageFlag(verdict, in);
-  verdict->add_option("--verdict", in->life.verdict, "APPROVE | REQUEST_CHANGES | NEEDS_DISCUSSION")
+  verdict
+      ->add_option("--verdict", in->life.verdict,
+                   "APPROVE | REQUEST_CHANGES | NEEDS_DISCUSSION (reviewer); APPROVE | FIXED | "
+                   "NO_CHANGES (docs-reviewer; FIXED and NO_CHANGES keep the state)")
       ->required();
   verdict->add_option("--actor", in->life.actor, "Who decides")->required();
-  verdict->add_option("--role", in->life.role, "The actor's role (reviewer)")->required();
+  verdict
+      ->add_option("--role", in->life.role,
+                   "The actor's role: reviewer or docs-reviewer (others: forbidden)")
+      ->required();
   verdict->add_option("--body", in->body, "The review body text");
   verdict->add_option("--body-file", in->body_file, "A file holding the review body");
   verdict->add_flag("--sign", in->life.sign,
@@ -308,6 +348,8 @@ constexpr Verb kVerbs[] = {
     {"export-context", DefineExportContext},
     {"verify", DefineVerify},
     {"attest", DefineAttest},
+    {"comment", DefineComment},
+    {"parse-comment", DefineParseComment},
     {"verdict", DefineVerdict},
     {"burn", DefineBurn},
     {"abandon", DefineAbandon},

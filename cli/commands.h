@@ -55,6 +55,17 @@ struct AttestOptions {
 };
 int RunAttest(const CommonOptions& common, const AttestOptions& options);
 
+// review comment: the forge comment for a round's verdict (DESIGN.md section 12). The comment is
+// text with or without --json (which makes errors JSON).
+struct CommentOptions {
+  std::string lineage;
+  std::optional<std::string> round;  // checked as a decimal >= 1
+  std::optional<std::string> model, session;
+};
+int RunComment(const CommonOptions& common, const CommentOptions& options);
+// review parse-comment [FILE|-]: JSON gentle-ai.review-comment/v1 with or without --json.
+int RunParseComment(const CommonOptions& common, const std::string& file);
+
 // review verdict | burn | abandon | reclaim | invalidate | store reset | fsck | index rebuild
 struct LifecycleOptions {
   std::string lineage;

@@ -2,7 +2,8 @@
 # Installs the Debian packages the project builds and tests with, only when one is missing.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git libgit2-dev libsqlite3-dev libssl-dev
-  nlohmann-json3-dev libcli11-dev catch2 zlib1g-dev libbenchmark-dev strace clang-format openssh-client)
+  nlohmann-json3-dev libcli11-dev catch2 zlib1g-dev libbenchmark-dev strace clang-format openssh-client
+  python3)  # python3: tests/comment_test.cc runs reference 001's pipeline regexes with re
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

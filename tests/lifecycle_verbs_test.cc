@@ -113,7 +113,9 @@ TEST_CASE("lifecycle: verdict refusals change nothing") {
   for (const char* bad : {"approve", "APPROVE ", " APPROVE", "APPROVED", "Approve", "", "REJECT"}) {
     ExpectRefused(repo, Verdict(lineage, bad), "usage", 2);
   }
-  ExpectRefused(repo, Verdict(lineage, "APPROVE", "docs-reviewer"), "forbidden", 6);
+  ExpectRefused(repo, Verdict(lineage, "REQUEST_CHANGES", "docs-reviewer"), "forbidden", 6);
+  ExpectRefused(repo, Verdict(lineage, "FIXED", "reviewer"), "forbidden", 6);
+  ExpectRefused(repo, Verdict(lineage, "APPROVE", "general"), "forbidden", 6);
   ExpectRefused(repo, Verdict(lineage, "APPROVE", "Reviewer"), "forbidden", 6);
   ExpectRefused(repo, Verdict("review-0000000000000000", "APPROVE"), "not_found", 3);
   ExpectRefused(repo, Verdict("Bad_Id", "APPROVE"), "usage", 2);

@@ -21,8 +21,9 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "invalidate"));
   GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
-  // No verdict leaves a record `reviewing`, so a reviewing record is pristine; one written by an
-  // earlier build says so in its verdict_history.
+  // No code verdict leaves a record `reviewing`, so a reviewing record is pristine (a docs
+  // reviewer's FIXED or NO_CHANGES keeps it `reviewing` and does not count: it never decides
+  // whether the change lands); one written by an earlier build says so in its verdict_history.
   const auto history = state.find("verdict_history");
   const bool pristine =
       store::IsState(record.state, store::ReviewState::kReviewing) &&

@@ -13,20 +13,31 @@
 namespace gentle::transaction {
 namespace {
 
-std::optional<store::ReviewState> TargetOf(std::string_view verdict) {
+// The verdict words each role may give (reference 001's table): `reviewer` the code verdicts,
+// `docs-reviewer` the docs verdicts; every other role none.
+bool IsCodeVerdict(std::string_view verdict) {
+  return verdict == "APPROVE" || verdict == "REQUEST_CHANGES" || verdict == "NEEDS_DISCUSSION";
+}
+bool IsDocsVerdict(std::string_view verdict) {
+  return verdict == "APPROVE" || verdict == "FIXED" || verdict == "NO_CHANGES";
+}
+
+// The state a verdict moves to from `from`. FIXED and NO_CHANGES (docs verdicts) leave the state
+// as it is: they say what the docs reviewer did, not whether the change may land.
+store::ReviewState TargetOf(std::string_view verdict, store::ReviewState from) {
   if (verdict == "APPROVE") return store::ReviewState::kApproved;
   if (verdict == "REQUEST_CHANGES") return store::ReviewState::kCorrectionRequired;
   if (verdict == "NEEDS_DISCUSSION") return store::ReviewState::kEscalated;
-  return std::nullopt;
+  return from;
 }
 
 }  // namespace
 
 Status ValidateVerdictRequest(const VerdictRequest& r) {
-  if (!TargetOf(r.verdict)) {
+  if (!IsCodeVerdict(r.verdict) && !IsDocsVerdict(r.verdict)) {
     return Status(Code::kUsage,
-                  "--verdict must be exactly APPROVE, REQUEST_CHANGES or "
-                  "NEEDS_DISCUSSION, got \"" +
+                  "--verdict must be exactly APPROVE, REQUEST_CHANGES or NEEDS_DISCUSSION (role "
+                  "reviewer), or APPROVE, FIXED or NO_CHANGES (role docs-reviewer), got \"" +
                       r.verdict + "\"");
   }
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(r.lineage));
@@ -35,8 +46,19 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
   if (r.sign && r.verdict != "APPROVE") {
     return Status(Code::kUsage, "--sign signs approvals only (--verdict APPROVE)");
   }
-  if (r.role != "reviewer") {
-    return Status(Code::kForbidden, "role \"" + r.role + "\" may not give verdicts (only reviewer)")
+  if (r.role != "reviewer" && r.role != "docs-reviewer") {
+    return Status(Code::kForbidden, "role \"" + r.role +
+                                        "\" may not give verdicts (only reviewer and "
+                                        "docs-reviewer)")
+        .WithLineage(r.lineage)
+        .WithDetail("role", r.role);
+  }
+  const bool docs = r.role == "docs-reviewer";
+  if (docs ? !IsDocsVerdict(r.verdict) : !IsCodeVerdict(r.verdict)) {
+    return Status(Code::kForbidden,
+                  "role \"" + r.role + "\" may not give " + r.verdict +
+                      (docs ? " (docs-reviewer: APPROVE, FIXED or NO_CHANGES)"
+                            : " (reviewer: APPROVE, REQUEST_CHANGES or NEEDS_DISCUSSION)"))
         .WithLineage(r.lineage)
         .WithDetail("role", r.role);
   }
@@ -45,7 +67,6 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
 
 Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   GENTLE_RETURN_IF_ERROR(ValidateVerdictRequest(request));
-  const store::ReviewState target = *TargetOf(request.verdict);
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
                           LockStore(request.cwd, LockKind::kWriter));
   store::FaultPoint("verdict:locked");
@@ -60,6 +81,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
         .WithLineage(request.lineage)
         .WithDetail("state", record.state);
   }
+  const store::ReviewState target = TargetOf(request.verdict, *from);
   GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
 
   VerdictResult result;

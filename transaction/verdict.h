@@ -1,12 +1,17 @@
 // VERDICT: a reviewer's decision on a lineage (DESIGN.md section 6).
 //
-// Verdicts and roles are closed sets, checked before anything is read: APPROVE, REQUEST_CHANGES,
-// NEEDS_DISCUSSION exactly (anything else is `usage`); role `reviewer` only (anything else is
-// `forbidden`). From `reviewing` or `correction_required`:
+// Verdicts and roles are closed sets, checked before anything is read (reference 001's table):
+// role `reviewer` gives the code verdicts APPROVE, REQUEST_CHANGES, NEEDS_DISCUSSION; role
+// `docs-reviewer` the docs verdicts APPROVE, FIXED, NO_CHANGES. A word of neither set is `usage`;
+// any other role, or a word of the other role's set, is `forbidden`. From `reviewing` or
+// `correction_required`:
 //   APPROVE          -> approved, with a one-time acknowledgement token (32 random bytes, hex)
 //                       returned once and kept as gentle-ai keeps it (approved_ack_token)
 //   REQUEST_CHANGES  -> correction_required
 //   NEEDS_DISCUSSION -> escalated
+//   FIXED, NO_CHANGES -> the state stays, and with it the record's bytes and revision; the
+//                       history gets the verdict commit. They report the docs reviewer's work,
+//                       not whether the change may land
 // Any other state is `wrong_state`. The record holds only gentle-ai's CompactState members
 // (store/compact_state.h); the verdict itself (body, actor, role, time, from and to state) is
 // the history commit's verdicts/<generation>.md, written before the record.

@@ -1,0 +1,99 @@
+// review comment | parse-comment.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "export/posted_comment.h"
+#include "export/round_verdict.h"
+
+namespace gentle::cli {
+namespace {
+
+Result<std::optional<int64_t>> ParseRoundFlag(const std::optional<std::string>& text) {
+  if (!text) return std::optional<int64_t>();
+  const std::string& s = *text;
+  if (s.empty() || s.size() > 18 || s[0] == '0' ||
+      s.find_first_not_of("0123456789") != std::string::npos) {
+    return Status(Code::kUsage, "--round must be a decimal number >= 1, got \"" + s + "\"");
+  }
+  return std::optional<int64_t>(std::stoll(s));
+}
+
+// At most kMaxCommentBytes + 1 bytes of `path` ("-": stdin), so an oversized input is refused
+// without reading all of it.
+Result<std::string> ReadBounded(const std::string& path) {
+  const size_t limit = exporter::kMaxCommentBytes + 1;
+  std::string text;
+  std::FILE* in = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (in == nullptr) return Status(Code::kUsage, "cannot read " + path);
+  char buffer[65536];
+  while (text.size() < limit) {
+    const size_t n = std::fread(buffer, 1, std::min(sizeof buffer, limit - text.size()), in);
+    if (n == 0) break;
+    text.append(buffer, n);
+  }
+  const bool failed = std::ferror(in) != 0;
+  if (in != stdin) std::fclose(in);
+  if (failed) return Status(Code::kUsage, "cannot read " + path);
+  return text;
+}
+
+}  // namespace
+
+int RunComment(const CommonOptions& common, const CommentOptions& o) {
+  exporter::PostedComment comment;
+  // The marker values are checked before anything is read.
+  if (o.model) {
+    if (Status st = exporter::CheckMarkerValue("--model", *o.model); !st.ok()) {
+      return ReportError(st, common.json);
+    }
+    comment.model = o.model;
+  }
+  if (o.session) {
+    if (Status st = exporter::CheckMarkerValue("--session", *o.session); !st.ok()) {
+      return ReportError(st, common.json);
+    }
+    comment.session = o.session;
+  }
+  auto round = ParseRoundFlag(o.round);
+  if (!round.ok()) return ReportError(round.status(), common.json);
+  auto verdict = exporter::ReadRoundVerdict(common.cwd, o.lineage, *round);
+  if (!verdict.ok()) return ReportError(verdict.status(), common.json);
+  auto kind = exporter::CommentKindFor(verdict->role, verdict->verdict);
+  if (!kind.ok()) return ReportError(Status(kind.status()).WithLineage(o.lineage), common.json);
+  comment.kind = *kind;
+  comment.verdict = verdict->verdict;
+  comment.body = verdict->body;
+  comment.lineage = verdict->lineage;
+  comment.round = verdict->round;
+  comment.revision = verdict->revision;
+  auto text = exporter::RenderComment(comment);
+  if (!text.ok()) return ReportError(Status(text.status()).WithLineage(o.lineage), common.json);
+  std::fwrite(text->data(), 1, text->size(), stdout);
+  std::fflush(stdout);
+  return 0;
+}
+
+int RunParseComment(const CommonOptions& common, const std::string& file) {
+  auto text = ReadBounded(file);
+  if (!text.ok()) return ReportError(text.status(), common.json);
+  auto parsed = exporter::ParseComment(*text);
+  if (!parsed.ok()) return ReportError(parsed.status(), common.json);
+  nlohmann::ordered_json out;
+  out["schema"] = exporter::kCommentSchema;
+  out["kind"] = exporter::CommentKindName(parsed->kind);
+  out["verdict"] = parsed->verdict;
+  out["body"] = parsed->body;
+  out["lineage"] = parsed->lineage;
+  out["round"] = parsed->round;
+  out["revision"] = parsed->revision;
+  out["model"] = parsed->model ? nlohmann::ordered_json(*parsed->model) : nullptr;
+  out["session"] = parsed->session ? nlohmann::ordered_json(*parsed->session) : nullptr;
+  return PrintJson(out);
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,308 @@
+#include "export/posted_comment.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <limits>
+#include <vector>
+
+#include "store/go_json.h"
+#include "store/lineage_id.h"
+
+namespace gentle::exporter {
+namespace {
+
+constexpr std::string_view kCodeHeading = "## Code Review Summary\n\n";
+constexpr std::string_view kDocsHeading = "## Docs Review Summary\n\n";
+constexpr std::string_view kVerdictLine = "\n\n### Verdict: ";
+constexpr std::string_view kMarkerOpen = "<!-- gentle-ai:review ";
+constexpr std::string_view kMarkerClose = " -->";
+
+bool IsCodeVerdict(std::string_view v) {
+  return v == "APPROVE" || v == "REQUEST_CHANGES" || v == "NEEDS_DISCUSSION";
+}
+bool IsDocsVerdict(std::string_view v) {
+  return v == "APPROVE" || v == "FIXED" || v == "NO_CHANGES";
+}
+
+// One code point of valid UTF-8 at `text[*i]`, advancing `*i`.
+uint32_t NextCodePoint(std::string_view text, size_t* i) {
+  const auto byte = [&](size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(*i);
+  int extra = lead < 0x80 ? 0 : lead < 0xE0 ? 1 : lead < 0xF0 ? 2 : 3;
+  uint32_t cp = extra == 0 ? lead : lead & (0x3F >> extra);
+  for (int k = 1; k <= extra; ++k) cp = (cp << 6) | (byte(*i + k) & 0x3F);
+  *i += 1 + extra;
+  return cp;
+}
+
+// Python's str.isspace(), what `\s` matches in a str pattern.
+bool IsPythonSpace(uint32_t cp) {
+  return (cp >= 0x09 && cp <= 0x0D) || (cp >= 0x1C && cp <= 0x20) || cp == 0x85 || cp == 0xA0 ||
+         cp == 0x1680 || (cp >= 0x2000 && cp <= 0x200A) || cp == 0x2028 || cp == 0x2029 ||
+         cp == 0x202F || cp == 0x205F || cp == 0x3000;
+}
+
+// `text` (valid UTF-8) as the pipeline's case-insensitive regexes see it: ASCII lowercased, the
+// four non-ASCII letters Python's re.IGNORECASE matches to ASCII ones (U+0130, U+0131 -> i,
+// U+017F -> s, U+212A -> k) folded, every Unicode space (\s) a ' ', anything else '\x01'.
+std::string Lower(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size();) {
+    const uint32_t cp = NextCodePoint(text, &i);
+    if (cp < 0x80 && !IsPythonSpace(cp)) {
+      out += static_cast<char>(std::tolower(static_cast<int>(cp)));
+    } else if (IsPythonSpace(cp)) {
+      out += ' ';
+    } else if (cp == 0x130 || cp == 0x131) {
+      out += 'i';
+    } else if (cp == 0x17F) {
+      out += 's';
+    } else if (cp == 0x212A) {
+      out += 'k';
+    } else {
+      out += '\x01';
+    }
+  }
+  return out;
+}
+
+bool IsDigit(char c) { return c >= '0' && c <= '9'; }
+
+// Whether `lower` (Lower's output) holds `###`, any whitespace, then `verdict:`:
+// REVIEW_VERDICT_RE's `###\s*Verdict:`.
+bool HoldsVerdictLine(const std::string& lower) {
+  for (size_t at = lower.find("###"); at != std::string::npos; at = lower.find("###", at + 1)) {
+    size_t i = at + 3;
+    while (i < lower.size() && lower[i] == ' ') ++i;
+    if (lower.compare(i, 8, "verdict:") == 0) return true;
+  }
+  return false;
+}
+
+Status CheckBody(CommentKind kind, std::string_view body) {
+  if (!store::IsValidUtf8(body)) {
+    return Status(Code::kUsage, "the verdict body is not valid UTF-8, which no forge posts");
+  }
+  const std::string lower = Lower(body);
+  auto refuse = [](const std::string& why) {
+    return Status(Code::kUsage, "the verdict body cannot be posted unambiguously: it holds " + why);
+  };
+  if (HoldsVerdictLine(lower)) return refuse("a \"### Verdict:\" line");
+  if (lower.find("code review summary") != std::string::npos) {
+    return refuse("\"Code Review Summary\"");
+  }
+  if (lower.find("gentle-ai:review") != std::string::npos) return refuse("\"gentle-ai:review\"");
+  if (kind == CommentKind::kCode && lower.find("docs review") != std::string::npos) {
+    return refuse("\"Docs Review\" (a docs review to the pipeline)");
+  }
+  return Status::Ok();
+}
+
+Result<int64_t> ParseRound(std::string_view text) {
+  if (text.empty() || text.size() > 18 || text[0] == '0' ||
+      !std::all_of(text.begin(), text.end(), IsDigit)) {
+    return Status(Code::kUsage,
+                  "the marker's round must be a decimal number >= 1 without leading "
+                  "zeros, got \"" +
+                      std::string(text) + "\"");
+  }
+  int64_t round = 0;
+  for (char c : text) round = round * 10 + (c - '0');
+  return round;
+}
+
+bool IsRevision(std::string_view text) {
+  constexpr std::string_view kPrefix = "sha256:";
+  if (text.size() != kPrefix.size() + 64 || text.substr(0, kPrefix.size()) != kPrefix) return false;
+  return std::all_of(text.begin() + kPrefix.size(), text.end(),
+                     [](char c) { return IsDigit(c) || (c >= 'a' && c <= 'f'); });
+}
+
+// The marker's fields after `<!-- gentle-ai:review ` and before ` -->`.
+Status ParseMarkerFields(std::string_view fields, PostedComment* out) {
+  std::vector<std::string_view> parts;
+  for (size_t start = 0;;) {
+    const size_t space = fields.find(' ', start);
+    parts.push_back(fields.substr(start, space == std::string_view::npos ? space : space - start));
+    if (space == std::string_view::npos) break;
+    start = space + 1;
+  }
+  auto value_of = [&](size_t i, std::string_view key) -> std::optional<std::string_view> {
+    if (i >= parts.size()) return std::nullopt;
+    const std::string prefix = std::string(key) + "=";
+    if (parts[i].substr(0, prefix.size()) != prefix) return std::nullopt;
+    return parts[i].substr(prefix.size());
+  };
+  auto lineage = value_of(0, "lineage");
+  auto round = value_of(1, "round");
+  auto revision = value_of(2, "revision");
+  if (!lineage || !round || !revision) {
+    return Status(Code::kUsage,
+                  "the marker must start lineage=<id> round=<n> revision=<rev>, separated by one "
+                  "space");
+  }
+  if (Status st = store::ValidateLineageId(*lineage); !st.ok()) {
+    return Status(Code::kUsage, "the marker's lineage: " + st.message());
+  }
+  out->lineage = std::string(*lineage);
+  GENTLE_ASSIGN_OR_RETURN(out->round, ParseRound(*round));
+  if (!IsRevision(*revision)) {
+    return Status(Code::kUsage, "the marker's revision must be sha256:<64 lowercase hex>, got \"" +
+                                    std::string(*revision) + "\"");
+  }
+  out->revision = std::string(*revision);
+  size_t i = 3;
+  if (auto model = value_of(i, "model")) {
+    GENTLE_RETURN_IF_ERROR(CheckMarkerValue("the marker's model", *model));
+    out->model = std::string(*model);
+    ++i;
+  }
+  if (auto session = value_of(i, "session")) {
+    GENTLE_RETURN_IF_ERROR(CheckMarkerValue("the marker's session", *session));
+    if (session->size() > kSessionMarkerBytes) {
+      return Status(Code::kUsage, "the marker's session holds more than 8 bytes");
+    }
+    out->session = std::string(*session);
+    ++i;
+  }
+  if (i != parts.size()) {
+    return Status(Code::kUsage, "the marker holds \"" + std::string(parts[i]) +
+                                    "\" where only model=<m> then session=<s> may follow");
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+std::string_view CommentKindName(CommentKind kind) {
+  return kind == CommentKind::kDocs ? "docs" : "code";
+}
+
+Result<CommentKind> CommentKindFor(const std::string& role, const std::string& verdict) {
+  if (role == "reviewer" && IsCodeVerdict(verdict)) return CommentKind::kCode;
+  if (role == "docs-reviewer" && IsDocsVerdict(verdict)) return CommentKind::kDocs;
+  return Status(Code::kForbidden, "a " + verdict + " verdict by role \"" + role +
+                                      "\" is not a review comment (reviewer: APPROVE, "
+                                      "REQUEST_CHANGES or NEEDS_DISCUSSION; docs-reviewer: "
+                                      "APPROVE, FIXED or NO_CHANGES)")
+      .WithDetail("role", role);
+}
+
+Status CheckMarkerValue(std::string_view flag, std::string_view value) {
+  auto refuse = [&](const std::string& why) {
+    return Status(Code::kUsage, std::string(flag) + " " + why);
+  };
+  if (value.empty()) return refuse("is empty");
+  if (value.size() > kMaxMarkerValueBytes) return refuse("holds more than 64 bytes");
+  for (size_t i = 0; i < value.size(); ++i) {
+    const char c = value[i];
+    if (c == '.') {
+      if (i == 0 || i + 1 == value.size() || !IsDigit(value[i - 1]) || !IsDigit(value[i + 1])) {
+        return refuse("may hold '.' only between two digits (no host names, file names or paths)");
+      }
+      continue;
+    }
+    const bool ok =
+        std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == ':' || c == '+' || c == '-';
+    if (!ok) {
+      return refuse("may hold only A-Z a-z 0-9 _ : + - (and '.' between digits); byte " +
+                    std::to_string(i) + " is not one");
+    }
+  }
+  return Status::Ok();
+}
+
+Result<std::string> RenderComment(const PostedComment& c) {
+  const bool docs = c.kind == CommentKind::kDocs;
+  if (docs ? !IsDocsVerdict(c.verdict) : !IsCodeVerdict(c.verdict)) {
+    return Status(Code::kUsage, "\"" + c.verdict + "\" is not a " +
+                                    std::string(CommentKindName(c.kind)) + " review verdict");
+  }
+  GENTLE_RETURN_IF_ERROR(CheckBody(c.kind, c.body));
+  std::string marker = std::string(kMarkerOpen) + "lineage=" + c.lineage +
+                       " round=" + std::to_string(c.round) + " revision=" + c.revision;
+  if (c.model) {
+    GENTLE_RETURN_IF_ERROR(CheckMarkerValue("--model", *c.model));
+    marker += " model=" + *c.model;
+  }
+  if (c.session) {
+    GENTLE_RETURN_IF_ERROR(CheckMarkerValue("--session", *c.session));
+    const std::string cut = c.session->substr(0, kSessionMarkerBytes);
+    GENTLE_RETURN_IF_ERROR(CheckMarkerValue("--session's first 8 bytes", cut));
+    marker += " session=" + cut;
+  }
+  marker += kMarkerClose;
+  std::string out(docs ? kDocsHeading : kCodeHeading);
+  out += c.body;
+  out += kVerdictLine;
+  out += c.verdict;
+  out += "\n\n";
+  out += marker;
+  out += "\n";
+  return out;
+}
+
+Result<PostedComment> ParseComment(std::string_view text) {
+  if (text.size() > kMaxCommentBytes) {
+    return Status(Code::kUsage,
+                  "the comment exceeds " + std::to_string(kMaxCommentBytes) + " bytes");
+  }
+  if (text.find('\0') != std::string_view::npos) {
+    return Status(Code::kUsage, "the comment holds a NUL byte");
+  }
+  if (!store::IsValidUtf8(text)) return Status(Code::kUsage, "the comment is not valid UTF-8");
+  PostedComment out;
+  if (text.substr(0, kCodeHeading.size()) == kCodeHeading) {
+    out.kind = CommentKind::kCode;
+  } else if (text.substr(0, kDocsHeading.size()) == kDocsHeading) {
+    out.kind = CommentKind::kDocs;
+  } else {
+    return Status(Code::kUsage,
+                  "the comment must start with the line \"## Code Review Summary\" or \"## Docs "
+                  "Review Summary\" and a blank line");
+  }
+  std::string_view rest = text.substr(kCodeHeading.size());  // both headings have one length
+  if (!rest.empty() && rest.back() == '\n') rest.remove_suffix(1);
+  // The marker: the last line.
+  const size_t marker_start = rest.rfind('\n');
+  std::string_view marker =
+      marker_start == std::string_view::npos ? rest : rest.substr(marker_start + 1);
+  if (marker.substr(0, kMarkerOpen.size()) != kMarkerOpen ||
+      marker.size() < kMarkerOpen.size() + kMarkerClose.size() ||
+      marker.substr(marker.size() - kMarkerClose.size()) != kMarkerClose) {
+    return Status(Code::kUsage,
+                  "the comment must end with the marker line \"<!-- gentle-ai:review ... -->\"");
+  }
+  GENTLE_RETURN_IF_ERROR(ParseMarkerFields(
+      marker.substr(kMarkerOpen.size(), marker.size() - kMarkerOpen.size() - kMarkerClose.size()),
+      &out));
+  // Before the marker: <body>\n\n### Verdict: <VERDICT>\n (the blank line's first newline).
+  std::string_view framed =
+      rest.substr(0, marker_start == std::string_view::npos ? 0 : marker_start);
+  if (framed.empty() || framed.back() != '\n') {
+    return Status(Code::kUsage, "a blank line must separate the verdict line from the marker");
+  }
+  framed.remove_suffix(1);
+  const std::string body_and_line = "\n\n" + std::string(framed);  // an empty body: \n\n\n\n###
+  const size_t line = body_and_line.rfind(kVerdictLine);
+  if (line == std::string::npos || line < 2) {
+    return Status(Code::kUsage,
+                  "the comment must hold a blank line then \"### Verdict: <VERDICT>\" after the "
+                  "body");
+  }
+  out.verdict = body_and_line.substr(line + kVerdictLine.size());
+  const bool docs = out.kind == CommentKind::kDocs;
+  if (docs ? !IsDocsVerdict(out.verdict) : !IsCodeVerdict(out.verdict)) {
+    return Status(Code::kUsage, "\"" + out.verdict + "\" is not a verdict of a " +
+                                    std::string(docs ? "docs review (APPROVE, FIXED or NO_CHANGES)"
+                                                     : "code review (APPROVE, REQUEST_CHANGES or "
+                                                       "NEEDS_DISCUSSION)"));
+  }
+  out.body = body_and_line.substr(2, line - 2);
+  if (Status st = CheckBody(out.kind, out.body); !st.ok()) return st;
+  return out;
+}
+
+}  // namespace gentle::exporter

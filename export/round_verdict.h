@@ -1,0 +1,39 @@
+// RoundVerdict: the verdict a lineage's history holds for one review round, for `review comment`
+// (DESIGN.md section 12). Read-only by construction, as attest: the shared maintenance lock only,
+// nothing written or created.
+//
+// A round is a record generation. The history is the one the lineage's reads use
+// (exporter::LoadForRead): the local history, or the verified fetched history of a fetched-only
+// lineage (`source`); for a burned lineage the history that keeps its burn commit. The verdict of
+// round N is the newest `verdict` commit on the first-parent chain from that history's tip whose
+// record has generation N, with its `verdicts/<N>.md` (actor, role, verdict, body) and its record's
+// revision. Without --round the round is the current record's generation.
+//
+// An unknown lineage is `not_found`, an abandoned one `retired`, a burn without a history
+// `consumed`; a round < 1 `usage`; a round with no verdict (never given, or beyond the current
+// generation) `not_found`; a verdict commit without its verdict file `corrupted`.
+#ifndef GENTLE_EXPORT_ROUND_VERDICT_H_
+#define GENTLE_EXPORT_ROUND_VERDICT_H_
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+struct RoundVerdict {
+  std::string lineage;
+  int64_t round = 0;
+  std::string revision;  // the record revision the verdict made
+  std::string verdict, actor, role, body;
+  std::string source;  // the remote of a fetched history; empty for the local one
+};
+
+Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string& lineage,
+                                      std::optional<int64_t> round);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_ROUND_VERDICT_H_
