@@ -253,9 +253,9 @@ TEST_CASE("every command has --help") {
 
 TEST_CASE("an unknown option is usage for every verb - in the --json shape") {
   TempDir tmp;
-  for (const auto& verb :
-       {"start", "status", "list", "export-context", "verify", "attest", "verdict", "burn",
-        "abandon", "reclaim", "invalidate", "fsck", "repair", "import", "push", "fetch"}) {
+  for (const auto& verb : {"start", "status", "list", "export-context", "verify", "attest",
+                           "verdict", "burn", "abandon", "reclaim", "invalidate", "fsck", "repair",
+                           "import", "push", "fetch", "comment", "parse-comment"}) {
     RunResult r = GentleAi({"review", verb, "--bogus", "--json"}, tmp.path());
     CHECK(r.exit_code == 2);
     CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "usage");
