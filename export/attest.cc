@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "export/approval_signature.h"
 #include "export/burned_approval.h"
 #include "export/context_export.h"
 #include "export/derivation.h"
@@ -20,46 +21,39 @@
 namespace gentle::exporter {
 namespace {
 
-// A history longer than this many commits of one revision is not one this tool wrote.
-constexpr int kMaxSameRevisionCommits = 1000;
-
-// Fills who approved from the approval's history commit, when the history holds one.
-// `fetched_tip`: the verified tip of the fetched history the record came from (empty: the local
-// history).
-Status FindApprovalCommit(const store::git::Repository& repo, const store::RecordView& record,
-                          const std::string& fetched_tip, Attestation* out) {
-  std::optional<store::HistoryCommit> commit;
-  if (fetched_tip.empty()) {
-    GENTLE_ASSIGN_OR_RETURN(commit, store::ReadHistoryTip(repo, record.lineage_id));
-  } else {
-    GENTLE_ASSIGN_OR_RETURN(commit, store::ReadHistoryCommit(repo, fetched_tip));
+// Fills who approved from the approval's history commit (export/approval_signature.h), when the
+// history holds one. `fetched_tip`: the verified tip of the fetched history the record came from
+// (empty: the local history).
+Status FillApprover(const store::git::Repository& repo, const store::RecordView& record,
+                    const std::string& fetched_tip, Attestation* out) {
+  std::string tip = fetched_tip;
+  if (tip.empty()) {
+    GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> local,
+                            store::ReadHistoryTip(repo, record.lineage_id));
+    if (!local) return Status::Ok();
+    tip = local->id;
   }
-  for (int walked = 0; commit && walked < kMaxSameRevisionCommits; ++walked) {
-    if (commit->legacy_pin || commit->revision != record.revision) return Status::Ok();
-    if (commit->verb == "verdict" && store::IsState(commit->state, store::ReviewState::kApproved)) {
-      const std::string name = "verdicts/" + std::to_string(record.generation) + ".md";
-      GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
-                              store::ReadHistoryFile(repo, commit->id, name));
-      if (!file) {
-        return Status(Code::kCorrupted, "the approval commit " + commit->id + " of lineage " +
-                                            record.lineage_id + " has no " + name)
-            .WithLineage(record.lineage_id);
-      }
-      auto fields = store::ParseVerdictFile(*file);
-      if (!fields.ok() || fields->verdict != "APPROVE") {
-        return Status(Code::kCorrupted, "the approval commit " + commit->id + " of lineage " +
-                                            record.lineage_id + " holds a " + name +
-                                            " that is not an APPROVE verdict")
-            .WithLineage(record.lineage_id);
-      }
-      out->actor = fields->actor;
-      out->role = fields->role;
-      out->history_commit = commit->id;
-      return Status::Ok();
-    }
-    if (!commit->parent) return Status::Ok();
-    GENTLE_ASSIGN_OR_RETURN(commit, store::ReadHistoryCommit(repo, *commit->parent));
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> commit,
+                          FindApprovalCommit(repo, record.lineage_id, tip, record.revision));
+  if (!commit) return Status::Ok();
+  const std::string name = "verdicts/" + std::to_string(record.generation) + ".md";
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
+                          store::ReadHistoryFile(repo, *commit, name));
+  if (!file) {
+    return Status(Code::kCorrupted, "the approval commit " + *commit + " of lineage " +
+                                        record.lineage_id + " has no " + name)
+        .WithLineage(record.lineage_id);
   }
+  auto fields = store::ParseVerdictFile(*file);
+  if (!fields.ok() || fields->verdict != "APPROVE") {
+    return Status(Code::kCorrupted, "the approval commit " + *commit + " of lineage " +
+                                        record.lineage_id + " holds a " + name +
+                                        " that is not an APPROVE verdict")
+        .WithLineage(record.lineage_id);
+  }
+  out->actor = fields->actor;
+  out->role = fields->role;
+  out->history_commit = *commit;
   return Status::Ok();
 }
 
@@ -114,7 +108,7 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage) {
   out.paths_digest = record.current_snapshot.paths_digest;
   out.patch_sha256 = "sha256:" + store::Sha256Hex(derived->patch);
   out.engine = derived->engine;
-  GENTLE_RETURN_IF_ERROR(FindApprovalCommit(repo, record, fetched_tip, &out));
+  GENTLE_RETURN_IF_ERROR(FillApprover(repo, record, fetched_tip, &out));
   return out;
 }
 
