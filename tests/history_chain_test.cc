@@ -15,8 +15,6 @@
 namespace gentle::testing {
 namespace {
 
-std::string Ref(const std::string& lineage) { return "refs/gentle-ai/reviews/" + lineage; }
-
 std::string GitOut(const LifecycleRepo& repo, const std::vector<std::string>& args,
                    const std::string& input = "") {
   std::vector<std::string> argv = {"git"};
@@ -68,7 +66,7 @@ TEST_CASE("history chain: a history the CLI wrote verifies whole from the tip do
   const std::string lineage = repo.StartNew()["lineage"];
   REQUIRE(repo.Review(Verdict(lineage, "REQUEST_CHANGES")).exit_code == 0);
   REQUIRE(repo.Review(Verdict(lineage, "APPROVE")).exit_code == 0);
-  const std::string tip = GitOut(repo, {"rev-parse", Ref(lineage)});
+  const std::string tip = GitOut(repo, {"rev-parse", ReviewRef(lineage)});
   store::git::Repository git = Open(repo);
   auto chain = store::VerifyHistoryChain(git, lineage, tip);
   INFO(chain.status().message());
@@ -93,7 +91,7 @@ TEST_CASE("history chain: a burned approval ends in a terminal burn holding the 
               .exit_code == 0);
   store::git::Repository git = Open(repo);
   auto chain = store::VerifyHistoryChain(git, approved.lineage,
-                                         GitOut(repo, {"rev-parse", Ref(approved.lineage)}));
+                                         GitOut(repo, {"rev-parse", ReviewRef(approved.lineage)}));
   INFO(chain.status().message());
   REQUIRE(chain.ok());
   CHECK(chain->terminal == "burn");
@@ -105,7 +103,7 @@ TEST_CASE("history chain: an edited record re-committed on the chain is corrupte
   LifecycleRepo repo;
   LifecycleRepo::Approved approved = repo.StartApproved();
   const std::string lineage = approved.lineage;
-  const std::string tip = GitOut(repo, {"rev-parse", Ref(lineage)});
+  const std::string tip = GitOut(repo, {"rev-parse", ReviewRef(lineage)});
   const std::string parent = GitOut(repo, {"rev-parse", tip + "^"});
   std::string record = ShowRecord(repo, tip);
   const std::string message = GitOut(repo, {"log", "-1", "--format=%B", tip});
@@ -146,7 +144,8 @@ TEST_CASE("history chain: an edited record re-committed on the chain is corrupte
   }
   SECTION("another lineage's history") {
     const std::string other = repo.StartNew()["lineage"];
-    auto chain = store::VerifyHistoryChain(git, lineage, GitOut(repo, {"rev-parse", Ref(other)}));
+    auto chain =
+        store::VerifyHistoryChain(git, lineage, GitOut(repo, {"rev-parse", ReviewRef(other)}));
     REQUIRE(chain.status().code() == Code::kCorrupted);
   }
   SECTION("a commit that is not a history commit") {
@@ -159,8 +158,8 @@ TEST_CASE("history chain: fetched history refs are listed by lineage then remote
   LifecycleRepo repo;
   const std::string a = repo.StartNew()["lineage"];
   const std::string b = repo.StartNew()["lineage"];
-  const std::string tip_a = GitOut(repo, {"rev-parse", Ref(a)});
-  const std::string tip_b = GitOut(repo, {"rev-parse", Ref(b)});
+  const std::string tip_a = GitOut(repo, {"rev-parse", ReviewRef(a)});
+  const std::string tip_b = GitOut(repo, {"rev-parse", ReviewRef(b)});
   GitOut(repo, {"update-ref", "refs/gentle-ai/remotes/zeta/reviews/" + a, tip_a});
   GitOut(repo, {"update-ref", "refs/gentle-ai/remotes/origin/reviews/" + a, tip_a});
   GitOut(repo, {"update-ref", "refs/gentle-ai/remotes/origin/reviews/" + b, tip_b});

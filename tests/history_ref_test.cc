@@ -15,15 +15,6 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string Ref(const std::string& lineage) { return "refs/gentle-ai/reviews/" + lineage; }
-
-std::string GitOut(const LifecycleRepo& repo, const std::vector<std::string>& args) {
-  RunResult run = repo.Git(args);
-  INFO("git " << Json(args).dump() << ": " << run.err);
-  REQUIRE(run.exit_code == 0);
-  return run.out;
-}
-
 std::string Trim(std::string s) {
   while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
   return s;
@@ -31,14 +22,14 @@ std::string Trim(std::string s) {
 
 // Subjects of the history, newest first.
 std::vector<std::string> Subjects(const LifecycleRepo& repo, const std::string& lineage) {
-  std::istringstream lines(GitOut(repo, {"log", "--format=%s", Ref(lineage)}));
+  std::istringstream lines(repo.GitOk({"log", "--format=%s", ReviewRef(lineage)}));
   std::vector<std::string> out;
   for (std::string line; std::getline(lines, line);) out.push_back(line);
   return out;
 }
 
 std::string Show(const LifecycleRepo& repo, const std::string& rev, const std::string& path) {
-  return GitOut(repo, {"cat-file", "blob", rev + ":" + path});
+  return repo.GitOk({"cat-file", "blob", rev + ":" + path});
 }
 
 std::string RecordPath(const LifecycleRepo& repo, const std::string& lineage) {
@@ -61,13 +52,13 @@ TEST_CASE("history: every mutation appends one commit holding the record of its 
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
   CHECK(Subjects(repo, lineage) == std::vector<std::string>{"start " + lineage});
-  CHECK(Show(repo, Ref(lineage), "review-state.json") == ReadFile(RecordPath(repo, lineage)));
+  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == ReadFile(RecordPath(repo, lineage)));
 
   RunResult changes = repo.Review(Verdict(lineage, "REQUEST_CHANGES", "Fix the loop.\n"));
   REQUIRE(changes.exit_code == 0);
   const std::string record_after_changes = ReadFile(RecordPath(repo, lineage));
-  CHECK(Show(repo, Ref(lineage), "review-state.json") == record_after_changes);
-  const std::string verdict_file = Show(repo, Ref(lineage), "verdicts/1.md");
+  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == record_after_changes);
+  const std::string verdict_file = Show(repo, ReviewRef(lineage), "verdicts/1.md");
   CHECK(verdict_file ==
         "---\nverdict: \"REQUEST_CHANGES\"\nactor: \"ana\"\nrole: \"reviewer\"\nat: \"" +
             changes.Json()["at"].get<std::string>() +
@@ -77,19 +68,20 @@ TEST_CASE("history: every mutation appends one commit holding the record of its 
   RunResult approve = repo.Review(Verdict(lineage, "APPROVE", "Now it is right."));
   REQUIRE(approve.exit_code == 0);
   const std::string approved_record = ReadFile(RecordPath(repo, lineage));
-  CHECK(Show(repo, Ref(lineage), "review-state.json") == approved_record);
+  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == approved_record);
   // The second verdict of generation 1 replaces the file in the tip; its parent keeps the first.
-  CHECK(Show(repo, Ref(lineage), "verdicts/1.md").find("Now it is right.") != std::string::npos);
-  CHECK(Show(repo, Ref(lineage) + "~1", "verdicts/1.md") == verdict_file);
-  const std::string message = GitOut(repo, {"log", "-1", "--format=%B", Ref(lineage)});
+  CHECK(Show(repo, ReviewRef(lineage), "verdicts/1.md").find("Now it is right.") !=
+        std::string::npos);
+  CHECK(Show(repo, ReviewRef(lineage) + "~1", "verdicts/1.md") == verdict_file);
+  const std::string message = repo.GitOk({"log", "-1", "--format=%B", ReviewRef(lineage)});
   CHECK(message == "verdict " + lineage + "\n\nLineage: " + lineage +
                        "\nRevision: " + approve.Json()["revision"].get<std::string>() +
                        "\nState: approved\nAt: " + approve.Json()["at"].get<std::string>() +
                        "\nCreated-At: " +
-                       Trim(GitOut(repo, {"log", "-1",
-                                          "--format=%(trailers:key=Created-At,"
-                                          "valueonly)",
-                                          Ref(lineage) + "~2"})) +
+                       Trim(repo.GitOk({"log", "-1",
+                                        "--format=%(trailers:key=Created-At,"
+                                        "valueonly)",
+                                        ReviewRef(lineage) + "~2"})) +
                        "\nVerdict: APPROVE\n\n");
 
   // Burn keeps the ref: a terminal commit holding the burned record and the tombstone.
@@ -99,11 +91,11 @@ TEST_CASE("history: every mutation appends one commit holding the record of its 
   CHECK(Subjects(repo, lineage) == std::vector<std::string>{"burn " + lineage, "verdict " + lineage,
                                                             "verdict " + lineage,
                                                             "start " + lineage});
-  CHECK(Show(repo, Ref(lineage), "review-state.json") == approved_record);
-  CHECK(Show(repo, Ref(lineage), "tombstone.json") ==
+  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == approved_record);
+  CHECK(Show(repo, ReviewRef(lineage), "tombstone.json") ==
         ReadFile(burn.Json()["tombstone"].get<std::string>()));
-  CHECK(Trim(GitOut(repo, {"log", "-1", "--format=%(trailers:key=State,valueonly)",
-                           Ref(lineage)})) == "consumed");
+  CHECK(Trim(repo.GitOk({"log", "-1", "--format=%(trailers:key=State,valueonly)",
+                         ReviewRef(lineage)})) == "consumed");
   // Git accepts every object; fsck of the store is clean with the terminal history in place.
   CHECK(repo.Git({"fsck", "--strict", "--no-dangling"}).exit_code == 0);
   RunResult fsck = repo.Review({"fsck"});
@@ -120,8 +112,8 @@ TEST_CASE("history: abandon and invalidate write their commits and keep the ref"
   REQUIRE(abandon.exit_code == 0);
   CHECK(Subjects(repo, abandoned) ==
         std::vector<std::string>{"abandon " + abandoned, "start " + abandoned});
-  CHECK(Show(repo, Ref(abandoned), "review-state.json") == record);
-  CHECK(Show(repo, Ref(abandoned), "reclaim-record.json") ==
+  CHECK(Show(repo, ReviewRef(abandoned), "review-state.json") == record);
+  CHECK(Show(repo, ReviewRef(abandoned), "reclaim-record.json") ==
         ReadFile(abandon.Json()["audit_record"].get<std::string>()));
 
   const std::string invalidated = repo.StartNew()["lineage"];
@@ -130,10 +122,10 @@ TEST_CASE("history: abandon and invalidate write their commits and keep the ref"
   REQUIRE(invalidate.exit_code == 0);
   CHECK(Subjects(repo, invalidated) ==
         std::vector<std::string>{"invalidate " + invalidated, "start " + invalidated});
-  CHECK(Show(repo, Ref(invalidated), "review-state.json") ==
+  CHECK(Show(repo, ReviewRef(invalidated), "review-state.json") ==
         ReadFile(RecordPath(repo, invalidated)));
-  CHECK(Trim(GitOut(repo, {"log", "-1", "--format=%(trailers:key=Actor,valueonly)",
-                           Ref(invalidated)})) == "ana");
+  CHECK(Trim(repo.GitOk({"log", "-1", "--format=%(trailers:key=Actor,valueonly)",
+                         ReviewRef(invalidated)})) == "ana");
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 
@@ -147,7 +139,7 @@ TEST_CASE("history: the same mutations give the same commit ids - GENTLE_FIXED_T
     const std::string lineage = start.Json()["lineage"];
     REQUIRE(repo.Review(Verdict(lineage, "REQUEST_CHANGES", "again"), fixed).exit_code == 0);
     REQUIRE(repo.Review(Verdict(lineage, "NEEDS_DISCUSSION", "talk"), fixed).exit_code == 0);
-    return std::make_pair(lineage, Trim(GitOut(repo, {"log", "--format=%H", Ref(lineage)})));
+    return std::make_pair(lineage, Trim(repo.GitOk({"log", "--format=%H", ReviewRef(lineage)})));
   };
   const auto first = run_all();
   REQUIRE(repo.Review({"store", "reset", "--yes"}).exit_code == 0);
@@ -155,18 +147,18 @@ TEST_CASE("history: the same mutations give the same commit ids - GENTLE_FIXED_T
   const auto second = run_all();
   CHECK(first == second);
   // The start commit, exactly: fixed identity, the record's time, no parent.
-  const std::string root = GitOut(repo, {"rev-list", "--max-parents=0", Ref(first.first)});
-  const std::string commit = GitOut(repo, {"cat-file", "commit", Trim(root)});
-  const std::string tree = Trim(GitOut(repo, {"rev-parse", Trim(root) + "^{tree}"}));
+  const std::string root = repo.GitOk({"rev-list", "--max-parents=0", ReviewRef(first.first)});
+  const std::string commit = repo.GitOk({"cat-file", "commit", Trim(root)});
+  const std::string tree = Trim(repo.GitOk({"rev-parse", Trim(root) + "^{tree}"}));
   CHECK(commit == "tree " + tree +
                       "\nauthor gentle-ai <gentle-ai@invalid> 1796029200 +0000"
                       "\ncommitter gentle-ai <gentle-ai@invalid> 1796029200 +0000\n\nstart " +
                       first.first + "\n\nLineage: " + first.first + "\nRevision: " +
-                      Trim(GitOut(repo, {"log", "-1", "--format=%(trailers:key=Revision,valueonly)",
-                                         Trim(root)})) +
+                      Trim(repo.GitOk({"log", "-1", "--format=%(trailers:key=Revision,valueonly)",
+                                       Trim(root)})) +
                       "\nState: reviewing\nAt: 2026-11-30T09:00:00.5Z\nCreated-At: "
                       "2026-11-30T09:00:00.5Z\n");
-  CHECK(GitOut(repo, {"ls-tree", "--name-only", Trim(root)}) ==
+  CHECK(repo.GitOk({"ls-tree", "--name-only", Trim(root)}) ==
         "base\ncandidate\nreview-state.json\n");
 }
 
@@ -198,11 +190,11 @@ TEST_CASE("history: a crash after the history commit and before the record is ro
     if (verb == "invalidate") {
       args = {"invalidate", "--lineage", live, "--reason", "r", "--actor", "ops"};
     }
-    const std::string before_tip = Trim(GitOut(repo, {"rev-parse", Ref(lineage)}));
+    const std::string before_tip = Trim(repo.GitOk({"rev-parse", ReviewRef(lineage)}));
     const std::string record = ReadFile(RecordPath(repo, lineage));
     REQUIRE(repo.Review(args, {{"GENTLE_FAULT_POINT", c.point}}).exit_code == 86);
     // The history is one step ahead; the record is as before.
-    CHECK(Trim(GitOut(repo, {"rev-parse", Ref(lineage) + "~1"})) == before_tip);
+    CHECK(Trim(repo.GitOk({"rev-parse", ReviewRef(lineage) + "~1"})) == before_tip);
     CHECK(ReadFile(RecordPath(repo, lineage)) == record);
     CHECK(repo.Review({"status", "--lineage", lineage}).exit_code == c.status_after);
     RunResult fsck = repo.Review({"fsck"});
@@ -211,12 +203,12 @@ TEST_CASE("history: a crash after the history commit and before the record is ro
     CHECK(std::count(codes.begin(), codes.end(), "history_ahead") == 1);
     // The next writer (of any lineage) rolls the tip back; the retry then succeeds once.
     repo.StartNew();
-    CHECK(Trim(GitOut(repo, {"rev-parse", Ref(lineage)})) == before_tip);
+    CHECK(Trim(repo.GitOk({"rev-parse", ReviewRef(lineage)})) == before_tip);
     CHECK(repo.Review({"fsck"}).exit_code == 0);
     RunResult retry = repo.Review(args);
     INFO(retry.out << retry.err);
     CHECK(retry.exit_code == 0);
-    CHECK(Trim(GitOut(repo, {"rev-parse", Ref(lineage) + "~1"})) == before_tip);
+    CHECK(Trim(repo.GitOk({"rev-parse", ReviewRef(lineage) + "~1"})) == before_tip);
     CHECK(repo.Review({"fsck"}).exit_code == 0);
   }
 }
@@ -229,8 +221,9 @@ TEST_CASE("history: a crash after the record keeps the verdict body in the histo
               .exit_code == 86);
   RunResult status = repo.Review({"status", "--lineage", lineage});
   CHECK(status.Json()["lineages"][0]["state"] == "correction_required");
-  CHECK(Show(repo, Ref(lineage), "review-state.json") == ReadFile(RecordPath(repo, lineage)));
-  CHECK(Show(repo, Ref(lineage), "verdicts/1.md").find("the body survives") != std::string::npos);
+  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == ReadFile(RecordPath(repo, lineage)));
+  CHECK(Show(repo, ReviewRef(lineage), "verdicts/1.md").find("the body survives") !=
+        std::string::npos);
   repo.StartNew();
   CHECK(Subjects(repo, lineage) ==
         std::vector<std::string>{"verdict " + lineage, "start " + lineage});
@@ -258,7 +251,7 @@ TEST_CASE("history: one step behind is reported and recorded by the next write")
   const std::string lineage = repo.StartNew()["lineage"];
   REQUIRE(repo.Review(Verdict(lineage, "REQUEST_CHANGES", "one")).exit_code == 0);
   // As if another tool had rewritten the record without the history: drop the verdict commit.
-  REQUIRE(repo.Git({"update-ref", Ref(lineage), Ref(lineage) + "~1"}).exit_code == 0);
+  REQUIRE(repo.Git({"update-ref", ReviewRef(lineage), ReviewRef(lineage) + "~1"}).exit_code == 0);
   RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
   CHECK(FindingCodes(fsck.Json()) == std::vector<std::string>{"history_behind"});
@@ -275,14 +268,14 @@ TEST_CASE("history: a history ref that does not read is history_corrupted and re
   // The ref names a blob, not a commit.
   RunResult blob = Run({"git", "hash-object", "-w", "--stdin"}, repo.root(), {}, "not a commit\n");
   REQUIRE(blob.exit_code == 0);
-  REQUIRE(repo.Git({"update-ref", Ref(lineage), Trim(blob.out)}).exit_code == 0);
+  REQUIRE(repo.Git({"update-ref", ReviewRef(lineage), Trim(blob.out)}).exit_code == 0);
   // The creation time the index row holds came from the history, which no longer reads: the row
   // is stale too.
   RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
   CHECK(FindingCodes(fsck.Json()) ==
         std::vector<std::string>{"index_stale_lineage", "history_corrupted"});
-  CHECK(fsck.Json()["findings"][1]["path"] == Ref(lineage));
+  CHECK(fsck.Json()["findings"][1]["path"] == ReviewRef(lineage));
   // A write refuses (a wrongly typed object is objects_missing, docs/engine.md) and changes
   // nothing.
   RunResult verdict = repo.Review(Verdict(lineage, "REQUEST_CHANGES", "x"));
@@ -297,9 +290,9 @@ TEST_CASE("history: an old single-commit pin is upgraded on the next write") {
   const std::string lineage = repo.StartNew()["lineage"];
   // The pin earlier builds wrote: a tree of base and candidate, time 0, no record.
   const std::string tree =
-      Trim(GitOut(repo, {"rev-parse", Ref(lineage) + "^{tree}"}));  // base, candidate, record
-  const std::string base = Trim(GitOut(repo, {"rev-parse", Ref(lineage) + ":base"}));
-  const std::string cand = Trim(GitOut(repo, {"rev-parse", Ref(lineage) + ":candidate"}));
+      Trim(repo.GitOk({"rev-parse", ReviewRef(lineage) + "^{tree}"}));  // base, candidate, record
+  const std::string base = Trim(repo.GitOk({"rev-parse", ReviewRef(lineage) + ":base"}));
+  const std::string cand = Trim(repo.GitOk({"rev-parse", ReviewRef(lineage) + ":candidate"}));
   (void)tree;
   TempDir dir;
   WriteFile(dir.path() + "/tree",
@@ -315,7 +308,7 @@ TEST_CASE("history: an old single-commit pin is upgraded on the next write") {
            {"GIT_COMMITTER_EMAIL", "gentle-ai@invalid"},
            {"GIT_COMMITTER_DATE", "@0 +0000"}});
   REQUIRE(pin.exit_code == 0);
-  REQUIRE(repo.Git({"update-ref", Ref(lineage), Trim(pin.out)}).exit_code == 0);
+  REQUIRE(repo.Git({"update-ref", ReviewRef(lineage), Trim(pin.out)}).exit_code == 0);
   // An old pin is not damage (fsck names no history finding; the hand-made record here has no
   // created_at, so the index row's time differs, which a record of an earlier build would not).
   const std::string report = repo.Review({"fsck"}).out;
@@ -324,7 +317,7 @@ TEST_CASE("history: an old single-commit pin is upgraded on the next write") {
   REQUIRE(repo.Review(Verdict(lineage, "REQUEST_CHANGES", "upgrade")).exit_code == 0);
   CHECK(Subjects(repo, lineage) ==
         std::vector<std::string>{"verdict " + lineage, "sync " + lineage});
-  CHECK(Show(repo, Ref(lineage), "review-state.json") == ReadFile(RecordPath(repo, lineage)));
+  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == ReadFile(RecordPath(repo, lineage)));
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 

@@ -12,8 +12,6 @@
 namespace gentle::testing {
 namespace {
 
-std::string Ref(const std::string& lineage) { return "refs/gentle-ai/reviews/" + lineage; }
-
 std::string RevParse(const LifecycleRepo& repo, const std::string& rev) {
   RunResult run = repo.Git({"rev-parse", "--verify", "-q", rev});
   return run.exit_code == 0 ? Trim(run.out) : "";
@@ -54,7 +52,7 @@ TEST_CASE("import: a fresh clone imports a live lineage and then fast-forwards i
   CHECK(first.Json()["commits"] == 1);
   CHECK(first.Json()["local_tip_before"].is_null());
   CHECK(RecordOf(clone, lineage) == RecordOf(origin, lineage));
-  CHECK(RevParse(clone, Ref(lineage)) == RevParse(origin, Ref(lineage)));
+  CHECK(RevParse(clone, ReviewRef(lineage)) == RevParse(origin, ReviewRef(lineage)));
   RunResult status = clone.Review({"status", "--lineage", lineage});
   REQUIRE(status.exit_code == 0);
   CHECK(status.Json()["lineages"][0]["state"] == "reviewing");
@@ -67,7 +65,7 @@ TEST_CASE("import: a fresh clone imports a live lineage and then fast-forwards i
   REQUIRE(origin.Review(Verdict(lineage, "REQUEST_CHANGES")).exit_code == 0);
   REQUIRE(origin.Review(Verdict(lineage, "APPROVE")).exit_code == 0);
   FetchReviews(clone);
-  const std::string before = RevParse(clone, Ref(lineage));
+  const std::string before = RevParse(clone, ReviewRef(lineage));
   RunResult forward = Import(clone, lineage);
   INFO(forward.out << forward.err);
   REQUIRE(forward.exit_code == 0);
@@ -76,7 +74,7 @@ TEST_CASE("import: a fresh clone imports a live lineage and then fast-forwards i
   CHECK(forward.Json()["local_tip_before"] == before);
   CHECK(forward.Json()["state"] == "approved");
   CHECK(RecordOf(clone, lineage) == RecordOf(origin, lineage));
-  CHECK(RevParse(clone, Ref(lineage)) == RevParse(origin, Ref(lineage)));
+  CHECK(RevParse(clone, ReviewRef(lineage)) == RevParse(origin, ReviewRef(lineage)));
   ExpectFsckClean(clone);
   RunResult listed = clone.Review({"list"});
   REQUIRE(listed.exit_code == 0);
@@ -98,8 +96,8 @@ TEST_CASE("import: histories that diverged are a conflict naming both tips and c
   CHECK(run.exit_code == 11);
   const nlohmann::json error = run.Json()["error"];
   CHECK(error["code"] == "conflict");
-  CHECK(error["details"]["local_tip"] == RevParse(clone, Ref(lineage)));
-  CHECK(error["details"]["fetched_tip"] == RevParse(origin, Ref(lineage)));
+  CHECK(error["details"]["local_tip"] == RevParse(clone, ReviewRef(lineage)));
+  CHECK(error["details"]["fetched_tip"] == RevParse(origin, ReviewRef(lineage)));
   CHECK(clone.StoreBytes() == before);
 }
 
@@ -132,7 +130,8 @@ TEST_CASE("import: a burned lineage imports as this repository's tombstone") {
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 0);
   CHECK(run.Json()["state"] == "consumed");
-  CHECK(RevParse(clone, Ref(approved.lineage)) == RevParse(origin, Ref(approved.lineage)));
+  CHECK(RevParse(clone, ReviewRef(approved.lineage)) ==
+        RevParse(origin, ReviewRef(approved.lineage)));
   CHECK(clone.Review({"status", "--lineage", approved.lineage}).exit_code == 4);
   CHECK(!Exists(clone.store_root() + "/v2/" + approved.lineage));
   ExpectFsckClean(clone);
@@ -162,7 +161,7 @@ TEST_CASE("import: a forged fetched history is corrupted and never enters the st
   LifecycleRepo::Approved approved = origin.StartApproved();
   const std::string lineage = approved.lineage;
   // The record's state edited to approved at the start commit, re-committed as the tip.
-  const std::string tip = RevParse(origin, Ref(lineage));
+  const std::string tip = RevParse(origin, ReviewRef(lineage));
   std::string record = Trim(origin.Git({"cat-file", "blob", tip + "^:review-state.json"}).out);
   record.replace(record.find("\"reviewing\""), 11, "\"approved\"");
   RunResult blob = Run({"git", "hash-object", "-w", "--stdin"}, origin.root(), {}, record + "\n");
@@ -182,7 +181,7 @@ TEST_CASE("import: a forged fetched history is corrupted and never enters the st
            {"GIT_COMMITTER_NAME", "x"},
            {"GIT_COMMITTER_EMAIL", "x@x"}});
   REQUIRE(forged.exit_code == 0);
-  REQUIRE(origin.Git({"update-ref", Ref(lineage), Trim(forged.out)}).exit_code == 0);
+  REQUIRE(origin.Git({"update-ref", ReviewRef(lineage), Trim(forged.out)}).exit_code == 0);
 
   LifecycleRepo clone(LifecycleRepo::CloneOf{origin});
   FetchReviews(clone);
@@ -193,7 +192,7 @@ TEST_CASE("import: a forged fetched history is corrupted and never enters the st
   CHECK(run.Json()["error"]["code"] == "corrupted");
   CHECK(run.Json()["error"]["details"]["commit"] == Trim(forged.out));
   CHECK(clone.StoreBytes() == before);
-  CHECK(RevParse(clone, Ref(lineage)).empty());
+  CHECK(RevParse(clone, ReviewRef(lineage)).empty());
 }
 
 TEST_CASE("import: refusals before anything is read") {
@@ -222,18 +221,18 @@ TEST_CASE("import: a crash after the files and before the ref leaves nothing los
   RunResult killed = Import(clone, lineage, {{"GENTLE_FAULT_POINT", "import:files-written"}});
   REQUIRE(killed.exit_code == store::kFaultExitCode);
   CHECK(RecordOf(clone, lineage) == RecordOf(origin, lineage));
-  CHECK(RevParse(clone, Ref(lineage)).empty());
+  CHECK(RevParse(clone, ReviewRef(lineage)).empty());
 
   SECTION("the next writer moves the history forward to the fetched tip") {
     clone.StartNew();
-    CHECK(RevParse(clone, Ref(lineage)) == RevParse(origin, Ref(lineage)));
+    CHECK(RevParse(clone, ReviewRef(lineage)) == RevParse(origin, ReviewRef(lineage)));
     ExpectFsckClean(clone);
   }
   SECTION("import run again finishes it") {
     RunResult again = Import(clone, lineage);
     INFO(again.out << again.err);
     REQUIRE(again.exit_code == 0);
-    CHECK(RevParse(clone, Ref(lineage)) == RevParse(origin, Ref(lineage)));
+    CHECK(RevParse(clone, ReviewRef(lineage)) == RevParse(origin, ReviewRef(lineage)));
     ExpectFsckClean(clone);
   }
 }
@@ -255,7 +254,8 @@ TEST_CASE("import: a burn import stopped before its ref moved is finished by run
   INFO(again.out << again.err);
   REQUIRE(again.exit_code == 0);
   CHECK(again.Json()["outcome"] == "imported");
-  CHECK(RevParse(clone, Ref(approved.lineage)) == RevParse(origin, Ref(approved.lineage)));
+  CHECK(RevParse(clone, ReviewRef(approved.lineage)) ==
+        RevParse(origin, ReviewRef(approved.lineage)));
   ExpectFsckClean(clone);
 }
 

@@ -17,19 +17,14 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string Ref(const std::string& lineage) { return "refs/gentle-ai/reviews/" + lineage; }
-
 std::string GitOut(const LifecycleRepo& repo, const std::vector<std::string>& args) {
-  RunResult run = repo.Git(args);
-  INFO("git " << Json(args).dump() << ": " << run.err);
-  REQUIRE(run.exit_code == 0);
-  std::string out = run.out;
+  std::string out = repo.GitOk(args);
   while (!out.empty() && out.back() == '\n') out.pop_back();
   return out;
 }
 
 std::vector<std::string> Subjects(const LifecycleRepo& repo, const std::string& lineage) {
-  std::istringstream lines(GitOut(repo, {"log", "--format=%s", Ref(lineage)}));
+  std::istringstream lines(GitOut(repo, {"log", "--format=%s", ReviewRef(lineage)}));
   std::vector<std::string> out;
   for (std::string line; std::getline(lines, line);) out.push_back(line);
   return out;
@@ -91,7 +86,7 @@ TEST_CASE("repair: a crash at history-prepared is rolled back - record unchanged
     if (verb == "invalidate") {
       args = {"invalidate", "--lineage", live, "--reason", "r", "--actor", "ops"};
     }
-    const std::string before_tip = GitOut(repo, {"rev-parse", Ref(lineage)});
+    const std::string before_tip = GitOut(repo, {"rev-parse", ReviewRef(lineage)});
     const std::string record = ReadFile(RecordPath(repo, lineage));
     REQUIRE(repo.Review(args, {{"GENTLE_FAULT_POINT", point}}).exit_code == 86);
     const auto codes = FindingCodes(repo);
@@ -101,7 +96,7 @@ TEST_CASE("repair: a crash at history-prepared is rolled back - record unchanged
     INFO(repair.out << repair.err);
     REQUIRE(repair.exit_code == 0);
     CHECK(repair.Json() == Report({Entry(lineage, "history_ahead", {"rolled_back"})}));
-    CHECK(GitOut(repo, {"rev-parse", Ref(lineage)}) == before_tip);
+    CHECK(GitOut(repo, {"rev-parse", ReviewRef(lineage)}) == before_tip);
     CHECK(ReadFile(RecordPath(repo, lineage)) == record);
     ExpectFsckClean(repo);
     // Idempotent: nothing left to do, nothing written.
@@ -125,7 +120,7 @@ TEST_CASE("repair: a history behind its record gets a sync commit - one lineage 
                          "ana", "--role", "reviewer", "--body", "one"})
                 .exit_code == 0);
     // As if another tool had rewritten the record without the history: drop the verdict commit.
-    REQUIRE(repo.Git({"update-ref", Ref(lineage), Ref(lineage) + "~1"}).exit_code == 0);
+    REQUIRE(repo.Git({"update-ref", ReviewRef(lineage), ReviewRef(lineage) + "~1"}).exit_code == 0);
     lineages.push_back(lineage);
   }
   const std::string first = lineages[0], second = lineages[1];
@@ -139,7 +134,7 @@ TEST_CASE("repair: a history behind its record gets a sync commit - one lineage 
   REQUIRE(one.exit_code == 0);
   CHECK(one.Json() == Report({Entry(first, "history_behind", {"synced"})}));
   CHECK(Subjects(repo, first) == std::vector<std::string>{"sync " + first, "start " + first});
-  CHECK(HistoryRecord(repo, Ref(first)) == first_record);
+  CHECK(HistoryRecord(repo, ReviewRef(first)) == first_record);
   CHECK(FindingCodes(repo) == std::vector<std::string>{"history_behind"});
 
   // All: the other one; the first is in step and not listed.
@@ -175,7 +170,7 @@ TEST_CASE("repair: a store the Go gentle-ai wrote gets its histories - records u
     const std::string record = "review-transactions/v2/" + lineage + "/review-state.json";
     CHECK(after.at(record) == before.at(record));
     CHECK(Subjects(repo, lineage) == std::vector<std::string>{"sync " + lineage});
-    CHECK(HistoryRecord(repo, Ref(lineage)) == ReadFile(RecordPath(repo, lineage)));
+    CHECK(HistoryRecord(repo, ReviewRef(lineage)) == ReadFile(RecordPath(repo, lineage)));
   }
   ExpectFsckClean(repo);
   CHECK(repo.Review({"repair"}).Json() == Report({}));

@@ -23,17 +23,8 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string Ref(const std::string& lineage) { return "refs/gentle-ai/reviews/" + lineage; }
-
-std::string GitOut(const LifecycleRepo& repo, const std::vector<std::string>& args) {
-  RunResult run = repo.Git(args);
-  INFO("git " << Json(args).dump() << ": " << run.err);
-  REQUIRE(run.exit_code == 0);
-  return run.out;
-}
-
 std::string Tip(const LifecycleRepo& repo, const std::string& lineage) {
-  return Trim(GitOut(repo, {"rev-parse", Ref(lineage)}));
+  return Trim(repo.GitOk({"rev-parse", ReviewRef(lineage)}));
 }
 
 // An ed25519 key pair made by ssh-keygen: the private key file and its public key line.
@@ -61,8 +52,8 @@ std::string AllowedSigners(const TempDir& dir,
 }
 
 void UseKey(const LifecycleRepo& repo, const Key& key) {
-  GitOut(repo, {"config", "gpg.format", "ssh"});
-  GitOut(repo, {"config", "user.signingKey", key.file});
+  repo.GitOk({"config", "gpg.format", "ssh"});
+  repo.GitOk({"config", "user.signingKey", key.file});
 }
 
 std::vector<std::string> Approve(const std::string& lineage, bool sign) {
@@ -108,10 +99,10 @@ TEST_CASE("signing: APPROVE --sign is accepted by git verify-commit and by verif
   CHECK(approve.Json()["signed"] == true);
   CHECK(std::filesystem::is_empty(tmp.path()));
   const std::string tip = Tip(repo, lineage);
-  const std::string raw = GitOut(repo, {"cat-file", "commit", tip});
+  const std::string raw = repo.GitOk({"cat-file", "commit", tip});
   CHECK(raw.find("\ngpgsig -----BEGIN SSH SIGNATURE-----\n") != std::string::npos);
-  CHECK(Trim(GitOut(repo, {"rev-parse", tip + "^"})) == before);
-  CHECK(GitOut(repo, {"log", "-1", "--format=%s", tip}) == "verdict " + lineage + "\n");
+  CHECK(Trim(repo.GitOk({"rev-parse", tip + "^"})) == before);
+  CHECK(repo.GitOk({"log", "-1", "--format=%s", tip}) == "verdict " + lineage + "\n");
 
   RunResult git_verify =
       repo.Git({"-c", "gpg.ssh.allowedSignersFile=" + allowed, "verify-commit", tip});
@@ -161,8 +152,8 @@ TEST_CASE("signing: a key literal signs through ssh-agent") {
   REQUIRE(Run({"ssh-add", "-q", key.file}, "", agent_env).exit_code == 0);
 
   LifecycleRepo repo;
-  GitOut(repo, {"config", "gpg.format", "ssh"});
-  GitOut(repo, {"config", "user.signingKey", "key::" + key.public_key});
+  repo.GitOk({"config", "gpg.format", "ssh"});
+  repo.GitOk({"config", "user.signingKey", "key::" + key.public_key});
   const std::string lineage = repo.StartNew()["lineage"];
   RunResult approve = repo.Review(Approve(lineage, true), agent_env);
   INFO(approve.out << approve.err);
@@ -193,7 +184,8 @@ TEST_CASE("signing: a fetched history's signed approval checks in a fresh clone"
   const std::string clone = clone_dir.path() + "/clone";
   REQUIRE(Run({"git", "clone", "-q", repo.root(), clone}).exit_code == 0);
   const std::string fetched = "refs/gentle-ai/remotes/origin/reviews/" + lineage;
-  RunResult fetch = Run({"git", "fetch", "-q", "origin", Ref(lineage) + ":" + fetched}, clone);
+  RunResult fetch =
+      Run({"git", "fetch", "-q", "origin", ReviewRef(lineage) + ":" + fetched}, clone);
   INFO(fetch.err);
   REQUIRE(fetch.exit_code == 0);
 
@@ -268,7 +260,7 @@ TEST_CASE("signing: verify in a fresh clone checks the signature of a fetched ap
   REQUIRE(Run({"git", "init", "-q", "--bare", origin}).exit_code == 0);
   LifecycleRepo repo;
   UseKey(repo, key);
-  GitOut(repo, {"remote", "add", "origin", "file://" + origin});
+  repo.GitOk({"remote", "add", "origin", "file://" + origin});
   const std::string signed_lineage = repo.StartNew()["lineage"];
   REQUIRE(repo.Review(Approve(signed_lineage, true)).exit_code == 0);
   const std::string unsigned_lineage = repo.StartNew()["lineage"];
@@ -350,7 +342,7 @@ TEST_CASE("signing: a tampered signature is untrusted") {
   const std::string lineage = repo.StartNew()["lineage"];
   REQUIRE(repo.Review(Approve(lineage, true)).exit_code == 0);
   const std::string tip = Tip(repo, lineage);
-  std::string raw = GitOut(repo, {"cat-file", "commit", tip});
+  std::string raw = repo.GitOk({"cat-file", "commit", tip});
   const size_t end = raw.find("\n -----END SSH SIGNATURE-----");
   REQUIRE(end != std::string::npos);
   const size_t line = raw.rfind("\n ", end - 1);     // the signature's last base64 line
@@ -360,7 +352,7 @@ TEST_CASE("signing: a tampered signature is untrusted") {
       Run({"git", "hash-object", "-t", "commit", "-w", "--stdin"}, repo.root(), {}, raw);
   REQUIRE(forged.exit_code == 0);
   const std::string forged_id = Trim(forged.out);
-  GitOut(repo, {"update-ref", Ref(lineage), forged_id, tip});
+  repo.GitOk({"update-ref", ReviewRef(lineage), forged_id, tip});
 
   CHECK(repo.Git({"-c", "gpg.ssh.allowedSignersFile=" + allowed, "verify-commit", forged_id})
             .exit_code != 0);
@@ -376,15 +368,14 @@ TEST_CASE("signing: gentle-ai.signApprovals=true signs an APPROVE given without 
   const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
   LifecycleRepo repo;
   UseKey(repo, key);
-  GitOut(repo, {"config", "gentle-ai.signApprovals", "true"});
+  repo.GitOk({"config", "gentle-ai.signApprovals", "true"});
   const std::string lineage = repo.StartNew()["lineage"];
   // Only approvals are signed: a request for changes is written as before.
   RunResult changes = repo.Review({"verdict", "--lineage", lineage, "--verdict", "REQUEST_CHANGES",
                                    "--actor", "ana", "--role", "reviewer", "--body", "Fix it."});
   REQUIRE(changes.exit_code == 0);
   CHECK(changes.Json()["signed"] == false);
-  CHECK(GitOut(repo, {"cat-file", "commit", Tip(repo, lineage)}).find("gpgsig") ==
-        std::string::npos);
+  CHECK(repo.GitOk({"cat-file", "commit", Tip(repo, lineage)}).find("gpgsig") == std::string::npos);
 
   RunResult approve = repo.Review(Approve(lineage, false));
   REQUIRE(approve.exit_code == 0);
@@ -414,7 +405,7 @@ TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
   }
   SECTION("a signing program that fails") {
     UseKey(repo, key);
-    GitOut(repo, {"config", "gpg.ssh.program", "false"});
+    repo.GitOk({"config", "gpg.ssh.program", "false"});
     const auto before = repo.StoreBytes();
     RunResult approve = repo.Review(Approve(lineage, true));
     ExpectError(approve, 2, "usage");
@@ -423,14 +414,14 @@ TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
     CHECK(repo.StoreBytes() == before);
   }
   SECTION("gpg.format unset means openpgp, which is refused") {
-    GitOut(repo, {"config", "user.signingKey", key.file});
+    repo.GitOk({"config", "user.signingKey", key.file});
     const auto before = repo.StoreBytes();
     ExpectError(repo.Review(Approve(lineage, true)), 2, "usage");
     CHECK(repo.StoreBytes() == before);
   }
   SECTION("no user.signingKey, by configuration instead of --sign") {
-    GitOut(repo, {"config", "gpg.format", "ssh"});
-    GitOut(repo, {"config", "gentle-ai.signApprovals", "true"});
+    repo.GitOk({"config", "gpg.format", "ssh"});
+    repo.GitOk({"config", "gentle-ai.signApprovals", "true"});
     const auto before = repo.StoreBytes();
     ExpectError(repo.Review(Approve(lineage, false)), 2, "usage");
     CHECK(repo.StoreBytes() == before);
@@ -445,7 +436,7 @@ TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
     CHECK(repo.StoreBytes() == before);
   }
   // The refusal left the lineage as it was: an unsigned approval succeeds and fsck is clean.
-  GitOut(repo, {"config", "gentle-ai.signApprovals", "false"});
+  repo.GitOk({"config", "gentle-ai.signApprovals", "false"});
   REQUIRE(repo.Review(Approve(lineage, false)).exit_code == 0);
   ExpectFsckClean(repo);
 }

@@ -33,6 +33,15 @@ RunResult LifecycleRepo::Git(const std::vector<std::string>& args) const {
   return GitRun(root_, args);
 }
 
+std::string LifecycleRepo::GitOk(const std::vector<std::string>& args) const {
+  RunResult run = Git(args);
+  INFO("git " << nlohmann::json(args).dump() << ": " << run.err);
+  REQUIRE(run.exit_code == 0);
+  return run.out;
+}
+
+std::string ReviewRef(const std::string& lineage) { return "refs/gentle-ai/reviews/" + lineage; }
+
 std::vector<std::string> LifecycleRepo::ReviewArgs(const std::vector<std::string>& args,
                                                    bool json) const {
   std::vector<std::string> full = {"review"};

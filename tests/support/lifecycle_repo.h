@@ -30,6 +30,8 @@ class LifecycleRepo {
 
   // git <args> in the worktree (git_repo.h GitRun).
   RunResult Git(const std::vector<std::string>& args) const;
+  // The same, failing the running test unless git exits 0; returns its stdout as printed.
+  std::string GitOk(const std::vector<std::string>& args) const;
   // The arguments `review <args> --cwd <root> [--json]`.
   std::vector<std::string> ReviewArgs(const std::vector<std::string>& args, bool json = true) const;
   // gentle-ai review <args> --cwd <root> [--json], with GENTLE_LOCK_TIMEOUT_MS=2000 unless `env`
@@ -55,6 +57,9 @@ class LifecycleRepo {
   std::string root_;
   int counter_ = 0;
 };
+
+// refs/gentle-ai/reviews/<lineage>: the lineage's history ref.
+std::string ReviewRef(const std::string& lineage);
 
 // The fault points a command passes, in order (GENTLE_FAULT_TRACE).
 std::vector<std::string> TraceFaultPoints(const LifecycleRepo& repo,
