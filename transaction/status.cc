@@ -1,7 +1,6 @@
 #include "transaction/status.h"
 
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include "store/catalog.h"
 #include "store/fetched_lineage.h"
@@ -13,6 +12,7 @@
 #include "store/record.h"
 #include "store/store_guard.h"
 #include "transaction/capture.h"
+#include "transaction/recorded_selector.h"
 
 namespace gentle::transaction {
 
@@ -33,23 +33,6 @@ std::string_view ApplicabilityName(Applicability applicability) {
 }
 
 namespace {
-
-// The selector START recorded; for records without one, the best reconstruction from the snapshot.
-Selector SelectorOf(const store::RecordView& record) {
-  Selector selector;
-  selector.kind = record.initial_snapshot.kind;
-  selector.staged = record.initial_snapshot.projection == "staged";
-  selector.untracked = record.initial_snapshot.intended_untracked;
-  try {
-    auto state = nlohmann::json::parse(record.compact_state);
-    const auto& s = state.at("initial_atomic_start").at("selector");
-    if (s.contains("base") && s["base"].is_string()) selector.base = s["base"];
-    if (s.contains("head") && s["head"].is_string()) selector.head = s["head"];
-  } catch (const std::exception&) {
-    // No recorded selector: base-diff and commit-range cannot be recomputed; stays unrelated.
-  }
-  return selector;
-}
 
 struct Loaded {
   std::string lineage;
@@ -117,7 +100,7 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   const Result<std::string>& live_identity =
       repo.is_bare() && s.kind != "commit-range"
           ? Result<std::string>(Status(Code::kUsage, "a bare repository has no workspace"))
-          : live.For(SelectorOf(r));
+          : live.For(RecordedSelector(r));
   if (live_identity.ok()) {
     s.live_target_identity = *live_identity;
     if (*live_identity != s.target_identity) {
