@@ -150,6 +150,32 @@ TEST_CASE("a revised round takes verdicts again - each round keeps its own verdi
   ExpectFsckClean(repo);
 }
 
+TEST_CASE("start of the revised candidate answers with the revised lineage - no second claim") {
+  LifecycleRepo repo;
+  const std::string lineage = ChangesRequested(repo);
+  repo.Write("a.txt", "fixed\n");
+  Json revised = Ok(repo, {"revise", "--lineage", lineage});
+  auto before = repo.StoreBytes();
+  Json again = Ok(repo, {"start", "--untracked", "change-1.txt"});
+  CHECK(again["lineage"] == lineage);
+  CHECK(again["created"] == false);
+  CHECK(again["revision"] == revised["revision"]);
+  CHECK(again["target_identity"] == revised["target_identity"]);
+  CHECK(repo.StoreBytes() == before);
+  RunResult status = repo.Review({"status"});
+  REQUIRE(status.exit_code == 0);
+  REQUIRE(status.Json()["lineages"].size() == 1);
+  CHECK(status.Json()["lineages"][0]["applicability"] == "current_target");
+  // The first round's candidate names the lineage (its id is content-addressed from the initial
+  // candidate): start answers with it as it is now, in round two, and writes nothing.
+  repo.Write("a.txt", "one\n");
+  Json first = Ok(repo, {"start", "--untracked", "change-1.txt"});
+  CHECK(first["lineage"] == lineage);
+  CHECK(first["created"] == false);
+  CHECK(first["revision"] == revised["revision"]);
+  CHECK(repo.StoreBytes() == before);
+}
+
 TEST_CASE("revise is refused outside correction_required - nothing changes") {
   LifecycleRepo repo;
   const std::string reviewing = repo.StartNew()["lineage"];

@@ -13,6 +13,7 @@
 #include "store/store_guard.h"
 #include "transaction/capture.h"
 #include "transaction/recorded_selector.h"
+#include "transaction/target_claims.h"
 
 namespace gentle::transaction {
 
@@ -67,12 +68,6 @@ namespace {
 constexpr char kForeignDetail[] = "the same candidate was captured in another worktree";
 constexpr char kAmbiguousDetail[] = "more than one lineage claims the live target";
 
-// Whether `record` may claim this worktree's live target: it was started here, or its record does
-// not say where (a legacy or foreign record cannot be proven to belong elsewhere).
-bool ClaimsHere(const store::RecordView& record, const std::string& here) {
-  return record.worktree_identity.empty() || record.worktree_identity == here;
-}
-
 // `here`: this worktree's identity (Repository::WorktreeIdentity).
 LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, const std::string& here,
                      const std::string& lineage, const Result<store::RecordView>& record) {
@@ -119,34 +114,6 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   return s;
 }
 
-// Whether another live lineage that may claim this worktree's live target (ClaimsHere) has
-// `identity` as its current target. With an index, from the catalog: a record is loaded only when
-// its row's target identity collides. Without one, from the records.
-Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lineage,
-                        const std::string& identity, const std::string& here) {
-  auto claims = [&](const std::string& other_id) {
-    auto other = store::LoadRecord(layout, other_id);
-    return other.ok() && other->current_snapshot.identity == identity && ClaimsHere(*other, here);
-  };
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> db,
-                          store::index::OpenIndexForReader(layout));
-  bool found = false;
-  if (db) {
-    GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::index::LineageRow& row) {
-      if (row.lineage_id != lineage && row.target_identity == identity && claims(row.lineage_id)) {
-        found = true;
-      }
-      return !found;
-    }));
-    return found;
-  }
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
-  for (const std::string& id : ids) {
-    if (id != lineage && claims(id)) return true;
-  }
-  return false;
-}
-
 // A lone lineage's status: Assess, then `ambiguous` if another lineage claims the same live target.
 Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
                                   const store::StoreLayout& layout, const std::string& lineage,
@@ -155,8 +122,9 @@ Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
   const std::string here = repo.WorktreeIdentity();
   LineageStatus s = Assess(repo, live, here, lineage, record);
   if (s.applicability == Applicability::kCurrentTarget) {
-    GENTLE_ASSIGN_OR_RETURN(bool contested, OtherClaim(layout, lineage, s.target_identity, here));
-    if (contested) {
+    GENTLE_ASSIGN_OR_RETURN(std::optional<store::RecordView> other,
+                            FindClaimant(layout, s.target_identity, here, lineage));
+    if (other) {
       s.applicability = Applicability::kAmbiguous;
       s.detail = kAmbiguousDetail;
     }
