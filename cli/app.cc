@@ -127,7 +127,9 @@ void DefineList(CLI::App* review, Invocation* in) {
 void DefineExportContext(CLI::App* review, Invocation* in) {
   CLI::App* command = AddCommand(
       review, "export-context",
-      "Print the frozen diff of a lineage, re-derived and verified (read-only; --json: envelope)",
+      "Print the frozen diff of a lineage's current round (--round N: an earlier round; "
+      "--since-round N: the interdiff since it), re-derived and verified (read-only; --json: "
+      "envelope)",
       &in->common);
   ExportOptions& options = in->export_options;
   command->add_option("--lineage", options.lineage, "The lineage")->required();

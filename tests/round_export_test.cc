@@ -5,6 +5,7 @@
 // Every read leaves the store byte-identical.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdint>
 #include <functional>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -62,6 +63,14 @@ Json Envelope(const LifecycleRepo& repo, const std::string& lineage,
   return run.Json();
 }
 
+// The top-level member names of a JSON output, in the order written.
+std::vector<std::string> Keys(const RunResult& run) {
+  const nlohmann::ordered_json doc = nlohmann::ordered_json::parse(run.out);
+  std::vector<std::string> keys;
+  for (const auto& item : doc.items()) keys.push_back(item.key());
+  return keys;
+}
+
 void ExpectCode(const RunResult& run, const std::string& code, int exit_code) {
   INFO("stdout: " << run.out << "\nstderr: " << run.err);
   CHECK(run.exit_code == exit_code);
@@ -92,11 +101,6 @@ void ExpectInterdiff(const Json& envelope, const std::string& lineage, int from_
   ExpectDiff(envelope, patch);
   CHECK(envelope["derivation"]["engine"] == "native");
   CHECK(envelope["derivation"]["git_flags"].size() == 12);
-  std::vector<std::string> keys;
-  for (const auto& item : envelope.items()) keys.push_back(item.key());
-  CHECK(keys == std::vector<std::string>{"schema", "lineage", "revision", "state", "source", "from",
-                                         "to", "candidate_diff", "changed_path_manifest",
-                                         "derivation", "budget"});
 }
 
 // verify --envelope of `doc` in `repo` (with --json); returns the run.
@@ -104,6 +108,31 @@ RunResult VerifyEnvelope(const LifecycleRepo& repo, const TempDir& tmp, const Js
   const std::string file = tmp.path() + "/envelope.json";
   WriteFile(file, doc.dump());
   return repo.Review({"verify", "--envelope", file});
+}
+
+// Whether every path under `tree` (git ls-tree -r) is valid UTF-8 (no overlong forms, no
+// surrogates, nothing above U+10FFFF).
+bool AllPathsUtf8(const std::string& git_dir, const std::string& tree) {
+  RunResult listed = Run(
+      {"git", "--git-dir=" + git_dir, "ls-tree", "-r", "-z", "--name-only", "--full-tree", tree},
+      "", OracleEnv());
+  REQUIRE(listed.exit_code == 0);
+  const std::string& s = listed.out;
+  for (size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : (c >> 3) == 0x1e ? 4 : 0;
+    if (n == 0 || i + n > s.size()) return false;
+    uint32_t cp = n == 1 ? c : c & (0xff >> (n + 1));
+    for (size_t k = 1; k < n; ++k) {
+      const auto d = static_cast<unsigned char>(s[i + k]);
+      if ((d >> 6) != 0x2) return false;
+      cp = (cp << 6) | (d & 0x3f);
+    }
+    static constexpr uint32_t kMin[] = {0, 0, 0x80, 0x800, 0x10000};
+    if (cp < kMin[n] || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return false;
+    i += n;
+  }
+  return true;
 }
 
 // Gives a verdict by role reviewer and returns the revision it made.
@@ -211,11 +240,10 @@ TEST_CASE("rounds: one round - the export names round 1 - --round 1 is the curre
   CHECK(plain["snapshot"]["candidate_tree"] == current["candidate_tree"]);
   CHECK(plain["snapshot"]["identity"] == current["identity"]);
   ExpectDiff(plain, oracle);
-  std::vector<std::string> keys;
-  for (const auto& item : plain.items()) keys.push_back(item.key());
-  CHECK(keys == std::vector<std::string>{"schema", "lineage", "revision", "round", "snapshot",
-                                         "state", "applicability", "source", "candidate_diff",
-                                         "changed_path_manifest", "derivation", "budget"});
+  CHECK(Keys(Export(repo, lineage, {}, true)) ==
+        std::vector<std::string>{"schema", "lineage", "revision", "round", "snapshot", "state",
+                                 "applicability", "source", "candidate_diff",
+                                 "changed_path_manifest", "derivation", "budget"});
 
   Json round = Envelope(repo, lineage, {"--round", "1"});
   CHECK(round["round"] == 1);
@@ -233,6 +261,14 @@ TEST_CASE("rounds: one round - the export names round 1 - --round 1 is the curre
   CHECK(interdiff["state"] == "reviewing");
   CHECK(interdiff["source"].is_null());
   CHECK(interdiff["changed_path_manifest"] == Json::array());
+  CHECK(Keys(Export(repo, lineage, {"--since-round", "1"}, true)) ==
+        std::vector<std::string>{"schema", "lineage", "revision", "state", "source", "from", "to",
+                                 "candidate_diff", "changed_path_manifest", "derivation",
+                                 "budget"});
+  CHECK(Keys(Export(repo, lineage, {"--round", "1"}, true)) ==
+        std::vector<std::string>{"schema", "lineage", "revision", "round", "round_revision",
+                                 "snapshot", "state", "applicability", "source", "candidate_diff",
+                                 "changed_path_manifest", "derivation", "budget"});
   CHECK(repo.StoreBytes() == before);
 }
 
@@ -259,6 +295,11 @@ TEST_CASE("rounds: usage and not_found rows of --round and --since-round") {
   RunResult text = Export(repo, lineage, {"--round", "0"}, false);
   CHECK(text.exit_code == 2);
   CHECK(text.err == "gentle-ai: usage: --round must be a decimal number >= 1, got \"0\"\n");
+  RunResult help = repo.Review({"export-context", "--help"}, {}, false);
+  CHECK(help.exit_code == 0);
+  CHECK(help.out.find("--round") != std::string::npos);
+  CHECK(help.out.find("--since-round") != std::string::npos);
+  CHECK(help.out.find("gentle-ai.review-interdiff-export/v1") != std::string::npos);
   CHECK(repo.StoreBytes() == before);
 }
 
@@ -295,9 +336,9 @@ TEST_CASE("rounds: a burned lineage exports its rounds from its history - plain 
   // An abandoned lineage is retired, whatever the round.
   const std::string abandoned = repo.StartNew()["lineage"];
   const std::string revision = RecordOf(repo, abandoned)["revision"];
-  REQUIRE(
-      repo.Review({"abandon", "--lineage", abandoned, "--expected-revision", revision}).exit_code ==
-      0);
+  REQUIRE(repo.Review({"abandon", "--lineage", abandoned, "--reason", "operator_disposition",
+                       "--actor", "ana", "--expected-revision", revision})
+              .exit_code == 0);
   ExpectCode(Export(repo, abandoned, {"--round", "1"}, true), "retired", 5);
   ExpectCode(Export(repo, abandoned, {"--since-round", "1"}, true), "retired", 5);
 }
@@ -539,8 +580,12 @@ TEST_CASE("rounds: real history pairs - rounds are consecutive commits of the fi
     std::string name, base, candidate;
     while (pairs >> name >> base >> candidate) {
       for (const std::string& tree : {base, candidate}) {
-        // Each tree once: no round repeats an earlier candidate or the base.
-        if (std::find(trees.begin(), trees.end(), tree) == trees.end()) trees.push_back(tree);
+        // Each tree once: no round repeats an earlier candidate or the base. A record holds
+        // only UTF-8 paths (start refuses others), so trees with other paths are left out.
+        if (std::find(trees.begin(), trees.end(), tree) == trees.end() &&
+            AllPathsUtf8(corpus.path() + "/corpus.git", tree)) {
+          trees.push_back(tree);
+        }
       }
     }
   }
