@@ -19,6 +19,7 @@ struct Invocation {
   transaction::Selector selector;
   std::string status_lineage;
   ExportOptions export_options;
+  std::string export_round, export_since_round;
   VerifyOptions verify_options;
   RemoteOptions remote_options;
   ImportOptions import_options;
@@ -150,15 +151,26 @@ void DefineList(CLI::App* review, Invocation* in) {
 void DefineExportContext(CLI::App* review, Invocation* in) {
   CLI::App* command = AddCommand(
       review, "export-context",
-      "Print the frozen diff of a lineage, re-derived and verified (read-only; --json: envelope)",
+      "Print the frozen diff of a lineage's current round (--round N: an earlier round; "
+      "--since-round N: the interdiff since it), re-derived and verified (read-only; --json: "
+      "envelope)",
       &in->common);
   ExportOptions& options = in->export_options;
   command->add_option("--lineage", options.lineage, "The lineage")->required();
   command->add_option("--output", options.output, "Write to FILE instead of stdout");
   command->add_option("--engine", options.engine,
                       "native (default) or git (the pinned git CLI, for cross-checks)");
-  command->callback(
-      [in] { in->action = [in] { return RunExportContext(in->common, in->export_options); }; });
+  command->add_option("--round", in->export_round,
+                      "Export round N (a record generation) from the lineage's history "
+                      "(default: the current round)");
+  command->add_option("--since-round", in->export_since_round,
+                      "Export the interdiff from round N's candidate tree to the current one "
+                      "(--json: gentle-ai.review-interdiff-export/v1)");
+  command->callback([in, command] {
+    if (Given(command, "--round")) in->export_options.round = in->export_round;
+    if (Given(command, "--since-round")) in->export_options.since_round = in->export_since_round;
+    in->action = [in] { return RunExportContext(in->common, in->export_options); };
+  });
 }
 
 void DefineVerify(CLI::App* review, Invocation* in) {

@@ -7,21 +7,12 @@
 
 #include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/round_flag.h"
 #include "export/posted_comment.h"
 #include "export/round_verdict.h"
 
 namespace gentle::cli {
 namespace {
-
-Result<std::optional<int64_t>> ParseRoundFlag(const std::optional<std::string>& text) {
-  if (!text) return std::optional<int64_t>();
-  const std::string& s = *text;
-  if (s.empty() || s.size() > 18 || s[0] == '0' ||
-      s.find_first_not_of("0123456789") != std::string::npos) {
-    return Status(Code::kUsage, "--round must be a decimal number >= 1, got \"" + s + "\"");
-  }
-  return std::optional<int64_t>(std::stoll(s));
-}
 
 // At most kMaxCommentBytes + 1 bytes of `path` ("-": stdin), so an oversized input is refused
 // without reading all of it.
@@ -59,7 +50,7 @@ int RunComment(const CommonOptions& common, const CommentOptions& o) {
     }
     comment.session = o.session;
   }
-  auto round = ParseRoundFlag(o.round);
+  auto round = ParseRoundFlag("--round", o.round);
   if (!round.ok()) return ReportError(round.status(), common.json);
   auto verdict = exporter::ReadRoundVerdict(common.cwd, o.lineage, *round);
   if (!verdict.ok()) return ReportError(verdict.status(), common.json);

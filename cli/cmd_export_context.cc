@@ -4,7 +4,9 @@
 
 #include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/round_flag.h"
 #include "export/context_export.h"
+#include "export/interdiff_export.h"
 #include "store/file_io.h"
 #include "store/file_write.h"
 #include "transaction/status.h"
@@ -24,13 +26,38 @@ int Emit(const std::string& bytes, const std::string& output, bool json) {
   return 0;
 }
 
+// export-context --since-round N: the interdiff (raw patch, or its envelope with --json).
+int RunInterdiff(const CommonOptions& common, const ExportOptions& options, int64_t since_round) {
+  exporter::InterdiffRequest request;
+  request.cwd = common.cwd;
+  request.lineage = options.lineage;
+  request.engine = options.engine;
+  request.since_round = since_round;
+  auto result = exporter::ExportInterdiff(request);
+  if (!result.ok()) return ReportError(result.status(), common.json);
+  if (common.json) {
+    return Emit(exporter::RenderInterdiffEnvelope(*result) + "\n", options.output, true);
+  }
+  return Emit(result->derived.patch, options.output, false);
+}
+
 }  // namespace
 
 int RunExportContext(const CommonOptions& common, const ExportOptions& options) {
+  if (options.round && options.since_round) {
+    return ReportError(Status(Code::kUsage, "--round and --since-round exclude each other"),
+                       common.json);
+  }
+  auto round = ParseRoundFlag("--round", options.round);
+  if (!round.ok()) return ReportError(round.status(), common.json);
+  auto since_round = ParseRoundFlag("--since-round", options.since_round);
+  if (!since_round.ok()) return ReportError(since_round.status(), common.json);
+  if (*since_round) return RunInterdiff(common, options, **since_round);
   exporter::ContextRequest request;
   request.cwd = common.cwd;
   request.lineage = options.lineage;
   request.engine = options.engine;
+  request.round = *round;
   // Applicability is reported only in the JSON envelope. Computing it recaptures the live target
   // (for current-changes: hashes the whole worktree), so the raw patch does not pay for it.
   if (common.json) request.applicability = transaction::ApplicabilityOf;

@@ -62,7 +62,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     }
     if (!options.envelope.empty()) {
       out["checked"] = exporter::EnvelopeChecked();
-      out["self_asserted"] = exporter::EnvelopeSelfAsserted();
+      out["self_asserted"] = r.self_asserted;
     }
     return PrintJson(out);
   }

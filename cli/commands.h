@@ -25,7 +25,9 @@ int RunList(const CommonOptions& common);
 struct ExportOptions {
   std::string lineage;
   std::string engine = "native";
-  std::string output;  // empty: stdout
+  std::string output;                      // empty: stdout
+  std::optional<std::string> round;        // --round N, checked as a decimal >= 1
+  std::optional<std::string> since_round;  // --since-round N (exclusive with --round)
 };
 int RunExportContext(const CommonOptions& common, const ExportOptions& options);
 

@@ -94,8 +94,8 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage) {
         .WithLineage(lineage)
         .WithDetail("state", record.state);
   }
-  // As verify: the patch of the record's frozen context, the trees of its current snapshot.
-  auto derived = DeriveContext(repo, record.initial_snapshot, Engine::kNative);
+  // As verify: the patch of the record's current round, the trees of its current snapshot.
+  auto derived = DeriveContext(repo, record.current_snapshot, Engine::kNative);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(lineage);

@@ -5,6 +5,7 @@
 #include "export/base64.h"
 #include "export/engine.h"
 #include "export/git_flags.h"
+#include "export/round_record.h"
 #include "store/catalog.h"
 #include "store/fetched_lineage.h"
 #include "store/file_io.h"
@@ -66,22 +67,42 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
   const std::optional<Engine> engine = ParseEngine(request.engine);
   if (!engine) return Status(Code::kUsage, "--engine must be native or git");
+  if (request.round && *request.round < 1) {
+    return Status(Code::kUsage, "--round must be >= 1, got " + std::to_string(*request.round));
+  }
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo,
                           store::git::Repository::Discover(request.cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   ContextExport out;
-  GENTLE_ASSIGN_OR_RETURN(LoadedRecord loaded, LoadForRead(repo, request.lineage));
-  out.record = std::move(loaded.record);
-  out.source = std::move(loaded.source);
-  auto derived = DeriveContext(repo, out.record.initial_snapshot, *engine);
+  bool consumed = false;  // a burned lineage's round, read from its history
+  if (request.round) {
+    GENTLE_ASSIGN_OR_RETURN(RoundHistory history, ReadRoundHistory(repo, request.lineage));
+    GENTLE_ASSIGN_OR_RETURN(store::RecordView round,
+                            RoundRecordOf(repo, request.lineage, history, *request.round));
+    out.round = *request.round;
+    out.snapshot = round.current_snapshot;
+    out.round_revision = round.revision;
+    out.record = std::move(history.record);
+    out.state = history.consumed ? "consumed" : out.record.state;
+    out.source = std::move(history.source);
+    consumed = history.consumed;
+  } else {
+    GENTLE_ASSIGN_OR_RETURN(LoadedRecord loaded, LoadForRead(repo, request.lineage));
+    out.record = std::move(loaded.record);
+    out.state = out.record.state;
+    out.source = std::move(loaded.source);
+    out.round = out.record.generation;
+    out.snapshot = out.record.current_snapshot;
+  }
+  auto derived = DeriveContext(repo, out.snapshot, *engine);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(request.lineage);
   }
   out.derived = std::move(derived).value();
   out.applicability = "unrelated";
-  if (request.applicability) {
+  if (request.applicability && !consumed) {
     auto applicability = request.applicability(repo, out.record);
     if (!applicability.ok()) {
       Status st = applicability.status();
@@ -92,34 +113,17 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
   return out;
 }
 
-std::string RenderEnvelope(const ContextExport& c) {
+void RenderDerivedMembers(const Derived& derived, nlohmann::ordered_json* out) {
   using Json = nlohmann::ordered_json;
-  const store::Snapshot& s = c.record.initial_snapshot;
-  const std::string& patch = c.derived.patch;
-  Json j;
-  j["schema"] = "gentle-ai.review-context-export/v1";
-  j["lineage"] = c.record.lineage_id;
-  j["revision"] = c.record.revision;
-  Json& snapshot = j["snapshot"];
-  snapshot["kind"] = s.kind;
-  snapshot["base_tree"] = s.base_tree;
-  snapshot["candidate_tree"] = s.candidate_tree;
-  snapshot["paths_digest"] = s.paths_digest;
-  snapshot["intended_untracked"] = s.intended_untracked;
-  snapshot["identity"] = s.identity;
-  snapshot["projection"] = s.projection.empty() ? "workspace" : s.projection;
-  snapshot["unborn_head"] = s.unborn_head;
-  snapshot["ledger_ids"] = s.ledger_ids;
-  j["state"] = c.record.state;
-  j["applicability"] = c.applicability;
-  j["source"] = c.source.empty() ? Json(nullptr) : Json(c.source);
+  Json& j = *out;
+  const std::string& patch = derived.patch;
   Json& diff = j["candidate_diff"];
   diff["encoding"] = "base64";
   diff["data"] = EncodeBase64(patch);
   diff["sha256"] = "sha256:" + store::Sha256Hex(patch);
   diff["byte_size"] = patch.size();
   j["changed_path_manifest"] = Json::array();
-  for (const ManifestEntry& e : c.derived.manifest) {
+  for (const ManifestEntry& e : derived.manifest) {
     Json entry;
     entry["path"] = e.path;
     entry["status"] = std::string(1, e.status);
@@ -131,10 +135,35 @@ std::string RenderEnvelope(const ContextExport& c) {
   }
   Json& derivation = j["derivation"];
   derivation["git_flags"] = PinnedDiffFlags();
-  derivation["engine"] = std::string(EngineName(c.derived.engine));
+  derivation["engine"] = std::string(EngineName(derived.engine));
   derivation["tool_version"] = kToolVersion;
   j["budget"]["max_bytes"] = kMaxContextBytes;
   j["budget"]["used_bytes"] = patch.size();
+}
+
+std::string RenderEnvelope(const ContextExport& c) {
+  using Json = nlohmann::ordered_json;
+  const store::Snapshot& s = c.snapshot;
+  Json j;
+  j["schema"] = "gentle-ai.review-context-export/v1";
+  j["lineage"] = c.record.lineage_id;
+  j["revision"] = c.record.revision;
+  j["round"] = c.round;
+  if (!c.round_revision.empty()) j["round_revision"] = c.round_revision;
+  Json& snapshot = j["snapshot"];
+  snapshot["kind"] = s.kind;
+  snapshot["base_tree"] = s.base_tree;
+  snapshot["candidate_tree"] = s.candidate_tree;
+  snapshot["paths_digest"] = s.paths_digest;
+  snapshot["intended_untracked"] = s.intended_untracked;
+  snapshot["identity"] = s.identity;
+  snapshot["projection"] = s.projection.empty() ? "workspace" : s.projection;
+  snapshot["unborn_head"] = s.unborn_head;
+  snapshot["ledger_ids"] = s.ledger_ids;
+  j["state"] = c.state;
+  j["applicability"] = c.applicability;
+  j["source"] = c.source.empty() ? Json(nullptr) : Json(c.source);
+  RenderDerivedMembers(c.derived, &j);
   return store::MarshalCompact(j);
 }
 

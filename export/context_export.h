@@ -11,10 +11,22 @@
 //   not_found locally, fetched from a remote -> the verified fetched history (store/
 //                                             fetched_lineage.h), `source` = the remote
 // then objects_missing, budget_exceeded and integrity_mismatch from the derivation.
+//
+// Rounds (DESIGN.md section 12): the export is of the lineage's current round, the record's
+// `current_snapshot` (for a one-round lineage the initial one), and names it (`round`, the record's
+// generation). With `round` it is round N's snapshot, read from the lineage's history
+// (export/round_record.h: the local history, a verified fetched one, or a burned lineage's history
+// that keeps its burn commit, reported with state `consumed` and applicability `unrelated`),
+// derived and checked exactly as the current round; the envelope then also names
+// `round_revision`, the record revision of that round's newest history commit. A round < 1 is
+// `usage`; one above the current generation or absent from the history `not_found`.
 #ifndef GENTLE_EXPORT_CONTEXT_EXPORT_H_
 #define GENTLE_EXPORT_CONTEXT_EXPORT_H_
 
+#include <cstdint>
 #include <functional>
+#include <nlohmann/json_fwd.hpp>
+#include <optional>
 #include <string>
 
 #include "export/derivation.h"
@@ -35,13 +47,18 @@ struct ContextRequest {
   std::string cwd = ".";
   std::string lineage;
   std::string engine = "native";  // an engine name (export/engine.h)
+  std::optional<int64_t> round;   // export-context --round N; nullopt: the current round
   ApplicabilityFn applicability;
 };
 
 struct ContextExport {
-  store::RecordView record;
-  std::string source;  // the remote of a fetched-only lineage; empty for the local store
+  store::RecordView record;  // the lineage's current record
+  std::string state;         // the lineage's state (`consumed` for a burned one's round)
+  std::string source;        // the remote of a fetched-only lineage; empty for the local store
   std::string applicability;
+  int64_t round = 0;           // the exported round
+  store::Snapshot snapshot;    // that round's snapshot
+  std::string round_revision;  // --round: the revision of that round's record; else empty
   Derived derived;
 };
 
@@ -49,6 +66,10 @@ Result<ContextExport> ExportContext(const ContextRequest& request);
 
 // The JSON envelope of section 8, compact, without a trailing newline.
 std::string RenderEnvelope(const ContextExport& context);
+
+// Sets the envelope members both export envelopes share, in this order: candidate_diff,
+// changed_path_manifest, derivation, budget.
+void RenderDerivedMembers(const Derived& derived, nlohmann::ordered_json* out);
 
 struct LoadedRecord {
   store::RecordView record;

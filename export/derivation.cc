@@ -48,7 +48,7 @@ Result<Derived> DeriveContext(const store::git::Repository& repo, const store::S
   if (paths_check == PathsCheck::kListAndDigest && paths != snapshot.paths) {
     return Mismatch("the trees' changed paths do not reproduce the record's paths");
   }
-  if (store::PathsDigest(paths) != snapshot.paths_digest) {
+  if (paths_check != PathsCheck::kNone && store::PathsDigest(paths) != snapshot.paths_digest) {
     return Mismatch("the trees' changed paths do not reproduce the record's paths_digest");
   }
 
@@ -75,6 +75,14 @@ Result<Derived> DeriveContext(const store::git::Repository& repo, const store::S
   derived.patch = std::move(patch.bytes);
   derived.engine = patch.engine;
   return derived;
+}
+
+Result<Derived> DeriveInterdiff(const store::git::Repository& repo, const std::string& from_tree,
+                                const std::string& to_tree, Engine engine, size_t max_bytes) {
+  store::Snapshot pair;
+  pair.base_tree = from_tree;
+  pair.candidate_tree = to_tree;
+  return DeriveContext(repo, pair, engine, PathsCheck::kNone, max_bytes);
 }
 
 }  // namespace gentle::exporter

@@ -31,12 +31,20 @@ struct Derived {
   Engine engine = Engine::kNative;
 };
 
-// kDigestOnly is for snapshots that carry only the digest of their paths (a context envelope).
-enum class PathsCheck { kListAndDigest, kDigestOnly };
+// kDigestOnly is for snapshots that carry only the digest of their paths (a context envelope);
+// kNone for a pair of trees no record binds (an interdiff).
+enum class PathsCheck { kListAndDigest, kDigestOnly, kNone };
 
 Result<Derived> DeriveContext(const store::git::Repository& repo, const store::Snapshot& snapshot,
                               Engine engine, PathsCheck paths_check = PathsCheck::kListAndDigest,
                               size_t max_bytes = kMaxContextBytes);
+
+// The interdiff between two candidate trees (export-context --since-round): the derivation above
+// for the pair (from -> to), with no recorded paths to reproduce; objects_missing and
+// budget_exceeded as for any export.
+Result<Derived> DeriveInterdiff(const store::git::Repository& repo, const std::string& from_tree,
+                                const std::string& to_tree, Engine engine,
+                                size_t max_bytes = kMaxContextBytes);
 
 }  // namespace gentle::exporter
 

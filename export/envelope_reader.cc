@@ -99,12 +99,25 @@ Result<Envelope> ParseEnvelope(std::string_view text) {
   if (text.size() > kMaxEnvelopeBytes) return bad("is too large");
   try {
     Json j = ParseStrict(text);
-    if (String(j, "schema") != "gentle-ai.review-context-export/v1")
-      return bad("has a foreign schema");
+    const std::string schema = String(j, "schema");
+    if (schema != "gentle-ai.review-context-export/v1") {
+      return bad("has a foreign schema").WithDetail("schema", schema);
+    }
     Envelope e;
     e.lineage = String(j, "lineage");
     e.revision = String(j, "revision");
     e.state = String(j, "state");
+    if (j.contains("round")) {
+      const Json& round = j.at("round");
+      if (!round.is_number_integer() || round.get<int64_t>() < 1) {
+        return bad("has a malformed round");
+      }
+      e.round = round.get<int64_t>();
+    }
+    if (j.contains("round_revision")) {
+      if (!e.round) return bad("has a round_revision without a round");
+      e.round_revision = String(j, "round_revision");
+    }
     const Json& s = Member(j, "snapshot");
     e.snapshot.kind = String(s, "kind");
     e.snapshot.projection = String(s, "projection");

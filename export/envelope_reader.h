@@ -6,10 +6,15 @@
 // `integrity_mismatch` (shape errors included: the envelope is an untrusted input that does not
 // bind), also a duplicate object key or nesting deeper than 64 levels. Members the envelope
 // carries beyond these are ignored; none of what is returned is proven by parsing alone.
+//
+// Rounds (DESIGN.md section 12): `round` (an integer >= 1) and `round_revision` (a string; only
+// with `round`) are optional, so envelopes written before rounds still read. A foreign schema (an
+// interdiff envelope among them) names it in the details (`schema`).
 #ifndef GENTLE_EXPORT_ENVELOPE_READER_H_
 #define GENTLE_EXPORT_ENVELOPE_READER_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -24,6 +29,8 @@ struct Envelope {
   std::string lineage;
   std::string revision;
   std::string state;
+  std::optional<int64_t> round;               // absent in envelopes written before rounds
+  std::optional<std::string> round_revision;  // export-context --round only
   store::Snapshot snapshot;  // `paths` is empty: the envelope carries only their digest
   std::string patch;         // decoded candidate_diff
   std::string sha256;

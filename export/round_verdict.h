@@ -3,11 +3,12 @@
 // nothing written or created.
 //
 // A round is a record generation. The history is the one the lineage's reads use
-// (exporter::LoadForRead): the local history, or the verified fetched history of a fetched-only
-// lineage (`source`); for a burned lineage the history that keeps its burn commit. The verdict of
-// round N is the newest `verdict` commit on the first-parent chain from that history's tip whose
-// record has generation N, with its `verdicts/<N>.md` (actor, role, verdict, body) and its record's
-// revision. Without --round the round is the current record's generation.
+// (export/round_record.h ReadRoundHistory): the local history, or the verified fetched history of
+// a fetched-only lineage (`source`); for a burned lineage the history that keeps its burn commit.
+// The verdict of round N is the newest `verdict` commit of generation N on the first-parent chain
+// from that history's tip (export/round_record.h FindRoundCommit), with its `verdicts/<N>.md`
+// (actor, role, verdict, body) and its record's revision. Without --round the round is the
+// current record's generation.
 //
 // An unknown lineage is `not_found`, an abandoned one `retired`, a burn without a history
 // `consumed`; a round < 1 `usage`; a round with no verdict (never given, or beyond the current

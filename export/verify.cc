@@ -7,6 +7,7 @@
 #include "export/engine.h"
 #include "export/envelope_reader.h"
 #include "export/git_flags.h"
+#include "export/interdiff_export.h"
 #include "store/digests.h"
 #include "store/fetched_lineage.h"
 #include "store/git/git_util.h"
@@ -189,7 +190,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   }
   if (!loaded.ok()) return loaded.status();
   const store::RecordView& record = loaded->record;
-  auto derived = DeriveContext(repo, record.initial_snapshot, Engine::kNative);
+  auto derived = DeriveContext(repo, record.current_snapshot, Engine::kNative);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(lineage);
@@ -244,12 +245,27 @@ const std::vector<std::string>& EnvelopeChecked() {
 
 Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& envelope_json,
                                     const std::optional<std::string>& against) {
-  GENTLE_ASSIGN_OR_RETURN(Envelope envelope, ParseEnvelope(envelope_json));
+  auto parsed = ParseEnvelope(envelope_json);
+  if (!parsed.ok()) {
+    const auto schema = parsed.status().details().find("schema");
+    if (schema != parsed.status().details().end() && schema->second == kInterdiffSchema) {
+      return Status(Code::kUsage,
+                    "the envelope is an interdiff export (" + schema->second +
+                        "), not a review context: it is no approval context and cannot be "
+                        "verified; verify the round's export-context --json envelope")
+          .WithDetail("schema", schema->second);
+    }
+    return parsed.status();
+  }
+  Envelope envelope = std::move(parsed).value();
   if (!store::IsValidLineageId(envelope.lineage)) {
     return Status(Code::kIntegrityMismatch, "context envelope names an invalid lineage id");
   }
   if (!IsRevision(envelope.revision)) {
     return EnvelopeMismatch(envelope, "revision is not sha256: and 64 lowercase hex digits");
+  }
+  if (envelope.round_revision && !IsRevision(*envelope.round_revision)) {
+    return EnvelopeMismatch(envelope, "round_revision is not sha256: and 64 lowercase hex digits");
   }
   if (store::ComputeSnapshotIdentity(envelope.snapshot) != envelope.snapshot.identity) {
     return EnvelopeMismatch(envelope, "snapshot identity does not bind its trees and digests");
@@ -270,9 +286,27 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
   result.lineage = envelope.lineage;
   result.state = envelope.state;
   result.candidate_tree = envelope.snapshot.candidate_tree;
+  result.self_asserted = EnvelopeSelfAsserted();
+  if (envelope.round) {
+    // After "revision": what the envelope says about rounds is as self-asserted as its revision.
+    auto at = result.self_asserted.begin() + 2;
+    if (envelope.round_revision) at = result.self_asserted.insert(at, "round_revision");
+    result.self_asserted.insert(at, "round");
+  }
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
   if (!against_status.ok()) return against_status.WithLineage(envelope.lineage);
+  if (envelope.round_revision && *envelope.round_revision != envelope.revision) {
+    // export-context --round N of an earlier round: the state is the lineage's current round's.
+    return Status(Code::kWrongState,
+                  "context envelope exports round " + std::to_string(*envelope.round) +
+                      " of lineage " + envelope.lineage + " (revision " + *envelope.round_revision +
+                      "), not its current round (revision " + envelope.revision +
+                      "); only the current round is an approval context")
+        .WithLineage(envelope.lineage)
+        .WithDetail("round", std::to_string(*envelope.round))
+        .WithDetail("round_revision", *envelope.round_revision);
+  }
   if (!store::IsState(envelope.state, store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "context envelope says lineage " + envelope.lineage + " is " +
                                          envelope.state + ", not approved")

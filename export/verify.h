@@ -15,7 +15,10 @@
 // byte_size}; the trees in this clone must reproduce the paths_digest, and the patch and the
 // changed-path manifest re-derived from them must equal the envelope's, entry for entry. With
 // `against`, the tree of that revision must equal the candidate tree (`not_reviewed` otherwise).
-// Then the envelope's state must be `approved` (`wrong_state` otherwise).
+// Then an envelope of an earlier round (export-context --round N: its round_revision is not its
+// revision) is `wrong_state`, and the envelope's state must be `approved` (`wrong_state`
+// otherwise). Envelopes without `round` (written before rounds) read as before; an interdiff
+// envelope (the foreign schema the reader names) is refused with `usage`, not as a mismatch.
 // What no object can prove is self-asserted by whoever wrote the envelope and is reported as
 // such (EnvelopeSelfAsserted): the lineage, revision and state (who approved, and whether
 // anyone did), the applicability, the snapshot's kind, projection, ledger ids, intended
@@ -57,6 +60,9 @@ struct VerifyResult {
   std::string approval_commit;
   std::string signer;
   std::string signer_key;
+  // Envelope mode: the members the envelope carries that no object proves (EnvelopeSelfAsserted,
+  // plus "round" and "round_revision" after "revision" when the envelope has them).
+  std::vector<std::string> self_asserted;
 };
 
 // `allowed_signers` (verify --require-signature --allowed-signers FILE): the lineage must hold an

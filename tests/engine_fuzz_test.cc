@@ -1,7 +1,9 @@
 // Randomized differential test: seeded random trees and edits (text, binary, modes, symlinks,
 // gitlinks, type changes, odd paths), many file pairs per tree pair, engine against the oracle.
 // GENTLE_FUZZ_SEED fixes the seed (printed on failure); GENTLE_FUZZ_PAIRS sets how many file
-// pairs to compare (default 10,000, counted over both directions).
+// pairs to compare (default 10,000, counted over both directions). Each tree pair is also taken
+// as the two candidate trees of two review rounds: the interdiff export-context --since-round
+// derives (exporter::DeriveInterdiff, the export path) must be the same oracle bytes.
 #include <git2.h>
 
 #include <catch2/catch.hpp>
@@ -9,6 +11,8 @@
 #include <map>
 #include <random>
 
+#include "export/derivation.h"
+#include "store/git/repository.h"
 #include "tests/support/git_oracle.h"
 #include "tests/support/temp_dir.h"
 
@@ -282,10 +286,13 @@ TEST_CASE("engine matches the git oracle on random trees", "[engine][fuzz]") {
   git_libgit2_shutdown();
   RepoHandle repo(git_dir);
   Generator gen(repo.get(), seed);
+  auto store_repo = store::git::Repository::Discover(git_dir);
+  REQUIRE(store_repo.ok());
 
   uint64_t file_pairs = 0;
   uint64_t tree_pairs = 0;
   uint64_t bytes = 0;
+  uint64_t interdiffs = 0;
   while (file_pairs < wanted) {
     Tree a;
     Tree b;
@@ -307,14 +314,27 @@ TEST_CASE("engine matches the git oracle on random trees", "[engine][fuzz]") {
       REQUIRE(engine.ok());
       INFO(FirstDifference(*oracle, engine->bytes));
       REQUIRE(engine->bytes == *oracle);
+      // The same pair as round N's and the current round's candidate trees.
+      auto interdiff =
+          exporter::DeriveInterdiff(*store_repo, base, candidate, exporter::Engine::kNative);
+      if (oracle->size() > exporter::kMaxContextBytes) {
+        REQUIRE(interdiff.status().code() == Code::kBudgetExceeded);
+      } else {
+        INFO(interdiff.status().message());
+        REQUIRE(interdiff.ok());
+        INFO(FirstDifference(*oracle, interdiff->patch));
+        REQUIRE(interdiff->patch == *oracle);
+        ++interdiffs;
+      }
       file_pairs += engine->manifest.size();
       bytes += oracle->size();
       REQUIRE(CountSections(engine->bytes) >= engine->manifest.size());
       ++tree_pairs;
     }
   }
-  WARN("fuzz seed " << seed << ": " << tree_pairs << " tree pairs, " << file_pairs
-                    << " file pairs, " << bytes << " patch bytes, all identical");
+  WARN("fuzz seed " << seed << ": " << tree_pairs << " tree pairs (" << interdiffs
+                    << " also as interdiffs), " << file_pairs << " file pairs, " << bytes
+                    << " patch bytes, all identical");
 }
 
 }  // namespace gentle::testing
