@@ -68,4 +68,15 @@ Result<index::TombstoneRow> LoadTombstone(const StoreLayout& layout, std::string
   return ParseTombstone(bytes, key);
 }
 
+Status RefuseBurnedCandidate(const StoreLayout& layout, std::string_view worktree_root,
+                             std::string_view target_identity, const std::string& lineage) {
+  const std::string path =
+      layout.tombstone_dir() + "/" + TombstoneFileName(RepoKey(worktree_root), target_identity);
+  GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
+  if (KindOf(path) == PathKind::kMissing) return Status::Ok();
+  return Status(Code::kConsumed, "this candidate was approved and its acknowledgement burned")
+      .WithLineage(lineage)
+      .WithDetail("target_identity", std::string(target_identity));
+}
+
 }  // namespace gentle::store

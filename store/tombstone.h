@@ -35,6 +35,12 @@ Result<index::TombstoneRow> ParseTombstone(std::string_view bytes, std::string_v
 // Reads and parses <tombstone_dir>/<key>.json. kNotFound when absent.
 Result<index::TombstoneRow> LoadTombstone(const StoreLayout& layout, std::string_view key);
 
+// `consumed` when the candidate `target_identity` was approved and burned in the worktree rooted at
+// `worktree_root` (a keyed probe of its tombstone path, symlinks refused as everywhere in the
+// store); Ok otherwise. `lineage` names the lineage the answer is about. Read-only.
+Status RefuseBurnedCandidate(const StoreLayout& layout, std::string_view worktree_root,
+                             std::string_view target_identity, const std::string& lineage);
+
 }  // namespace gentle::store
 
 #endif  // GENTLE_STORE_TOMBSTONE_H_

@@ -32,10 +32,6 @@ std::string Show(const LifecycleRepo& repo, const std::string& rev, const std::s
   return repo.GitOk({"cat-file", "blob", rev + ":" + path});
 }
 
-std::string RecordPath(const LifecycleRepo& repo, const std::string& lineage) {
-  return repo.store_root() + "/v2/" + lineage + "/review-state.json";
-}
-
 std::vector<std::string> FindingCodes(const Json& report) {
   std::vector<std::string> out;
   for (const auto& f : report["findings"]) out.push_back(f["code"]);
@@ -52,11 +48,11 @@ TEST_CASE("history: every mutation appends one commit holding the record of its 
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
   CHECK(Subjects(repo, lineage) == std::vector<std::string>{"start " + lineage});
-  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == ReadFile(RecordPath(repo, lineage)));
+  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == ReadFile(repo.record_path(lineage)));
 
   RunResult changes = repo.Review(Verdict(lineage, "REQUEST_CHANGES", "Fix the loop.\n"));
   REQUIRE(changes.exit_code == 0);
-  const std::string record_after_changes = ReadFile(RecordPath(repo, lineage));
+  const std::string record_after_changes = ReadFile(repo.record_path(lineage));
   CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == record_after_changes);
   const std::string verdict_file = Show(repo, ReviewRef(lineage), "verdicts/1.md");
   CHECK(verdict_file ==
@@ -67,7 +63,7 @@ TEST_CASE("history: every mutation appends one commit holding the record of its 
 
   RunResult approve = repo.Review(Verdict(lineage, "APPROVE", "Now it is right."));
   REQUIRE(approve.exit_code == 0);
-  const std::string approved_record = ReadFile(RecordPath(repo, lineage));
+  const std::string approved_record = ReadFile(repo.record_path(lineage));
   CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == approved_record);
   // The second verdict of generation 1 replaces the file in the tip; its parent keeps the first.
   CHECK(Show(repo, ReviewRef(lineage), "verdicts/1.md").find("Now it is right.") !=
@@ -106,7 +102,7 @@ TEST_CASE("history: every mutation appends one commit holding the record of its 
 TEST_CASE("history: abandon and invalidate write their commits and keep the ref") {
   LifecycleRepo repo;
   const std::string abandoned = repo.StartNew()["lineage"];
-  const std::string record = ReadFile(RecordPath(repo, abandoned));
+  const std::string record = ReadFile(repo.record_path(abandoned));
   RunResult abandon = repo.Review(
       {"abandon", "--lineage", abandoned, "--reason", "operator_disposition", "--actor", "ops"});
   REQUIRE(abandon.exit_code == 0);
@@ -123,7 +119,7 @@ TEST_CASE("history: abandon and invalidate write their commits and keep the ref"
   CHECK(Subjects(repo, invalidated) ==
         std::vector<std::string>{"invalidate " + invalidated, "start " + invalidated});
   CHECK(Show(repo, ReviewRef(invalidated), "review-state.json") ==
-        ReadFile(RecordPath(repo, invalidated)));
+        ReadFile(repo.record_path(invalidated)));
   CHECK(Trim(repo.GitOk({"log", "-1", "--format=%(trailers:key=Actor,valueonly)",
                          ReviewRef(invalidated)})) == "ana");
   CHECK(repo.Review({"fsck"}).exit_code == 0);
@@ -191,11 +187,11 @@ TEST_CASE("history: a crash after the history commit and before the record is ro
       args = {"invalidate", "--lineage", live, "--reason", "r", "--actor", "ops"};
     }
     const std::string before_tip = Trim(repo.GitOk({"rev-parse", ReviewRef(lineage)}));
-    const std::string record = ReadFile(RecordPath(repo, lineage));
+    const std::string record = ReadFile(repo.record_path(lineage));
     REQUIRE(repo.Review(args, {{"GENTLE_FAULT_POINT", c.point}}).exit_code == 86);
     // The history is one step ahead; the record is as before.
     CHECK(Trim(repo.GitOk({"rev-parse", ReviewRef(lineage) + "~1"})) == before_tip);
-    CHECK(ReadFile(RecordPath(repo, lineage)) == record);
+    CHECK(ReadFile(repo.record_path(lineage)) == record);
     CHECK(repo.Review({"status", "--lineage", lineage}).exit_code == c.status_after);
     RunResult fsck = repo.Review({"fsck"});
     CHECK(fsck.exit_code == 7);
@@ -221,7 +217,7 @@ TEST_CASE("history: a crash after the record keeps the verdict body in the histo
               .exit_code == 86);
   RunResult status = repo.Review({"status", "--lineage", lineage});
   CHECK(status.Json()["lineages"][0]["state"] == "correction_required");
-  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == ReadFile(RecordPath(repo, lineage)));
+  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == ReadFile(repo.record_path(lineage)));
   CHECK(Show(repo, ReviewRef(lineage), "verdicts/1.md").find("the body survives") !=
         std::string::npos);
   repo.StartNew();
@@ -317,7 +313,7 @@ TEST_CASE("history: an old single-commit pin is upgraded on the next write") {
   REQUIRE(repo.Review(Verdict(lineage, "REQUEST_CHANGES", "upgrade")).exit_code == 0);
   CHECK(Subjects(repo, lineage) ==
         std::vector<std::string>{"verdict " + lineage, "sync " + lineage});
-  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == ReadFile(RecordPath(repo, lineage)));
+  CHECK(Show(repo, ReviewRef(lineage), "review-state.json") == ReadFile(repo.record_path(lineage)));
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 

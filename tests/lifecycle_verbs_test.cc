@@ -19,26 +19,6 @@ namespace {
 namespace fs = std::filesystem;
 using Json = nlohmann::json;
 
-std::string RecordPath(const LifecycleRepo& repo, const std::string& lineage) {
-  return repo.store_root() + "/v2/" + lineage + "/review-state.json";
-}
-
-Json RecordState(const LifecycleRepo& repo, const std::string& lineage) {
-  return Json::parse(ReadFile(RecordPath(repo, lineage)))["state"];
-}
-
-// Runs `args`, expects the error `code` with `exit_code`, and that the store did not change.
-void ExpectRefused(const LifecycleRepo& repo, const std::vector<std::string>& args,
-                   const std::string& code, int exit_code) {
-  auto before = repo.StoreBytes();
-  RunResult run = repo.Review(args);
-  INFO("args: " << Json(args).dump() << "\nstdout: " << run.out << "\nstderr: " << run.err);
-  CHECK(run.exit_code == exit_code);
-  CHECK(run.Json()["schema"] == "gentle-ai.review-error/v1");
-  CHECK(run.Json()["error"]["code"] == code);
-  CHECK(repo.StoreBytes() == before);
-}
-
 std::vector<std::string> Verdict(const std::string& lineage, const std::string& verdict,
                                  const std::string& role = "reviewer") {
   return {"verdict", "--lineage", lineage, "--verdict", verdict,    "--actor",
@@ -65,7 +45,7 @@ TEST_CASE(
   CHECK(v["body_sha256"] == Sha256Id("body text"));
   const std::string token = v["token"];
   CHECK(token.size() == 64);
-  Json state = RecordState(repo, lineage);
+  Json state = repo.RecordState(lineage);
   CHECK(state["state"] == "approved");
   // The plain token, as gentle-ai keeps it (DESIGN.md section 4), and no member gentle-ai lacks.
   CHECK(state["approved_ack_token"] == token);
@@ -78,7 +58,7 @@ TEST_CASE(
                      v["at"].get<std::string>() + "\"") != std::string::npos);
   CHECK(verdict.find("body_sha256: \"" + Sha256Id("body text") + "\"\n---\nbody text") !=
         std::string::npos);
-  auto verified = store::ParseRecordFile(ReadFile(RecordPath(repo, lineage)), lineage);
+  auto verified = store::ParseRecordFile(ReadFile(repo.record_path(lineage)), lineage);
   REQUIRE(verified.ok());
   CHECK(verified->revision == v["revision"]);
   Json list = repo.Review({"list"}).Json();
@@ -111,47 +91,46 @@ TEST_CASE("lifecycle: verdict refusals change nothing") {
   Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
   for (const char* bad : {"approve", "APPROVE ", " APPROVE", "APPROVED", "Approve", "", "REJECT"}) {
-    ExpectRefused(repo, Verdict(lineage, bad), "usage", 2);
+    repo.ExpectRefused(Verdict(lineage, bad), "usage", 2);
   }
-  ExpectRefused(repo, Verdict(lineage, "REQUEST_CHANGES", "docs-reviewer"), "forbidden", 6);
-  ExpectRefused(repo, Verdict(lineage, "FIXED", "reviewer"), "forbidden", 6);
-  ExpectRefused(repo, Verdict(lineage, "APPROVE", "general"), "forbidden", 6);
-  ExpectRefused(repo, Verdict(lineage, "APPROVE", "Reviewer"), "forbidden", 6);
-  ExpectRefused(repo, Verdict("review-0000000000000000", "APPROVE"), "not_found", 3);
-  ExpectRefused(repo, Verdict("Bad_Id", "APPROVE"), "usage", 2);
-  ExpectRefused(repo,
-                {"verdict", "--lineage", lineage, "--verdict", "APPROVE", "--actor", "ana",
-                 "--role", "reviewer"},
-                "usage", 2);
+  repo.ExpectRefused(Verdict(lineage, "REQUEST_CHANGES", "docs-reviewer"), "forbidden", 6);
+  repo.ExpectRefused(Verdict(lineage, "FIXED", "reviewer"), "forbidden", 6);
+  repo.ExpectRefused(Verdict(lineage, "APPROVE", "general"), "forbidden", 6);
+  repo.ExpectRefused(Verdict(lineage, "APPROVE", "Reviewer"), "forbidden", 6);
+  repo.ExpectRefused(Verdict("review-0000000000000000", "APPROVE"), "not_found", 3);
+  repo.ExpectRefused(Verdict("Bad_Id", "APPROVE"), "usage", 2);
+  repo.ExpectRefused({"verdict", "--lineage", lineage, "--verdict", "APPROVE", "--actor", "ana",
+                      "--role", "reviewer"},
+                     "usage", 2);
   auto conflict = Verdict(lineage, "APPROVE");
   conflict.insert(conflict.end(), {"--expected-revision", kZeroRevision});
-  ExpectRefused(repo, conflict, "conflict", 11);
+  repo.ExpectRefused(conflict, "conflict", 11);
   auto matching = Verdict(lineage, "REQUEST_CHANGES");
   matching.insert(matching.end(), {"--expected-revision", started["revision"]});
   REQUIRE(repo.Review(matching).exit_code == 0);
   // The revision moved on: the same compare-and-swap now loses.
-  ExpectRefused(repo, matching, "conflict", 11);
+  repo.ExpectRefused(matching, "conflict", 11);
   REQUIRE(repo.Review(Verdict(lineage, "NEEDS_DISCUSSION")).exit_code == 0);
   for (const char* verdict : {"APPROVE", "REQUEST_CHANGES", "NEEDS_DISCUSSION"}) {
-    ExpectRefused(repo, Verdict(lineage, verdict), "wrong_state", 6);
+    repo.ExpectRefused(Verdict(lineage, verdict), "wrong_state", 6);
   }
   auto approved = repo.StartApproved();
-  ExpectRefused(repo, Verdict(approved.lineage, "APPROVE"), "wrong_state", 6);
+  repo.ExpectRefused(Verdict(approved.lineage, "APPROVE"), "wrong_state", 6);
 }
 
 TEST_CASE("lifecycle: a verdict keeps every state member it does not know - in order") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
-  auto record = store::ParseRecordFile(ReadFile(RecordPath(repo, lineage)), lineage);
+  auto record = store::ParseRecordFile(ReadFile(repo.record_path(lineage)), lineage);
   REQUIRE(record.ok());
   auto state = nlohmann::ordered_json::parse(record->compact_state);
   state["runtime_agent"] = "go-agent";
   state["future_field"] = {{"z", 1}, {"a", {true, nullptr, "x"}}};
   std::string revision;
-  WriteFile(RecordPath(repo, lineage), store::EncodeRecordFile(state, &revision));
+  WriteFile(repo.record_path(lineage), store::EncodeRecordFile(state, &revision));
   RunResult run = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
   REQUIRE(run.exit_code == 0);
-  auto after = store::ParseRecordFile(ReadFile(RecordPath(repo, lineage)), lineage);
+  auto after = store::ParseRecordFile(ReadFile(repo.record_path(lineage)), lineage);
   REQUIRE(after.ok());
   auto new_state = nlohmann::ordered_json::parse(after->compact_state);
   CHECK(new_state["runtime_agent"] == "go-agent");
@@ -168,16 +147,16 @@ TEST_CASE(
     "history") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
-  auto record = store::ParseRecordFile(ReadFile(RecordPath(repo, lineage)), lineage);
+  auto record = store::ParseRecordFile(ReadFile(repo.record_path(lineage)), lineage);
   REQUIRE(record.ok());
   auto state = nlohmann::ordered_json::parse(record->compact_state);
   state["verdict_history"] = {{"verdict", "APPROVE"}};
   std::string revision;
   const std::string bytes = store::EncodeRecordFile(state, &revision);
-  WriteFile(RecordPath(repo, lineage), bytes);
+  WriteFile(repo.record_path(lineage), bytes);
   RunResult run = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
   CHECK(run.exit_code == 0);
-  CHECK_FALSE(RecordState(repo, lineage).contains("verdict_history"));
+  CHECK_FALSE(repo.RecordState(lineage).contains("verdict_history"));
   CHECK(repo.Git({"cat-file", "blob", "refs/gentle-ai/reviews/" + lineage + "~1:review-state.json"})
             .out == bytes);
 }
@@ -206,7 +185,7 @@ TEST_CASE(
     "lifecycle: burn writes the exact tombstone - removes the lineage and keeps its history") {
   LifecycleRepo repo;
   auto approved = repo.StartApproved();
-  const std::string target = RecordState(repo, approved.lineage)["current_snapshot"]["identity"];
+  const std::string target = repo.RecordState(approved.lineage)["current_snapshot"]["identity"];
   RunResult run = repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
                                "--expected-revision", approved.revision});
   INFO(run.out << run.err);
@@ -236,11 +215,10 @@ TEST_CASE(
   CHECK(list["lineages"][0]["state"] == "consumed");
   ExpectFsckClean(repo);
   // The same candidate cannot start again, and the burn cannot be replayed.
-  ExpectRefused(repo, {"start", "--untracked", "change-1.txt"}, "consumed", 4);
-  ExpectRefused(repo,
-                {"burn", "--lineage", approved.lineage, "--token", approved.token,
-                 "--expected-revision", approved.revision},
-                "consumed", 4);
+  repo.ExpectRefused({"start", "--untracked", "change-1.txt"}, "consumed", 4);
+  repo.ExpectRefused({"burn", "--lineage", approved.lineage, "--token", approved.token,
+                      "--expected-revision", approved.revision},
+                     "consumed", 4);
 }
 
 TEST_CASE("lifecycle: burn refusals change nothing") {
@@ -252,21 +230,19 @@ TEST_CASE("lifecycle: burn refusals change nothing") {
   };
   std::string wrong = approved.token;
   wrong[0] = wrong[0] == 'a' ? 'b' : 'a';
-  ExpectRefused(repo, burn(wrong, approved.revision), "forbidden", 6);
-  ExpectRefused(repo, burn(approved.token, kZeroRevision), "conflict", 11);
-  ExpectRefused(repo, burn("nothex", approved.revision), "usage", 2);
-  ExpectRefused(repo, burn(approved.token, "sha256:short"), "usage", 2);
-  ExpectRefused(repo, {"burn", "--lineage", approved.lineage, "--token", approved.token}, "usage",
-                2);
+  repo.ExpectRefused(burn(wrong, approved.revision), "forbidden", 6);
+  repo.ExpectRefused(burn(approved.token, kZeroRevision), "conflict", 11);
+  repo.ExpectRefused(burn("nothex", approved.revision), "usage", 2);
+  repo.ExpectRefused(burn(approved.token, "sha256:short"), "usage", 2);
+  repo.ExpectRefused({"burn", "--lineage", approved.lineage, "--token", approved.token}, "usage",
+                     2);
   Json reviewing = repo.StartNew();
-  ExpectRefused(repo,
-                {"burn", "--lineage", reviewing["lineage"], "--token", approved.token,
-                 "--expected-revision", reviewing["revision"]},
-                "wrong_state", 6);
-  ExpectRefused(repo,
-                {"burn", "--lineage", "review-0000000000000000", "--token", approved.token,
-                 "--expected-revision", approved.revision},
-                "not_found", 3);
+  repo.ExpectRefused({"burn", "--lineage", reviewing["lineage"], "--token", approved.token,
+                      "--expected-revision", reviewing["revision"]},
+                     "wrong_state", 6);
+  repo.ExpectRefused({"burn", "--lineage", "review-0000000000000000", "--token", approved.token,
+                      "--expected-revision", approved.revision},
+                     "not_found", 3);
 }
 
 TEST_CASE("lifecycle: abandon quarantines with a committed audit record - then retired") {
@@ -310,8 +286,8 @@ TEST_CASE("lifecycle: abandon quarantines with a committed audit record - then r
   CHECK(list["lineages"][0]["state"] == "retired");
   CHECK(list["lineages"][0]["audit_record"] == audit);
   ExpectFsckClean(repo);
-  ExpectRefused(
-      repo, {"abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor", "ops"},
+  repo.ExpectRefused(
+      {"abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor", "ops"},
       "retired", 5);
 }
 
@@ -323,17 +299,17 @@ TEST_CASE("lifecycle: abandon refusals change nothing") {
     return std::vector<std::string>{"abandon", "--lineage", l,    "--reason",
                                     reason,    "--actor",   "ops"};
   };
-  ExpectRefused(repo, abandon(lineage, "because"), "usage", 2);
-  ExpectRefused(repo, abandon(lineage, "Operator_Disposition"), "usage", 2);
+  repo.ExpectRefused(abandon(lineage, "because"), "usage", 2);
+  repo.ExpectRefused(abandon(lineage, "Operator_Disposition"), "usage", 2);
   auto conflict = abandon(lineage, "retired_schema");
   conflict.insert(conflict.end(), {"--expected-revision", kZeroRevision});
-  ExpectRefused(repo, conflict, "conflict", 11);
-  ExpectRefused(repo, abandon("review-0000000000000000", "retired_schema"), "not_found", 3);
+  repo.ExpectRefused(conflict, "conflict", 11);
+  repo.ExpectRefused(abandon("review-0000000000000000", "retired_schema"), "not_found", 3);
   auto approved = repo.StartApproved();
-  ExpectRefused(repo, abandon(approved.lineage, "operator_disposition"), "wrong_state", 6);
+  repo.ExpectRefused(abandon(approved.lineage, "operator_disposition"), "wrong_state", 6);
   const std::string escalated = repo.StartNew()["lineage"];
   REQUIRE(repo.Review(Verdict(escalated, "NEEDS_DISCUSSION")).exit_code == 0);
-  ExpectRefused(repo, abandon(escalated, "operator_disposition"), "wrong_state", 6);
+  repo.ExpectRefused(abandon(escalated, "operator_disposition"), "wrong_state", 6);
   // correction_required is not terminal: abandon is allowed.
   REQUIRE(repo.Review(Verdict(lineage, "REQUEST_CHANGES")).exit_code == 0);
   CHECK(repo.Review(abandon(lineage, "retired_schema")).exit_code == 0);
@@ -358,11 +334,11 @@ TEST_CASE("lifecycle: reclaim retires an incomplete entry and refuses a complete
   CHECK(refused.Json()["error"]["code"] == "wrong_state");
   CHECK(refused.Json()["error"]["details"]["operation"] == "abandon");
   CHECK(repo.StoreBytes() == before);
-  ExpectRefused(
-      repo, {"reclaim", "--lineage", "review-0000000000000001", "--reason", "r", "--actor", "x"},
+  repo.ExpectRefused(
+      {"reclaim", "--lineage", "review-0000000000000001", "--reason", "r", "--actor", "x"},
       "not_found", 3);
-  ExpectRefused(repo, {"reclaim", "--lineage", incomplete, "--reason", " ", "--actor", "x"},
-                "usage", 2);
+  repo.ExpectRefused({"reclaim", "--lineage", incomplete, "--reason", " ", "--actor", "x"}, "usage",
+                     2);
 
   RunResult run = repo.Review(
       {"reclaim", "--lineage", incomplete, "--reason", "crash residue", "--actor", "ops"});
@@ -391,12 +367,12 @@ TEST_CASE("lifecycle: invalidate only from a pristine reviewing record - the rec
   };
   auto conflict = invalidate(lineage);
   conflict.insert(conflict.end(), {"--expected-revision", kZeroRevision});
-  ExpectRefused(repo, conflict, "conflict", 11);
+  repo.ExpectRefused(conflict, "conflict", 11);
   RunResult run = repo.Review(invalidate(lineage));
   REQUIRE(run.exit_code == 0);
   CHECK(run.Json()["schema"] == "gentle-ai.review-invalidate/v1");
   CHECK(run.Json()["state"] == "invalidated");
-  Json state = RecordState(repo, lineage);
+  Json state = repo.RecordState(lineage);
   CHECK(state["state"] == "invalidated");
   CHECK(state["invalidation_reason"] == "scope changed");
   CHECK_FALSE(state.contains("invalidated_by"));  // the actor is the history commit's
@@ -406,16 +382,16 @@ TEST_CASE("lifecycle: invalidate only from a pristine reviewing record - the rec
   RunResult status = repo.Review({"status", "--lineage", lineage});
   CHECK(status.exit_code == 0);
   CHECK(status.Json()["lineages"][0]["state"] == "invalidated");
-  ExpectRefused(repo, invalidate(lineage), "wrong_state", 6);
-  ExpectRefused(repo, Verdict(lineage, "APPROVE"), "wrong_state", 6);
-  ExpectRefused(
-      repo, {"abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor", "ops"},
+  repo.ExpectRefused(invalidate(lineage), "wrong_state", 6);
+  repo.ExpectRefused(Verdict(lineage, "APPROVE"), "wrong_state", 6);
+  repo.ExpectRefused(
+      {"abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor", "ops"},
       "wrong_state", 6);
 
   // Not pristine: a verdict was given, even if the state went back to reviewing-like flow.
   const std::string judged = repo.StartNew()["lineage"];
   REQUIRE(repo.Review(Verdict(judged, "REQUEST_CHANGES")).exit_code == 0);
-  ExpectRefused(repo, invalidate(judged), "wrong_state", 6);
+  repo.ExpectRefused(invalidate(judged), "wrong_state", 6);
   ExpectFsckClean(repo);
 }
 
@@ -423,24 +399,23 @@ TEST_CASE("lifecycle: a historical-compat record is read_only for every mutation
   LifecycleRepo repo;
   auto approved = repo.StartApproved();
   const std::string lineage = approved.lineage;
-  auto record = store::ParseRecordFile(ReadFile(RecordPath(repo, lineage)), lineage);
+  auto record = store::ParseRecordFile(ReadFile(repo.record_path(lineage)), lineage);
   REQUIRE(record.ok());
   auto state = nlohmann::ordered_json::parse(record->compact_state);
   state["state"] = "reviewing";
   state["zero_edit_escalation"] = true;
   std::string revision;
-  WriteFile(RecordPath(repo, lineage), store::EncodeRecordFile(state, &revision));
-  ExpectRefused(repo, Verdict(lineage, "APPROVE"), "read_only", 6);
-  ExpectRefused(
-      repo,
+  WriteFile(repo.record_path(lineage), store::EncodeRecordFile(state, &revision));
+  repo.ExpectRefused(Verdict(lineage, "APPROVE"), "read_only", 6);
+  repo.ExpectRefused(
       {"burn", "--lineage", lineage, "--token", approved.token, "--expected-revision", revision},
       "read_only", 6);
-  ExpectRefused(repo,
-                {"abandon", "--lineage", lineage, "--reason", "retired_schema", "--actor", "x"},
-                "read_only", 6);
-  ExpectRefused(repo, {"invalidate", "--lineage", lineage, "--reason", "r", "--actor", "x"},
-                "read_only", 6);
-  ExpectRefused(repo, {"revise", "--lineage", lineage}, "read_only", 6);
+  repo.ExpectRefused(
+      {"abandon", "--lineage", lineage, "--reason", "retired_schema", "--actor", "x"}, "read_only",
+      6);
+  repo.ExpectRefused({"invalidate", "--lineage", lineage, "--reason", "r", "--actor", "x"},
+                     "read_only", 6);
+  repo.ExpectRefused({"revise", "--lineage", lineage}, "read_only", 6);
   RunResult status = repo.Review({"status", "--lineage", lineage});
   CHECK(status.exit_code == 0);
 }
@@ -461,7 +436,7 @@ TEST_CASE("lifecycle: a batch-reconciliation marker refuses every verb") {
            {"store", "reset", "--yes"},
            {"index", "rebuild"},
            {"fsck"}}) {
-    ExpectRefused(repo, args, "reconciliation_prepared", 6);
+    repo.ExpectRefused(args, "reconciliation_prepared", 6);
   }
 }
 

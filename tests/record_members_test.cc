@@ -75,10 +75,6 @@ std::vector<std::string> With(const std::string& member) {
   return out;
 }
 
-std::string RecordPath(const LifecycleRepo& repo, const std::string& lineage) {
-  return repo.store_root() + "/v2/" + lineage + "/review-state.json";
-}
-
 Json StateOf(const std::string& bytes) { return Json::parse(bytes)["state"]; }
 
 std::vector<std::string> Members(const std::string& bytes) {
@@ -114,27 +110,27 @@ std::vector<std::string> Verdict(const std::string& lineage, const std::string& 
 TEST_CASE("records: every verb writes exactly gentle-ai CompactState members in its order") {
   LifecycleRepo repo;
   const std::string a = repo.StartNew()["lineage"];
-  ExpectMembers(ReadFile(RecordPath(repo, a)), kStart);
+  ExpectMembers(ReadFile(repo.record_path(a)), kStart);
   REQUIRE(repo.Review(Verdict(a, "REQUEST_CHANGES")).exit_code == 0);
-  ExpectMembers(ReadFile(RecordPath(repo, a)), kStart);
+  ExpectMembers(ReadFile(repo.record_path(a)), kStart);
   REQUIRE(repo.Review(Verdict(a, "REQUEST_CHANGES")).exit_code == 0);
-  ExpectMembers(ReadFile(RecordPath(repo, a)), kStart);
+  ExpectMembers(ReadFile(repo.record_path(a)), kStart);
   RunResult approve = repo.Review(Verdict(a, "APPROVE"));
   REQUIRE(approve.exit_code == 0);
-  const std::string approved = ReadFile(RecordPath(repo, a));
+  const std::string approved = ReadFile(repo.record_path(a));
   ExpectMembers(approved, With("approved_ack_token"));
   // The token is kept as gentle-ai keeps it: plain, 64 hex.
   CHECK(StateOf(approved)["approved_ack_token"] == approve.Json()["token"]);
 
   const std::string b = repo.StartNew()["lineage"];
   REQUIRE(repo.Review(Verdict(b, "NEEDS_DISCUSSION")).exit_code == 0);
-  ExpectMembers(ReadFile(RecordPath(repo, b)), kStart);
-  CHECK(StateOf(ReadFile(RecordPath(repo, b)))["state"] == "escalated");
+  ExpectMembers(ReadFile(repo.record_path(b)), kStart);
+  CHECK(StateOf(ReadFile(repo.record_path(b)))["state"] == "escalated");
 
   const std::string c = repo.StartNew()["lineage"];
   REQUIRE(repo.Review({"invalidate", "--lineage", c, "--reason", "r", "--actor", "x"}).exit_code ==
           0);
-  ExpectMembers(ReadFile(RecordPath(repo, c)), With("invalidation_reason"));
+  ExpectMembers(ReadFile(repo.record_path(c)), With("invalidation_reason"));
 
   // Burn and abandon write no record; the records their terminal commits hold are the last ones.
   RunResult burn = repo.Review({"burn", "--lineage", a, "--token", approve.Json()["token"],
@@ -151,7 +147,7 @@ TEST_CASE("records: every verb writes exactly gentle-ai CompactState members in 
 
   // gentle-ai's modes: records, tombstones and audit records 0644, directories 0755, the
   // quarantine 0700; the index (this project's own file) 0600.
-  CHECK(ModeOf(RecordPath(repo, b)) == 0644);
+  CHECK(ModeOf(repo.record_path(b)) == 0644);
   CHECK(ModeOf(repo.store_root() + "/v2") == 0755);
   CHECK(ModeOf(repo.store_root() + "/v2/" + b) == 0755);
   CHECK(ModeOf(burn.Json()["tombstone"].get<std::string>()) == 0644);
@@ -168,7 +164,7 @@ TEST_CASE("records: a record of an earlier build is read and migrated on its nex
   const std::string lineage = repo.StartNew()["lineage"];
   const std::string created = "2026-11-29T08:00:00.25Z";
   // The record as earlier builds wrote it: created_at after genesis_paths, verdict_history last.
-  Json state = StateOf(ReadFile(RecordPath(repo, lineage)));
+  Json state = StateOf(ReadFile(repo.record_path(lineage)));
   Json old;
   for (auto it = state.begin(); it != state.end(); ++it) {
     old[it.key()] = it.value();
@@ -177,7 +173,7 @@ TEST_CASE("records: a record of an earlier build is read and migrated on its nex
   old["verdict_history"] = Json::array();
   std::string revision;
   const std::string old_file = store::EncodeRecordFile(old, &revision);
-  WriteFile(RecordPath(repo, lineage), old_file);
+  WriteFile(repo.record_path(lineage), old_file);
   REQUIRE(repo.Review({"index", "rebuild"}).exit_code == 0);
   RunResult status = repo.Review({"status", "--lineage", lineage});
   REQUIRE(status.exit_code == 0);
@@ -185,11 +181,11 @@ TEST_CASE("records: a record of an earlier build is read and migrated on its nex
   // index rebuild recorded the old record in the history (a sync commit), untouched.
   CHECK(repo.Git({"log", "-1", "--format=%s", "refs/gentle-ai/reviews/" + lineage}).out ==
         "sync " + lineage + "\n");
-  CHECK(ReadFile(RecordPath(repo, lineage)) == old_file);
+  CHECK(ReadFile(repo.record_path(lineage)) == old_file);
 
   RunResult verdict = repo.Review(Verdict(lineage, "REQUEST_CHANGES"));
   REQUIRE(verdict.exit_code == 0);
-  ExpectMembers(ReadFile(RecordPath(repo, lineage)), kStart);
+  ExpectMembers(ReadFile(repo.record_path(lineage)), kStart);
   CHECK(repo.Git({"cat-file", "blob", "refs/gentle-ai/reviews/" + lineage + "~1:review-state.json"})
             .out == old_file);
   RunResult list = repo.Review({"list"});
@@ -202,12 +198,12 @@ TEST_CASE("records: an approval of an earlier build (token digest only) still bu
   const std::string lineage = repo.StartNew()["lineage"];
   auto token = store::RandomHex(32);
   REQUIRE(token.ok());
-  Json state = StateOf(ReadFile(RecordPath(repo, lineage)));
+  Json state = StateOf(ReadFile(repo.record_path(lineage)));
   state["state"] = "approved";
   state["approved_ack_token_sha256"] = store::TokenDigest(*token);
   state["verdict_history"] = Json::array();
   std::string revision;
-  WriteFile(RecordPath(repo, lineage), store::EncodeRecordFile(state, &revision));
+  WriteFile(repo.record_path(lineage), store::EncodeRecordFile(state, &revision));
   REQUIRE(repo.Review({"index", "rebuild"}).exit_code == 0);
   RunResult wrong = repo.Review({"burn", "--lineage", lineage, "--token", std::string(64, 'a'),
                                  "--expected-revision", revision});

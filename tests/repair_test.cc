@@ -30,10 +30,6 @@ std::vector<std::string> Subjects(const LifecycleRepo& repo, const std::string& 
   return out;
 }
 
-std::string RecordPath(const LifecycleRepo& repo, const std::string& lineage) {
-  return repo.store_root() + "/v2/" + lineage + "/review-state.json";
-}
-
 std::vector<std::string> FindingCodes(const LifecycleRepo& repo) {
   const Json report = repo.Review({"fsck"}).Json();
   std::vector<std::string> out;
@@ -87,7 +83,7 @@ TEST_CASE("repair: a crash at history-prepared is rolled back - record unchanged
       args = {"invalidate", "--lineage", live, "--reason", "r", "--actor", "ops"};
     }
     const std::string before_tip = GitOut(repo, {"rev-parse", ReviewRef(lineage)});
-    const std::string record = ReadFile(RecordPath(repo, lineage));
+    const std::string record = ReadFile(repo.record_path(lineage));
     REQUIRE(repo.Review(args, {{"GENTLE_FAULT_POINT", point}}).exit_code == 86);
     const auto codes = FindingCodes(repo);
     REQUIRE(std::count(codes.begin(), codes.end(), "history_ahead") == 1);
@@ -97,7 +93,7 @@ TEST_CASE("repair: a crash at history-prepared is rolled back - record unchanged
     REQUIRE(repair.exit_code == 0);
     CHECK(repair.Json() == Report({Entry(lineage, "history_ahead", {"rolled_back"})}));
     CHECK(GitOut(repo, {"rev-parse", ReviewRef(lineage)}) == before_tip);
-    CHECK(ReadFile(RecordPath(repo, lineage)) == record);
+    CHECK(ReadFile(repo.record_path(lineage)) == record);
     ExpectFsckClean(repo);
     // Idempotent: nothing left to do, nothing written.
     const auto store_after = repo.StoreBytes();
@@ -124,8 +120,8 @@ TEST_CASE("repair: a history behind its record gets a sync commit - one lineage 
     lineages.push_back(lineage);
   }
   const std::string first = lineages[0], second = lineages[1];
-  const std::string first_record = ReadFile(RecordPath(repo, first));
-  const std::string second_record = ReadFile(RecordPath(repo, second));
+  const std::string first_record = ReadFile(repo.record_path(first));
+  const std::string second_record = ReadFile(repo.record_path(second));
   CHECK(FindingCodes(repo) == std::vector<std::string>{"history_behind", "history_behind"});
 
   // One lineage: only it is repaired.
@@ -143,8 +139,8 @@ TEST_CASE("repair: a history behind its record gets a sync commit - one lineage 
   REQUIRE(all.exit_code == 0);
   CHECK(all.out == second + "  history_behind  synced\nrepaired: 1 lineage(s)\n");
   CHECK(Subjects(repo, second) == std::vector<std::string>{"sync " + second, "start " + second});
-  CHECK(ReadFile(RecordPath(repo, first)) == first_record);
-  CHECK(ReadFile(RecordPath(repo, second)) == second_record);
+  CHECK(ReadFile(repo.record_path(first)) == first_record);
+  CHECK(ReadFile(repo.record_path(second)) == second_record);
   ExpectFsckClean(repo);
   RunResult again = repo.Review({"repair"}, {}, false);
   CHECK(again.exit_code == 0);
@@ -170,7 +166,7 @@ TEST_CASE("repair: a store the Go gentle-ai wrote gets its histories - records u
     const std::string record = "review-transactions/v2/" + lineage + "/review-state.json";
     CHECK(after.at(record) == before.at(record));
     CHECK(Subjects(repo, lineage) == std::vector<std::string>{"sync " + lineage});
-    CHECK(HistoryRecord(repo, ReviewRef(lineage)) == ReadFile(RecordPath(repo, lineage)));
+    CHECK(HistoryRecord(repo, ReviewRef(lineage)) == ReadFile(repo.record_path(lineage)));
   }
   ExpectFsckClean(repo);
   CHECK(repo.Review({"repair"}).Json() == Report({}));

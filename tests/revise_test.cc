@@ -19,37 +19,10 @@ namespace {
 
 using Json = nlohmann::json;
 
-std::string RecordPath(const LifecycleRepo& repo, const std::string& lineage) {
-  return repo.store_root() + "/v2/" + lineage + "/review-state.json";
-}
-
-Json RecordState(const LifecycleRepo& repo, const std::string& lineage) {
-  return Json::parse(ReadFile(RecordPath(repo, lineage)))["state"];
-}
-
 std::vector<std::string> Verdict(const std::string& lineage, const std::string& verdict,
                                  const std::string& body = "body text") {
   return {"verdict", "--lineage", lineage,    "--verdict", verdict, "--actor",
           "ana",     "--role",    "reviewer", "--body",    body};
-}
-
-Json Ok(const LifecycleRepo& repo, const std::vector<std::string>& args) {
-  RunResult run = repo.Review(args);
-  INFO("args: " << Json(args).dump() << "\nstdout: " << run.out << "\nstderr: " << run.err);
-  REQUIRE(run.exit_code == 0);
-  return run.Json();
-}
-
-// Runs `args`, expects the error `code` with `exit_code`, and that the store did not change.
-void ExpectRefused(const LifecycleRepo& repo, const std::vector<std::string>& args,
-                   const std::string& code, int exit_code) {
-  auto before = repo.StoreBytes();
-  RunResult run = repo.Review(args);
-  INFO("args: " << Json(args).dump() << "\nstdout: " << run.out << "\nstderr: " << run.err);
-  CHECK(run.exit_code == exit_code);
-  CHECK(run.Json()["schema"] == "gentle-ai.review-error/v1");
-  CHECK(run.Json()["error"]["code"] == code);
-  CHECK(repo.StoreBytes() == before);
 }
 
 std::string Trim(std::string text) {
@@ -60,18 +33,18 @@ std::string Trim(std::string text) {
 // A lineage in correction_required: StartNew (change-1.txt, untracked) then REQUEST_CHANGES.
 std::string ChangesRequested(LifecycleRepo& repo) {
   const std::string lineage = repo.StartNew()["lineage"];
-  Ok(repo, Verdict(lineage, "REQUEST_CHANGES", "round one findings"));
+  repo.ReviewOk(Verdict(lineage, "REQUEST_CHANGES", "round one findings"));
   return lineage;
 }
 
 TEST_CASE("revise moves current_snapshot to the fixed candidate - initial_snapshot stays") {
   LifecycleRepo repo;
   const std::string lineage = ChangesRequested(repo);
-  const Json before = RecordState(repo, lineage);
+  const Json before = repo.RecordState(lineage);
   const std::string head_tree = Trim(repo.GitOk({"rev-parse", "HEAD^{tree}"}));
   repo.Write("a.txt", "fixed\n");
 
-  Json revised = Ok(repo, {"revise", "--lineage", lineage});
+  Json revised = repo.ReviewOk({"revise", "--lineage", lineage});
   CHECK(revised["schema"] == "gentle-ai.review-revise/v1");
   CHECK(revised["lineage"] == lineage);
   CHECK(revised["previous_state"] == "correction_required");
@@ -79,7 +52,7 @@ TEST_CASE("revise moves current_snapshot to the fixed candidate - initial_snapsh
   CHECK(revised["round"] == 2);
   CHECK(revised["changed_path_count"] == 2);
 
-  const std::string file = ReadFile(RecordPath(repo, lineage));
+  const std::string file = ReadFile(repo.record_path(lineage));
   const Json state = Json::parse(file)["state"];
   CHECK(Json::parse(file)["revision"] == revised["revision"]);
   CHECK(state["generation"] == 2);
@@ -117,13 +90,13 @@ TEST_CASE("a revised round takes verdicts again - each round keeps its own verdi
   LifecycleRepo repo;
   const std::string lineage = ChangesRequested(repo);
   repo.Write("a.txt", "fixed\n");
-  Ok(repo, {"revise", "--lineage", lineage});
+  repo.ReviewOk({"revise", "--lineage", lineage});
   RunResult status = repo.Review({"status", "--lineage", lineage});
   REQUIRE(status.exit_code == 0);
   CHECK(status.Json()["lineages"][0]["applicability"] == "current_target");
   CHECK(status.Json()["lineages"][0]["state"] == "reviewing");
 
-  Json approved = Ok(repo, Verdict(lineage, "APPROVE", "round two is fine"));
+  Json approved = repo.ReviewOk(Verdict(lineage, "APPROVE", "round two is fine"));
   CHECK(approved["previous_state"] == "reviewing");
   CHECK(approved["state"] == "approved");
   const std::string ref = ReviewRef(lineage);
@@ -142,8 +115,8 @@ TEST_CASE("a revised round takes verdicts again - each round keeps its own verdi
 
   // The approval of round two burns, keyed by round two's identity: the same candidate is then
   // consumed for a new lineage.
-  Ok(repo, {"burn", "--lineage", lineage, "--token", approved["token"], "--expected-revision",
-            approved["revision"]});
+  repo.ReviewOk({"burn", "--lineage", lineage, "--token", approved["token"], "--expected-revision",
+                 approved["revision"]});
   RunResult again = repo.Review({"start", "--untracked", "change-1.txt"});
   CHECK(again.exit_code == 4);
   CHECK(again.Json()["error"]["code"] == "consumed");
@@ -154,9 +127,9 @@ TEST_CASE("start of the revised candidate answers with the revised lineage - no 
   LifecycleRepo repo;
   const std::string lineage = ChangesRequested(repo);
   repo.Write("a.txt", "fixed\n");
-  Json revised = Ok(repo, {"revise", "--lineage", lineage});
+  Json revised = repo.ReviewOk({"revise", "--lineage", lineage});
   auto before = repo.StoreBytes();
-  Json again = Ok(repo, {"start", "--untracked", "change-1.txt"});
+  Json again = repo.ReviewOk({"start", "--untracked", "change-1.txt"});
   CHECK(again["lineage"] == lineage);
   CHECK(again["created"] == false);
   CHECK(again["revision"] == revised["revision"]);
@@ -169,7 +142,7 @@ TEST_CASE("start of the revised candidate answers with the revised lineage - no 
   // The first round's candidate names the lineage (its id is content-addressed from the initial
   // candidate): start answers with it as it is now, in round two, and writes nothing.
   repo.Write("a.txt", "one\n");
-  Json first = Ok(repo, {"start", "--untracked", "change-1.txt"});
+  Json first = repo.ReviewOk({"start", "--untracked", "change-1.txt"});
   CHECK(first["lineage"] == lineage);
   CHECK(first["created"] == false);
   CHECK(first["revision"] == revised["revision"]);
@@ -179,58 +152,57 @@ TEST_CASE("start of the revised candidate answers with the revised lineage - no 
 TEST_CASE("revise is refused outside correction_required - nothing changes") {
   LifecycleRepo repo;
   const std::string reviewing = repo.StartNew()["lineage"];
-  ExpectRefused(repo, {"revise", "--lineage", reviewing}, "wrong_state", 6);
+  repo.ExpectRefused({"revise", "--lineage", reviewing}, "wrong_state", 6);
   auto approved = repo.StartApproved();
-  ExpectRefused(repo, {"revise", "--lineage", approved.lineage}, "wrong_state", 6);
+  repo.ExpectRefused({"revise", "--lineage", approved.lineage}, "wrong_state", 6);
   const std::string escalated = repo.StartNew()["lineage"];
-  Ok(repo, Verdict(escalated, "NEEDS_DISCUSSION"));
-  ExpectRefused(repo, {"revise", "--lineage", escalated}, "wrong_state", 6);
+  repo.ReviewOk(Verdict(escalated, "NEEDS_DISCUSSION"));
+  repo.ExpectRefused({"revise", "--lineage", escalated}, "wrong_state", 6);
   const std::string invalidated = repo.StartNew()["lineage"];
-  Ok(repo, {"invalidate", "--lineage", invalidated, "--reason", "r", "--actor", "ops"});
-  ExpectRefused(repo, {"revise", "--lineage", invalidated}, "wrong_state", 6);
+  repo.ReviewOk({"invalidate", "--lineage", invalidated, "--reason", "r", "--actor", "ops"});
+  repo.ExpectRefused({"revise", "--lineage", invalidated}, "wrong_state", 6);
   // A revised round is not pristine: invalidate stays refused.
   const std::string revised = ChangesRequested(repo);
   repo.Write("a.txt", "fixed\n");
-  Ok(repo, {"revise", "--lineage", revised});
-  ExpectRefused(repo, {"invalidate", "--lineage", revised, "--reason", "r", "--actor", "ops"},
-                "wrong_state", 6);
-  ExpectRefused(repo, {"revise", "--lineage", revised}, "wrong_state", 6);
+  repo.ReviewOk({"revise", "--lineage", revised});
+  repo.ExpectRefused({"invalidate", "--lineage", revised, "--reason", "r", "--actor", "ops"},
+                     "wrong_state", 6);
+  repo.ExpectRefused({"revise", "--lineage", revised}, "wrong_state", 6);
 }
 
 TEST_CASE("revise refuses an unchanged or empty candidate - and bad input") {
   LifecycleRepo repo;
   const std::string lineage = ChangesRequested(repo);
-  ExpectRefused(repo, {"revise", "--lineage", lineage}, "usage", 2);
+  repo.ExpectRefused({"revise", "--lineage", lineage}, "usage", 2);
   RunResult same = repo.Review({"revise", "--lineage", lineage});
   CHECK(same.Json()["error"]["message"] ==
         "the live candidate is the one round 1 already reviews: change it before revise");
   // An intended untracked file the fix deleted: the lineage's selector cannot be captured.
   std::filesystem::rename(repo.root() + "/change-1.txt", repo.root() + "/kept.txt");
-  ExpectRefused(repo, {"revise", "--lineage", lineage}, "usage", 2);
+  repo.ExpectRefused({"revise", "--lineage", lineage}, "usage", 2);
   CHECK(repo.Review({"revise", "--lineage", lineage}).Json()["error"]["message"] ==
         "untracked path does not exist: change-1.txt");
   std::filesystem::rename(repo.root() + "/kept.txt", repo.root() + "/change-1.txt");
   // A fix that reverts everything leaves nothing to review.
   repo.Write("a.txt", "edited\n");
-  const std::string tracked = Ok(repo, {"start"})["lineage"];
-  Ok(repo, Verdict(tracked, "REQUEST_CHANGES"));
+  const std::string tracked = repo.ReviewOk({"start"})["lineage"];
+  repo.ReviewOk(Verdict(tracked, "REQUEST_CHANGES"));
   repo.GitOk({"checkout", "--", "a.txt"});
-  ExpectRefused(repo, {"revise", "--lineage", tracked}, "usage", 2);
+  repo.ExpectRefused({"revise", "--lineage", tracked}, "usage", 2);
   CHECK(repo.Review({"revise", "--lineage", tracked}).Json()["error"]["message"] ==
         "nothing to review: the candidate has no changed paths");
-  ExpectRefused(repo, {"revise", "--lineage", "review-0000000000000000"}, "not_found", 3);
-  ExpectRefused(repo, {"revise", "--lineage", "../x"}, "usage", 2);
-  ExpectRefused(
-      repo,
+  repo.ExpectRefused({"revise", "--lineage", "review-0000000000000000"}, "not_found", 3);
+  repo.ExpectRefused({"revise", "--lineage", "../x"}, "usage", 2);
+  repo.ExpectRefused(
       {"revise", "--lineage", lineage, "--expected-revision", "sha256:" + std::string(64, '0')},
       "conflict", 11);
   repo.Write("a.txt", "fixed\n");
-  const std::string revision = RecordState(repo, lineage).dump();  // the record before
-  Json revised = Ok(repo, {"revise", "--lineage", lineage, "--expected-revision",
-                           Json::parse(ReadFile(RecordPath(repo, lineage)))["revision"]});
+  const std::string revision = repo.RecordState(lineage).dump();  // the record before
+  Json revised = repo.ReviewOk({"revise", "--lineage", lineage, "--expected-revision",
+                                Json::parse(ReadFile(repo.record_path(lineage)))["revision"]});
   CHECK(revised["round"] == 2);
   CHECK(revised["changed_path_count"] == 2);
-  CHECK(RecordState(repo, lineage).dump() != revision);
+  CHECK(repo.RecordState(lineage).dump() != revision);
 }
 
 TEST_CASE("revise is refused in another worktree of the clone") {
@@ -252,13 +224,13 @@ TEST_CASE("revise to a candidate whose approval was burned is consumed") {
   const std::string lineage = ChangesRequested(repo);
   repo.Write("a.txt", "fixed\n");
   // Another lineage of the same worktree approves and burns exactly the fixed candidate.
-  Json other = Ok(repo, {"start", "--untracked", "change-1.txt"});
+  Json other = repo.ReviewOk({"start", "--untracked", "change-1.txt"});
   REQUIRE(other["lineage"] != lineage);
-  Json approved = Ok(repo, Verdict(other["lineage"], "APPROVE"));
-  Ok(repo, {"burn", "--lineage", other["lineage"], "--token", approved["token"],
-            "--expected-revision", approved["revision"]});
-  ExpectRefused(repo, {"revise", "--lineage", lineage}, "consumed", 4);
-  CHECK(RecordState(repo, lineage)["state"] == "correction_required");
+  Json approved = repo.ReviewOk(Verdict(other["lineage"], "APPROVE"));
+  repo.ReviewOk({"burn", "--lineage", other["lineage"], "--token", approved["token"],
+                 "--expected-revision", approved["revision"]});
+  repo.ExpectRefused({"revise", "--lineage", lineage}, "consumed", 4);
+  CHECK(repo.RecordState(lineage)["state"] == "correction_required");
 }
 
 TEST_CASE("revise re-resolves a commit-range selector - the new round is the moved head") {
@@ -267,14 +239,15 @@ TEST_CASE("revise re-resolves a commit-range selector - the new round is the mov
   repo.Write("a.txt", "feature one\n");
   repo.GitOk({"commit", "-q", "-am", "one"});
   const std::string base = Trim(repo.GitOk({"rev-parse", "feature~1"}));
-  Json started = Ok(repo, {"start", "--kind", "commit-range", "--base", base, "--head", "feature"});
+  Json started =
+      repo.ReviewOk({"start", "--kind", "commit-range", "--base", base, "--head", "feature"});
   const std::string lineage = started["lineage"];
-  Ok(repo, Verdict(lineage, "REQUEST_CHANGES"));
+  repo.ReviewOk(Verdict(lineage, "REQUEST_CHANGES"));
   repo.Write("a.txt", "feature two\n");
   repo.GitOk({"commit", "-q", "-am", "two"});
-  Json revised = Ok(repo, {"revise", "--lineage", lineage});
+  Json revised = repo.ReviewOk({"revise", "--lineage", lineage});
   CHECK(revised["round"] == 2);
-  const Json state = RecordState(repo, lineage);
+  const Json state = repo.RecordState(lineage);
   CHECK(state["current_snapshot"]["kind"] == "commit-range");
   CHECK(state["current_snapshot"]["base_tree"] ==
         Trim(repo.GitOk({"rev-parse", base + "^{tree}"})));
@@ -300,7 +273,7 @@ TEST_CASE("the library call answers as the CLI does") {
   CHECK(revised->round == 2);
   CHECK(revised->previous_state == "correction_required");
   CHECK(revised->state == "reviewing");
-  CHECK(RecordState(repo, lineage)["current_snapshot"]["identity"] == revised->target_identity);
+  CHECK(repo.RecordState(lineage)["current_snapshot"]["identity"] == revised->target_identity);
   ExpectFsckClean(repo);
 }
 

@@ -22,31 +22,6 @@ constexpr char kContext[] =
     "{\"id\":\"30\",\"body\":\"a\"},{\"id\":\"4\",\"body\":\"b\"},{\"id\":\"30\",\"body\":\"c\"},"
     "{\"id\":\"100\",\"unknown\":[1,2]}]}\n";
 
-std::string RecordPath(const LifecycleRepo& repo, const std::string& lineage) {
-  return repo.store_root() + "/v2/" + lineage + "/review-state.json";
-}
-
-Json RecordState(const LifecycleRepo& repo, const std::string& lineage) {
-  return Json::parse(ReadFile(RecordPath(repo, lineage)))["state"];
-}
-
-Json Ok(const LifecycleRepo& repo, const std::vector<std::string>& args) {
-  RunResult run = repo.Review(args);
-  INFO("args: " << Json(args).dump() << "\nstdout: " << run.out << "\nstderr: " << run.err);
-  REQUIRE(run.exit_code == 0);
-  return run.Json();
-}
-
-void ExpectRefused(const LifecycleRepo& repo, const std::vector<std::string>& args,
-                   const std::string& code, int exit_code) {
-  auto before = repo.StoreBytes();
-  RunResult run = repo.Review(args);
-  INFO("args: " << Json(args).dump() << "\nstdout: " << run.out << "\nstderr: " << run.err);
-  CHECK(run.exit_code == exit_code);
-  CHECK(run.Json()["error"]["code"] == code);
-  CHECK(repo.StoreBytes() == before);
-}
-
 std::vector<std::string> Verdict(const std::string& lineage, const std::string& verdict,
                                  const std::string& role = "reviewer") {
   return {"verdict", "--lineage", lineage, "--verdict", verdict, "--actor",
@@ -71,13 +46,13 @@ TEST_CASE("start --context binds the comment ids as ledger ids - the file stays 
   const std::string file = repo.root() + "/../context.json";
   WriteFile(file, kContext);
   repo.Write("a.txt", "changed\n");
-  Json plain_status = Ok(repo, {"status"});
-  Json started = Ok(repo, {"start", "--context", file});
+  Json plain_status = repo.ReviewOk({"status"});
+  Json started = repo.ReviewOk({"start", "--context", file});
   const std::string lineage = started["lineage"];
-  const Json state = RecordState(repo, lineage);
+  const Json state = repo.RecordState(lineage);
   CHECK(state["initial_snapshot"]["ledger_ids"] == Json::array({"4", "30", "100"}));
   CHECK(state["current_snapshot"]["ledger_ids"] == Json::array({"4", "30", "100"}));
-  auto record = store::ParseRecordFile(ReadFile(RecordPath(repo, lineage)), lineage);
+  auto record = store::ParseRecordFile(ReadFile(repo.record_path(lineage)), lineage);
   REQUIRE(record.ok());
   CHECK(store::ComputeSnapshotIdentity(record->current_snapshot) == started["target_identity"]);
 
@@ -85,10 +60,10 @@ TEST_CASE("start --context binds the comment ids as ledger ids - the file stays 
   CHECK(repo.GitOk({"show", ref + ":context.json"}) == kContext);
   CHECK(Trailer(repo, ref, "Context") == "sha256:" + store::Sha256Hex(kContext));
   // The live target is recomputed with the round's ledger ids: the lineage is the current target.
-  Json status = Ok(repo, {"status", "--lineage", lineage});
+  Json status = repo.ReviewOk({"status", "--lineage", lineage});
   CHECK(status["lineages"][0]["applicability"] == "current_target");
   // The same candidate without a context is another target, so another lineage.
-  Json other = Ok(repo, {"start"});
+  Json other = repo.ReviewOk({"start"});
   CHECK(other["lineage"] != lineage);
   CHECK(other["target_identity"] != started["target_identity"]);
   ExpectFsckClean(repo);
@@ -114,18 +89,18 @@ TEST_CASE("a context file that is not a ReviewContext is usage - nothing is writ
   };
   for (const Bad& b : bad) {
     WriteFile(dir + "/bad.json", b.bytes);
-    ExpectRefused(repo, {"start", "--context", dir + "/bad.json"}, "usage", 2);
+    repo.ExpectRefused({"start", "--context", dir + "/bad.json"}, "usage", 2);
     RunResult run = repo.Review({"start", "--context", dir + "/bad.json"});
     CHECK(run.Json()["error"]["message"] == "--context " + dir + "/bad.json: " + b.message);
   }
-  ExpectRefused(repo, {"start", "--context", dir + "/missing.json"}, "usage", 2);
-  ExpectRefused(repo, {"start", "--context", dir}, "usage", 2);
+  repo.ExpectRefused({"start", "--context", dir + "/missing.json"}, "usage", 2);
+  repo.ExpectRefused({"start", "--context", dir}, "usage", 2);
   WriteFile(dir + "/good.json", kContext);
-  ExpectRefused(repo, {"start", "--context", dir + "/good.json", "--context-unavailable", "x"},
-                "usage", 2);
+  repo.ExpectRefused({"start", "--context", dir + "/good.json", "--context-unavailable", "x"},
+                     "usage", 2);
   for (const std::string& reason :
        std::vector<std::string>{"", " padded", "two\nlines", std::string(513, 'r')}) {
-    ExpectRefused(repo, {"start", "--context-unavailable", reason}, "usage", 2);
+    repo.ExpectRefused({"start", "--context-unavailable", reason}, "usage", 2);
   }
   CHECK(repo.GitOk({"for-each-ref", "refs/gentle-ai"}).empty());
 }
@@ -133,39 +108,39 @@ TEST_CASE("a context file that is not a ReviewContext is usage - nothing is writ
 TEST_CASE("context-unavailable caps APPROVE in its round - a round with a context lifts it") {
   LifecycleRepo repo;
   repo.Write("a.txt", "changed\n");
-  Json started = Ok(repo, {"start", "--context-unavailable", "gh pr view failed: HTTP 502"});
+  Json started = repo.ReviewOk({"start", "--context-unavailable", "gh pr view failed: HTTP 502"});
   const std::string lineage = started["lineage"];
   CHECK(Trailer(repo, ReviewRef(lineage), "Context-Unavailable") == "gh pr view failed: HTTP 502");
-  CHECK(RecordState(repo, lineage).dump().find("context") == std::string::npos);
-  ExpectRefused(repo, Verdict(lineage, "APPROVE"), "context_unavailable", 6);
-  ExpectRefused(repo, Verdict(lineage, "APPROVE", "docs-reviewer"), "context_unavailable", 6);
+  CHECK(repo.RecordState(lineage).dump().find("context") == std::string::npos);
+  repo.ExpectRefused(Verdict(lineage, "APPROVE"), "context_unavailable", 6);
+  repo.ExpectRefused(Verdict(lineage, "APPROVE", "docs-reviewer"), "context_unavailable", 6);
   RunResult capped = repo.Review(Verdict(lineage, "APPROVE"));
   CHECK(capped.Json()["error"]["details"]["reason"] == "gh pr view failed: HTTP 502");
   CHECK(capped.Json()["error"]["details"]["round"] == "1");
   // The other verdicts stand.
-  Ok(repo, Verdict(lineage, "FIXED", "docs-reviewer"));
-  Ok(repo, Verdict(lineage, "REQUEST_CHANGES"));
+  repo.ReviewOk(Verdict(lineage, "FIXED", "docs-reviewer"));
+  repo.ReviewOk(Verdict(lineage, "REQUEST_CHANGES"));
 
   // A second round still without its context keeps the cap.
   repo.Write("a.txt", "fixed\n");
-  Ok(repo, {"revise", "--lineage", lineage, "--context-unavailable", "still failing"});
-  ExpectRefused(repo, Verdict(lineage, "APPROVE"), "context_unavailable", 6);
-  Ok(repo, Verdict(lineage, "REQUEST_CHANGES"));
+  repo.ReviewOk({"revise", "--lineage", lineage, "--context-unavailable", "still failing"});
+  repo.ExpectRefused(Verdict(lineage, "APPROVE"), "context_unavailable", 6);
+  repo.ReviewOk(Verdict(lineage, "REQUEST_CHANGES"));
 
   // A third round with its context lifts it.
   const std::string file = repo.root() + "/../context.json";
   WriteFile(file, kContext);
   repo.Write("a.txt", "fixed again\n");
-  Json revised = Ok(repo, {"revise", "--lineage", lineage, "--context", file});
+  Json revised = repo.ReviewOk({"revise", "--lineage", lineage, "--context", file});
   CHECK(revised["round"] == 3);
-  CHECK(RecordState(repo, lineage)["current_snapshot"]["ledger_ids"] ==
+  CHECK(repo.RecordState(lineage)["current_snapshot"]["ledger_ids"] ==
         Json::array({"4", "30", "100"}));
-  CHECK(RecordState(repo, lineage)["initial_snapshot"].count("ledger_ids") == 0);  // omitempty
+  CHECK(repo.RecordState(lineage)["initial_snapshot"].count("ledger_ids") == 0);  // omitempty
   CHECK(Trailer(repo, ReviewRef(lineage), "Context-Unavailable").empty());
   CHECK(repo.GitOk({"show", ReviewRef(lineage) + ":context.json"}) == kContext);
-  Json status = Ok(repo, {"status", "--lineage", lineage});
+  Json status = repo.ReviewOk({"status", "--lineage", lineage});
   CHECK(status["lineages"][0]["applicability"] == "current_target");
-  Json approved = Ok(repo, Verdict(lineage, "APPROVE"));
+  Json approved = repo.ReviewOk(Verdict(lineage, "APPROVE"));
   CHECK(approved["state"] == "approved");
   ExpectFsckClean(repo);
 }
@@ -173,12 +148,12 @@ TEST_CASE("context-unavailable caps APPROVE in its round - a round with a contex
 TEST_CASE("an idempotent start with another binding of the round is conflict") {
   LifecycleRepo repo;
   repo.Write("a.txt", "changed\n");
-  Json started = Ok(repo, {"start", "--context-unavailable", "offline"});
-  Json again = Ok(repo, {"start", "--context-unavailable", "offline"});
+  Json started = repo.ReviewOk({"start", "--context-unavailable", "offline"});
+  Json again = repo.ReviewOk({"start", "--context-unavailable", "offline"});
   CHECK(again["lineage"] == started["lineage"]);
   CHECK(again["created"] == false);
-  ExpectRefused(repo, {"start"}, "conflict", 11);
-  ExpectRefused(repo, {"start", "--context-unavailable", "another reason"}, "conflict", 11);
+  repo.ExpectRefused({"start"}, "conflict", 11);
+  repo.ExpectRefused({"start", "--context-unavailable", "another reason"}, "conflict", 11);
   RunResult run = repo.Review({"start"});
   CHECK(run.Json()["error"]["details"]["context_unavailable"] == "offline");
 }

@@ -9,6 +9,7 @@
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/store_guard.h"
+#include "store/tombstone.h"
 #include "transaction/capture.h"
 #include "transaction/clock.h"
 #include "transaction/history_writer.h"
@@ -62,16 +63,8 @@ Status CheckCandidate(const store::git::Repository& repo, const store::StoreLayo
         .WithLineage(record.lineage_id)
         .WithDetail("target_identity", snapshot.identity);
   }
-  const std::string tombstone =
-      layout.tombstone_dir() + "/" +
-      store::TombstoneFileName(store::RepoKey(repo.worktree_root()), snapshot.identity);
-  GENTLE_RETURN_IF_ERROR(store::CheckNoSymlinks(layout.common_dir(), tombstone));
-  if (store::KindOf(tombstone) != store::PathKind::kMissing) {
-    return Status(Code::kConsumed, "this candidate was approved and its acknowledgement burned")
-        .WithLineage(record.lineage_id)
-        .WithDetail("target_identity", snapshot.identity);
-  }
-  return Status::Ok();
+  return store::RefuseBurnedCandidate(layout, repo.worktree_root(), snapshot.identity,
+                                      record.lineage_id);
 }
 
 }  // namespace

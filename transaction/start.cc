@@ -16,6 +16,7 @@
 #include "store/review_state.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
+#include "store/tombstone.h"
 #include "transaction/capture.h"
 #include "transaction/clock.h"
 #include "transaction/history_writer.h"
@@ -141,14 +142,8 @@ Result<StartResult> Start(const StartRequest& request) {
   }
   if (existing.status().code() != Code::kNotFound) return existing.status();
 
-  const std::string tombstone =
-      layout.tombstone_dir() + "/" +
-      store::TombstoneFileName(store::RepoKey(repo.worktree_root()), snapshot.identity);
-  GENTLE_RETURN_IF_ERROR(store::CheckNoSymlinks(layout.common_dir(), tombstone));
-  if (store::KindOf(tombstone) != store::PathKind::kMissing) {
-    return Status(Code::kConsumed, "this candidate was approved and its acknowledgement burned")
-        .WithLineage(lineage);
-  }
+  GENTLE_RETURN_IF_ERROR(
+      store::RefuseBurnedCandidate(layout, repo.worktree_root(), snapshot.identity, lineage));
 
   // Every refusal above changed nothing; from here on the store is written. Opening the index
   // for writing first recovers interrupted mutations (and rebuilds a missing or corrupt index).

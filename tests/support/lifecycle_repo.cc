@@ -63,6 +63,30 @@ void LifecycleRepo::Write(const std::string& relative, const std::string& conten
   WriteFile(root_ + "/" + relative, content);
 }
 
+nlohmann::json LifecycleRepo::RecordState(const std::string& lineage) const {
+  return nlohmann::json::parse(ReadFile(record_path(lineage)))["state"];
+}
+
+nlohmann::json LifecycleRepo::ReviewOk(const std::vector<std::string>& args) const {
+  RunResult run = Review(args);
+  INFO("args: " << nlohmann::json(args).dump() << "\nstdout: " << run.out
+                << "\nstderr: " << run.err);
+  REQUIRE(run.exit_code == 0);
+  return run.Json();
+}
+
+void LifecycleRepo::ExpectRefused(const std::vector<std::string>& args, const std::string& code,
+                                  int exit_code) const {
+  auto before = StoreBytes();
+  RunResult run = Review(args);
+  INFO("args: " << nlohmann::json(args).dump() << "\nstdout: " << run.out
+                << "\nstderr: " << run.err);
+  CHECK(run.exit_code == exit_code);
+  CHECK(run.Json()["schema"] == "gentle-ai.review-error/v1");
+  CHECK(run.Json()["error"]["code"] == code);
+  CHECK(StoreBytes() == before);
+}
+
 nlohmann::json LifecycleRepo::StartNew() {
   Write("change-" + std::to_string(++counter_) + ".txt", "change\n");
   RunResult run = Review({"start", "--untracked", "change-" + std::to_string(counter_) + ".txt"});

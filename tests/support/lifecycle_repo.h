@@ -27,6 +27,11 @@ class LifecycleRepo {
   const std::string& root() const { return root_; }
   std::string common_dir() const { return root_ + "/.git"; }
   std::string store_root() const { return common_dir() + "/gentle-ai/review-transactions"; }
+  // <store>/v2/<lineage>/review-state.json, and the `state` object of the record there.
+  std::string record_path(const std::string& lineage) const {
+    return store_root() + "/v2/" + lineage + "/review-state.json";
+  }
+  nlohmann::json RecordState(const std::string& lineage) const;
 
   // git <args> in the worktree (git_repo.h GitRun).
   RunResult Git(const std::vector<std::string>& args) const;
@@ -40,6 +45,12 @@ class LifecycleRepo {
                    bool json = true) const;
   void Write(const std::string& relative, const std::string& content) const;
 
+  // Review(args), failing the running test unless it exits 0; returns its JSON.
+  nlohmann::json ReviewOk(const std::vector<std::string>& args) const;
+  // Review(args) must fail with the error envelope's `code` and `exit_code`, and leave every byte
+  // of the store and its refs as they were (StoreBytes).
+  void ExpectRefused(const std::vector<std::string>& args, const std::string& code,
+                     int exit_code) const;
   // Changes the worktree (a new file each call) and starts a lineage; returns its start JSON.
   nlohmann::json StartNew();
   // StartNew then APPROVE: {lineage, revision, token}.
