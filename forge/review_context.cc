@@ -209,7 +209,24 @@ Result<ReviewContext> ParseReviewContext(std::string_view text, const std::strin
   GENTLE_ASSIGN_OR_RETURN(c.verdicts, ParseList<ContextVerdict>(r, root, "verdicts", ParseVerdict));
   GENTLE_ASSIGN_OR_RETURN(c.ledger_carriers,
                           ParseList<ContextVerdict>(r, root, "ledgerCarriers", ParseVerdict));
-  if (RenderReviewContext(c) != text) {
+  // Sorted (the stable sort keeps a canonical file's order), each id once per list.
+  ReviewContext sorted = c;
+  SortReviewContext(&sorted);
+  auto unique = [&](std::vector<std::string> ids, const std::string& path) {
+    std::sort(ids.begin(), ids.end());
+    const auto twice = std::adjacent_find(ids.begin(), ids.end());
+    return twice == ids.end() ? Status::Ok() : r.Error(path, "id " + *twice + " twice");
+  };
+  std::vector<std::string> ids;
+  for (const ContextComment& comment : c.comments) ids.push_back(comment.id);
+  GENTLE_RETURN_IF_ERROR(unique(ids, "comments"));
+  ids.clear();
+  for (const ContextVerdict& verdict : c.verdicts) ids.push_back(verdict.id);
+  GENTLE_RETURN_IF_ERROR(unique(ids, "verdicts"));
+  ids.clear();
+  for (const ContextVerdict& carrier : c.ledger_carriers) ids.push_back(carrier.id);
+  GENTLE_RETURN_IF_ERROR(unique(ids, "ledgerCarriers"));
+  if (RenderReviewContext(sorted) != text) {
     return r.Error("",
                    "not the canonical form `review context import` writes (members, order, "
                    "sorting, indentation or the final newline differ)");

@@ -7,6 +7,7 @@
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/files.h"
@@ -227,6 +228,19 @@ TEST_CASE("ledger - the context must be the canonical import output") {
         "review context (" + reformatted +
             "): the top level: not the canonical form `review context import` writes (members, "
             "order, sorting, indentation or the final newline differ)");
+  // Canonical formatting, but two comments out of order.
+  nlohmann::ordered_json swapped =
+      nlohmann::ordered_json::parse(ReadFile(kGithub + "expected-context.json"));
+  std::swap(swapped["comments"][0], swapped["comments"][1]);
+  const std::string unsorted = dir.path() + "/unsorted.json";
+  WriteFile(unsorted, swapped.dump(2, ' ', false) + "\n");
+  RunResult order = Ledger(unsorted, "review-bot", true);
+  CHECK(order.exit_code == 2);
+  CHECK(order.Json()["error"]["details"]["json_path"] == "the top level");
+  // And the same file in order again is accepted: only the order was wrong.
+  std::swap(swapped["comments"][0], swapped["comments"][1]);
+  WriteFile(unsorted, swapped.dump(2, ' ', false) + "\n");
+  CHECK(Ledger(unsorted, "review-bot").exit_code == 0);
   const std::string other = dir.path() + "/other.json";
   WriteFile(other, R"({"schema":"gentle-ai.review-context/v2"})");
   RunResult schema = Ledger(other, "review-bot", true);
