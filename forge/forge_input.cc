@@ -13,10 +13,12 @@
 namespace gentle::forge {
 namespace {
 
-Status TooLarge(const Source& source) {
+// `unread`: refused from its size alone (a regular file), not after reading up to the limit.
+Status TooLarge(const Source& source, bool unread) {
   return Status(Code::kBudgetExceeded, source.label + " (" + source.file + "): larger than " +
                                            std::to_string(kMaxForgeInputBytes) +
-                                           " bytes (64 MiB), refused unread")
+                                           " bytes (64 MiB), " +
+                                           (unread ? "refused unread" : "refused"))
       .WithDetail("input", source.label)
       .WithDetail("file", source.file)
       .WithDetail("max_bytes", std::to_string(kMaxForgeInputBytes));
@@ -47,7 +49,7 @@ Result<std::string> ReadForgeInput(const Source& source) {
   }
   if (S_ISREG(st.st_mode) && static_cast<uint64_t>(st.st_size) > kMaxForgeInputBytes) {
     if (!is_stdin) ::close(fd);
-    return TooLarge(source);
+    return TooLarge(source, true);
   }
   std::string text;
   char buffer[65536];
@@ -64,7 +66,7 @@ Result<std::string> ReadForgeInput(const Source& source) {
   }
   if (!is_stdin) ::close(fd);
   if (!status.ok()) return status;
-  if (text.size() > kMaxForgeInputBytes) return TooLarge(source);
+  if (text.size() > kMaxForgeInputBytes) return TooLarge(source, false);
   return text;
 }
 
