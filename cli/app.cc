@@ -28,6 +28,9 @@ struct Invocation {
   CommentOptions comment_options;
   std::string comment_round, comment_model, comment_session;
   std::string parse_comment_file = "-";
+  ContextImportOptions context_import;
+  std::string pr_view, mr_view, aone_comments, resolved_comments;
+  LedgerOptions ledger_options;
   std::string repair_lineage;
   std::string against;
   // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
@@ -235,6 +238,52 @@ void DefineParseComment(CLI::App* review, Invocation* in) {
       [in] { in->action = [in] { return RunParseComment(in->common, in->parse_comment_file); }; });
 }
 
+void DefineContext(CLI::App* review, Invocation* in) {
+  CLI::App* context =
+      AddGroup(review, "context", "A forge review's context (DESIGN.md section 12)");
+  CLI::App* command = AddCommand(
+      context, "import",
+      "Normalize what gh or a1 printed into one ReviewContext JSON (gentle-ai.review-context/v1)",
+      &in->common);
+  ContextImportOptions& o = in->context_import;
+  command->add_option("--forge", o.forge, "github | aone")->required();
+  command->add_option("--pr-view", in->pr_view, "github: gh pr view --json ... output (- stdin)");
+  command->add_option("--issue-comments", o.issue_comments,
+                      "github: one page of /issues/N/comments (repeatable)");
+  command->add_option("--reviews", o.reviews, "github: one page of /pulls/N/reviews (repeatable)");
+  command->add_option("--review-comments", o.review_comments,
+                      "github: one page of /pulls/N/comments (repeatable)");
+  command->add_option("--mr-view", in->mr_view, "aone: a1 repo mr view output");
+  command->add_option("--comments", in->aone_comments, "aone: the default comment list");
+  command->add_option("--resolved-comments", in->resolved_comments,
+                      "aone: the --resolved comment list");
+  command->add_option("--output", o.output, "Write the context to FILE (atomically)");
+  command->callback([in, command] {
+    ContextImportOptions& options = in->context_import;
+    if (Given(command, "--pr-view")) options.pr_view = in->pr_view;
+    if (Given(command, "--mr-view")) options.mr_view = in->mr_view;
+    if (Given(command, "--comments")) options.comments = in->aone_comments;
+    if (Given(command, "--resolved-comments")) options.resolved_comments = in->resolved_comments;
+    in->action = [in] { return RunContextImport(in->common, in->context_import); };
+  });
+}
+
+void DefineLedger(CLI::App* review, Invocation* in) {
+  CLI::App* ledger = AddCommand(
+      review, "ledger",
+      "Recover earlier rounds from the markers in a ReviewContext's ledger carriers (JSON)",
+      &in->common);
+  ledger->add_option("--context", in->ledger_options.context, "The ReviewContext file (- stdin)")
+      ->required();
+  ledger
+      ->add_option("--me", in->ledger_options.me,
+                   "The forge login of this harness; \"\" when unknown (fails closed on a "
+                   "critical root marker)")
+      ->required();
+  ledger->callback(
+      [in] { in->action = [in] { return RunLedger(in->common, in->ledger_options); }; });
+}
+
 void DefinePush(CLI::App* review, Invocation* in) {
   CLI::App* push = AddCommand(
       review, "push",
@@ -400,7 +449,8 @@ constexpr Verb kVerbs[] = {
     {"push", DefinePush},       {"fetch", DefineFetch},
     {"import", DefineImport},   {"store", DefineStore},
     {"fsck", DefineFsck},       {"index", DefineIndex},
-    {"repair", DefineRepair},
+    {"repair", DefineRepair},   {"context", DefineContext},
+    {"ledger", DefineLedger},
 };
 
 // The verb `gentle-ai review VERB ...` names, or null. Building CLI11 options costs about as much

@@ -70,6 +70,23 @@ int RunComment(const CommonOptions& common, const CommentOptions& options);
 // review parse-comment [FILE|-]: JSON gentle-ai.review-comment/v1 with or without --json.
 int RunParseComment(const CommonOptions& common, const std::string& file);
 
+// review context import: a forge's JSON normalized into one ReviewContext (docs/context.md),
+// written to `output` (atomically) or stdout. Per forge, only its own flags may be given.
+struct ContextImportOptions {
+  std::string forge;  // github | aone
+  std::optional<std::string> pr_view;
+  std::vector<std::string> issue_comments, reviews, review_comments;  // one page each
+  std::optional<std::string> mr_view, comments, resolved_comments;
+  std::string output;  // empty: stdout
+};
+int RunContextImport(const CommonOptions& common, const ContextImportOptions& options);
+// review ledger: JSON gentle-ai.review-ledger/v1 with or without --json.
+struct LedgerOptions {
+  std::string context;
+  std::string me;  // "": the login is unknown
+};
+int RunLedger(const CommonOptions& common, const LedgerOptions& options);
+
 // review verdict | revise | burn | abandon | reclaim | invalidate | store reset | fsck |
 // index rebuild
 struct LifecycleOptions {

@@ -244,6 +244,18 @@ Result<std::string> RenderComment(const PostedComment& c) {
   return out;
 }
 
+Status ParseMarkerLine(std::string_view marker, PostedComment* out) {
+  if (marker.substr(0, kMarkerOpen.size()) != kMarkerOpen ||
+      marker.size() < kMarkerOpen.size() + kMarkerClose.size() ||
+      marker.substr(marker.size() - kMarkerClose.size()) != kMarkerClose) {
+    return Status(Code::kUsage,
+                  "the comment must end with the marker line \"<!-- gentle-ai:review ... -->\"");
+  }
+  return ParseMarkerFields(
+      marker.substr(kMarkerOpen.size(), marker.size() - kMarkerOpen.size() - kMarkerClose.size()),
+      out);
+}
+
 Result<PostedComment> ParseComment(std::string_view text) {
   if (text.size() > kMaxCommentBytes) {
     return Status(Code::kUsage,
@@ -269,15 +281,7 @@ Result<PostedComment> ParseComment(std::string_view text) {
   const size_t marker_start = rest.rfind('\n');
   std::string_view marker =
       marker_start == std::string_view::npos ? rest : rest.substr(marker_start + 1);
-  if (marker.substr(0, kMarkerOpen.size()) != kMarkerOpen ||
-      marker.size() < kMarkerOpen.size() + kMarkerClose.size() ||
-      marker.substr(marker.size() - kMarkerClose.size()) != kMarkerClose) {
-    return Status(Code::kUsage,
-                  "the comment must end with the marker line \"<!-- gentle-ai:review ... -->\"");
-  }
-  GENTLE_RETURN_IF_ERROR(ParseMarkerFields(
-      marker.substr(kMarkerOpen.size(), marker.size() - kMarkerOpen.size() - kMarkerClose.size()),
-      &out));
+  GENTLE_RETURN_IF_ERROR(ParseMarkerLine(marker, &out));
   // Before the marker: <body>\n\n### Verdict: <VERDICT>\n (the blank line's first newline).
   std::string_view framed =
       rest.substr(0, marker_start == std::string_view::npos ? 0 : marker_start);

@@ -67,6 +67,11 @@ Result<std::string> RenderComment(const PostedComment& comment);
 
 Result<PostedComment> ParseComment(std::string_view text);
 
+// The marker line alone (no newline): sets lineage, round, revision, model and session of `out`
+// under the rules above, or `usage` naming what is wrong. forge/ledger_recovery reads the markers
+// of comments that are not wholly this shape with it.
+Status ParseMarkerLine(std::string_view line, PostedComment* out);
+
 }  // namespace gentle::exporter
 
 #endif  // GENTLE_EXPORT_POSTED_COMMENT_H_

@@ -1,0 +1,68 @@
+// `review ledger`: the previous rounds' markers recovered from a ReviewContext's ledger carriers
+// (DESIGN.md section 12, reference 000's recoverLedger), as JSON gentle-ai.review-ledger/v1
+// (docs/context.md, "The ledger").
+//
+// - A carrier holds a marker when the last line of its body (line ends CRLF or LF, trailing
+//   newlines ignored) starts with `<!-- gentle-ai:review`; that line is read with
+//   export/posted_comment's ParseMarkerLine. One that does not parse is listed as unreadable, never
+//   used.
+// - Its verdict: the verdict of the whole body when it is exactly the comment `review comment`
+//   renders (ParseComment; "strict"), else the word of its last `### Verdict: <VERDICT>` line when
+//   that is a code or docs verdict, else none.
+// - Own when the carrier's author is exactly `me` (not empty); everything else is foreign,
+//   whatever its marker says: a marker is attribution, never proof.
+// - previous: the own marker with the highest round, ties broken by the later time, then the
+//   larger id (round-first selection); none when there is no own marker.
+// - Fail closed: with `me` empty (the login is unknown) and a root carrier (no parentId) holding a
+//   critical marker (verdict REQUEST_CHANGES or NEEDS_DISCUSSION, or no verdict or an unreadable
+//   marker: cannot tell), RecoverLedger answers `ambiguous` (exit 7) and no ledger.
+#ifndef GENTLE_FORGE_LEDGER_RECOVERY_H_
+#define GENTLE_FORGE_LEDGER_RECOVERY_H_
+
+#include <nlohmann/json.hpp>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "export/posted_comment.h"
+#include "forge/review_context.h"
+#include "store/status.h"
+
+namespace gentle::forge {
+
+inline constexpr std::string_view kLedgerSchema = "gentle-ai.review-ledger/v1";
+
+struct LedgerMarker {
+  std::string comment_id;
+  std::string author;
+  std::string at;  // the carrier's submittedAt
+  bool root = true;
+  exporter::PostedComment marker;  // lineage, round, revision, model, session
+  std::optional<std::string> verdict;
+  bool strict = false;
+};
+
+struct UnreadableMarker {
+  std::string comment_id;
+  std::string author;
+  std::string at;
+  bool root = true;
+  std::string reason;
+};
+
+struct Ledger {
+  std::string forge;
+  std::string me;
+  std::optional<LedgerMarker> previous;
+  std::vector<LedgerMarker> own, foreign;
+  std::vector<UnreadableMarker> unreadable;
+};
+
+Result<Ledger> RecoverLedger(const ReviewContext& context, const std::string& me);
+
+nlohmann::ordered_json LedgerJson(const Ledger& ledger);
+
+}  // namespace gentle::forge
+
+#endif  // GENTLE_FORGE_LEDGER_RECOVERY_H_
