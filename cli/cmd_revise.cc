@@ -3,13 +3,16 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/context_flags.h"
 #include "cli/render.h"
 #include "transaction/revise.h"
 
 namespace gentle::cli {
 
 int RunRevise(const CommonOptions& common, const LifecycleOptions& o) {
-  auto result = transaction::Revise({common.cwd, o.lineage, o.expected_revision, o.context});
+  auto checked = ReadCheckedContext(o.context);
+  if (!checked.ok()) return ReportError(checked.status(), common.json);
+  auto result = transaction::Revise({common.cwd, o.lineage, o.expected_revision, *checked});
   if (!result.ok()) return ReportError(result.status(), common.json);
   const transaction::ReviseResult& r = *result;
   if (common.json) {

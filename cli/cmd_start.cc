@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/context_flags.h"
 #include "cli/render.h"
 #include "transaction/start.h"
 
@@ -10,7 +11,9 @@ namespace gentle::cli {
 
 int RunStart(const CommonOptions& common, const transaction::Selector& selector,
              const transaction::ContextFlags& context) {
-  auto result = transaction::Start({common.cwd, selector, context});
+  auto checked = ReadCheckedContext(context);
+  if (!checked.ok()) return ReportError(checked.status(), common.json);
+  auto result = transaction::Start({common.cwd, selector, *checked});
   if (!result.ok()) return ReportError(result.status(), common.json);
   const transaction::StartResult& r = *result;
   if (common.json) {

@@ -11,16 +11,23 @@
 #include "tests/support/files.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
+#include "transaction/start.h"
 
 namespace gentle::testing {
 namespace {
 
 using Json = nlohmann::json;
 
-constexpr char kContext[] =
-    "{\"schema\":\"gentle-ai.review-context/v1\",\"title\":\"Greet\",\"comments\":["
-    "{\"id\":\"30\",\"body\":\"a\"},{\"id\":\"4\",\"body\":\"b\"},{\"id\":\"30\",\"body\":\"c\"},"
-    "{\"id\":\"100\",\"unknown\":[1,2]}]}\n";
+// What `review context import` wrote for the GitHub fixture (its comment ids: 3001, 3004, 1001,
+// 1004, 3002, 1002, 1003).
+const std::string kContextFile =
+    std::string(GENTLE_FIXTURES_DIR) + "/forge/github/expected-context.json";
+const Json kLedgerIds = Json::array({"1001", "1002", "1003", "1004", "3001", "3002", "3004"});
+
+// A ReviewContext by hand: what the transaction reads of it, but not the bytes an import writes.
+constexpr char kHandWritten[] =
+    "{\"schema\":\"gentle-ai.review-context/v1\",\"comments\":["
+    "{\"id\":\"30\"},{\"id\":\"4\"},{\"id\":\"30\"},{\"id\":\"100\",\"x\":[1]}]}";
 
 std::vector<std::string> Verdict(const std::string& lineage, const std::string& verdict,
                                  const std::string& role = "reviewer") {
@@ -43,22 +50,19 @@ TEST_CASE("context_unavailable is appended to the code vocabulary with exit 6") 
 
 TEST_CASE("start --context binds the comment ids as ledger ids - the file stays in the history") {
   LifecycleRepo repo;
-  const std::string file = repo.root() + "/../context.json";
-  WriteFile(file, kContext);
   repo.Write("a.txt", "changed\n");
-  Json plain_status = repo.ReviewOk({"status"});
-  Json started = repo.ReviewOk({"start", "--context", file});
+  Json started = repo.ReviewOk({"start", "--context", kContextFile});
   const std::string lineage = started["lineage"];
   const Json state = repo.RecordState(lineage);
-  CHECK(state["initial_snapshot"]["ledger_ids"] == Json::array({"4", "30", "100"}));
-  CHECK(state["current_snapshot"]["ledger_ids"] == Json::array({"4", "30", "100"}));
+  CHECK(state["initial_snapshot"]["ledger_ids"] == kLedgerIds);
+  CHECK(state["current_snapshot"]["ledger_ids"] == kLedgerIds);
   auto record = store::ParseRecordFile(ReadFile(repo.record_path(lineage)), lineage);
   REQUIRE(record.ok());
   CHECK(store::ComputeSnapshotIdentity(record->current_snapshot) == started["target_identity"]);
 
   const std::string ref = ReviewRef(lineage);
-  CHECK(repo.GitOk({"show", ref + ":context.json"}) == kContext);
-  CHECK(Trailer(repo, ref, "Context") == "sha256:" + store::Sha256Hex(kContext));
+  CHECK(repo.GitOk({"show", ref + ":context.json"}) == ReadFile(kContextFile));
+  CHECK(Trailer(repo, ref, "Context") == "sha256:" + store::Sha256Hex(ReadFile(kContextFile)));
   // The live target is recomputed with the round's ledger ids: the lineage is the current target.
   Json status = repo.ReviewOk({"status", "--lineage", lineage});
   CHECK(status["lineages"][0]["applicability"] == "current_target");
@@ -88,21 +92,37 @@ TEST_CASE("a context file that is not a ReviewContext is usage - nothing is writ
        "$.comments[1].id: expected a decimal comment id"},
   };
   for (const Bad& b : bad) {
-    WriteFile(dir + "/bad.json", b.bytes);
-    repo.ExpectRefused({"start", "--context", dir + "/bad.json"}, "usage", 2);
-    RunResult run = repo.Review({"start", "--context", dir + "/bad.json"});
-    CHECK(run.Json()["error"]["message"] == "--context " + dir + "/bad.json: " + b.message);
+    const std::string file = dir + "/bad.json";
+    WriteFile(file, b.bytes);
+    // The command line reads it through the strict ReviewContext reader (forge/review_context.h).
+    repo.ExpectRefused({"start", "--context", file}, "usage", 2);
+    CHECK(repo.Review({"start", "--context", file})
+              .Json()["error"]["message"]
+              .get<std::string>()
+              .find(file) != std::string::npos);
+    // The transaction's own reading, for library callers, names the JSON path.
+    auto library = transaction::Start({repo.root(), {}, {file, std::nullopt, std::nullopt}});
+    REQUIRE_FALSE(library.ok());
+    CHECK(library.status().code() == Code::kUsage);
+    CHECK(library.status().message() == "--context " + file + ": " + b.message);
   }
+  // Bytes an import did not write are refused on the command line, however well-formed.
+  WriteFile(dir + "/hand.json", kHandWritten);
+  repo.ExpectRefused({"start", "--context", dir + "/hand.json"}, "usage", 2);
   repo.ExpectRefused({"start", "--context", dir + "/missing.json"}, "usage", 2);
-  repo.ExpectRefused({"start", "--context", dir}, "usage", 2);
-  WriteFile(dir + "/good.json", kContext);
-  repo.ExpectRefused({"start", "--context", dir + "/good.json", "--context-unavailable", "x"},
-                     "usage", 2);
+  repo.ExpectRefused({"start", "--context", kContextFile, "--context-unavailable", "x"}, "usage",
+                     2);
   for (const std::string& reason :
        std::vector<std::string>{"", " padded", "two\nlines", std::string(513, 'r')}) {
     repo.ExpectRefused({"start", "--context-unavailable", reason}, "usage", 2);
   }
   CHECK(repo.GitOk({"for-each-ref", "refs/gentle-ai"}).empty());
+  // The library reads what it needs of a hand-written one: ids in numeric order, each once.
+  auto library =
+      transaction::Start({repo.root(), {}, {dir + "/hand.json", std::nullopt, std::nullopt}});
+  REQUIRE(library.ok());
+  CHECK(repo.RecordState(library->lineage)["current_snapshot"]["ledger_ids"] ==
+        Json::array({"4", "30", "100"}));
 }
 
 TEST_CASE("context-unavailable caps APPROVE in its round - a round with a context lifts it") {
@@ -128,16 +148,13 @@ TEST_CASE("context-unavailable caps APPROVE in its round - a round with a contex
   repo.ReviewOk(Verdict(lineage, "REQUEST_CHANGES"));
 
   // A third round with its context lifts it.
-  const std::string file = repo.root() + "/../context.json";
-  WriteFile(file, kContext);
   repo.Write("a.txt", "fixed again\n");
-  Json revised = repo.ReviewOk({"revise", "--lineage", lineage, "--context", file});
+  Json revised = repo.ReviewOk({"revise", "--lineage", lineage, "--context", kContextFile});
   CHECK(revised["round"] == 3);
-  CHECK(repo.RecordState(lineage)["current_snapshot"]["ledger_ids"] ==
-        Json::array({"4", "30", "100"}));
+  CHECK(repo.RecordState(lineage)["current_snapshot"]["ledger_ids"] == kLedgerIds);
   CHECK(repo.RecordState(lineage)["initial_snapshot"].count("ledger_ids") == 0);  // omitempty
   CHECK(Trailer(repo, ReviewRef(lineage), "Context-Unavailable").empty());
-  CHECK(repo.GitOk({"show", ReviewRef(lineage) + ":context.json"}) == kContext);
+  CHECK(repo.GitOk({"show", ReviewRef(lineage) + ":context.json"}) == ReadFile(kContextFile));
   Json status = repo.ReviewOk({"status", "--lineage", lineage});
   CHECK(status["lineages"][0]["applicability"] == "current_target");
   Json approved = repo.ReviewOk(Verdict(lineage, "APPROVE"));

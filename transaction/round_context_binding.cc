@@ -102,7 +102,11 @@ Result<RoundContextBinding> ReadContextBinding(const ContextFlags& flags) {
     binding.unavailable_reason = *flags.unavailable_reason;
   }
   if (flags.context_file) {
-    GENTLE_ASSIGN_OR_RETURN(binding.context_bytes, ReadContextFile(*flags.context_file));
+    if (flags.context_bytes) {
+      binding.context_bytes = *flags.context_bytes;
+    } else {
+      GENTLE_ASSIGN_OR_RETURN(binding.context_bytes, ReadContextFile(*flags.context_file));
+    }
     GENTLE_ASSIGN_OR_RETURN(binding.ledger_ids,
                             LedgerIds(*flags.context_file, binding.context_bytes));
     binding.context_digest = "sha256:" + store::Sha256Hex(binding.context_bytes);

@@ -37,6 +37,9 @@ inline constexpr std::string_view kReviewContextSchema = "gentle-ai.review-conte
 
 struct ContextFlags {
   std::optional<std::string> context_file;
+  // The file's bytes when the caller has read (and checked) them already: the command line reads
+  // a context once, through forge/review_context's strict reader, and hands the bytes on.
+  std::optional<std::string> context_bytes;
   std::optional<std::string> unavailable_reason;
 };
 
