@@ -238,7 +238,10 @@ TEST_CASE("every command has --help") {
                                                           {"store", "reset"}, {"index", "rebuild"},
                                                           {"repair"},         {"import"},
                                                           {"push"},           {"fetch"},
-                                                          {"revise"}};
+                                                          {"revise"},         {"seen", "baseline"},
+                                                          {"seen", "add"},    {"seen", "check"},
+                                                          {"seen", "list"},   {"seen", "new"},
+                                                          {"hint", "parse"}};
   RunResult all = GentleAi({"review", "--help"}, tmp.path());
   CHECK(all.exit_code == 0);
   for (const auto& words : commands) {
@@ -262,6 +265,19 @@ TEST_CASE("an unknown option is usage for every verb - in the --json shape") {
                            "verdict", "burn", "abandon", "reclaim", "invalidate", "fsck", "repair",
                            "import", "push", "fetch", "comment", "parse-comment", "revise"}) {
     RunResult r = GentleAi({"review", verb, "--bogus", "--json"}, tmp.path());
+    CHECK(r.exit_code == 2);
+    CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "usage");
+  }
+  for (const auto& [group, verb] :
+       std::vector<std::pair<std::string, std::string>>{{"seen", "baseline"},
+                                                        {"seen", "add"},
+                                                        {"seen", "check"},
+                                                        {"seen", "list"},
+                                                        {"seen", "new"},
+                                                        {"hint", "parse"},
+                                                        {"store", "reset"},
+                                                        {"index", "rebuild"}}) {
+    RunResult r = GentleAi({"review", group, verb, "--bogus", "--json"}, tmp.path());
     CHECK(r.exit_code == 2);
     CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "usage");
   }
