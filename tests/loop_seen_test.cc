@@ -61,7 +61,8 @@ std::vector<std::string> ListedIds(const LifecycleRepo& repo, const std::string&
   INFO(r.out << r.err);
   REQUIRE(r.exit_code == 0);
   std::vector<std::string> ids;
-  for (const auto& e : r.Json()["ids"]) ids.push_back(e["id"]);
+  const Json list = r.Json();
+  for (const auto& e : list["ids"]) ids.push_back(e["id"]);
   return ids;
 }
 
@@ -398,6 +399,7 @@ TEST_CASE("seen: a crash at each fault point leaves the ledger before or after -
 
 TEST_CASE("hint parse: the JSON of a hint line - refusals are usage and create nothing") {
   TempDir dir;
+  const auto before = HashTree(dir.path());
   RunResult ok = GentleAi({"review", "hint", "parse",
                            "[pr-daemon] github:acme/webapp#47 reason=comments,ci skill=land "
                            "updated=2026-08-19T15:42:03Z"},
@@ -429,7 +431,7 @@ TEST_CASE("hint parse: the JSON of a hint line - refusals are usage and create n
   CHECK(
       GentleAi({"review", "hint", "parse", "[pr-daemon]", "github:a/b#1"}, dir.path()).exit_code ==
       2);
-  CHECK(HashTree(dir.path()).empty());
+  CHECK(HashTree(dir.path()) == before);
 }
 
 }  // namespace
