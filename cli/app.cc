@@ -32,6 +32,9 @@ struct Invocation {
   std::string pr_view, mr_view, aone_comments, resolved_comments;
   LedgerOptions ledger_options;
   std::string repair_lineage;
+  SeenOptions seen;
+  std::string seen_ids_file;
+  std::string hint_line;
   std::string against;
   // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
   // --expected-revision is refused rather than ignored.
@@ -433,6 +436,65 @@ void DefineRepair(CLI::App* review, Invocation* in) {
   });
 }
 
+// review seen baseline|add|check|list|new: each verb takes only the flags it uses.
+void DefineSeen(CLI::App* review, Invocation* in) {
+  CLI::App* seen = AddGroup(
+      review, "seen",
+      "The seen ledger: per pull request, the comment ids handled or posted (review-loop.sqlite)");
+  struct SeenVerb {
+    const char* name;
+    const char* description;
+  };
+  constexpr SeenVerb kSeenVerbs[] = {
+      {"baseline", "Record the PR's existing comment ids once (again only with --force)"},
+      {"add", "Record comment ids handled (or, with --posted, posted: record at post time)"},
+      {"check", "Whether one comment id is seen (read-only; exit 0 either way)"},
+      {"list", "The PR's seen ids with kind and time, in insertion order (read-only)"},
+      {"new", "The comment ids of a ReviewContext not seen yet, in its order (read-only)"},
+  };
+  for (const SeenVerb& verb : kSeenVerbs) {
+    const std::string name = verb.name;
+    CLI::App* command = AddCommand(seen, verb.name, verb.description, &in->common);
+    command->add_option("--pr", in->seen.pr, "The pull request: FORGE:OWNER/REPO#N")->required();
+    if (name == "baseline" || name == "add" || name == "check") {
+      auto* id = command->add_option(
+          "--id", in->seen.ids,
+          name == "check" ? "The comment id (decimal)" : "A comment id (decimal; repeatable)");
+      if (name == "check") id->required();
+    }
+    if (name == "baseline" || name == "add") {
+      command->add_option("--ids-file", in->seen_ids_file,
+                          "A file of comment ids, one per line (- for stdin)");
+    }
+    if (name == "baseline") {
+      command->add_flag("--force", in->seen.force,
+                        "Baseline again: add the ids, keep everything already seen");
+    }
+    if (name == "add") {
+      command->add_flag("--posted", in->seen.posted,
+                        "The ids are comments you posted (recorded in the same step as the post)");
+    }
+    if (name == "new") {
+      command->add_option("--context", in->seen.context, "A ReviewContext JSON file")->required();
+    }
+    command->callback([in, command, name] {
+      in->seen.verb = name;
+      if (Given(command, "--ids-file")) in->seen.ids_file = in->seen_ids_file;
+      in->action = [in] { return RunSeen(in->common, in->seen); };
+    });
+  }
+}
+
+void DefineHint(CLI::App* review, Invocation* in) {
+  CLI::App* hint = AddGroup(review, "hint", "PR daemon hint lines");
+  CLI::App* parse = AddCommand(
+      hint, "parse",
+      "Check one [pr-daemon] hint line strictly and print it as JSON (anything else: usage)",
+      &in->common);
+  parse->add_option("line", in->hint_line, "The hint line (one argument)")->required();
+  parse->callback([in] { in->action = [in] { return RunHintParse(in->common, in->hint_line); }; });
+}
+
 // The verbs of `gentle-ai review`, in the order --help lists them.
 struct Verb {
   std::string_view name;
@@ -450,7 +512,8 @@ constexpr Verb kVerbs[] = {
     {"import", DefineImport},   {"store", DefineStore},
     {"fsck", DefineFsck},       {"index", DefineIndex},
     {"repair", DefineRepair},   {"context", DefineContext},
-    {"ledger", DefineLedger},
+    {"ledger", DefineLedger},   {"seen", DefineSeen},
+    {"hint", DefineHint},
 };
 
 // The verb `gentle-ai review VERB ...` names, or null. Building CLI11 options costs about as much

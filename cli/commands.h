@@ -116,6 +116,20 @@ int RunIndexRebuild(const CommonOptions& common);
 // review repair [--lineage L]
 int RunRepair(const CommonOptions& common, const std::optional<std::string>& lineage);
 
+// review seen baseline | add | check | list | new (docs/loop.md).
+struct SeenOptions {
+  std::string verb;  // baseline | add | check | list | new
+  std::string pr;
+  std::vector<std::string> ids;         // --id (repeatable; check: exactly one)
+  std::optional<std::string> ids_file;  // --ids-file FILE|-: one id per line
+  std::string context;                  // new: --context FILE
+  bool posted = false;                  // add --posted
+  bool force = false;                   // baseline --force
+};
+int RunSeen(const CommonOptions& common, const SeenOptions& options);
+// review hint parse LINE: JSON gentle-ai.review-hint/v1 with or without --json.
+int RunHintParse(const CommonOptions& common, const std::string& line);
+
 }  // namespace gentle::cli
 
 #endif  // GENTLE_CLI_COMMANDS_H_

@@ -15,6 +15,12 @@
 //   stays inside its lineage directory.
 // - FuzzCliArguments: gentle::cli::Run on argv built from the input (tokens split at '\n' or NUL)
 //   inside a scratch repository (CliScratch); the exit code is a documented one (0..12).
+// - FuzzHintLine: loop::ParseHint. Refusals are `usage`; an accepted line is exactly the line its
+//   fields render to (one canonical spelling), with skill land or review-pr and only printable
+//   ASCII.
+// - FuzzPostedComment: exporter::ParseComment (what `review parse-comment` runs). Refusals are
+//   `usage`; an accepted comment is what RenderComment writes for its fields (less at most the
+//   final newline), and that rendering parses back to the same fields.
 #ifndef GENTLE_FUZZ_ENTRIES_H_
 #define GENTLE_FUZZ_ENTRIES_H_
 
@@ -33,6 +39,8 @@ std::string FuzzRecordCodec(std::string_view data);
 std::string FuzzEnvelopeReader(std::string_view data);
 std::string FuzzLineageId(std::string_view data);
 std::string FuzzCliArguments(std::string_view data);
+std::string FuzzHintLine(std::string_view data);
+std::string FuzzPostedComment(std::string_view data);
 
 // The argv FuzzCliArguments runs for `data` (without argv[0]), at most 24 tokens, after
 // confinement: every `--cwd` is forced to the scratch repository, every `--output` to a file in the

@@ -60,6 +60,14 @@ std::string_view FindingCodeName(FindingCode code) {
       return "history_ahead";
     case FindingCode::kHistoryBehind:
       return "history_behind";
+    case FindingCode::kLoopCorrupted:
+      return "loop_corrupted";
+    case FindingCode::kLoopNewerSchema:
+      return "loop_newer_schema";
+    case FindingCode::kLoopFileMode:
+      return "loop_file_mode";
+    case FindingCode::kLoopInterrupted:
+      return "loop_interrupted";
   }
   return "unexpected_entry";  // unreachable: the switch names every enumerator
 }

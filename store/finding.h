@@ -42,6 +42,11 @@ enum class FindingCode {
   kHistoryCorrupted,
   kHistoryAhead,
   kHistoryBehind,
+  // The seen ledger review-loop.sqlite (loop/seen_fsck.h).
+  kLoopCorrupted,
+  kLoopNewerSchema,
+  kLoopFileMode,
+  kLoopInterrupted,
 };
 
 // The stable name of a code ("record_corrupted", ...).

@@ -74,6 +74,12 @@ TEST_CASE("fuzz replay: context envelope reader") {
 
 TEST_CASE("fuzz replay: lineage id validation") { Replay("lineage_id", fuzz::FuzzLineageId); }
 
+TEST_CASE("fuzz replay: hint line parser") { Replay("hint_line", fuzz::FuzzHintLine); }
+
+TEST_CASE("fuzz replay: posted comment parser") {
+  Replay("posted_comment", fuzz::FuzzPostedComment);
+}
+
 TEST_CASE("fuzz replay: CLI argument surface") {
   Replay("cli_arguments", [](std::string_view data) {
     Silenced quiet;

@@ -229,12 +229,20 @@ TEST_CASE("a lock file that is a directory is corrupted - not a hang") {
 TEST_CASE("every command has --help") {
   TempDir tmp;
   // app.cc defines only the verb argv names; each must still carry its full help.
-  const std::vector<std::vector<std::string>> commands = {
-      {"start"},      {"status"},  {"list"},           {"export-context"},   {"verify"},
-      {"attest"},     {"verdict"}, {"burn"},           {"abandon"},          {"reclaim"},
-      {"invalidate"}, {"fsck"},    {"store", "reset"}, {"index", "rebuild"}, {"repair"},
-      {"import"},     {"push"},    {"fetch"},          {"revise"},           {"context", "import"},
-      {"ledger"}};
+  const std::vector<std::vector<std::string>> commands = {{"start"},          {"status"},
+                                                          {"list"},           {"export-context"},
+                                                          {"verify"},         {"attest"},
+                                                          {"verdict"},        {"burn"},
+                                                          {"abandon"},        {"reclaim"},
+                                                          {"invalidate"},     {"fsck"},
+                                                          {"store", "reset"}, {"index", "rebuild"},
+                                                          {"repair"},         {"import"},
+                                                          {"push"},           {"fetch"},
+                                                          {"revise"},         {"context", "import"},
+                                                          {"ledger"},         {"seen", "baseline"},
+                                                          {"seen", "add"},    {"seen", "check"},
+                                                          {"seen", "list"},   {"seen", "new"},
+                                                          {"hint", "parse"}};
   RunResult all = GentleAi({"review", "--help"}, tmp.path());
   CHECK(all.exit_code == 0);
   for (const auto& words : commands) {
@@ -259,6 +267,19 @@ TEST_CASE("an unknown option is usage for every verb - in the --json shape") {
         "burn",  "abandon", "reclaim", "invalidate",     "fsck",   "repair",  "import",
         "push",  "fetch",   "comment", "parse-comment",  "revise", "context", "ledger"}) {
     RunResult r = GentleAi({"review", verb, "--bogus", "--json"}, tmp.path());
+    CHECK(r.exit_code == 2);
+    CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "usage");
+  }
+  for (const auto& [group, verb] :
+       std::vector<std::pair<std::string, std::string>>{{"seen", "baseline"},
+                                                        {"seen", "add"},
+                                                        {"seen", "check"},
+                                                        {"seen", "list"},
+                                                        {"seen", "new"},
+                                                        {"hint", "parse"},
+                                                        {"store", "reset"},
+                                                        {"index", "rebuild"}}) {
+    RunResult r = GentleAi({"review", group, verb, "--bogus", "--json"}, tmp.path());
     CHECK(r.exit_code == 2);
     CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "usage");
   }

@@ -3,6 +3,7 @@
 #include <map>
 #include <set>
 
+#include "loop/seen_fsck.h"
 #include "store/file_io.h"
 #include "store/file_write.h"
 #include "store/finding.h"
@@ -249,6 +250,9 @@ Result<FsckReport> Fsck(const std::string& cwd) {
     }
   }
   AddRefLocks(repo, &report);
+  // The seen ledger, when it exists (primary data beside the store: docs/loop.md).
+  GENTLE_ASSIGN_OR_RETURN(loop::SeenFsck seen, loop::CheckSeenLedger(layout.common_dir()));
+  report.findings.insert(report.findings.end(), seen.findings.begin(), seen.findings.end());
   return report;
 }
 

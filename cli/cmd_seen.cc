@@ -1,0 +1,189 @@
+// review seen baseline | add | check | list | new (docs/loop.md).
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "loop/comment_id.h"
+#include "loop/context_ids.h"
+#include "loop/pr_key.h"
+#include "loop/seen_ledger.h"
+#include "store/git/repository.h"
+
+namespace gentle::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// An ids file (or stdin for "-"): one id per line, the last line's newline optional; at most
+// loop::kMaxContextBytes. An empty line, a CR or anything but an id is `usage`.
+Result<std::vector<std::string>> ReadIdsFile(const std::string& path) {
+  std::FILE* in = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
+  if (in == nullptr) return Status(Code::kUsage, "--ids-file " + path + ": cannot be read");
+  std::string text;
+  char buffer[65536];
+  const size_t limit = loop::kMaxContextBytes + 1;
+  while (text.size() < limit) {
+    const size_t n = std::fread(buffer, 1, std::min(sizeof buffer, limit - text.size()), in);
+    if (n == 0) break;
+    text.append(buffer, n);
+  }
+  const bool failed = std::ferror(in) != 0;
+  if (in != stdin) std::fclose(in);
+  if (failed) return Status(Code::kUsage, "--ids-file " + path + ": cannot be read");
+  if (text.size() >= limit) return Status(Code::kUsage, "--ids-file " + path + ": over 64 MiB");
+  std::vector<std::string> ids;
+  size_t start = 0, line = 1;
+  while (start < text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string id = text.substr(start, end - start);
+    if (Status st = loop::CheckCommentId(id); !st.ok()) {
+      return Status(Code::kUsage,
+                    "--ids-file " + path + " line " + std::to_string(line) + ": " + st.message());
+    }
+    ids.push_back(std::move(id));
+    start = end + 1;
+    ++line;
+  }
+  return ids;
+}
+
+Result<std::vector<std::string>> CollectIds(const SeenOptions& o) {
+  std::vector<std::string> ids;
+  for (const std::string& id : o.ids) {
+    if (Status st = loop::CheckCommentId(id); !st.ok()) {
+      return Status(Code::kUsage, "--id: " + st.message());
+    }
+    ids.push_back(id);
+  }
+  if (o.ids_file) {
+    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> more, ReadIdsFile(*o.ids_file));
+    ids.insert(ids.end(), more.begin(), more.end());
+  }
+  return ids;
+}
+
+Json Base(const std::string& verb, const std::string& pr) {
+  Json out;
+  out["schema"] = loop::kSeenSchema;
+  out["verb"] = verb;
+  out["pr"] = pr;
+  return out;
+}
+
+int PrintWrite(const CommonOptions& common, const SeenOptions& o, const std::string& pr,
+               const std::string& kind, const loop::SeenWrite& w) {
+  if (common.json) {
+    Json out = Base(o.verb, pr);
+    out["kind"] = kind;
+    out["recorded_at"] = w.recorded_at;
+    out["added"] = w.added;
+    out["already_seen"] = w.already_seen;
+    if (o.verb == "baseline") out["forced"] = o.force;
+    return PrintJson(out);
+  }
+  std::cout << (o.verb == "baseline" ? "baselined " : "seen ") << pr << ": " << w.added.size()
+            << " added (" << kind << "), " << w.already_seen.size() << " already seen\n";
+  return 0;
+}
+
+int Write(const CommonOptions& common, const SeenOptions& o, const std::string& pr,
+          const std::vector<std::string>& ids) {
+  const bool baseline = o.verb == "baseline";
+  if (!baseline && ids.empty()) {
+    return ReportError(Status(Code::kUsage, "seen add needs at least one --id or --ids-file id"),
+                       common.json);
+  }
+  auto repo = store::git::Repository::Discover(common.cwd);
+  if (!repo.ok()) return ReportError(repo.status(), common.json);
+  const loop::SeenKind kind = baseline
+                                  ? loop::SeenKind::kBaseline
+                                  : (o.posted ? loop::SeenKind::kPosted : loop::SeenKind::kHandled);
+  auto written = baseline ? loop::Baseline(repo->common_dir(), pr, ids, o.force)
+                          : loop::Add(repo->common_dir(), pr, ids, kind);
+  if (!written.ok()) return ReportError(written.status(), common.json);
+  return PrintWrite(common, o, pr, std::string(loop::SeenKindName(kind)), *written);
+}
+
+int Read(const CommonOptions& common, const SeenOptions& o, const std::string& pr,
+         const std::vector<std::string>& ids) {
+  // Everything the command was given is checked before the repository is opened.
+  std::vector<std::string> context_ids;
+  if (o.verb == "check" && (ids.size() != 1 || o.ids_file)) {
+    return ReportError(Status(Code::kUsage, "seen check takes exactly one --id"), common.json);
+  }
+  if (o.verb == "new") {
+    auto read = loop::ReadContextCommentIds(o.context);
+    if (!read.ok()) return ReportError(read.status(), common.json);
+    context_ids = std::move(read).value();
+  }
+  auto repo = store::git::Repository::Discover(common.cwd);
+  if (!repo.ok()) return ReportError(repo.status(), common.json);
+  auto reader = loop::SeenLedgerReader::Open(repo->common_dir());
+  if (!reader.ok()) return ReportError(reader.status(), common.json);
+  if (o.verb == "check") {
+    auto found = reader->Find(pr, ids[0]);
+    if (!found.ok()) return ReportError(found.status(), common.json);
+    const std::optional<loop::SeenEntry>& entry = *found;
+    if (common.json) {
+      Json out = Base("check", pr);
+      out["id"] = ids[0];
+      out["seen"] = entry.has_value();
+      out["kind"] = entry ? Json(entry->kind) : Json();
+      out["recorded_at"] = entry ? Json(entry->recorded_at) : Json();
+      return PrintJson(out);
+    }
+    if (entry) {
+      std::cout << ids[0] << "  seen  " << entry->kind << "  " << entry->recorded_at << "\n";
+    } else {
+      std::cout << ids[0] << "  not seen\n";
+    }
+    return 0;
+  }
+  if (o.verb == "list") {
+    auto listed = reader->List(pr);
+    if (!listed.ok()) return ReportError(listed.status(), common.json);
+    if (common.json) {
+      Json out = Base("list", pr);
+      out["baselined_at"] = listed->baselined_at ? Json(*listed->baselined_at) : Json();
+      out["ids"] = Json::array();
+      for (const loop::SeenEntry& e : listed->entries) {
+        Json entry;
+        entry["id"] = e.id;
+        entry["kind"] = e.kind;
+        entry["recorded_at"] = e.recorded_at;
+        out["ids"].push_back(entry);
+      }
+      return PrintJson(out);
+    }
+    for (const loop::SeenEntry& e : listed->entries) {
+      std::cout << e.id << "  " << e.kind << "  " << e.recorded_at << "\n";
+    }
+    return 0;
+  }
+  auto unseen = reader->Unseen(pr, context_ids);
+  if (!unseen.ok()) return ReportError(unseen.status(), common.json);
+  if (common.json) {
+    Json out = Base("new", pr);
+    out["ids"] = *unseen;
+    return PrintJson(out);
+  }
+  for (const std::string& id : *unseen) std::cout << id << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int RunSeen(const CommonOptions& common, const SeenOptions& o) {
+  auto key = loop::ParsePrKey(o.pr);
+  if (!key.ok()) return ReportError(key.status(), common.json);
+  const std::string pr = loop::FormatPrKey(*key);
+  auto ids = CollectIds(o);
+  if (!ids.ok()) return ReportError(ids.status(), common.json);
+  if (o.verb == "baseline" || o.verb == "add") return Write(common, o, pr, *ids);
+  return Read(common, o, pr, *ids);
+}
+
+}  // namespace gentle::cli

@@ -1,0 +1,157 @@
+// The seen ledger's readers (loop/seen_ledger.h), in the loop's read target.
+#include "loop/seen_ledger.h"
+
+#include <set>
+
+#include "loop/seen_schema.h"
+#include "store/file_lock.h"
+#include "store/index/index_schema.h"
+#include "store/index/sqlite_handle.h"
+
+namespace gentle::loop {
+namespace {
+
+using store::index::SqliteConnection;
+using store::index::Statement;
+
+Status Unreadable(const std::string& path, const std::string& why) {
+  return Status(Code::kCorrupted, "seen ledger: " + path + " " + why +
+                                      "; the next `review seen add` or `review seen baseline` "
+                                      "recovers it")
+      .WithDetail("path", path);
+}
+
+}  // namespace
+
+std::string_view SeenKindName(SeenKind kind) {
+  switch (kind) {
+    case SeenKind::kBaseline:
+      return "baseline";
+    case SeenKind::kHandled:
+      return "handled";
+    case SeenKind::kPosted:
+      return "posted";
+  }
+  return "handled";
+}
+
+SeenLedgerReader::SeenLedgerReader(std::unique_ptr<SqliteConnection> conn)
+    : conn_(std::move(conn)) {}
+SeenLedgerReader::SeenLedgerReader(SeenLedgerReader&&) noexcept = default;
+SeenLedgerReader& SeenLedgerReader::operator=(SeenLedgerReader&&) noexcept = default;
+SeenLedgerReader::~SeenLedgerReader() = default;
+
+Result<SeenLedgerReader> SeenLedgerReader::Open(const std::string& common_dir) {
+  const std::string path = SeenLedgerPath(common_dir);
+  GENTLE_ASSIGN_OR_RETURN(SeenReadiness readiness, InspectSeenLedger(common_dir));
+  switch (readiness) {
+    case SeenReadiness::kAbsent:
+      return SeenLedgerReader(nullptr);
+    case SeenReadiness::kSideFilesMissing:
+      return Unreadable(path, "is a WAL database without its -wal or -shm");
+    case SeenReadiness::kWalInterrupted:
+      return Unreadable(path + "-wal", "holds a WAL header and no frame (a writer was stopped)");
+    case SeenReadiness::kWalUnrecognised:
+      return Status(Code::kCorrupted,
+                    "seen ledger: " + path + "-wal does not start with a WAL header")
+          .WithDetail("path", path + "-wal");
+    case SeenReadiness::kReady:
+      break;
+  }
+  auto conn =
+      SqliteConnection::Open(path, SqliteConnection::Mode::kReadOnly, store::LockTimeoutMillis());
+  if (!conn.ok()) {
+    // Removed between the check and the open: nothing seen.
+    if (conn.status().code() == Code::kNotFound) return SeenLedgerReader(nullptr);
+    return LedgerStatus(conn.status());
+  }
+  auto version = store::index::ReadSchemaVersion(**conn);
+  if (!version.ok()) return LedgerStatus(version.status());
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(CheckSeenOwnership(**conn, *version)));
+  // An empty file no writer migrated yet (a writer stopped right after creating it).
+  if (*version == 0) return SeenLedgerReader(nullptr);
+  // Compiling the statements proves the tables match the version.
+  for (const char* sql : {kSelectEntry, kSelectEntries, kSelectBaseline}) {
+    auto stmt = (*conn)->Prepare(sql);
+    if (!stmt.ok()) {
+      Status st = LedgerStatus(stmt.status());
+      if (st.code() == Code::kBusy) return st;
+      return Status(Code::kCorrupted,
+                    "seen ledger: tables do not match schema version 1: " + st.message());
+    }
+  }
+  return SeenLedgerReader(std::move(conn).value());
+}
+
+Result<std::optional<SeenEntry>> SeenLedgerReader::Find(const std::string& pr,
+                                                        const std::string& id) {
+  if (!conn_) return std::optional<SeenEntry>();
+  auto stmt = conn_->Prepare(kSelectEntry);
+  if (!stmt.ok()) return LedgerStatus(stmt.status());
+  stmt->Bind(1, pr).Bind(2, id);
+  auto row = stmt->Step();
+  if (!row.ok()) return LedgerStatus(row.status());
+  if (!*row) return std::optional<SeenEntry>();
+  return std::optional<SeenEntry>(
+      SeenEntry{stmt->ColumnText(0), stmt->ColumnText(1), stmt->ColumnText(2)});
+}
+
+Result<SeenPr> SeenLedgerReader::List(const std::string& pr) {
+  SeenPr out;
+  if (!conn_) return out;
+  // One read transaction: the baseline and the rows are one snapshot.
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(conn_->Exec("BEGIN")));
+  Status status = [&]() -> Status {
+    {
+      GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kSelectBaseline));
+      stmt.Bind(1, pr);
+      GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (row) out.baselined_at = stmt.ColumnText(0);
+    }
+    GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kSelectEntries));
+    stmt.Bind(1, pr);
+    while (true) {
+      GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (!row) break;
+      out.entries.push_back({stmt.ColumnText(0), stmt.ColumnText(1), stmt.ColumnText(2)});
+    }
+    return Status::Ok();
+  }();
+  Status end = conn_->Exec("COMMIT");
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(status));
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(end));
+  return out;
+}
+
+Result<std::optional<std::string>> SeenLedgerReader::BaselinedAt(const std::string& pr) {
+  if (!conn_) return std::optional<std::string>();
+  auto stmt = conn_->Prepare(kSelectBaseline);
+  if (!stmt.ok()) return LedgerStatus(stmt.status());
+  stmt->Bind(1, pr);
+  auto row = stmt->Step();
+  if (!row.ok()) return LedgerStatus(row.status());
+  if (!*row) return std::optional<std::string>();
+  return std::optional<std::string>(stmt->ColumnText(0));
+}
+
+Result<std::vector<std::string>> SeenLedgerReader::Unseen(const std::string& pr,
+                                                          const std::vector<std::string>& ids) {
+  std::vector<std::string> out;
+  if (!conn_) return ids;
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(conn_->Exec("BEGIN")));
+  Status status = [&]() -> Status {
+    for (const std::string& id : ids) {
+      GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kSelectEntry));
+      stmt.Bind(1, pr).Bind(2, id);
+      GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (!row) out.push_back(id);
+    }
+    return Status::Ok();
+  }();
+  Status end = conn_->Exec("COMMIT");
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(status));
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(end));
+  return out;
+}
+
+}  // namespace gentle::loop

@@ -1,0 +1,194 @@
+// The seen ledger's writers (loop/seen_ledger.h): Baseline and Add, in the loop's write target.
+#include <sqlite3.h>
+#include <time.h>
+
+#include <cstdio>
+#include <set>
+
+#include "loop/seen_ledger.h"
+#include "loop/seen_schema.h"
+#include "store/fault_point.h"
+#include "store/file_io.h"
+#include "store/file_lock.h"
+#include "store/file_write.h"
+#include "store/index/index_schema.h"
+#include "store/index/sqlite_handle.h"
+#include "store/test_hooks.h"
+
+namespace gentle::loop {
+namespace {
+
+using store::index::SqliteConnection;
+using store::index::Statement;
+
+// RFC 3339 UTC with the fraction Go's RFC3339Nano writes, or the test build's fixed time.
+std::string NowRfc3339() {
+  if (std::optional<std::string> fixed = store::FixedTime()) return *fixed;
+  struct timespec ts;
+  clock_gettime(CLOCK_REALTIME, &ts);
+  struct tm utc;
+  gmtime_r(&ts.tv_sec, &utc);
+  char buffer[64];
+  size_t n = strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%S", &utc);
+  std::string out(buffer, n);
+  if (ts.tv_nsec != 0) {
+    char fraction[16];
+    std::snprintf(fraction, sizeof(fraction), ".%09ld", ts.tv_nsec);
+    std::string f(fraction);
+    while (f.back() == '0') f.pop_back();
+    out += f;
+  }
+  return out + "Z";
+}
+
+Result<std::string> ReadTextPragma(SqliteConnection& conn, const char* sql) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.PrepareUncached(sql));
+  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  if (!row) return Status(Code::kInternal, std::string("seen ledger: no result from ") + sql);
+  return stmt.ColumnText(0);
+}
+
+// Runs `body` in one BEGIN IMMEDIATE transaction: committed if it returns ok, rolled back
+// otherwise (the failure stays the answer).
+template <typename Body>
+Status InTransaction(SqliteConnection& conn, Body body) {
+  GENTLE_RETURN_IF_ERROR(conn.Exec("BEGIN IMMEDIATE"));
+  Status status = body();
+  if (status.ok()) status = conn.Exec("COMMIT");
+  if (!status.ok() && !conn.Autocommit()) {
+    if (Status rollback = conn.Exec("ROLLBACK"); !rollback.ok()) {
+      status.WithDetail("rollback", rollback.message());
+    }
+  }
+  return status;
+}
+
+Status Migrate(SqliteConnection& conn) {
+  GENTLE_ASSIGN_OR_RETURN(int version, store::index::ReadSchemaVersion(conn));
+  GENTLE_RETURN_IF_ERROR(CheckSeenOwnership(conn, version));
+  if (version == kSeenSchemaVersion) return Status::Ok();
+  return InTransaction(conn, [&]() -> Status {
+    // Another process may have migrated between our read and the write lock.
+    GENTLE_ASSIGN_OR_RETURN(int locked, store::index::ReadSchemaVersion(conn));
+    GENTLE_RETURN_IF_ERROR(CheckSeenOwnership(conn, locked));
+    if (locked == kSeenSchemaVersion) return Status::Ok();
+    GENTLE_RETURN_IF_ERROR(conn.Exec(kSeenMigrateTo1));
+    return conn.Exec(("PRAGMA user_version = " + std::to_string(kSeenSchemaVersion)).c_str());
+  });
+}
+
+Status AlreadyBaselined(const std::string& pr, const std::string& at) {
+  return Status(Code::kConflict, "seen: " + pr + " was already baselined at " + at +
+                                     " (--force adds the ids and keeps what is seen)")
+      .WithDetail("pr", pr)
+      .WithDetail("baselined_at", at);
+}
+
+// Judges an existing ledger read-only before any read-write open, so what a writer refuses stays
+// byte-identical (a read-write connection rewrites -shm and truncates -wal at close). Shapes only
+// a writer can recover (side files missing, a header-only -wal) are left to the writer.
+// `baseline_pr`: also refuse a PR already baselined.
+Status Preflight(const std::string& common_dir, const std::string* baseline_pr) {
+  GENTLE_ASSIGN_OR_RETURN(SeenReadiness readiness, InspectSeenLedger(common_dir));
+  if (readiness == SeenReadiness::kWalUnrecognised) {
+    return Status(Code::kCorrupted, "seen ledger: " + SeenLedgerPath(common_dir) +
+                                        "-wal does not start with a WAL header");
+  }
+  if (readiness != SeenReadiness::kReady) return Status::Ok();
+  GENTLE_ASSIGN_OR_RETURN(SeenLedgerReader reader, SeenLedgerReader::Open(common_dir));
+  if (baseline_pr != nullptr) {
+    GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> at, reader.BaselinedAt(*baseline_pr));
+    if (at) return AlreadyBaselined(*baseline_pr, *at);
+  }
+  return Status::Ok();
+}
+
+Result<std::unique_ptr<SqliteConnection>> OpenForWrite(const std::string& common_dir) {
+  const std::string path = SeenLedgerPath(common_dir);
+  const std::string dir = store::ParentOf(path);
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(store::EnsureDirectory(common_dir, dir, 0755)));
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(store::CheckNoSymlinks(common_dir, path)));
+  const bool created = store::KindOf(path) == store::PathKind::kMissing;
+  auto opened = SqliteConnection::Open(path, SqliteConnection::Mode::kReadWriteCreate,
+                                       store::LockTimeoutMillis());
+  if (!opened.ok()) return LedgerStatus(opened.status());
+  std::unique_ptr<SqliteConnection> conn = std::move(opened).value();
+  // The new file's directory entry is durable before anything is recorded in it.
+  if (created) GENTLE_RETURN_IF_ERROR(store::SyncDirectory(dir));
+  // The first statement reads the header: a file that is not SQLite fails here (corrupted).
+  auto journal = ReadTextPragma(*conn, "PRAGMA journal_mode = WAL");
+  if (!journal.ok()) return LedgerStatus(journal.status());
+  if (*journal != "wal") {
+    return Status(Code::kInternal,
+                  "seen ledger: cannot enable WAL (journal_mode is " + *journal + ")");
+  }
+  // Keep -wal (truncated) and -shm at close, so readers find them and create nothing.
+  int persist = 1;
+  sqlite3_file_control(conn->raw(), "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(conn->Exec("PRAGMA journal_size_limit = 0")));
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(conn->Exec("PRAGMA synchronous = FULL")));
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(Migrate(*conn)));
+  store::FaultPoint("seen:opened");
+  return conn;
+}
+
+// Inserts each id once (the first kind wins); sorts them into added / already_seen.
+Status InsertIds(SqliteConnection& conn, const std::string& pr, const std::vector<std::string>& ids,
+                 SeenKind kind, const std::string& now, SeenWrite* out) {
+  std::set<std::string> done;
+  for (const std::string& id : ids) {
+    if (!done.insert(id).second) continue;
+    GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(kInsertEntry));
+    stmt.Bind(1, pr).Bind(2, id).Bind(3, SeenKindName(kind)).Bind(4, now);
+    GENTLE_RETURN_IF_ERROR(stmt.Run());
+    (conn.Changes() == 1 ? out->added : out->already_seen).push_back(id);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<SeenWrite> Add(const std::string& common_dir, const std::string& pr,
+                      const std::vector<std::string>& ids, SeenKind kind) {
+  GENTLE_RETURN_IF_ERROR(Preflight(common_dir, nullptr));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn, OpenForWrite(common_dir));
+  SeenWrite out;
+  out.recorded_at = NowRfc3339();
+  Status status = InTransaction(*conn, [&]() -> Status {
+    GENTLE_RETURN_IF_ERROR(InsertIds(*conn, pr, ids, kind, out.recorded_at, &out));
+    store::FaultPoint("seen:rows-written");
+    return Status::Ok();
+  });
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(status));
+  store::FaultPoint("seen:committed");
+  return out;
+}
+
+Result<SeenWrite> Baseline(const std::string& common_dir, const std::string& pr,
+                           const std::vector<std::string>& ids, bool force) {
+  GENTLE_RETURN_IF_ERROR(Preflight(common_dir, force ? nullptr : &pr));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn, OpenForWrite(common_dir));
+  SeenWrite out;
+  out.recorded_at = NowRfc3339();
+  Status status = InTransaction(*conn, [&]() -> Status {
+    {
+      GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn->Prepare(kSelectBaseline));
+      stmt.Bind(1, pr);
+      GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+      if (row && !force) return AlreadyBaselined(pr, stmt.ColumnText(0));
+    }
+    {
+      GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn->Prepare(kUpsertBaseline));
+      stmt.Bind(1, pr).Bind(2, out.recorded_at);
+      GENTLE_RETURN_IF_ERROR(stmt.Run());
+    }
+    GENTLE_RETURN_IF_ERROR(InsertIds(*conn, pr, ids, SeenKind::kBaseline, out.recorded_at, &out));
+    store::FaultPoint("seen:rows-written");
+    return Status::Ok();
+  });
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(status));
+  store::FaultPoint("seen:committed");
+  return out;
+}
+
+}  // namespace gentle::loop

@@ -1,0 +1,90 @@
+#include "loop/seen_schema.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "loop/seen_ledger.h"
+#include "store/file_io.h"
+#include "store/index/database_files.h"
+
+namespace gentle::loop {
+namespace {
+
+Result<int64_t> ReadIntPragma(store::index::SqliteConnection& conn, const char* sql) {
+  GENTLE_ASSIGN_OR_RETURN(store::index::Statement stmt, conn.PrepareUncached(sql));
+  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  if (!row) return Status(Code::kInternal, std::string("seen ledger: no result from ") + sql);
+  return stmt.ColumnInt(0);
+}
+
+// The first `n` bytes of a regular file (none when it is not one: O_NONBLOCK against a FIFO).
+std::string FileHeader(const std::string& path, size_t n) {
+  std::string out(n, '\0');
+  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
+  if (fd < 0) return "";
+  struct stat st;
+  ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(fd, out.data(), n, 0) : -1;
+  close(fd);
+  out.resize(got > 0 ? static_cast<size_t>(got) : 0);
+  return out;
+}
+
+}  // namespace
+
+std::string SeenLedgerPath(const std::string& common_dir) {
+  return common_dir + "/gentle-ai/review-loop.sqlite";
+}
+
+Status LedgerStatus(const Status& status) {
+  if (status.ok()) return status;
+  std::string message = status.message();
+  if (message.rfind("index: ", 0) == 0) message = "seen ledger: " + message.substr(7);
+  Status out(status.code(), std::move(message));
+  for (const auto& [key, value] : status.details()) out.WithDetail(key, value);
+  return out;
+}
+
+Status CheckSeenOwnership(store::index::SqliteConnection& conn, int version) {
+  if (version > kSeenSchemaVersion) {
+    return Status(Code::kCorrupted, "seen ledger from a newer release: schema_version " +
+                                        std::to_string(version) + ", this release knows up to " +
+                                        std::to_string(kSeenSchemaVersion))
+        .WithDetail("schema_version", std::to_string(version));
+  }
+  if (version < 0) return Status(Code::kCorrupted, "seen ledger: negative schema_version");
+  if (version == 0) {
+    GENTLE_ASSIGN_OR_RETURN(int64_t objects,
+                            ReadIntPragma(conn, "SELECT count(*) FROM sqlite_schema"));
+    if (objects != 0) {
+      return Status(Code::kCorrupted, "seen ledger: a SQLite database that is not a seen ledger");
+    }
+    return Status::Ok();
+  }
+  GENTLE_ASSIGN_OR_RETURN(int64_t app_id, ReadIntPragma(conn, "PRAGMA application_id"));
+  if (app_id != kSeenApplicationId) {
+    return Status(Code::kCorrupted, "seen ledger: a SQLite database that is not a seen ledger");
+  }
+  return Status::Ok();
+}
+
+Result<SeenReadiness> InspectSeenLedger(const std::string& common_dir) {
+  const std::string path = SeenLedgerPath(common_dir);
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(store::CheckNoSymlinks(common_dir, path)));
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(store::index::CheckDatabaseFileKinds(path)));
+  if (store::KindOf(path) == store::PathKind::kMissing) return SeenReadiness::kAbsent;
+  GENTLE_ASSIGN_OR_RETURN(store::index::WalState wal, store::index::InspectWal(path));
+  if (wal == store::index::WalState::kAbsent ||
+      store::KindOf(path + "-shm") != store::PathKind::kFile) {
+    const std::string header = FileHeader(path, 100);
+    const std::string_view magic("SQLite format 3\0", 16);
+    const bool wal_mode =
+        header.size() == 100 && header.compare(0, 16, magic) == 0 && header[18] == 2;
+    return wal_mode ? SeenReadiness::kSideFilesMissing : SeenReadiness::kReady;
+  }
+  if (wal == store::index::WalState::kInterrupted) return SeenReadiness::kWalInterrupted;
+  if (wal == store::index::WalState::kUnrecognised) return SeenReadiness::kWalUnrecognised;
+  return SeenReadiness::kReady;
+}
+
+}  // namespace gentle::loop

@@ -1,0 +1,438 @@
+// review seen and review hint through the built CLI (docs/loop.md): exact outputs and exit codes,
+// the ledger file's shape on disk, read paths that create nothing, refusals that change nothing,
+// concurrent writers, crashes at every fault point, and fsck's findings.
+#include <sqlite3.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <set>
+
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+namespace gentle::testing {
+namespace {
+
+using Json = nlohmann::json;
+
+const std::string kPr = "github:acme/webapp#47";
+const std::string kTime = "2026-08-19T15:42:03Z";
+const Env kFixed = {{"GENTLE_FIXED_TIME", kTime}};
+
+std::string Ledger(const LifecycleRepo& repo) {
+  return repo.common_dir() + "/gentle-ai/review-loop.sqlite";
+}
+
+RunResult Seen(const LifecycleRepo& repo, std::vector<std::string> args, bool json = true,
+               const Env& env = kFixed) {
+  args.insert(args.begin(), "seen");
+  return repo.Review(args, env, json);
+}
+
+// Sets PRAGMA user_version of the ledger, keeping its -wal and -shm (as our writers do).
+void SetUserVersion(const std::string& path, int version) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READWRITE, nullptr) == SQLITE_OK);
+  int persist = 1;
+  sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+  const std::string sql = "PRAGMA user_version = " + std::to_string(version);
+  CHECK(sqlite3_exec(db, sql.c_str(), nullptr, nullptr, nullptr) == SQLITE_OK);
+  sqlite3_close(db);
+}
+
+std::string ContextFile(const TempDir& dir, const std::vector<std::string>& ids) {
+  Json context = {
+      {"schema", "gentle-ai.review-context/v1"}, {"title", "t"}, {"comments", Json::array()}};
+  for (const std::string& id : ids) {
+    context["comments"].push_back({{"id", id}, {"author", "someone"}, {"body", "b"}});
+  }
+  const std::string path = dir.path() + "/context.json";
+  WriteFile(path, context.dump());
+  return path;
+}
+
+std::vector<std::string> ListedIds(const LifecycleRepo& repo, const std::string& pr = kPr) {
+  RunResult r = Seen(repo, {"list", "--pr", pr});
+  INFO(r.out << r.err);
+  REQUIRE(r.exit_code == 0);
+  std::vector<std::string> ids;
+  const Json list = r.Json();
+  for (const auto& e : list["ids"]) ids.push_back(e["id"]);
+  return ids;
+}
+
+TEST_CASE("seen: add - check - list - new answer exactly") {
+  LifecycleRepo repo;
+  TempDir dir;
+  RunResult added = Seen(repo, {"add", "--pr", kPr, "--id", "101", "--id", "102"});
+  CHECK(added.exit_code == 0);
+  CHECK(added.out == R"({"schema":"gentle-ai.review-seen/v1","verb":"add","pr":")" + kPr +
+                         R"(","kind":"handled","recorded_at":")" + kTime +
+                         R"(","added":["101","102"],"already_seen":[]})"
+                         "\n");
+  RunResult posted =
+      Seen(repo, {"add", "--pr", kPr, "--id", "102", "--id", "103", "--id", "103", "--posted"});
+  CHECK(posted.out == R"({"schema":"gentle-ai.review-seen/v1","verb":"add","pr":")" + kPr +
+                          R"(","kind":"posted","recorded_at":")" + kTime +
+                          R"(","added":["103"],"already_seen":["102"]})"
+                          "\n");
+  RunResult yes = Seen(repo, {"check", "--pr", kPr, "--id", "102"});
+  CHECK(yes.exit_code == 0);
+  CHECK(yes.out == R"({"schema":"gentle-ai.review-seen/v1","verb":"check","pr":")" + kPr +
+                       R"(","id":"102","seen":true,"kind":"handled","recorded_at":")" + kTime +
+                       "\"}\n");
+  RunResult no = Seen(repo, {"check", "--pr", kPr, "--id", "104"});
+  CHECK(no.exit_code == 0);
+  CHECK(no.out == R"({"schema":"gentle-ai.review-seen/v1","verb":"check","pr":")" + kPr +
+                      R"(","id":"104","seen":false,"kind":null,"recorded_at":null})"
+                      "\n");
+  // Another PR of the same repository shares nothing.
+  CHECK(Seen(repo, {"check", "--pr", "github:acme/webapp#48", "--id", "102"}).Json()["seen"] ==
+        false);
+  RunResult list = Seen(repo, {"list", "--pr", kPr});
+  CHECK(list.out ==
+        R"({"schema":"gentle-ai.review-seen/v1","verb":"list","pr":")" + kPr +
+            R"(","baselined_at":null,"ids":[{"id":"101","kind":"handled","recorded_at":")" + kTime +
+            R"("},{"id":"102","kind":"handled","recorded_at":")" + kTime +
+            R"("},{"id":"103","kind":"posted","recorded_at":")" + kTime + "\"}]}\n");
+  const std::string context = ContextFile(dir, {"105", "101", "104", "103", "106"});
+  RunResult fresh = Seen(repo, {"new", "--pr", kPr, "--context", context});
+  CHECK(fresh.exit_code == 0);
+  CHECK(fresh.out == R"({"schema":"gentle-ai.review-seen/v1","verb":"new","pr":")" + kPr +
+                         R"(","ids":["105","104","106"]})"
+                         "\n");
+  // Human output.
+  CHECK(Seen(repo, {"new", "--pr", kPr, "--context", context}, false).out == "105\n104\n106\n");
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "103"}, false).out ==
+        "103  seen  posted  " + kTime + "\n");
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "9"}, false).out == "9  not seen\n");
+  CHECK(Seen(repo, {"list", "--pr", kPr}, false).out ==
+        "101  handled  " + kTime + "\n102  handled  " + kTime + "\n103  posted  " + kTime + "\n");
+  CHECK(Seen(repo, {"add", "--pr", kPr, "--id", "103", "--id", "107"}, false).out ==
+        "seen " + kPr + ": 1 added (handled), 1 already seen\n");
+}
+
+TEST_CASE("seen: the ledger is a 0600 WAL database beside the store - never index.sqlite") {
+  LifecycleRepo repo;
+  REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
+  struct stat st;
+  REQUIRE(lstat(Ledger(repo).c_str(), &st) == 0);
+  CHECK(S_ISREG(st.st_mode));
+  CHECK((st.st_mode & 07777) == 0600);
+  CHECK(Exists(Ledger(repo) + "-wal"));
+  CHECK(Exists(Ledger(repo) + "-shm"));
+  CHECK(!Exists(repo.store_root() + "/index.sqlite"));
+  const std::string header = ReadFile(Ledger(repo)).substr(0, 20);
+  CHECK(header.substr(0, 16) == std::string("SQLite format 3\0", 16));
+  CHECK(header[18] == 2);  // WAL
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+}
+
+TEST_CASE("seen: baseline runs once per PR - again only with --force - and forgets nothing") {
+  LifecycleRepo repo;
+  TempDir dir;
+  WriteFile(dir.path() + "/ids", "11\n12\n13\n");
+  RunResult first = Seen(repo, {"baseline", "--pr", kPr, "--ids-file", dir.path() + "/ids"});
+  CHECK(first.exit_code == 0);
+  CHECK(first.out == R"({"schema":"gentle-ai.review-seen/v1","verb":"baseline","pr":")" + kPr +
+                         R"(","kind":"baseline","recorded_at":")" + kTime +
+                         R"(","added":["11","12","13"],"already_seen":[],"forced":false})"
+                         "\n");
+  REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "14", "--posted"}).exit_code == 0);
+  const auto before = HashTree(repo.common_dir());
+  RunResult again = Seen(repo, {"baseline", "--pr", kPr, "--id", "15"}, true,
+                         {{"GENTLE_FIXED_TIME", "2026-08-20T00:00:00Z"}});
+  CHECK(again.exit_code == 11);
+  CHECK(again.Json()["error"]["code"] == "conflict");
+  CHECK(again.Json()["error"]["details"]["baselined_at"] == kTime);
+  CHECK(HashTree(repo.common_dir()) == before);
+  RunResult forced = Seen(repo, {"baseline", "--pr", kPr, "--id", "13", "--id", "15", "--force"},
+                          true, {{"GENTLE_FIXED_TIME", "2026-08-20T00:00:00Z"}});
+  CHECK(forced.exit_code == 0);
+  CHECK(forced.Json()["added"] == Json::array({"15"}));
+  CHECK(forced.Json()["already_seen"] == Json::array({"13"}));
+  CHECK(forced.Json()["forced"] == true);
+  CHECK(ListedIds(repo) == std::vector<std::string>{"11", "12", "13", "14", "15"});
+  const Json list = Seen(repo, {"list", "--pr", kPr}).Json();
+  CHECK(list["baselined_at"] == "2026-08-20T00:00:00Z");
+  CHECK(list["ids"][3]["kind"] == "posted");
+  CHECK(list["ids"][4]["kind"] == "baseline");
+  // A PR with no comments yet is baselined with no ids; another PR is baselined on its own.
+  CHECK(Seen(repo, {"baseline", "--pr", "gitea:acme/webapp#47"}).exit_code == 0);
+  CHECK(Seen(repo, {"baseline", "--pr", "gitea:acme/webapp#47"}).exit_code == 11);
+  CHECK(Seen(repo, {"list", "--pr", "gitea:acme/webapp#47"}).Json()["baselined_at"] == kTime);
+}
+
+TEST_CASE("seen: read paths create nothing - a missing ledger means nothing seen") {
+  LifecycleRepo repo;
+  TempDir dir;
+  const std::string context = ContextFile(dir, {"5", "6"});
+  const auto before = HashTree(repo.common_dir());
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "5"}).Json()["seen"] == false);
+  CHECK(Seen(repo, {"list", "--pr", kPr}).Json()["ids"] == Json::array());
+  CHECK(Seen(repo, {"new", "--pr", kPr, "--context", context}).Json()["ids"] ==
+        Json::array({"5", "6"}));
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+  CHECK(HashTree(repo.common_dir()) == before);
+  CHECK(!Exists(repo.common_dir() + "/gentle-ai"));
+  // With a ledger: read paths leave every byte of the common dir as it was, side files included.
+  REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "5"}).exit_code == 0);
+  const auto written = HashTree(repo.common_dir());
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "5"}).Json()["seen"] == true);
+  CHECK(Seen(repo, {"list", "--pr", kPr}).exit_code == 0);
+  CHECK(Seen(repo, {"new", "--pr", kPr, "--context", context}).Json()["ids"] == Json::array({"6"}));
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+  CHECK(HashTree(repo.common_dir()) == written);
+}
+
+TEST_CASE("seen: bad keys - ids and files are usage and change nothing") {
+  LifecycleRepo repo;
+  TempDir dir;
+  REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
+  WriteFile(dir.path() + "/blank-line", "1\n\n2\n");
+  WriteFile(dir.path() + "/crlf", "1\r\n");
+  WriteFile(dir.path() + "/bad-context", R"({"schema":"gentle-ai.review-context/v1"})");
+  const auto before = HashTree(repo.common_dir());
+  const std::vector<std::vector<std::string>> refused = {
+      {"add", "--pr", "github:acme/webapp", "--id", "1"},
+      {"add", "--pr", "GitHub:acme/webapp#47", "--id", "1"},
+      {"add", "--pr", "github:acme/..#47", "--id", "1"},
+      {"add", "--pr", "github:acme/webapp#047", "--id", "1"},
+      {"add", "--pr", kPr, "--id", "01"},
+      {"add", "--pr", kPr, "--id", "abc"},
+      {"add", "--pr", kPr, "--id", "123456789012345678901"},
+      {"add", "--pr", kPr, "--id", "2", "--id", ""},
+      {"add", "--pr", kPr},
+      {"add", "--pr", kPr, "--ids-file", dir.path() + "/blank-line"},
+      {"add", "--pr", kPr, "--ids-file", dir.path() + "/crlf"},
+      {"add", "--pr", kPr, "--ids-file", dir.path() + "/absent"},
+      {"add", "--pr", kPr, "--id", "2", "--force"},
+      {"baseline", "--pr", kPr, "--id", "2", "--posted"},
+      {"add", "--id", "2"},
+      {"check", "--pr", kPr},
+      {"check", "--pr", kPr, "--id", "1", "--id", "2"},
+      {"check", "--pr", kPr, "--id", "0"},
+      {"list", "--pr", kPr, "--id", "1"},
+      {"new", "--pr", kPr},
+      {"new", "--pr", kPr, "--context", dir.path() + "/bad-context"},
+      {"new", "--pr", kPr, "--context", dir.path() + "/absent"},
+      {"frob", "--pr", kPr},
+  };
+  for (const auto& args : refused) {
+    RunResult r = Seen(repo, args);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 2);
+    CHECK(r.Json()["error"]["code"] == "usage");
+  }
+  RunResult bad_context =
+      Seen(repo, {"new", "--pr", kPr, "--context", dir.path() + "/bad-context"});
+  CHECK(bad_context.Json()["error"]["details"]["json_path"] == "comments");
+  CHECK(HashTree(repo.common_dir()) == before);
+}
+
+TEST_CASE("seen: a symlinked or non-regular ledger is corrupted for readers - writers - fsck") {
+  LifecycleRepo repo;
+  TempDir elsewhere;
+  REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
+  // A symlink to a real ledger elsewhere.
+  const std::string moved = elsewhere.path() + "/moved.sqlite";
+  REQUIRE(rename(Ledger(repo).c_str(), moved.c_str()) == 0);
+  REQUIRE(symlink(moved.c_str(), Ledger(repo).c_str()) == 0);
+  const auto before = HashTree(repo.common_dir());
+  for (const auto& args :
+       std::vector<std::vector<std::string>>{{"check", "--pr", kPr, "--id", "1"},
+                                             {"list", "--pr", kPr},
+                                             {"add", "--pr", kPr, "--id", "2"},
+                                             {"baseline", "--pr", kPr, "--id", "2"}}) {
+    RunResult r = Seen(repo, args);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 7);
+    CHECK(r.Json()["error"]["code"] == "corrupted");
+  }
+  RunResult fsck = repo.Review({"fsck"});
+  CHECK(fsck.exit_code == 7);
+  REQUIRE(fsck.Json()["findings"].size() == 1);
+  CHECK(fsck.Json()["findings"][0]["code"] == "loop_corrupted");
+  CHECK(HashTree(repo.common_dir()) == before);
+  // A directory there.
+  REQUIRE(unlink(Ledger(repo).c_str()) == 0);
+  REQUIRE(mkdir(Ledger(repo).c_str(), 0700) == 0);
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "1"}).exit_code == 7);
+  CHECK(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 7);
+  CHECK(repo.Review({"fsck"}).Json()["findings"][0]["code"] == "loop_corrupted");
+}
+
+TEST_CASE("seen: a symlinked gentle-ai directory is corrupted - nothing written through it") {
+  LifecycleRepo repo;
+  TempDir elsewhere;
+  REQUIRE(symlink(elsewhere.path().c_str(), (repo.common_dir() + "/gentle-ai").c_str()) == 0);
+  CHECK(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 7);
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "1"}).exit_code == 7);
+  CHECK(!Exists(elsewhere.path() + "/review-loop.sqlite"));
+}
+
+TEST_CASE("seen: a ledger from a newer schema or another database is corrupted - untouched") {
+  LifecycleRepo repo;
+  REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
+  SetUserVersion(Ledger(repo), 2);
+  const auto before = HashTree(repo.common_dir());
+  RunResult check = Seen(repo, {"check", "--pr", kPr, "--id", "1"});
+  CHECK(check.exit_code == 7);
+  CHECK(check.Json()["error"]["details"]["schema_version"] == "2");
+  CHECK(Seen(repo, {"add", "--pr", kPr, "--id", "2"}).exit_code == 7);
+  RunResult fsck = repo.Review({"fsck"});
+  CHECK(fsck.exit_code == 7);
+  CHECK(fsck.Json()["findings"][0]["code"] == "loop_newer_schema");
+  CHECK(HashTree(repo.common_dir()) == before);
+  // Garbage at the path.
+  LifecycleRepo other;
+  REQUIRE(Seen(other, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
+  REQUIRE(unlink((Ledger(other) + "-wal").c_str()) == 0);
+  REQUIRE(unlink((Ledger(other) + "-shm").c_str()) == 0);
+  WriteFile(Ledger(other), std::string(4096, 'x'));
+  REQUIRE(chmod(Ledger(other).c_str(), 0600) == 0);
+  CHECK(Seen(other, {"check", "--pr", kPr, "--id", "1"}).exit_code == 7);
+  CHECK(Seen(other, {"add", "--pr", kPr, "--id", "1"}).exit_code == 7);
+  CHECK(other.Review({"fsck"}).Json()["findings"][0]["code"] == "loop_corrupted");
+}
+
+TEST_CASE("seen: fsck reports a ledger whose mode is not 0600 - or whose side files are gone") {
+  LifecycleRepo repo;
+  REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
+  REQUIRE(chmod(Ledger(repo).c_str(), 0644) == 0);
+  RunResult fsck = repo.Review({"fsck"});
+  CHECK(fsck.exit_code == 7);
+  REQUIRE(fsck.Json()["findings"].size() == 1);
+  CHECK(fsck.Json()["findings"][0]["code"] == "loop_file_mode");
+  CHECK(fsck.Json()["findings"][0]["message"] == "mode 0644, expected 0600");
+  REQUIRE(chmod(Ledger(repo).c_str(), 0600) == 0);
+  REQUIRE(unlink((Ledger(repo) + "-shm").c_str()) == 0);
+  const auto before = HashTree(repo.common_dir());
+  CHECK(repo.Review({"fsck"}).Json()["findings"][0]["code"] == "loop_interrupted");
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "1"}).exit_code == 7);
+  CHECK(HashTree(repo.common_dir()) == before);
+  // The next writer restores the side files; every reader answers again.
+  REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "2"}).exit_code == 0);
+  CHECK(ListedIds(repo) == std::vector<std::string>{"1", "2"});
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+}
+
+TEST_CASE("seen: store reset leaves the seen ledger alone") {
+  LifecycleRepo repo;
+  repo.StartNew();
+  REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
+  RunResult reset = repo.Review({"store", "reset", "--yes"});
+  INFO(reset.out << reset.err);
+  REQUIRE(reset.exit_code == 0);
+  CHECK(ListedIds(repo) == std::vector<std::string>{"1"});
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+}
+
+TEST_CASE("seen: 8 processes adding at once all land") {
+  LifecycleRepo repo;
+  std::vector<pid_t> pids;
+  for (int i = 0; i < 8; ++i) {
+    std::vector<std::string> words = {"seen", "add", "--pr", kPr, "--id", std::to_string(1000 + i),
+                                      "--id", "7"};
+    if (i % 2) words.push_back("--posted");
+    const std::vector<std::string> args = repo.ReviewArgs(words);
+    pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {  // no Catch macros in the child
+      _exit(GentleAi(args, "", {{"GENTLE_LOCK_TIMEOUT_MS", "20000"}}).exit_code);
+    }
+    pids.push_back(pid);
+  }
+  std::vector<int> codes;
+  for (pid_t pid : pids) {
+    int status = 0;
+    waitpid(pid, &status, 0);
+    codes.push_back(WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+  }
+  CHECK(codes == std::vector<int>(8, 0));
+  const std::vector<std::string> ids = ListedIds(repo);
+  CHECK(ids.size() == 9);
+  CHECK(std::set<std::string>(ids.begin(), ids.end()) ==
+        std::set<std::string>{"7", "1000", "1001", "1002", "1003", "1004", "1005", "1006", "1007"});
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+}
+
+TEST_CASE("seen: a crash at each fault point leaves the ledger before or after - fsck clean") {
+  for (const std::string verb : {"add", "baseline", "add-first"}) {
+    LifecycleRepo probe;
+    const bool first = verb == "add-first";
+    std::vector<std::string> args = {"seen", first ? "add" : verb, "--pr", kPr, "--id", "2", "--id",
+                                     "3"};
+    if (!first) REQUIRE(Seen(probe, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
+    const std::vector<std::string> points = TraceFaultPoints(probe, args);
+    CHECK(points == std::vector<std::string>{"seen:opened", "seen:rows-written", "seen:committed"});
+    for (const std::string& point : points) {
+      INFO(verb << " killed at " << point);
+      LifecycleRepo repo;
+      if (!first) REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
+      RunResult killed = repo.Review(args, {{"GENTLE_FAULT_POINT", point}});
+      CHECK(killed.exit_code == 86);
+      const std::vector<std::string> before =
+          first ? std::vector<std::string>{} : std::vector<std::string>{"1"};
+      std::vector<std::string> after = before;
+      after.push_back("2");
+      after.push_back("3");
+      const std::vector<std::string> now = ListedIds(repo);
+      CHECK((now == (point == "seen:committed" ? after : before)));
+      RunResult fsck = repo.Review({"fsck"});
+      INFO(fsck.out);
+      CHECK(fsck.exit_code == 0);
+      // The retry completes (a committed baseline is a conflict: it had taken effect).
+      RunResult retry = repo.Review(args);
+      const bool baselined = verb == "baseline" && point == "seen:committed";
+      CHECK(retry.exit_code == (baselined ? 11 : 0));
+      CHECK(ListedIds(repo) == after);
+      CHECK(repo.Review({"fsck"}).exit_code == 0);
+    }
+  }
+}
+
+TEST_CASE("hint parse: the JSON of a hint line - refusals are usage and create nothing") {
+  TempDir dir;
+  const auto before = HashTree(dir.path());
+  RunResult ok = GentleAi({"review", "hint", "parse",
+                           "[pr-daemon] github:acme/webapp#47 reason=comments,ci skill=land "
+                           "updated=2026-08-19T15:42:03Z"},
+                          dir.path());
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out ==
+        R"({"schema":"gentle-ai.review-hint/v1","forge":"github","owner":"acme","repo":"webapp",)"
+        R"("number":47,"pr":"github:acme/webapp#47","reasons":["comments","ci"],"skill":"land",)"
+        R"("updated":"2026-08-19T15:42:03Z"})"
+        "\n");
+  CHECK(ok.err.empty());
+  RunResult forged = GentleAi({"review", "hint", "parse",
+                               "[pr-daemon] github:acme/webapp#47 reason=comments skill=shell "
+                               "updated=2026-08-19T15:42:03Z",
+                               "--json"},
+                              dir.path());
+  CHECK(forged.exit_code == 2);
+  CHECK(forged.out == R"({"schema":"gentle-ai.review-error/v1","error":{"code":"usage","message":)"
+                      R"("hint: skill must be land or review-pr","lineage":null,"details":{}}})"
+                      "\n");
+  RunResult newline = GentleAi({"review", "hint", "parse",
+                                "[pr-daemon] github:acme/webapp#47 reason=comments skill=land "
+                                "updated=2026-08-19T15:42:03Z\n"},
+                               dir.path());
+  CHECK(newline.exit_code == 2);
+  CHECK(newline.err ==
+        "gentle-ai: usage: hint: a control character (newline, CR, tab...) is not allowed\n");
+  CHECK(GentleAi({"review", "hint", "parse"}, dir.path()).exit_code == 2);
+  CHECK(
+      GentleAi({"review", "hint", "parse", "[pr-daemon]", "github:a/b#1"}, dir.path()).exit_code ==
+      2);
+  CHECK(HashTree(dir.path()) == before);
+}
+
+}  // namespace
+}  // namespace gentle::testing
