@@ -1,9 +1,14 @@
 // The seen ledger's writers (loop/seen_ledger.h): Baseline and Add, in the loop's write target.
+#include <fcntl.h>
 #include <sqlite3.h>
+#include <sys/file.h>
 #include <time.h>
 
+#include <chrono>
 #include <cstdio>
+#include <memory>
 #include <set>
+#include <thread>
 
 #include "loop/seen_ledger.h"
 #include "loop/seen_schema.h"
@@ -13,6 +18,7 @@
 #include "store/file_write.h"
 #include "store/index/index_schema.h"
 #include "store/index/sqlite_handle.h"
+#include "store/posix_fd.h"
 #include "store/test_hooks.h"
 
 namespace gentle::loop {
@@ -103,6 +109,49 @@ Status Preflight(const std::string& common_dir, const std::string* baseline_pr) 
   return Status::Ok();
 }
 
+// Writers of the ledger take turns: an exclusive flock on the ledger's directory
+// (<common-dir>/gentle-ai), which creates no file, held from the checks to the commit. SQLite's own
+// locking alone lets concurrent first writers fail fast (creating the file, switching it to WAL,
+// or upgrading a read to a write is not always retried by its busy handler). Polled every 10 ms
+// up to the store's lock timeout (store/file_lock.h), then `busy`. With create=false an absent
+// directory yields no lock: there is nothing to guard and nothing is created.
+Result<std::unique_ptr<store::Fd>> LockLedgerDirectory(const std::string& common_dir, bool create) {
+  const std::string dir = store::ParentOf(SeenLedgerPath(common_dir));
+  if (create) {
+    GENTLE_RETURN_IF_ERROR(LedgerStatus(store::EnsureDirectory(common_dir, dir, 0755)));
+  } else if (store::KindOf(dir) == store::PathKind::kMissing) {
+    return std::unique_ptr<store::Fd>();
+  }
+  GENTLE_RETURN_IF_ERROR(LedgerStatus(store::CheckNoSymlinks(common_dir, dir)));
+  auto fd = std::make_unique<store::Fd>(
+      open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC));
+  if (fd->get() < 0) return store::ErrnoStatus(Code::kCorrupted, "seen ledger: cannot open", dir);
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::milliseconds(store::LockTimeoutMillis());
+  while (flock(fd->get(), LOCK_EX | LOCK_NB) != 0) {
+    if (errno != EWOULDBLOCK && errno != EINTR) {
+      return store::ErrnoStatus(Code::kCorrupted, "seen ledger: cannot lock", dir);
+    }
+    if (std::chrono::steady_clock::now() >= deadline) {
+      return Status(Code::kBusy, "seen ledger: another writer holds " + dir + "; retry");
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return fd;
+}
+
+// The checks, under the writers' lock. A refusal seen before the lock may be another writer's
+// work in progress (a new file, a WAL being set up), so only the answer under the lock counts; a
+// command that passes the first look creates the directory it will write in.
+Result<std::unique_ptr<store::Fd>> LockAndCheck(const std::string& common_dir,
+                                                const std::string* baseline_pr) {
+  const bool looks_fine = Preflight(common_dir, baseline_pr).ok();
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::Fd> lock,
+                          LockLedgerDirectory(common_dir, looks_fine));
+  GENTLE_RETURN_IF_ERROR(Preflight(common_dir, baseline_pr));
+  return lock;
+}
+
 Result<std::unique_ptr<SqliteConnection>> OpenForWrite(const std::string& common_dir) {
   const std::string path = SeenLedgerPath(common_dir);
   const std::string dir = store::ParentOf(path);
@@ -150,7 +199,7 @@ Status InsertIds(SqliteConnection& conn, const std::string& pr, const std::vecto
 
 Result<SeenWrite> Add(const std::string& common_dir, const std::string& pr,
                       const std::vector<std::string>& ids, SeenKind kind) {
-  GENTLE_RETURN_IF_ERROR(Preflight(common_dir, nullptr));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::Fd> lock, LockAndCheck(common_dir, nullptr));
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn, OpenForWrite(common_dir));
   SeenWrite out;
   out.recorded_at = NowRfc3339();
@@ -166,7 +215,8 @@ Result<SeenWrite> Add(const std::string& common_dir, const std::string& pr,
 
 Result<SeenWrite> Baseline(const std::string& common_dir, const std::string& pr,
                            const std::vector<std::string>& ids, bool force) {
-  GENTLE_RETURN_IF_ERROR(Preflight(common_dir, force ? nullptr : &pr));
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::Fd> lock,
+                          LockAndCheck(common_dir, force ? nullptr : &pr));
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn, OpenForWrite(common_dir));
   SeenWrite out;
   out.recorded_at = NowRfc3339();
