@@ -80,14 +80,14 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     return st.WithLineage(request.lineage);
   }
   out.derived = std::move(derived).value();
-  out.applicability = "unrelated";
-  if (request.applicability) {
-    auto applicability = request.applicability(repo, out.record);
-    if (!applicability.ok()) {
-      Status st = applicability.status();
+  out.standing = Standing{"unrelated", "none"};
+  if (request.standing) {
+    auto standing = request.standing(repo, out.record, out.source);
+    if (!standing.ok()) {
+      Status st = standing.status();
       return st.WithLineage(request.lineage);
     }
-    out.applicability = std::move(applicability).value();
+    out.standing = std::move(standing).value();
   }
   return out;
 }
@@ -111,7 +111,7 @@ std::string RenderEnvelope(const ContextExport& c) {
   snapshot["unborn_head"] = s.unborn_head;
   snapshot["ledger_ids"] = s.ledger_ids;
   j["state"] = c.record.state;
-  j["applicability"] = c.applicability;
+  j["applicability"] = c.standing.applicability;
   j["source"] = c.source.empty() ? Json(nullptr) : Json(c.source);
   Json& diff = j["candidate_diff"];
   diff["encoding"] = "base64";
@@ -135,6 +135,7 @@ std::string RenderEnvelope(const ContextExport& c) {
   derivation["tool_version"] = kToolVersion;
   j["budget"]["max_bytes"] = kMaxContextBytes;
   j["budget"]["used_bytes"] = patch.size();
+  j["next"] = c.standing.next;
   return store::MarshalCompact(j);
 }
 

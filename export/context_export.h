@@ -26,22 +26,29 @@ namespace gentle::exporter {
 
 inline constexpr std::string_view kToolVersion = "gentle-ai-review 0.1.0";
 
-// Computes a record's applicability to the live target, read-only. Injected by the caller so that
-// export/ never links the transaction layer.
-using ApplicabilityFn =
-    std::function<Result<std::string>(const store::git::Repository&, const store::RecordView&)>;
+// A record's applicability to the live target and the next action once its context has been read
+// (transaction/next_action.h), by name.
+struct Standing {
+  std::string applicability;
+  std::string next;
+};
+
+// Computes a record's Standing, read-only; `source` is the remote of a fetched-only lineage, empty
+// for the local store. Injected by the caller so that export/ never links the transaction layer.
+using StandingFn = std::function<Result<Standing>(
+    const store::git::Repository&, const store::RecordView&, const std::string& source)>;
 
 struct ContextRequest {
   std::string cwd = ".";
   std::string lineage;
   std::string engine = "native";  // an engine name (export/engine.h)
-  ApplicabilityFn applicability;
+  StandingFn standing;            // unset: applicability "unrelated", next "none"
 };
 
 struct ContextExport {
   store::RecordView record;
   std::string source;  // the remote of a fetched-only lineage; empty for the local store
-  std::string applicability;
+  Standing standing;
   Derived derived;
 };
 

@@ -222,6 +222,7 @@ const std::vector<std::string>& EnvelopeSelfAsserted() {
                                                     "revision",
                                                     "state",
                                                     "applicability",
+                                                    "next",
                                                     "source",
                                                     "snapshot.kind",
                                                     "snapshot.projection",

@@ -18,8 +18,8 @@
 // Then the envelope's state must be `approved` (`wrong_state` otherwise).
 // What no object can prove is self-asserted by whoever wrote the envelope and is reported as
 // such (EnvelopeSelfAsserted): the lineage, revision and state (who approved, and whether
-// anyone did), the applicability, the snapshot's kind, projection, ledger ids, intended
-// untracked paths and unborn_head, and derivation.engine and tool_version. Only a signed
+// anyone did), the applicability and next action, the snapshot's kind, projection, ledger ids,
+// intended untracked paths and unborn_head, and derivation.engine and tool_version. Only a signed
 // history (DESIGN.md section 11) can back them.
 #ifndef GENTLE_EXPORT_VERIFY_H_
 #define GENTLE_EXPORT_VERIFY_H_
