@@ -285,6 +285,17 @@ void DefineInvalidate(CLI::App* review, Invocation* in) {
   RunsLifecycle(invalidate, in, RunInvalidate);
 }
 
+void DefineRevise(CLI::App* review, Invocation* in) {
+  CLI::App* revise = AddCommand(
+      review, "revise",
+      "Start the next review round after REQUEST_CHANGES: re-capture the live candidate with the "
+      "lineage's own selector",
+      &in->common);
+  AddLineageFlag(revise, in);
+  AddRevisionFlag(revise, in, false);
+  RunsLifecycle(revise, in, RunRevise);
+}
+
 void DefineImport(CLI::App* review, Invocation* in) {
   CLI::App* import = AddCommand(
       review, "import",
@@ -343,25 +354,16 @@ struct Verb {
   void (*define)(CLI::App* review, Invocation* in);
 };
 constexpr Verb kVerbs[] = {
-    {"start", DefineStart},
-    {"status", DefineStatus},
-    {"list", DefineList},
-    {"export-context", DefineExportContext},
-    {"verify", DefineVerify},
-    {"attest", DefineAttest},
-    {"comment", DefineComment},
-    {"parse-comment", DefineParseComment},
-    {"verdict", DefineVerdict},
-    {"burn", DefineBurn},
-    {"abandon", DefineAbandon},
-    {"reclaim", DefineReclaim},
-    {"invalidate", DefineInvalidate},
-    {"push", DefinePush},
-    {"fetch", DefineFetch},
-    {"import", DefineImport},
-    {"store", DefineStore},
-    {"fsck", DefineFsck},
-    {"index", DefineIndex},
+    {"start", DefineStart},     {"status", DefineStatus},
+    {"list", DefineList},       {"export-context", DefineExportContext},
+    {"verify", DefineVerify},   {"attest", DefineAttest},
+    {"comment", DefineComment}, {"parse-comment", DefineParseComment},
+    {"verdict", DefineVerdict}, {"revise", DefineRevise},
+    {"burn", DefineBurn},       {"abandon", DefineAbandon},
+    {"reclaim", DefineReclaim}, {"invalidate", DefineInvalidate},
+    {"push", DefinePush},       {"fetch", DefineFetch},
+    {"import", DefineImport},   {"store", DefineStore},
+    {"fsck", DefineFsck},       {"index", DefineIndex},
     {"repair", DefineRepair},
 };
 

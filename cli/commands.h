@@ -66,7 +66,8 @@ int RunComment(const CommonOptions& common, const CommentOptions& options);
 // review parse-comment [FILE|-]: JSON gentle-ai.review-comment/v1 with or without --json.
 int RunParseComment(const CommonOptions& common, const std::string& file);
 
-// review verdict | burn | abandon | reclaim | invalidate | store reset | fsck | index rebuild
+// review verdict | revise | burn | abandon | reclaim | invalidate | store reset | fsck |
+// index rebuild
 struct LifecycleOptions {
   std::string lineage;
   std::string verdict;
@@ -86,6 +87,7 @@ int RunBurn(const CommonOptions& common, const LifecycleOptions& options);
 int RunAbandon(const CommonOptions& common, const LifecycleOptions& options);
 int RunReclaim(const CommonOptions& common, const LifecycleOptions& options);
 int RunInvalidate(const CommonOptions& common, const LifecycleOptions& options);
+int RunRevise(const CommonOptions& common, const LifecycleOptions& options);
 int RunStoreReset(const CommonOptions& common, const LifecycleOptions& options);
 int RunFsck(const CommonOptions& common);
 int RunIndexRebuild(const CommonOptions& common);

@@ -250,7 +250,7 @@ index::LineageRow LineageRowOf(const RecordView& record, index::RowStatus status
   row.state = record.state;
   row.kind = record.initial_snapshot.kind;
   row.created_at = record.created_at;
-  row.path_count = static_cast<int64_t>(record.initial_snapshot.paths.size());
+  row.path_count = static_cast<int64_t>(record.current_snapshot.paths.size());
   row.revision = record.revision;
   row.target_identity = record.current_snapshot.identity;
   row.status = status;

@@ -53,6 +53,20 @@ std::vector<Scenario> Scenarios() {
         "verdict:record-written", "verdict:index-committed"},
        {0},
        {0, 6}},
+      {"revise",
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
+         *lineage = repo.StartNew()["lineage"];
+         RunResult asked =
+             repo.Review({"verdict", "--lineage", *lineage, "--verdict", "REQUEST_CHANGES",
+                          "--actor", "a", "--role", "reviewer", "--body", "fix it"});
+         REQUIRE(asked.exit_code == 0);
+         repo.Write("a.txt", "fixed\n");
+         return std::vector<std::string>{"revise", "--lineage", *lineage};
+       },
+       {"revise:captured", "revise:locked", "revise:index-prepared", "revise:history-prepared",
+        "revise:record-written", "revise:index-committed"},
+       {0},
+       {0, 6}},
       {"burn",
        [](LifecycleRepo& repo, std::string* lineage, Answers*) {
          auto approved = repo.StartApproved();

@@ -440,6 +440,7 @@ TEST_CASE("lifecycle: a historical-compat record is read_only for every mutation
                 "read_only", 6);
   ExpectRefused(repo, {"invalidate", "--lineage", lineage, "--reason", "r", "--actor", "x"},
                 "read_only", 6);
+  ExpectRefused(repo, {"revise", "--lineage", lineage}, "read_only", 6);
   RunResult status = repo.Review({"status", "--lineage", lineage});
   CHECK(status.exit_code == 0);
 }
@@ -456,6 +457,7 @@ TEST_CASE("lifecycle: a batch-reconciliation marker refuses every verb") {
            {"abandon", "--lineage", l, "--reason", "retired_schema", "--actor", "x"},
            {"reclaim", "--lineage", l, "--reason", "r", "--actor", "x"},
            {"invalidate", "--lineage", l, "--reason", "r", "--actor", "x"},
+           {"revise", "--lineage", l},
            {"store", "reset", "--yes"},
            {"index", "rebuild"},
            {"fsck"}}) {

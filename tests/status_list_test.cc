@@ -229,11 +229,16 @@ TEST_CASE("a lock file that is a directory is corrupted - not a hang") {
 TEST_CASE("every command has --help") {
   TempDir tmp;
   // app.cc defines only the verb argv names; each must still carry its full help.
-  const std::vector<std::vector<std::string>> commands = {
-      {"start"},      {"status"},  {"list"},           {"export-context"},   {"verify"},
-      {"attest"},     {"verdict"}, {"burn"},           {"abandon"},          {"reclaim"},
-      {"invalidate"}, {"fsck"},    {"store", "reset"}, {"index", "rebuild"}, {"repair"},
-      {"import"},     {"push"},    {"fetch"}};
+  const std::vector<std::vector<std::string>> commands = {{"start"},          {"status"},
+                                                          {"list"},           {"export-context"},
+                                                          {"verify"},         {"attest"},
+                                                          {"verdict"},        {"burn"},
+                                                          {"abandon"},        {"reclaim"},
+                                                          {"invalidate"},     {"fsck"},
+                                                          {"store", "reset"}, {"index", "rebuild"},
+                                                          {"repair"},         {"import"},
+                                                          {"push"},           {"fetch"},
+                                                          {"revise"}};
   RunResult all = GentleAi({"review", "--help"}, tmp.path());
   CHECK(all.exit_code == 0);
   for (const auto& words : commands) {
@@ -255,7 +260,7 @@ TEST_CASE("an unknown option is usage for every verb - in the --json shape") {
   TempDir tmp;
   for (const auto& verb : {"start", "status", "list", "export-context", "verify", "attest",
                            "verdict", "burn", "abandon", "reclaim", "invalidate", "fsck", "repair",
-                           "import", "push", "fetch", "comment", "parse-comment"}) {
+                           "import", "push", "fetch", "comment", "parse-comment", "revise"}) {
     RunResult r = GentleAi({"review", verb, "--bogus", "--json"}, tmp.path());
     CHECK(r.exit_code == 2);
     CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "usage");

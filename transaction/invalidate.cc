@@ -25,8 +25,9 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
   // reviewer's FIXED or NO_CHANGES keeps it `reviewing` and does not count: it never decides
   // whether the change lands); one written by an earlier build says so in its verdict_history.
   const auto history = state.find("verdict_history");
+  // A later round (after revise) follows a REQUEST_CHANGES, so it is never pristine.
   const bool pristine =
-      store::IsState(record.state, store::ReviewState::kReviewing) &&
+      store::IsState(record.state, store::ReviewState::kReviewing) && record.generation == 1 &&
       (history == state.end() || history->is_null() || (history->is_array() && history->empty()));
   if (!pristine) {
     return Status(

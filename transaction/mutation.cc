@@ -29,10 +29,17 @@ Result<std::unique_ptr<MutationScope>> LockStore(const std::string& cwd, LockKin
 Result<store::RecordView> LoadForMutation(const MutationScope& scope, const std::string& lineage,
                                           const std::optional<std::string>& expected_revision,
                                           std::string_view verb) {
-  auto record = store::LoadRecord(scope.layout, lineage);
+  return LoadForMutation(scope.layout, lineage, expected_revision, verb);
+}
+
+Result<store::RecordView> LoadForMutation(const store::StoreLayout& layout,
+                                          const std::string& lineage,
+                                          const std::optional<std::string>& expected_revision,
+                                          std::string_view verb) {
+  auto record = store::LoadRecord(layout, lineage);
   if (!record.ok()) {
     if (record.status().code() != Code::kNotFound) return record.status();
-    return store::ClassifyRecordless(scope.layout, lineage);
+    return store::ClassifyRecordless(layout, lineage);
   }
   if (record->historical_compat) {
     return Status(Code::kReadOnly, "historical compatibility authority is read-only: " +

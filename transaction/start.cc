@@ -19,6 +19,7 @@
 #include "transaction/capture.h"
 #include "transaction/clock.h"
 #include "transaction/history_writer.h"
+#include "transaction/target_claims.h"
 
 namespace gentle::transaction {
 namespace {
@@ -100,8 +101,19 @@ Result<StartResult> Start(const StartRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForWrite(layout));
   store::FaultPoint("start:locked");
   auto existing = store::LoadRecord(layout, lineage);
+  bool claimed = false;
+  if (!existing.ok() && existing.status().code() == Code::kNotFound) {
+    // Another lineage of this worktree whose current round is this candidate (a revised one)
+    // already claims it: that lineage is the answer, not a second claim on the same target.
+    GENTLE_ASSIGN_OR_RETURN(std::optional<store::RecordView> claimant,
+                            FindClaimant(layout, snapshot.identity, worktree_identity, lineage));
+    if (claimant) {
+      existing = std::move(*claimant);
+      claimed = true;
+    }
+  }
   if (existing.ok()) {
-    if (existing->initial_snapshot.identity != snapshot.identity) {
+    if (!claimed && existing->initial_snapshot.identity != snapshot.identity) {
       return Status(Code::kAmbiguous, "lineage " + lineage + " already holds another candidate")
           .WithLineage(lineage);
     }
@@ -113,8 +125,16 @@ Result<StartResult> Start(const StartRequest& request) {
     if (!recover) return ResultOf(*existing, false);
     GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> recovered,
                             store::index::OpenIndexForWriter(repo, layout));
-    GENTLE_ASSIGN_OR_RETURN(store::RecordView current, store::LoadRecord(layout, lineage));
-    return ResultOf(current, false);
+    auto current = store::LoadRecord(layout, existing->lineage_id);
+    if (!claimed) {
+      if (!current.ok()) return current.status();
+      return ResultOf(*current, false);
+    }
+    if (current.ok() && current->current_snapshot.identity == snapshot.identity) {
+      return ResultOf(*current, false);
+    }
+    // The claim was an interrupted revise, now undone: the candidate starts its own lineage.
+    existing = store::LoadRecord(layout, lineage);
   }
   if (existing.status().code() != Code::kNotFound) return existing.status();
 

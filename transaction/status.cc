@@ -1,7 +1,6 @@
 #include "transaction/status.h"
 
 #include <map>
-#include <nlohmann/json.hpp>
 
 #include "store/catalog.h"
 #include "store/digests.h"
@@ -14,27 +13,12 @@
 #include "store/record.h"
 #include "store/store_guard.h"
 #include "transaction/capture.h"
+#include "transaction/recorded_selector.h"
+#include "transaction/target_claims.h"
 
 namespace gentle::transaction {
 
 namespace {
-
-// The selector START recorded; for records without one, the best reconstruction from the snapshot.
-Selector SelectorOf(const store::RecordView& record) {
-  Selector selector;
-  selector.kind = record.initial_snapshot.kind;
-  selector.staged = record.initial_snapshot.projection == "staged";
-  selector.untracked = record.initial_snapshot.intended_untracked;
-  try {
-    auto state = nlohmann::json::parse(record.compact_state);
-    const auto& s = state.at("initial_atomic_start").at("selector");
-    if (s.contains("base") && s["base"].is_string()) selector.base = s["base"];
-    if (s.contains("head") && s["head"].is_string()) selector.head = s["head"];
-  } catch (const std::exception&) {
-    // No recorded selector: base-diff and commit-range cannot be recomputed; stays unrelated.
-  }
-  return selector;
-}
 
 struct Loaded {
   std::string lineage;
@@ -76,12 +60,6 @@ namespace {
 constexpr char kForeignDetail[] = "the same candidate was captured in another worktree";
 constexpr char kAmbiguousDetail[] = "more than one lineage claims the live target";
 
-// Whether `record` may claim this worktree's live target: it was started here, or its record does
-// not say where (a legacy or foreign record cannot be proven to belong elsewhere).
-bool ClaimsHere(const store::RecordView& record, const std::string& here) {
-  return record.worktree_identity.empty() || record.worktree_identity == here;
-}
-
 // `here`: this worktree's identity (Repository::WorktreeIdentity).
 LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, const std::string& here,
                      const std::string& lineage, const Result<store::RecordView>& record) {
@@ -109,7 +87,7 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   const Result<LiveTarget>& live_target =
       repo.is_bare() && s.kind != "commit-range"
           ? Result<LiveTarget>(Status(Code::kUsage, "a bare repository has no workspace"))
-          : live.For(SelectorOf(r));
+          : live.For(RecordedSelector(r));
   if (live_target.ok()) {
     s.live_target_identity = live_target->identity;
     if (live_target->identity != s.target_identity) {
@@ -131,34 +109,6 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   return s;
 }
 
-// Whether another live lineage that may claim this worktree's live target (ClaimsHere) has
-// `identity` as its current target. With an index, from the catalog: a record is loaded only when
-// its row's target identity collides. Without one, from the records.
-Result<bool> OtherClaim(const store::StoreLayout& layout, const std::string& lineage,
-                        const std::string& identity, const std::string& here) {
-  auto claims = [&](const std::string& other_id) {
-    auto other = store::LoadRecord(layout, other_id);
-    return other.ok() && other->current_snapshot.identity == identity && ClaimsHere(*other, here);
-  };
-  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> db,
-                          store::index::OpenIndexForReader(layout));
-  bool found = false;
-  if (db) {
-    GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::index::LineageRow& row) {
-      if (row.lineage_id != lineage && row.target_identity == identity && claims(row.lineage_id)) {
-        found = true;
-      }
-      return !found;
-    }));
-    return found;
-  }
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
-  for (const std::string& id : ids) {
-    if (id != lineage && claims(id)) return true;
-  }
-  return false;
-}
-
 // Sets the entry's next action, and its detail when that action waits on the author.
 void DecideNext(LineageStatus& s) {
   const EntryFacts facts = s.Facts();
@@ -177,8 +127,9 @@ Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
   const std::string here = repo.WorktreeIdentity();
   LineageStatus s = Assess(repo, live, here, lineage, record);
   if (s.applicability == Applicability::kCurrentTarget) {
-    GENTLE_ASSIGN_OR_RETURN(bool contested, OtherClaim(layout, lineage, s.target_identity, here));
-    if (contested) {
+    GENTLE_ASSIGN_OR_RETURN(std::optional<store::RecordView> other,
+                            FindClaimant(layout, s.target_identity, here, lineage));
+    if (other) {
       s.applicability = Applicability::kAmbiguous;
       s.detail = kAmbiguousDetail;
     }

@@ -1,0 +1,23 @@
+#include "transaction/recorded_selector.h"
+
+#include <nlohmann/json.hpp>
+
+namespace gentle::transaction {
+
+Selector RecordedSelector(const store::RecordView& record) {
+  Selector selector;
+  selector.kind = record.initial_snapshot.kind;
+  selector.staged = record.initial_snapshot.projection == "staged";
+  selector.untracked = record.initial_snapshot.intended_untracked;
+  try {
+    auto state = nlohmann::json::parse(record.compact_state);
+    const auto& s = state.at("initial_atomic_start").at("selector");
+    if (s.contains("base") && s["base"].is_string()) selector.base = s["base"];
+    if (s.contains("head") && s["head"].is_string()) selector.head = s["head"];
+  } catch (const std::exception&) {
+    // No recorded selector: base-diff and commit-range cannot be recomputed.
+  }
+  return selector;
+}
+
+}  // namespace gentle::transaction

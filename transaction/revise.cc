@@ -1,0 +1,130 @@
+#include "transaction/revise.h"
+
+#include "store/digests.h"
+#include "store/fault_point.h"
+#include "store/file_io.h"
+#include "store/go_json.h"
+#include "store/layout.h"
+#include "store/lineage_id.h"
+#include "store/record.h"
+#include "store/review_state.h"
+#include "store/store_guard.h"
+#include "transaction/capture.h"
+#include "transaction/clock.h"
+#include "transaction/history_writer.h"
+#include "transaction/mutation.h"
+#include "transaction/recorded_selector.h"
+
+namespace gentle::transaction {
+namespace {
+
+Status WrongState(const store::RecordView& record) {
+  return Status(Code::kWrongState, "lineage " + record.lineage_id + " is " + record.state +
+                                       "; revise needs correction_required (after "
+                                       "REQUEST_CHANGES)")
+      .WithLineage(record.lineage_id)
+      .WithDetail("state", record.state);
+}
+
+// The refusals that depend only on the record and this worktree (LoadForMutation has refused a
+// historical-compat record as read_only).
+Status CheckRevisable(const store::git::Repository& repo, const store::RecordView& record) {
+  if (!store::IsState(record.state, store::ReviewState::kCorrectionRequired)) {
+    return WrongState(record);
+  }
+  if (!record.worktree_identity.empty() && record.worktree_identity != repo.WorktreeIdentity()) {
+    return Status(Code::kUsage, "lineage " + record.lineage_id +
+                                    " was started in another worktree of this clone; revise it "
+                                    "there")
+        .WithLineage(record.lineage_id);
+  }
+  return Status::Ok();
+}
+
+// The new round's candidate, checked against the current round and the burn tombstones.
+Status CheckCandidate(const store::git::Repository& repo, const store::StoreLayout& layout,
+                      const store::RecordView& record, const store::Snapshot& snapshot) {
+  if (snapshot.paths.empty()) {
+    return Status(Code::kUsage, "nothing to review: the candidate has no changed paths")
+        .WithLineage(record.lineage_id);
+  }
+  for (const std::string& path : snapshot.paths) {
+    if (!store::IsValidUtf8(path)) {
+      return Status(Code::kUsage,
+                    "a changed path is not valid UTF-8 and cannot be recorded: " + path)
+          .WithLineage(record.lineage_id);
+    }
+  }
+  if (snapshot.identity == record.current_snapshot.identity) {
+    return Status(Code::kUsage, "the live candidate is the one round " +
+                                    std::to_string(record.generation) +
+                                    " already reviews: change it before revise")
+        .WithLineage(record.lineage_id)
+        .WithDetail("target_identity", snapshot.identity);
+  }
+  const std::string tombstone =
+      layout.tombstone_dir() + "/" +
+      store::TombstoneFileName(store::RepoKey(repo.worktree_root()), snapshot.identity);
+  GENTLE_RETURN_IF_ERROR(store::CheckNoSymlinks(layout.common_dir(), tombstone));
+  if (store::KindOf(tombstone) != store::PathKind::kMissing) {
+    return Status(Code::kConsumed, "this candidate was approved and its acknowledgement burned")
+        .WithLineage(record.lineage_id)
+        .WithDetail("target_identity", snapshot.identity);
+  }
+  return Status::Ok();
+}
+
+}  // namespace
+
+Result<ReviseResult> Revise(const ReviseRequest& request) {
+  GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
+  GENTLE_RETURN_IF_ERROR(CheckExpectedRevision(request.expected_revision));
+  GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo,
+                          store::git::Repository::Discover(request.cwd));
+  GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review revise"));
+  const store::StoreLayout layout(repo.common_dir());
+  GENTLE_RETURN_IF_ERROR(store::PreflightWrite(layout));
+
+  // The record as it is now, read under the shared lock, names the selector; the candidate is
+  // captured outside the writer lock and the revision compared again under it.
+  store::RecordView seen;
+  {
+    GENTLE_ASSIGN_OR_RETURN(store::StoreGuard shared, store::StoreGuard::ForRead(layout));
+    GENTLE_ASSIGN_OR_RETURN(
+        seen, LoadForMutation(layout, request.lineage, request.expected_revision, "revise"));
+  }
+  GENTLE_RETURN_IF_ERROR(CheckRevisable(repo, seen));
+  GENTLE_ASSIGN_OR_RETURN(
+      store::Snapshot snapshot,
+      CaptureSnapshot(repo, RecordedSelector(seen), store::git::ObjectWrites::kWrite));
+  store::FaultPoint("revise:captured");
+
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
+                          LockStore(request.cwd, LockKind::kWriter));
+  store::FaultPoint("revise:locked");
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView record,
+                          LoadForMutation(*scope, request.lineage, seen.revision, "revise"));
+  GENTLE_RETURN_IF_ERROR(CheckCandidate(scope->repo, scope->layout, record, snapshot));
+  GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
+  state["generation"] = record.generation + 1;
+  state["state"] = store::ReviewStateName(store::ReviewState::kReviewing);
+  store::SnapshotToJson(snapshot, &state["current_snapshot"]);
+
+  store::HistoryCommitSpec commit;
+  commit.at = NowRfc3339();
+  commit.trailers.emplace_back("Round", std::to_string(record.generation + 1));
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
+                          CommitState(scope.get(), record, state, "revise", std::move(commit)));
+  ReviseResult result;
+  result.lineage = request.lineage;
+  result.previous_revision = record.revision;
+  result.revision = written.revision;
+  result.previous_state = record.state;
+  result.state = written.state;
+  result.round = written.generation;
+  result.target_identity = written.current_snapshot.identity;
+  result.changed_path_count = written.current_snapshot.paths.size();
+  return result;
+}
+
+}  // namespace gentle::transaction

@@ -1,0 +1,53 @@
+// REVISE: the next review round of a lineage (DESIGN.md section 12, gentle-ai's own model:
+// `initial_snapshot` stays, `current_snapshot` moves).
+//
+// After REQUEST_CHANGES (state `correction_required`) and the author's fix, re-captures the live
+// candidate with the lineage's own selector (transaction/recorded_selector.h, as STATUS recomputes
+// it) into `current_snapshot`, with its own base tree (a base-diff's merge-base may have moved).
+// `generation` rises by one (a round is a generation), the state goes back to `reviewing`, and the
+// history gets a `revise` commit holding the new round's trees and record; the index row follows
+// the new target identity. The lineage id stays (it names the initial candidate).
+//
+// Refusals, before anything is written: any state but correction_required is `wrong_state`; a
+// historical-compat record `read_only`; a lineage started in another worktree of the clone, a
+// candidate with no changed paths, and a candidate identical to the current round's are `usage`;
+// a candidate whose approval was already burned in this worktree is `consumed`. The candidate is
+// captured before the store lock is taken (its objects are written like START's, unreferenced
+// until the history commit) and the revision read then is compared again under the lock:
+// `conflict` if another writer got there first. Fault points: revise:captured, revise:locked, then
+// CommitState's revise:index-prepared, revise:history-prepared, revise:record-written,
+// revise:index-committed.
+#ifndef GENTLE_TRANSACTION_REVISE_H_
+#define GENTLE_TRANSACTION_REVISE_H_
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "store/status.h"
+
+namespace gentle::transaction {
+
+struct ReviseRequest {
+  std::string cwd = ".";
+  std::string lineage;
+  std::optional<std::string> expected_revision;
+};
+
+struct ReviseResult {
+  std::string lineage;
+  std::string previous_revision;
+  std::string revision;
+  std::string previous_state;
+  std::string state;
+  int64_t round = 0;  // the new generation
+  std::string target_identity;
+  size_t changed_path_count = 0;
+};
+
+Result<ReviseResult> Revise(const ReviseRequest& request);
+
+}  // namespace gentle::transaction
+
+#endif  // GENTLE_TRANSACTION_REVISE_H_
