@@ -475,4 +475,67 @@ TEST_CASE("next action: the status JSON appends next after the existing members"
                      "\",\"source\":null,\"next\":\"export\"}],\"next\":\"export\"}\n");
 }
 
+TEST_CASE("next action: a two-round review walked by following only next") {
+  LifecycleRepo repo;
+  repo.Write("a.txt", "round one\n");
+  std::vector<std::string> taken;
+  std::string lineage, token, revision;
+  int round = 0;
+  bool stopped = false;
+  for (int step = 0; step < 20 && !stopped; ++step) {
+    const Json status = Status(repo);
+    std::string next = status["next"];
+    // The entry the worktree's next is about (there is at most one lineage here).
+    Json entry;
+    for (const Json& e : status["lineages"]) {
+      if (e["next"] == next) entry = e;
+    }
+    if (!entry.is_null()) lineage = entry["lineage"];
+    if (next == "start") {
+      lineage = Ok(repo, {"start"})["lineage"];
+      round = 1;
+      taken.push_back("start");
+    } else if (next == "export") {
+      const Json envelope = Ok(repo, {"export-context", "--lineage", lineage});
+      taken.push_back("export");
+      next = envelope["next"];
+    } else if (next == "revise") {
+      const Json revised = Ok(repo, {"revise", "--lineage", lineage});
+      round = revised["round"];
+      taken.push_back("revise");
+    } else if (next == "burn") {
+      Ok(repo, {"burn", "--lineage", lineage, "--token", token, "--expected-revision", revision});
+      taken.push_back("burn");
+    } else if (next == "none") {
+      if (!entry.is_null() && entry["state"] == "correction_required") {
+        repo.Write("a.txt", "round two\n");  // the author's fix
+        taken.push_back("none:fix");
+      } else {
+        taken.push_back("none:stop");
+        stopped = true;
+      }
+    } else {
+      FAIL("unexpected next " << next << " in " << status.dump());
+    }
+    if (next == "verdict") {
+      const std::string verdict = round == 1 ? "REQUEST_CHANGES" : "APPROVE";
+      const Json given = Verdict(repo, lineage, verdict);
+      taken.push_back("verdict:" + verdict);
+      if (verdict == "APPROVE") {
+        token = given["token"];
+        revision = given["revision"];
+      }
+    }
+  }
+  REQUIRE(stopped);  // within 20 steps
+  CHECK(taken == std::vector<std::string>{"start", "export", "verdict:REQUEST_CHANGES", "none:fix",
+                                          "revise", "export", "verdict:APPROVE", "burn",
+                                          "none:stop"});
+  CHECK(round == 2);
+  RunResult burned = repo.Review({"status", "--lineage", lineage});
+  CHECK(burned.exit_code == 4);
+  CHECK(burned.Json()["error"]["code"] == "consumed");
+  CHECK(Status(repo)["next"] == "none");
+}
+
 }  // namespace gentle::testing
