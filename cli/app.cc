@@ -33,6 +33,9 @@ struct Invocation {
   // --expected-revision is refused rather than ignored.
   LifecycleOptions life;
   std::string expected_revision, body, body_file;
+  // start and revise: --context FILE / --context-unavailable REASON, recorded only when given.
+  std::string context_file, context_unavailable;
+  transaction::ContextFlags start_context;
   std::function<int()> action;
 };
 
@@ -75,8 +78,25 @@ bool Given(CLI::App* command, const char* name) {
   return option != nullptr && option->count() > 0;
 }
 
+void AddContextFlags(CLI::App* command, Invocation* in) {
+  command->add_option("--context", in->context_file,
+                      "The round's review context (review context import output): its comment "
+                      "ids become the snapshot's ledger ids; kept in the history");
+  command->add_option("--context-unavailable", in->context_unavailable,
+                      "The harness could not read the review context (REASON): APPROVE is capped "
+                      "in this round");
+}
+
+transaction::ContextFlags GivenContextFlags(CLI::App* command, const Invocation* in) {
+  transaction::ContextFlags flags;
+  if (Given(command, "--context")) flags.context_file = in->context_file;
+  if (Given(command, "--context-unavailable")) flags.unavailable_reason = in->context_unavailable;
+  return flags;
+}
+
 // Copies the optional lifecycle flags that were given into `life`.
 void RecordGivenFlags(CLI::App* command, Invocation* in) {
+  in->life.context = GivenContextFlags(command, in);
   if (Given(command, "--expected-revision")) in->life.expected_revision = in->expected_revision;
   if (Given(command, "--body")) in->life.body = in->body;
   if (Given(command, "--body-file")) in->life.body_file = in->body_file;
@@ -102,7 +122,11 @@ void DefineStart(CLI::App* review, Invocation* in) {
   start->add_flag("--staged", in->selector.staged, "Review the index instead of the workspace");
   start->add_option("--untracked", in->selector.untracked,
                     "An untracked file to include (repeatable; relative to the worktree root)");
-  start->callback([in] { in->action = [in] { return RunStart(in->common, in->selector); }; });
+  AddContextFlags(start, in);
+  start->callback([in, start] {
+    in->start_context = GivenContextFlags(start, in);
+    in->action = [in] { return RunStart(in->common, in->selector, in->start_context); };
+  });
 }
 
 void DefineStatus(CLI::App* review, Invocation* in) {
@@ -293,6 +317,7 @@ void DefineRevise(CLI::App* review, Invocation* in) {
       &in->common);
   AddLineageFlag(revise, in);
   AddRevisionFlag(revise, in, false);
+  AddContextFlags(revise, in);
   RunsLifecycle(revise, in, RunRevise);
 }
 

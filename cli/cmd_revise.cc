@@ -9,7 +9,7 @@
 namespace gentle::cli {
 
 int RunRevise(const CommonOptions& common, const LifecycleOptions& o) {
-  auto result = transaction::Revise({common.cwd, o.lineage, o.expected_revision});
+  auto result = transaction::Revise({common.cwd, o.lineage, o.expected_revision, o.context});
   if (!result.ok()) return ReportError(result.status(), common.json);
   const transaction::ReviseResult& r = *result;
   if (common.json) {

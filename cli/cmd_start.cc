@@ -8,8 +8,9 @@
 
 namespace gentle::cli {
 
-int RunStart(const CommonOptions& common, const transaction::Selector& selector) {
-  auto result = transaction::Start({common.cwd, selector});
+int RunStart(const CommonOptions& common, const transaction::Selector& selector,
+             const transaction::ContextFlags& context) {
+  auto result = transaction::Start({common.cwd, selector, context});
   if (!result.ok()) return ReportError(result.status(), common.json);
   const transaction::StartResult& r = *result;
   if (common.json) {

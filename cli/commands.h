@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "transaction/round_context_binding.h"
 #include "transaction/selector.h"
 
 namespace gentle::cli {
@@ -16,7 +17,8 @@ struct CommonOptions {
   bool json = false;
 };
 
-int RunStart(const CommonOptions& common, const transaction::Selector& selector);
+int RunStart(const CommonOptions& common, const transaction::Selector& selector,
+             const transaction::ContextFlags& context);
 int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage);
 int RunList(const CommonOptions& common);
 
@@ -79,7 +81,8 @@ struct LifecycleOptions {
   std::string reason;
   std::optional<std::string> expected_revision;
   bool yes = false;
-  bool sign = false;  // verdict --sign
+  bool sign = false;                  // verdict --sign
+  transaction::ContextFlags context;  // revise --context / --context-unavailable
 };
 
 int RunVerdict(const CommonOptions& common, const LifecycleOptions& options);

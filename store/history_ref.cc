@@ -74,6 +74,9 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   out.state = Trailer(m, "State");
   out.at = Trailer(m, "At");
   out.created_at = Trailer(m, "Created-At");
+  out.round = Trailer(m, "Round");
+  out.context_digest = Trailer(m, "Context");
+  out.context_unavailable = Trailer(m, "Context-Unavailable");
   out.legacy_pin = true;
   for (const git::RawTreeEntry& e : tree.entries()) {
     if (e.name == "base") out.base_tree = git::OidHex(e.id);

@@ -40,7 +40,7 @@ inline constexpr std::string_view kHistoryTombstoneName = "tombstone.json";
 inline constexpr std::string_view kHistoryAuditName = "reclaim-record.json";
 
 struct HistoryCommitSpec {
-  std::string verb;  // start, verdict, invalidate, burn, abandon, sync
+  std::string verb;  // start, verdict, revise, invalidate, burn, abandon, sync
   std::string lineage;
   std::string record_file;  // the record bytes of this revision
   std::string revision;
@@ -67,6 +67,10 @@ struct HistoryCommit {
   bool legacy_pin = false;                      // no review-state.json in the tree
   std::string record_file;                      // review-state.json's bytes
   std::string revision, state, at, created_at;  // trailers ("" when absent)
+  // start and revise: the round the commit opens (Round trailer; a start opens round 1) and how
+  // its review context was bound (transaction/round_context_binding.h): Context (the digest of
+  // the commit's context.json) and Context-Unavailable (the harness's reason). "" when absent.
+  std::string round, context_digest, context_unavailable;
   std::string base_tree, candidate_tree;
   bool terminal() const { return verb == "burn" || verb == "abandon"; }
 };

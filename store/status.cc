@@ -42,6 +42,8 @@ std::string_view CodeName(Code code) {
       return "busy";
     case Code::kUntrusted:
       return "untrusted";
+    case Code::kContextUnavailable:
+      return "context_unavailable";
   }
   return "internal";
 }
@@ -64,6 +66,7 @@ int ExitCodeFor(Code code) {
     case Code::kReconciliationPrepared:
     case Code::kWrongState:
     case Code::kForbidden:
+    case Code::kContextUnavailable:
       return 6;
     case Code::kCorrupted:
     case Code::kAmbiguous:

@@ -38,6 +38,7 @@ enum class Code {
   kConflict,
   kBusy,
   kUntrusted,
+  kContextUnavailable,
 };
 
 // The stable machine-readable name of a code ("not_found", ...).

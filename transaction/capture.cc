@@ -180,6 +180,7 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
     }
   }
   s.intended_untracked_proof = store::IntendedUntrackedProof(proof);
+  s.ledger_ids = selector.ledger_ids;
   s.identity = store::ComputeSnapshotIdentity(s);
   return s;
 }

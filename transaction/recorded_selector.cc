@@ -9,6 +9,7 @@ Selector RecordedSelector(const store::RecordView& record) {
   selector.kind = record.initial_snapshot.kind;
   selector.staged = record.initial_snapshot.projection == "staged";
   selector.untracked = record.initial_snapshot.intended_untracked;
+  selector.ledger_ids = record.current_snapshot.ledger_ids;
   try {
     auto state = nlohmann::json::parse(record.compact_state);
     const auto& s = state.at("initial_atomic_start").at("selector");

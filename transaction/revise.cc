@@ -79,6 +79,7 @@ Status CheckCandidate(const store::git::Repository& repo, const store::StoreLayo
 Result<ReviseResult> Revise(const ReviseRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
   GENTLE_RETURN_IF_ERROR(CheckExpectedRevision(request.expected_revision));
+  GENTLE_ASSIGN_OR_RETURN(RoundContextBinding binding, ReadContextBinding(request.context));
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo,
                           store::git::Repository::Discover(request.cwd));
   GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review revise"));
@@ -94,9 +95,10 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
         seen, LoadForMutation(layout, request.lineage, request.expected_revision, "revise"));
   }
   GENTLE_RETURN_IF_ERROR(CheckRevisable(repo, seen));
-  GENTLE_ASSIGN_OR_RETURN(
-      store::Snapshot snapshot,
-      CaptureSnapshot(repo, RecordedSelector(seen), store::git::ObjectWrites::kWrite));
+  Selector selector = RecordedSelector(seen);
+  selector.ledger_ids = binding.ledger_ids;
+  GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot,
+                          CaptureSnapshot(repo, selector, store::git::ObjectWrites::kWrite));
   store::FaultPoint("revise:captured");
 
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
@@ -113,6 +115,7 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   store::HistoryCommitSpec commit;
   commit.at = NowRfc3339();
   commit.trailers.emplace_back("Round", std::to_string(record.generation + 1));
+  AddToHistoryCommit(binding, &commit);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
                           CommitState(scope.get(), record, state, "revise", std::move(commit)));
   ReviseResult result;

@@ -5,8 +5,9 @@
 // candidate with the lineage's own selector (transaction/recorded_selector.h, as STATUS recomputes
 // it) into `current_snapshot`, with its own base tree (a base-diff's merge-base may have moved).
 // `generation` rises by one (a round is a generation), the state goes back to `reviewing`, and the
-// history gets a `revise` commit holding the new round's trees and record; the index row follows
-// the new target identity. The lineage id stays (it names the initial candidate).
+// history gets a `revise` commit holding the new round's trees and record (and its review-context
+// binding); the index row follows the new target identity. The lineage id stays (it names the
+// initial candidate).
 //
 // Refusals, before anything is written: any state but correction_required is `wrong_state`; a
 // historical-compat record `read_only`; a lineage started in another worktree of the clone, a
@@ -26,6 +27,7 @@
 #include <string>
 
 #include "store/status.h"
+#include "transaction/round_context_binding.h"
 
 namespace gentle::transaction {
 
@@ -33,6 +35,10 @@ struct ReviseRequest {
   std::string cwd = ".";
   std::string lineage;
   std::optional<std::string> expected_revision;
+  // The new round's review context (transaction/round_context_binding.h): --context FILE gives
+  // its ledger ids, --context-unavailable REASON marks it; without either the round has neither
+  // (a context-unavailable mark of the previous round is lifted).
+  ContextFlags context;
 };
 
 struct ReviseResult {

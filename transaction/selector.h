@@ -14,6 +14,10 @@ struct Selector {
   std::string base;                      // base-diff and commit-range: a revision
   std::string head;                      // commit-range: a revision
   std::vector<std::string> untracked;    // intended untracked paths, relative to the worktree root
+  // The snapshot's ledger ids: the comment ids of the round's review context (sorted, distinct;
+  // transaction/round_context_binding.h). They are part of the target, not of the workspace, so
+  // STATUS recomputes a lineage's live target with its current round's ids.
+  std::vector<std::string> ledger_ids;
 
   bool operator==(const Selector&) const = default;
 };

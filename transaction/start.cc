@@ -76,6 +76,9 @@ Result<bool> NeedsRecovery(const store::StoreLayout& layout) {
 
 Result<StartResult> Start(const StartRequest& request) {
   GENTLE_RETURN_IF_ERROR(ValidateSelector(request.selector));
+  GENTLE_ASSIGN_OR_RETURN(RoundContextBinding binding, ReadContextBinding(request.context));
+  Selector selector = request.selector;
+  if (request.context.context_file) selector.ledger_ids = binding.ledger_ids;
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo,
                           store::git::Repository::Discover(request.cwd));
   GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
@@ -83,9 +86,8 @@ Result<StartResult> Start(const StartRequest& request) {
   // Before the capture writes objects: a store the guard would refuse costs no object write.
   GENTLE_RETURN_IF_ERROR(store::PreflightWrite(layout));
 
-  GENTLE_ASSIGN_OR_RETURN(
-      store::Snapshot snapshot,
-      CaptureSnapshot(repo, request.selector, store::git::ObjectWrites::kWrite));
+  GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot,
+                          CaptureSnapshot(repo, selector, store::git::ObjectWrites::kWrite));
   if (snapshot.paths.empty()) {
     return Status(Code::kUsage, "nothing to review: the candidate has no changed paths");
   }
@@ -121,6 +123,7 @@ Result<StartResult> Start(const StartRequest& request) {
     // (a prepared row, or an index a reader cannot use) is recovered here as by every other
     // writer, and the answer is the record as it is afterwards. A store with nothing to recover
     // is left byte-identical.
+    GENTLE_RETURN_IF_ERROR(CheckSameBinding(repo, *existing, binding));
     GENTLE_ASSIGN_OR_RETURN(bool recover, NeedsRecovery(layout));
     if (!recover) return ResultOf(*existing, false);
     GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> recovered,
@@ -175,6 +178,7 @@ Result<StartResult> Start(const StartRequest& request) {
   history.candidate_tree = snapshot.candidate_tree;
   history.at = now;
   history.created_at = now;
+  AddToHistoryCommit(binding, &history);
   GENTLE_RETURN_IF_ERROR(AppendHistory(repo, layout, std::move(history)));
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage),
                                                 store::kStoreDirMode));

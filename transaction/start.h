@@ -14,6 +14,7 @@
 #include <string>
 
 #include "store/status.h"
+#include "transaction/round_context_binding.h"
 #include "transaction/selector.h"
 
 namespace gentle::transaction {
@@ -21,6 +22,9 @@ namespace gentle::transaction {
 struct StartRequest {
   std::string cwd = ".";
   Selector selector;
+  // --context FILE / --context-unavailable REASON (transaction/round_context_binding.h): the
+  // context's comment ids replace selector.ledger_ids.
+  ContextFlags context;
 };
 
 struct StartResult {

@@ -1,8 +1,10 @@
 #include "transaction/verdict.h"
 
 #include "store/fault_point.h"
+#include "store/history_ref.h"
 #include "store/lineage_id.h"
 #include "store/review_state.h"
+#include "store/round_context.h"
 #include "store/secret.h"
 #include "store/sha256.h"
 #include "transaction/approval_signer.h"
@@ -29,6 +31,24 @@ store::ReviewState TargetOf(std::string_view verdict, store::ReviewState from) {
   if (verdict == "REQUEST_CHANGES") return store::ReviewState::kCorrectionRequired;
   if (verdict == "NEEDS_DISCUSSION") return store::ReviewState::kEscalated;
   return from;
+}
+
+// The context-unavailable cap (DESIGN.md section 12): APPROVE is refused in a round whose
+// harness could not read the review context.
+Status CheckContextAvailable(const store::git::Repository& repo, const store::RecordView& record) {
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
+                          store::ReadHistoryTip(repo, record.lineage_id));
+  if (!tip) return Status::Ok();
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::RoundContext> round,
+                          store::ReadRoundContext(repo, tip->id, record.generation));
+  if (!round || round->unavailable_reason.empty()) return Status::Ok();
+  return Status(Code::kContextUnavailable,
+                "round " + std::to_string(round->round) + " of lineage " + record.lineage_id +
+                    " was reviewed without its review context (" + round->unavailable_reason +
+                    "): APPROVE is capped; revise with --context to lift it")
+      .WithLineage(record.lineage_id)
+      .WithDetail("round", std::to_string(round->round))
+      .WithDetail("reason", round->unavailable_reason);
 }
 
 }  // namespace
@@ -82,6 +102,9 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
         .WithDetail("state", record.state);
   }
   const store::ReviewState target = TargetOf(request.verdict, *from);
+  if (target == store::ReviewState::kApproved) {
+    GENTLE_RETURN_IF_ERROR(CheckContextAvailable(scope->repo, record));
+  }
   GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
 
   VerdictResult result;

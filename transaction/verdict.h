@@ -12,9 +12,11 @@
 //   FIXED, NO_CHANGES -> the state stays, and with it the record's bytes and revision; the
 //                       history gets the verdict commit. They report the docs reviewer's work,
 //                       not whether the change may land
-// Any other state is `wrong_state`. The record holds only gentle-ai's CompactState members
-// (store/compact_state.h); the verdict itself (body, actor, role, time, from and to state) is
-// the history commit's verdicts/<generation>.md, written before the record.
+// Any other state is `wrong_state`. APPROVE in a round marked context-unavailable
+// (transaction/round_context_binding.h) is `context_unavailable` (exit 6); the other verdicts
+// stand. The record holds only gentle-ai's CompactState members (store/compact_state.h); the
+// verdict itself (body, actor, role, time, from and to state) is the history commit's
+// verdicts/<generation>.md, written before the record.
 #ifndef GENTLE_TRANSACTION_VERDICT_H_
 #define GENTLE_TRANSACTION_VERDICT_H_
 

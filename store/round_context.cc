@@ -1,0 +1,38 @@
+#include "store/round_context.h"
+
+#include "store/history_ref.h"
+
+namespace gentle::store {
+namespace {
+
+// The round a start or revise commit opens; 0 when its Round trailer is not a decimal >= 1.
+int64_t OpenedRound(const HistoryCommit& commit) {
+  if (commit.verb == "start") return 1;
+  if (commit.round.empty() || commit.round.size() > 18 || commit.round[0] == '0') return 0;
+  int64_t round = 0;
+  for (char c : commit.round) {
+    if (c < '0' || c > '9') return 0;
+    round = round * 10 + (c - '0');
+  }
+  return round;
+}
+
+}  // namespace
+
+Result<std::optional<RoundContext>> ReadRoundContext(const git::Repository& repo,
+                                                     const std::string& tip, int64_t generation) {
+  std::optional<std::string> at = tip;
+  while (at) {
+    GENTLE_ASSIGN_OR_RETURN(HistoryCommit commit, ReadHistoryCommit(repo, *at));
+    if (commit.verb == "start" || commit.verb == "revise") {
+      const int64_t round = OpenedRound(commit);
+      if (round != generation) return std::optional<RoundContext>();
+      return std::optional<RoundContext>(
+          RoundContext{round, commit.id, commit.context_digest, commit.context_unavailable});
+    }
+    at = commit.parent;
+  }
+  return std::optional<RoundContext>();
+}
+
+}  // namespace gentle::store
