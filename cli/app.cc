@@ -138,7 +138,8 @@ void DefineStart(CLI::App* review, Invocation* in) {
 
 void DefineStatus(CLI::App* review, Invocation* in) {
   CLI::App* status = AddCommand(
-      review, "status", "State and applicability of lineages against the live target (read-only)",
+      review, "status",
+      "State, applicability and next action of lineages against the live target (read-only)",
       &in->common);
   status->add_option("--lineage", in->status_lineage, "Only this lineage");
   status->callback([in, status] {

@@ -58,9 +58,20 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
   request.lineage = options.lineage;
   request.engine = options.engine;
   request.round = *round;
-  // Applicability is reported only in the JSON envelope. Computing it recaptures the live target
-  // (for current-changes: hashes the whole worktree), so the raw patch does not pay for it.
-  if (common.json) request.applicability = transaction::ApplicabilityOf;
+  // Applicability and next are reported only in the JSON envelope. Computing them recaptures the
+  // live target (for current-changes: hashes the whole worktree), so the raw patch does not pay.
+  if (common.json) {
+    request.standing = [](const store::git::Repository& repo, const store::RecordView& record,
+                          const std::string& source) -> Result<exporter::Standing> {
+      GENTLE_ASSIGN_OR_RETURN(transaction::LineageStatus s,
+                              transaction::AssessRecord(repo, record, source));
+      // The context has just been read: a lineage that waited for its export now waits for a
+      // verdict.
+      return exporter::Standing{
+          std::string(transaction::ApplicabilityName(s.applicability)),
+          std::string(transaction::NextActionName(transaction::AfterExport(s.next)))};
+    };
+  }
   auto result = exporter::ExportContext(request);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) return Emit(exporter::RenderEnvelope(*result) + "\n", options.output, true);

@@ -15,7 +15,7 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     nlohmann::ordered_json out;
     out["schema"] = "gentle-ai.review-status/v1";
     out["lineages"] = nlohmann::ordered_json::array();
-    for (const auto& s : *result) {
+    for (const auto& s : result->lineages) {
       nlohmann::ordered_json entry;
       entry["lineage"] = s.lineage;
       entry["state"] = NullIfEmpty(s.state);
@@ -26,18 +26,21 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
       entry["live_target_identity"] = NullIfEmpty(s.live_target_identity);
       if (!s.detail.empty()) entry["detail"] = s.detail;
       entry["source"] = NullIfEmpty(s.source);
+      entry["next"] = std::string(transaction::NextActionName(s.next));
       out["lineages"].push_back(entry);
     }
+    out["next"] = std::string(transaction::NextActionName(result->next));
     return PrintJson(out);
   }
-  if (result->empty()) std::cout << "no lineages\n";
-  for (const auto& s : *result) {
+  if (result->lineages.empty()) std::cout << "no lineages\n";
+  for (const auto& s : result->lineages) {
     std::cout << s.lineage << "  " << (s.state.empty() ? "-" : s.state) << "  "
               << transaction::ApplicabilityName(s.applicability);
     if (!s.detail.empty()) std::cout << "  (" << s.detail << ")";
     if (!s.source.empty()) std::cout << "  [from " << s.source << "]";
     std::cout << "\n";
   }
+  std::cout << "next: " << transaction::NextActionName(result->next) << "\n";
   return 0;
 }
 

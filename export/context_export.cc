@@ -101,14 +101,14 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     return st.WithLineage(request.lineage);
   }
   out.derived = std::move(derived).value();
-  out.applicability = "unrelated";
-  if (request.applicability && !consumed) {
-    auto applicability = request.applicability(repo, out.record);
-    if (!applicability.ok()) {
-      Status st = applicability.status();
+  out.standing = Standing{"unrelated", "none"};
+  if (request.standing && !consumed) {
+    auto standing = request.standing(repo, out.record, out.source);
+    if (!standing.ok()) {
+      Status st = standing.status();
       return st.WithLineage(request.lineage);
     }
-    out.applicability = std::move(applicability).value();
+    out.standing = std::move(standing).value();
   }
   return out;
 }
@@ -161,9 +161,10 @@ std::string RenderEnvelope(const ContextExport& c) {
   snapshot["unborn_head"] = s.unborn_head;
   snapshot["ledger_ids"] = s.ledger_ids;
   j["state"] = c.state;
-  j["applicability"] = c.applicability;
+  j["applicability"] = c.standing.applicability;
   j["source"] = c.source.empty() ? Json(nullptr) : Json(c.source);
   RenderDerivedMembers(c.derived, &j);
+  j["next"] = c.standing.next;
   return store::MarshalCompact(j);
 }
 

@@ -38,24 +38,31 @@ namespace gentle::exporter {
 
 inline constexpr std::string_view kToolVersion = "gentle-ai-review 0.1.0";
 
-// Computes a record's applicability to the live target, read-only. Injected by the caller so that
-// export/ never links the transaction layer.
-using ApplicabilityFn =
-    std::function<Result<std::string>(const store::git::Repository&, const store::RecordView&)>;
+// A record's applicability to the live target and the next action once its context has been read
+// (transaction/next_action.h), by name.
+struct Standing {
+  std::string applicability;
+  std::string next;
+};
+
+// Computes a record's Standing, read-only; `source` is the remote of a fetched-only lineage, empty
+// for the local store. Injected by the caller so that export/ never links the transaction layer.
+using StandingFn = std::function<Result<Standing>(
+    const store::git::Repository&, const store::RecordView&, const std::string& source)>;
 
 struct ContextRequest {
   std::string cwd = ".";
   std::string lineage;
   std::string engine = "native";  // an engine name (export/engine.h)
   std::optional<int64_t> round;   // export-context --round N; nullopt: the current round
-  ApplicabilityFn applicability;
+  StandingFn standing;            // unset: applicability "unrelated", next "none"
 };
 
 struct ContextExport {
-  store::RecordView record;  // the lineage's current record
-  std::string state;         // the lineage's state (`consumed` for a burned one's round)
-  std::string source;        // the remote of a fetched-only lineage; empty for the local store
-  std::string applicability;
+  store::RecordView record;    // the lineage's current record
+  std::string state;           // the lineage's state (`consumed` for a burned one's round)
+  std::string source;          // the remote of a fetched-only lineage; empty for the local store
+  Standing standing;           // "unrelated" / "none" for a burned lineage's round
   int64_t round = 0;           // the exported round
   store::Snapshot snapshot;    // that round's snapshot
   std::string round_revision;  // --round: the revision of that round's record; else empty

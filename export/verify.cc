@@ -223,6 +223,7 @@ const std::vector<std::string>& EnvelopeSelfAsserted() {
                                                     "revision",
                                                     "state",
                                                     "applicability",
+                                                    "next",
                                                     "source",
                                                     "snapshot.kind",
                                                     "snapshot.projection",

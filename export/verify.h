@@ -21,8 +21,8 @@
 // envelope (the foreign schema the reader names) is refused with `usage`, not as a mismatch.
 // What no object can prove is self-asserted by whoever wrote the envelope and is reported as
 // such (EnvelopeSelfAsserted): the lineage, revision and state (who approved, and whether
-// anyone did), the applicability, the snapshot's kind, projection, ledger ids, intended
-// untracked paths and unborn_head, and derivation.engine and tool_version. Only a signed
+// anyone did), the applicability and next action, the snapshot's kind, projection, ledger ids,
+// intended untracked paths and unborn_head, and derivation.engine and tool_version. Only a signed
 // history (DESIGN.md section 11) can back them.
 #ifndef GENTLE_EXPORT_VERIFY_H_
 #define GENTLE_EXPORT_VERIFY_H_

@@ -187,6 +187,33 @@ TEST_CASE(
   f.Verify(bad_lineage, 10, "integrity_mismatch");
 }
 
+TEST_CASE("next is self-asserted - the envelope verifies with it changed or absent") {
+  ApprovedEnvelope f;
+  CHECK(f.envelope["next"] == "burn");
+  CHECK(f.reviewing_envelope["next"] == "verdict");
+  CHECK(f.envelope.back() == "burn");  // the last member: every other one is where it was
+  nlohmann::json out = f.Verify(f.envelope, 0, "");
+  CHECK(std::find(out["self_asserted"].begin(), out["self_asserted"].end(), "next") !=
+        out["self_asserted"].end());
+  for (const Json& next : {Json("start"), Json("none"), Json("not-a-next-action"), Json(7)}) {
+    INFO(next.dump());
+    Json changed = f.envelope;
+    changed["next"] = next;
+    CheckSelfAsserted(f.Verify(changed, 0, ""));
+  }
+  // An envelope written before the member existed.
+  Json older = f.envelope;
+  older.erase("next");
+  CheckSelfAsserted(f.Verify(older, 0, ""));
+  // The strict parser still refuses a second copy of it.
+  const std::string file = f.tmp.path() + "/twice.json";
+  std::string twice = f.envelope.dump();
+  twice.insert(twice.size() - 1, ",\"next\":\"none\"");
+  WriteFile(file, twice);
+  ExpectOutcome({"review", "verify", "--envelope", file, "--against", "HEAD"}, f.clone, 10,
+                "integrity_mismatch");
+}
+
 TEST_CASE("a changed budget is integrity_mismatch") {
   ApprovedEnvelope f;
   const uint64_t used = f.envelope["budget"]["used_bytes"];

@@ -243,7 +243,7 @@ TEST_CASE("rounds: one round - the export names round 1 - --round 1 is the curre
   CHECK(Keys(Export(repo, lineage, {}, true)) ==
         std::vector<std::string>{"schema", "lineage", "revision", "round", "snapshot", "state",
                                  "applicability", "source", "candidate_diff",
-                                 "changed_path_manifest", "derivation", "budget"});
+                                 "changed_path_manifest", "derivation", "budget", "next"});
 
   Json round = Envelope(repo, lineage, {"--round", "1"});
   CHECK(round["round"] == 1);
@@ -268,7 +268,7 @@ TEST_CASE("rounds: one round - the export names round 1 - --round 1 is the curre
   CHECK(Keys(Export(repo, lineage, {"--round", "1"}, true)) ==
         std::vector<std::string>{"schema", "lineage", "revision", "round", "round_revision",
                                  "snapshot", "state", "applicability", "source", "candidate_diff",
-                                 "changed_path_manifest", "derivation", "budget"});
+                                 "changed_path_manifest", "derivation", "budget", "next"});
   CHECK(repo.StoreBytes() == before);
 }
 
@@ -387,6 +387,7 @@ TEST_CASE("rounds: verify --envelope reads old and round envelopes and refuses i
                                                       "revision",
                                                       "state",
                                                       "applicability",
+                                                      "next",
                                                       "source",
                                                       "snapshot.kind",
                                                       "snapshot.projection",

@@ -3,6 +3,7 @@
 #include <map>
 
 #include "store/catalog.h"
+#include "store/digests.h"
 #include "store/fetched_lineage.h"
 #include "store/file_io.h"
 #include "store/git/repository.h"
@@ -17,22 +18,6 @@
 
 namespace gentle::transaction {
 
-std::string_view ApplicabilityName(Applicability applicability) {
-  switch (applicability) {
-    case Applicability::kCurrentTarget:
-      return "current_target";
-    case Applicability::kAmbiguous:
-      return "ambiguous";
-    case Applicability::kUnrelated:
-      return "unrelated";
-    case Applicability::kCorrupted:
-      return "corrupted";
-    case Applicability::kIncomplete:
-      return "incomplete";
-  }
-  return "unrelated";  // unreachable: the switch names every enumerator
-}
-
 namespace {
 
 struct Loaded {
@@ -40,25 +25,32 @@ struct Loaded {
   Result<store::RecordView> record;
 };
 
+// What status keeps of a live candidate.
+struct LiveTarget {
+  std::string identity;
+  bool clean = false;  // no changed paths: nothing `start` could capture
+};
+
 class LiveTargets {
  public:
   explicit LiveTargets(const store::git::Repository& repo) : repo_(repo) {}
 
-  // The live identity for a selector, or the reason it cannot be computed.
-  const Result<std::string>& For(const Selector& selector) {
+  // The live target for a selector, or the reason it cannot be computed.
+  const Result<LiveTarget>& For(const Selector& selector) {
     for (auto& [key, value] : cache_) {
       if (key == selector) return value;
     }
     auto snapshot = CaptureSnapshot(repo_, selector, store::git::ObjectWrites::kHashOnly);
-    Result<std::string> identity = snapshot.ok() ? Result<std::string>(snapshot->identity)
-                                                 : Result<std::string>(snapshot.status());
-    cache_.emplace_back(selector, std::move(identity));
+    Result<LiveTarget> target =
+        snapshot.ok() ? Result<LiveTarget>(LiveTarget{snapshot->identity, snapshot->paths.empty()})
+                      : Result<LiveTarget>(snapshot.status());
+    cache_.emplace_back(selector, std::move(target));
     return cache_.back().second;
   }
 
  private:
   const store::git::Repository& repo_;
-  std::vector<std::pair<Selector, Result<std::string>>> cache_;
+  std::vector<std::pair<Selector, Result<LiveTarget>>> cache_;
 };
 
 }  // namespace
@@ -92,32 +84,45 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   s.kind = r.initial_snapshot.kind;
   s.revision = r.revision;
   s.target_identity = r.current_snapshot.identity;
-  const Result<std::string>& live_identity =
+  const Result<LiveTarget>& live_target =
       repo.is_bare() && s.kind != "commit-range"
-          ? Result<std::string>(Status(Code::kUsage, "a bare repository has no workspace"))
+          ? Result<LiveTarget>(Status(Code::kUsage, "a bare repository has no workspace"))
           : live.For(RecordedSelector(r));
-  if (live_identity.ok()) {
-    s.live_target_identity = *live_identity;
-    if (*live_identity != s.target_identity) {
+  if (live_target.ok()) {
+    s.live_target_identity = live_target->identity;
+    if (live_target->identity != s.target_identity) {
       s.applicability = Applicability::kUnrelated;
+      s.unrelated = UnrelatedReason::kTargetMoved;
       s.detail = "the live target differs from the lineage's snapshot";
     } else if (!ClaimsHere(r, here)) {
       s.applicability = Applicability::kUnrelated;
+      s.unrelated = UnrelatedReason::kOtherWorktree;
       s.detail = kForeignDetail;
     } else {
       s.applicability = Applicability::kCurrentTarget;
     }
   } else {
     s.applicability = Applicability::kUnrelated;
-    s.detail = "the live target cannot be computed here: " + live_identity.status().message();
+    s.unrelated = UnrelatedReason::kNotComputable;
+    s.detail = "the live target cannot be computed here: " + live_target.status().message();
   }
   return s;
 }
 
-// A lone lineage's status: Assess, then `ambiguous` if another lineage claims the same live target.
+// Sets the entry's next action, and its detail when that action waits on the author.
+void DecideNext(LineageStatus& s) {
+  const EntryFacts facts = s.Facts();
+  s.next = EntryNext(facts);
+  const std::string_view waiting = WaitingDetail(facts);
+  if (!waiting.empty()) s.detail = std::string(waiting);
+}
+
+// A lone lineage's status: Assess, then `ambiguous` if another lineage claims the same live target,
+// then its next action (`source`: the remote of a fetched-only lineage, or empty).
 Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
                                   const store::StoreLayout& layout, const std::string& lineage,
-                                  const Result<store::RecordView>& record) {
+                                  const Result<store::RecordView>& record,
+                                  const std::string& source) {
   LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
   LineageStatus s = Assess(repo, live, here, lineage, record);
@@ -129,12 +134,28 @@ Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
       s.detail = kAmbiguousDetail;
     }
   }
+  s.source = source;
+  DecideNext(s);
   return s;
 }
 
-Result<std::vector<LineageStatus>> InspectOne(const store::git::Repository& repo,
-                                              const store::StoreLayout& layout,
-                                              const std::string& lineage) {
+// Whether `review start` could start the live target of the default selector here. Read-only: the
+// candidate is hashed in memory and the tombstone is one keyed file probe.
+LiveStart ProbeLiveStart(const store::git::Repository& repo, const store::StoreLayout& layout,
+                         LiveTargets& live) {
+  if (repo.is_bare()) return LiveStart::kUnavailable;
+  const Result<LiveTarget>& target = live.For(Selector{});
+  if (!target.ok()) return LiveStart::kUnavailable;
+  if (target->clean) return LiveStart::kClean;
+  const std::string tombstone =
+      layout.tombstone_dir() + "/" +
+      store::TombstoneFileName(store::RepoKey(repo.worktree_root()), target->identity);
+  if (store::KindOf(tombstone) != store::PathKind::kMissing) return LiveStart::kBurned;
+  return LiveStart::kStartable;
+}
+
+Result<LineageStatus> InspectOne(const store::git::Repository& repo,
+                                 const store::StoreLayout& layout, const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
     Status absent = store::ClassifyRecordless(layout, lineage);
@@ -144,54 +165,59 @@ Result<std::vector<LineageStatus>> InspectOne(const store::git::Repository& repo
                             store::ReadFetchedLineage(repo, lineage));
     if (!fetched) return absent;
     GENTLE_RETURN_IF_ERROR(store::TerminalAnswer(*fetched, lineage));
-    GENTLE_ASSIGN_OR_RETURN(
-        LineageStatus s,
-        AssessAlone(repo, layout, lineage, Result<store::RecordView>(fetched->chain.record)));
-    s.source = fetched->remote;
-    return std::vector<LineageStatus>{s};
+    return AssessAlone(repo, layout, lineage, Result<store::RecordView>(fetched->chain.record),
+                       fetched->remote);
   }
   if (!record.ok()) return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
-  GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, lineage, record));
-  return std::vector<LineageStatus>{s};
+  return AssessAlone(repo, layout, lineage, record, "");
 }
 
 }  // namespace
 
-Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
-                                                 const std::optional<std::string>& lineage) {
+Result<StatusReport> InspectStatus(const std::string& cwd,
+                                   const std::optional<std::string>& lineage) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
-  if (lineage) return InspectOne(repo, layout, *lineage);
+  StatusReport report;
+  if (lineage) {
+    GENTLE_ASSIGN_OR_RETURN(LineageStatus s, InspectOne(repo, layout, *lineage));
+    report.next = s.next;
+    report.lineages.push_back(std::move(s));
+    return report;
+  }
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
 
   LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
   // How many live lineages claim each live identity here, so a contested target is `ambiguous`.
   std::map<std::string, int> claims;
-  std::vector<LineageStatus> out;
+  std::vector<LineageStatus>& out = report.lineages;
   for (const std::string& id : ids) {
     auto record = store::LoadRecord(layout, id);
     LineageStatus s = Assess(repo, live, here, id, record);
     if (s.applicability == Applicability::kCurrentTarget) ++claims[s.target_identity];
     out.push_back(std::move(s));
   }
+  std::vector<EntryFacts> facts;
+  facts.reserve(out.size());
   for (LineageStatus& s : out) {
     if (s.applicability == Applicability::kCurrentTarget && claims[s.target_identity] > 1) {
       s.applicability = Applicability::kAmbiguous;
       s.detail = kAmbiguousDetail;
     }
+    DecideNext(s);
+    facts.push_back(s.Facts());
   }
-  return out;
+  report.next = EnvelopeNext(facts, [&] { return ProbeLiveStart(repo, layout, live); });
+  return report;
 }
 
-Result<std::string> ApplicabilityOf(const store::git::Repository& repo,
-                                    const store::RecordView& record) {
+Result<LineageStatus> AssessRecord(const store::git::Repository& repo,
+                                   const store::RecordView& record, const std::string& source) {
   const store::StoreLayout layout(repo.common_dir());
-  GENTLE_ASSIGN_OR_RETURN(LineageStatus s, AssessAlone(repo, layout, record.lineage_id,
-                                                       Result<store::RecordView>(record)));
-  return std::string(ApplicabilityName(s.applicability));
+  return AssessAlone(repo, layout, record.lineage_id, Result<store::RecordView>(record), source);
 }
 
 }  // namespace gentle::transaction

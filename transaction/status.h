@@ -13,6 +13,7 @@
 // Claims are worktree-aware: a lineage claims the live target only in the worktree it was started
 // in (its record's initial_atomic_start.worktree_identity is this worktree's identity). A record
 // that names no worktree cannot be proven foreign and claims the live target wherever it matches.
+// Each lineage, and the report as a whole, carries its next action (transaction/next_action.h).
 #ifndef GENTLE_TRANSACTION_STATUS_H_
 #define GENTLE_TRANSACTION_STATUS_H_
 
@@ -24,14 +25,10 @@
 #include "store/git/repository.h"
 #include "store/record.h"
 #include "store/status.h"
+#include "transaction/applicability.h"
+#include "transaction/next_action.h"
 
 namespace gentle::transaction {
-
-// The applicability vocabulary above, one enum with one name table (ApplicabilityName).
-enum class Applicability { kCurrentTarget, kAmbiguous, kUnrelated, kCorrupted, kIncomplete };
-
-// "current_target", "ambiguous", "unrelated", "corrupted", "incomplete".
-std::string_view ApplicabilityName(Applicability applicability);
 
 struct LineageStatus {
   std::string lineage;
@@ -41,8 +38,19 @@ struct LineageStatus {
   std::string revision;
   std::string target_identity;
   std::string live_target_identity;  // empty when it could not be computed
-  std::string detail;                // why: unrelated, ambiguous, corrupted, incomplete
+  std::string detail;  // why: unrelated, ambiguous, corrupted, incomplete; or what next waits for
   std::string source;  // the remote of a fetched-only lineage; empty for the local store
+  UnrelatedReason unrelated = UnrelatedReason::kNotUnrelated;
+  NextAction next = NextAction::kNone;
+
+  EntryFacts Facts() const { return {state, applicability, unrelated, !source.empty()}; }
+};
+
+struct StatusReport {
+  std::vector<LineageStatus> lineages;
+  // With a lineage: its next. Without: EnvelopeNext over every entry, the live target being the
+  // default current-changes selector's (startable unless clean, burned here, or not computable).
+  NextAction next = NextAction::kNone;
 };
 
 // With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors; an
@@ -52,13 +60,14 @@ struct LineageStatus {
 // fetched_lineage.h: verified whole, `source` set; a terminal one answers consumed / retired).
 // Without: every live lineage directory (one without a readable record reports `corrupted`, one
 // without a record `incomplete`); fetched histories are not listed (`list` shows them).
-Result<std::vector<LineageStatus>> InspectStatus(const std::string& cwd,
-                                                 const std::optional<std::string>& lineage);
+Result<StatusReport> InspectStatus(const std::string& cwd,
+                                   const std::optional<std::string>& lineage);
 
-// One record's applicability (current_target, ambiguous or unrelated) against the live target of
-// `repo`'s worktree, exactly as `status --lineage` reports it. Read-only.
-Result<std::string> ApplicabilityOf(const store::git::Repository& repo,
-                                    const store::RecordView& record);
+// One record's status (applicability current_target, ambiguous or unrelated, and next) against the
+// live target of `repo`'s worktree, exactly as `status --lineage` reports it; `source` is the
+// remote of a record read from a fetched history, empty for the local store. Read-only.
+Result<LineageStatus> AssessRecord(const store::git::Repository& repo,
+                                   const store::RecordView& record, const std::string& source);
 
 }  // namespace gentle::transaction
 
