@@ -26,6 +26,8 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
       entry["live_target_identity"] = NullIfEmpty(s.live_target_identity);
       if (!s.detail.empty()) entry["detail"] = s.detail;
       entry["source"] = NullIfEmpty(s.source);
+      entry["context_digest"] = NullIfEmpty(s.context_digest);
+      entry["context_unavailable"] = NullIfEmpty(s.context_unavailable);
       entry["next"] = std::string(transaction::NextActionName(s.next));
       out["lineages"].push_back(entry);
     }

@@ -26,6 +26,10 @@ Result<std::optional<RoundContext>> ReadRoundContext(const git::Repository& repo
     GENTLE_ASSIGN_OR_RETURN(HistoryCommit commit, ReadHistoryCommit(repo, *at));
     if (commit.verb == "start" || commit.verb == "revise") {
       const int64_t round = OpenedRound(commit);
+      if (round > generation) {
+        at = commit.parent;
+        continue;
+      }
       if (round != generation) return std::optional<RoundContext>();
       return std::optional<RoundContext>(
           RoundContext{round, commit.id, commit.context_digest, commit.context_unavailable});

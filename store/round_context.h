@@ -1,11 +1,12 @@
 // RoundContext: how a review round of a lineage was bound to its forge review context, read from
 // the lineage's history (DESIGN.md section 12; written by transaction/round_context_binding.h).
 //
-// A round is opened by a `start` (round 1) or a `revise` commit (its `Round` trailer); the newest
-// such commit on the first-parent chain from `tip` opens the current round. Its `Context` trailer
-// is the digest of its `context.json`, its `Context-Unavailable` trailer the harness's reason.
-// nullopt when the newest opening commit is not of round `generation` (a round another tool
-// opened, whose binding this history does not know), or when the chain has none. Read-only.
+// A round is opened by a `start` (round 1) or a `revise` commit (its `Round` trailer). Round
+// `generation` is bound by the newest opening commit of that round on the first-parent chain from
+// `tip` (newer rounds' opening commits are passed over). Its `Context` trailer is the digest of its
+// `context.json`, its `Context-Unavailable` trailer the harness's reason. nullopt when the walk
+// meets an opening commit of an earlier round first (a round another tool opened, whose binding
+// this history does not know), or when the chain has none. Read-only.
 #ifndef GENTLE_STORE_ROUND_CONTEXT_H_
 #define GENTLE_STORE_ROUND_CONTEXT_H_
 

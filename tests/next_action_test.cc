@@ -459,7 +459,7 @@ TEST_CASE("next action: several actionable lineages say select_lineage") {
   CHECK(human.out.substr(human.out.rfind("next: ")) == "next: select_lineage\n");
 }
 
-TEST_CASE("next action: the status JSON appends next after the existing members") {
+TEST_CASE("next action: the status JSON appends context and next after the existing members") {
   LifecycleRepo repo;
   const Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
@@ -472,7 +472,8 @@ TEST_CASE("next action: the status JSON appends next after the existing members"
                      "\"current_target\",\"revision\":\"" +
                      started["revision"].get<std::string>() + "\",\"target_identity\":\"" + target +
                      "\",\"live_target_identity\":\"" + target +
-                     "\",\"source\":null,\"next\":\"export\"}],\"next\":\"export\"}\n");
+                     "\",\"source\":null,\"context_digest\":null,\"context_unavailable\":null,"
+                     "\"next\":\"export\"}],\"next\":\"export\"}\n");
 }
 
 TEST_CASE("next action: a two-round review walked by following only next") {

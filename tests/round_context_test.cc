@@ -66,6 +66,9 @@ TEST_CASE("start --context binds the comment ids as ledger ids - the file stays 
   // The live target is recomputed with the round's ledger ids: the lineage is the current target.
   Json status = repo.ReviewOk({"status", "--lineage", lineage});
   CHECK(status["lineages"][0]["applicability"] == "current_target");
+  CHECK(status["lineages"][0]["context_digest"] ==
+        "sha256:" + store::Sha256Hex(ReadFile(kContextFile)));
+  CHECK(status["lineages"][0]["context_unavailable"].is_null());
   // The same candidate without a context is another target, so another lineage.
   Json other = repo.ReviewOk({"start"});
   CHECK(other["lineage"] != lineage);
@@ -131,6 +134,9 @@ TEST_CASE("context-unavailable caps APPROVE in its round - a round with a contex
   Json started = repo.ReviewOk({"start", "--context-unavailable", "gh pr view failed: HTTP 502"});
   const std::string lineage = started["lineage"];
   CHECK(Trailer(repo, ReviewRef(lineage), "Context-Unavailable") == "gh pr view failed: HTTP 502");
+  Json marked = repo.ReviewOk({"status", "--lineage", lineage});
+  CHECK(marked["lineages"][0]["context_unavailable"] == "gh pr view failed: HTTP 502");
+  CHECK(marked["lineages"][0]["context_digest"].is_null());
   CHECK(repo.RecordState(lineage).dump().find("context") == std::string::npos);
   repo.ExpectRefused(Verdict(lineage, "APPROVE"), "context_unavailable", 6);
   repo.ExpectRefused(Verdict(lineage, "APPROVE", "docs-reviewer"), "context_unavailable", 6);
@@ -157,6 +163,9 @@ TEST_CASE("context-unavailable caps APPROVE in its round - a round with a contex
   CHECK(repo.GitOk({"show", ReviewRef(lineage) + ":context.json"}) == ReadFile(kContextFile));
   Json status = repo.ReviewOk({"status", "--lineage", lineage});
   CHECK(status["lineages"][0]["applicability"] == "current_target");
+  CHECK(status["lineages"][0]["context_unavailable"].is_null());  // lifted in round three
+  CHECK(status["lineages"][0]["context_digest"] ==
+        "sha256:" + store::Sha256Hex(ReadFile(kContextFile)));
   Json approved = repo.ReviewOk(Verdict(lineage, "APPROVE"));
   CHECK(approved["state"] == "approved");
   ExpectFsckClean(repo);

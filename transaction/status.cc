@@ -7,10 +7,12 @@
 #include "store/fetched_lineage.h"
 #include "store/file_io.h"
 #include "store/git/repository.h"
+#include "store/history_ref.h"
 #include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
+#include "store/round_context.h"
 #include "store/store_guard.h"
 #include "transaction/capture.h"
 #include "transaction/recorded_selector.h"
@@ -60,6 +62,17 @@ namespace {
 constexpr char kForeignDetail[] = "the same candidate was captured in another worktree";
 constexpr char kAmbiguousDetail[] = "more than one lineage claims the live target";
 
+// The current round's binding from the local history; nothing when it has none or cannot be read
+// (status reports it as information and never fails on it).
+std::optional<store::RoundContext> CurrentRoundContext(const store::git::Repository& repo,
+                                                       const store::RecordView& record) {
+  auto tip = store::ReadHistoryTip(repo, record.lineage_id);
+  if (!tip.ok() || !*tip) return std::nullopt;
+  auto bound = store::ReadRoundContext(repo, (*tip)->id, record.generation);
+  if (!bound.ok()) return std::nullopt;
+  return *bound;
+}
+
 // `here`: this worktree's identity (Repository::WorktreeIdentity).
 LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, const std::string& here,
                      const std::string& lineage, const Result<store::RecordView>& record) {
@@ -84,6 +97,10 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   s.kind = r.initial_snapshot.kind;
   s.revision = r.revision;
   s.target_identity = r.current_snapshot.identity;
+  if (std::optional<store::RoundContext> bound = CurrentRoundContext(repo, r)) {
+    s.context_digest = bound->context_digest;
+    s.context_unavailable = bound->unavailable_reason;
+  }
   const Result<LiveTarget>& live_target =
       repo.is_bare() && s.kind != "commit-range"
           ? Result<LiveTarget>(Status(Code::kUsage, "a bare repository has no workspace"))

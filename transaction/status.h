@@ -40,6 +40,10 @@ struct LineageStatus {
   std::string live_target_identity;  // empty when it could not be computed
   std::string detail;  // why: unrelated, ambiguous, corrupted, incomplete; or what next waits for
   std::string source;  // the remote of a fetched-only lineage; empty for the local store
+  // The current round's review-context binding, from the local history (store/round_context.h):
+  // the digest of its context.json, or the harness's context-unavailable reason; empty when none
+  // or not known (a fetched-only lineage, a round another tool opened).
+  std::string context_digest, context_unavailable;
   UnrelatedReason unrelated = UnrelatedReason::kNotUnrelated;
   NextAction next = NextAction::kNone;
 
