@@ -10,8 +10,10 @@
 #include "store/fetched_lineage.h"
 #include "store/file_io.h"
 #include "store/go_marshal.h"
+#include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
+#include "store/round_context.h"
 #include "store/sha256.h"
 #include "store/store_guard.h"
 
@@ -63,6 +65,19 @@ Result<LoadedRecord> LoadForRead(const store::git::Repository& repo, const std::
   return LoadedRecord{fetched->chain.record, fetched->remote};
 }
 
+namespace {
+
+// The round's review-context binding, as information: nothing when it cannot be read.
+void SetRoundContext(const store::git::Repository& repo, const std::string& tip, int64_t round,
+                     ContextExport* out) {
+  auto bound = store::ReadRoundContext(repo, tip, round);
+  if (!bound.ok() || !*bound) return;
+  out->context_digest = (*bound)->context_digest;
+  out->context_unavailable = (*bound)->unavailable_reason;
+}
+
+}  // namespace
+
 Result<ContextExport> ExportContext(const ContextRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
   const std::optional<Engine> engine = ParseEngine(request.engine);
@@ -83,6 +98,7 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     out.round = *request.round;
     out.snapshot = round.current_snapshot;
     out.round_revision = round.revision;
+    if (history.tip) SetRoundContext(repo, history.tip->id, out.round, &out);
     out.record = std::move(history.record);
     out.state = history.consumed ? "consumed" : out.record.state;
     out.source = std::move(history.source);
@@ -94,6 +110,10 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     out.source = std::move(loaded.source);
     out.round = out.record.generation;
     out.snapshot = out.record.current_snapshot;
+    if (out.source.empty()) {
+      auto tip = store::ReadHistoryTip(repo, request.lineage);
+      if (tip.ok() && *tip) SetRoundContext(repo, (*tip)->id, out.round, &out);
+    }
   }
   auto derived = DeriveContext(repo, out.snapshot, *engine);
   if (!derived.ok()) {
@@ -164,6 +184,9 @@ std::string RenderEnvelope(const ContextExport& c) {
   j["applicability"] = c.standing.applicability;
   j["source"] = c.source.empty() ? Json(nullptr) : Json(c.source);
   RenderDerivedMembers(c.derived, &j);
+  j["context_digest"] = c.context_digest.empty() ? Json(nullptr) : Json(c.context_digest);
+  j["context_unavailable"] =
+      c.context_unavailable.empty() ? Json(nullptr) : Json(c.context_unavailable);
   j["next"] = c.standing.next;
   return store::MarshalCompact(j);
 }

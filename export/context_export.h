@@ -66,6 +66,9 @@ struct ContextExport {
   int64_t round = 0;           // the exported round
   store::Snapshot snapshot;    // that round's snapshot
   std::string round_revision;  // --round: the revision of that round's record; else empty
+  // The exported round's review-context binding (store/round_context.h): its context.json's
+  // digest, or its context-unavailable reason; empty when none or not known. Not read by verify.
+  std::string context_digest, context_unavailable;
   Derived derived;
 };
 

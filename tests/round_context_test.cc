@@ -69,6 +69,9 @@ TEST_CASE("start --context binds the comment ids as ledger ids - the file stays 
   CHECK(status["lineages"][0]["context_digest"] ==
         "sha256:" + store::Sha256Hex(ReadFile(kContextFile)));
   CHECK(status["lineages"][0]["context_unavailable"].is_null());
+  Json envelope = repo.ReviewOk({"export-context", "--lineage", lineage});
+  CHECK(envelope["context_digest"] == status["lineages"][0]["context_digest"]);
+  CHECK(envelope["context_unavailable"].is_null());
   // The same candidate without a context is another target, so another lineage.
   Json other = repo.ReviewOk({"start"});
   CHECK(other["lineage"] != lineage);
@@ -137,6 +140,9 @@ TEST_CASE("context-unavailable caps APPROVE in its round - a round with a contex
   Json marked = repo.ReviewOk({"status", "--lineage", lineage});
   CHECK(marked["lineages"][0]["context_unavailable"] == "gh pr view failed: HTTP 502");
   CHECK(marked["lineages"][0]["context_digest"].is_null());
+  Json marked_envelope = repo.ReviewOk({"export-context", "--lineage", lineage});
+  CHECK(marked_envelope["context_unavailable"] == "gh pr view failed: HTTP 502");
+  CHECK(marked_envelope["context_digest"].is_null());
   CHECK(repo.RecordState(lineage).dump().find("context") == std::string::npos);
   repo.ExpectRefused(Verdict(lineage, "APPROVE"), "context_unavailable", 6);
   repo.ExpectRefused(Verdict(lineage, "APPROVE", "docs-reviewer"), "context_unavailable", 6);
@@ -166,6 +172,14 @@ TEST_CASE("context-unavailable caps APPROVE in its round - a round with a contex
   CHECK(status["lineages"][0]["context_unavailable"].is_null());  // lifted in round three
   CHECK(status["lineages"][0]["context_digest"] ==
         "sha256:" + store::Sha256Hex(ReadFile(kContextFile)));
+  // Each round's export names that round's binding.
+  Json round_one = repo.ReviewOk({"export-context", "--lineage", lineage, "--round", "1"});
+  CHECK(round_one["context_unavailable"] == "gh pr view failed: HTTP 502");
+  Json round_two = repo.ReviewOk({"export-context", "--lineage", lineage, "--round", "2"});
+  CHECK(round_two["context_unavailable"] == "still failing");
+  Json round_three = repo.ReviewOk({"export-context", "--lineage", lineage});
+  CHECK(round_three["context_unavailable"].is_null());
+  CHECK(round_three["context_digest"] == "sha256:" + store::Sha256Hex(ReadFile(kContextFile)));
   Json approved = repo.ReviewOk(Verdict(lineage, "APPROVE"));
   CHECK(approved["state"] == "approved");
   ExpectFsckClean(repo);

@@ -243,7 +243,8 @@ TEST_CASE("rounds: one round - the export names round 1 - --round 1 is the curre
   CHECK(Keys(Export(repo, lineage, {}, true)) ==
         std::vector<std::string>{"schema", "lineage", "revision", "round", "snapshot", "state",
                                  "applicability", "source", "candidate_diff",
-                                 "changed_path_manifest", "derivation", "budget", "next"});
+                                 "changed_path_manifest", "derivation", "budget", "context_digest",
+                                 "context_unavailable", "next"});
 
   Json round = Envelope(repo, lineage, {"--round", "1"});
   CHECK(round["round"] == 1);
@@ -268,7 +269,8 @@ TEST_CASE("rounds: one round - the export names round 1 - --round 1 is the curre
   CHECK(Keys(Export(repo, lineage, {"--round", "1"}, true)) ==
         std::vector<std::string>{"schema", "lineage", "revision", "round", "round_revision",
                                  "snapshot", "state", "applicability", "source", "candidate_diff",
-                                 "changed_path_manifest", "derivation", "budget", "next"});
+                                 "changed_path_manifest", "derivation", "budget", "context_digest",
+                                 "context_unavailable", "next"});
   CHECK(repo.StoreBytes() == before);
 }
 
