@@ -2,16 +2,15 @@
 #include <fcntl.h>
 #include <sqlite3.h>
 #include <sys/file.h>
-#include <time.h>
 
 #include <chrono>
-#include <cstdio>
 #include <memory>
 #include <set>
 #include <thread>
 
 #include "loop/seen_ledger.h"
 #include "loop/seen_schema.h"
+#include "store/clock.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
 #include "store/file_lock.h"
@@ -19,33 +18,12 @@
 #include "store/index/index_schema.h"
 #include "store/index/sqlite_handle.h"
 #include "store/posix_fd.h"
-#include "store/test_hooks.h"
 
 namespace gentle::loop {
 namespace {
 
 using store::index::SqliteConnection;
 using store::index::Statement;
-
-// RFC 3339 UTC with the fraction Go's RFC3339Nano writes, or the test build's fixed time.
-std::string NowRfc3339() {
-  if (std::optional<std::string> fixed = store::FixedTime()) return *fixed;
-  struct timespec ts;
-  clock_gettime(CLOCK_REALTIME, &ts);
-  struct tm utc;
-  gmtime_r(&ts.tv_sec, &utc);
-  char buffer[64];
-  size_t n = strftime(buffer, sizeof(buffer), "%Y-%m-%dT%H:%M:%S", &utc);
-  std::string out(buffer, n);
-  if (ts.tv_nsec != 0) {
-    char fraction[16];
-    std::snprintf(fraction, sizeof(fraction), ".%09ld", ts.tv_nsec);
-    std::string f(fraction);
-    while (f.back() == '0') f.pop_back();
-    out += f;
-  }
-  return out + "Z";
-}
 
 Result<std::string> ReadTextPragma(SqliteConnection& conn, const char* sql) {
   GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.PrepareUncached(sql));
@@ -202,7 +180,7 @@ Result<SeenWrite> Add(const std::string& common_dir, const std::string& pr,
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::Fd> lock, LockAndCheck(common_dir, nullptr));
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn, OpenForWrite(common_dir));
   SeenWrite out;
-  out.recorded_at = NowRfc3339();
+  out.recorded_at = store::NowRfc3339();
   Status status = InTransaction(*conn, [&]() -> Status {
     GENTLE_RETURN_IF_ERROR(InsertIds(*conn, pr, ids, kind, out.recorded_at, &out));
     store::FaultPoint("seen:rows-written");
@@ -219,7 +197,7 @@ Result<SeenWrite> Baseline(const std::string& common_dir, const std::string& pr,
                           LockAndCheck(common_dir, force ? nullptr : &pr));
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn, OpenForWrite(common_dir));
   SeenWrite out;
-  out.recorded_at = NowRfc3339();
+  out.recorded_at = store::NowRfc3339();
   Status status = InTransaction(*conn, [&]() -> Status {
     {
       GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn->Prepare(kSelectBaseline));

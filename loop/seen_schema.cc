@@ -1,9 +1,5 @@
 #include "loop/seen_schema.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include "loop/seen_ledger.h"
 #include "store/file_io.h"
 #include "store/index/database_files.h"
@@ -16,18 +12,6 @@ Result<int64_t> ReadIntPragma(store::index::SqliteConnection& conn, const char* 
   GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
   if (!row) return Status(Code::kInternal, std::string("seen ledger: no result from ") + sql);
   return stmt.ColumnInt(0);
-}
-
-// The first `n` bytes of a regular file (none when it is not one: O_NONBLOCK against a FIFO).
-std::string FileHeader(const std::string& path, size_t n) {
-  std::string out(n, '\0');
-  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return "";
-  struct stat st;
-  ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(fd, out.data(), n, 0) : -1;
-  close(fd);
-  out.resize(got > 0 ? static_cast<size_t>(got) : 0);
-  return out;
 }
 
 }  // namespace
@@ -76,7 +60,7 @@ Result<SeenReadiness> InspectSeenLedger(const std::string& common_dir) {
   GENTLE_ASSIGN_OR_RETURN(store::index::WalState wal, store::index::InspectWal(path));
   if (wal == store::index::WalState::kAbsent ||
       store::KindOf(path + "-shm") != store::PathKind::kFile) {
-    const std::string header = FileHeader(path, 100);
+    const std::string header = store::FileHeader(path, 100);
     const std::string_view magic("SQLite format 3\0", 16);
     const bool wal_mode =
         header.size() == 100 && header.compare(0, 16, magic) == 0 && header[18] == 2;

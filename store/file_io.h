@@ -41,6 +41,11 @@ class StorePathKinds {
 // Refuses (kCorrupted) if any existing component of `path` below `base` is a symlink.
 Status CheckNoSymlinks(const std::string& base, const std::string& path);
 
+// The first `n` bytes of a regular file (fewer if it is shorter or unreadable; none if it is not a
+// regular file or is a symlink: O_NONBLOCK so that a FIFO cannot block the open). For sniffing a
+// database's header without trusting the file.
+std::string FileHeader(const std::string& path, size_t n);
+
 // Reads a regular file (not following a final symlink). kNotFound when absent; kCorrupted when it
 // is not a regular file or is larger than max_bytes.
 Result<std::string> ReadFileLimited(const std::string& path, size_t max_bytes);

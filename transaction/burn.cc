@@ -2,6 +2,7 @@
 
 #include <git2.h>
 
+#include "store/clock.h"
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
@@ -14,7 +15,6 @@
 #include "store/secret.h"
 #include "store/store_scan.h"
 #include "store/tombstone.h"
-#include "transaction/clock.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
@@ -151,7 +151,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   history.state = "consumed";
   history.base_tree = record.current_snapshot.base_tree;
   history.candidate_tree = record.current_snapshot.candidate_tree;
-  history.at = NowRfc3339();
+  history.at = store::NowRfc3339();
   history.files.emplace_back(std::string(store::kHistoryTombstoneName), tombstone);
   GENTLE_RETURN_IF_ERROR(AppendHistory(scope->repo, layout, std::move(history)));
   GENTLE_RETURN_IF_ERROR(

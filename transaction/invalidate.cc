@@ -1,9 +1,9 @@
 #include "transaction/invalidate.h"
 
+#include "store/clock.h"
 #include "store/fault_point.h"
 #include "store/lineage_id.h"
 #include "store/review_state.h"
-#include "transaction/clock.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
@@ -41,7 +41,7 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
   }
   state["state"] = store::ReviewStateName(store::ReviewState::kInvalidated);
   state["invalidation_reason"] = Trimmed(request.reason);
-  const std::string at = NowRfc3339();  // the actor and the time are the history commit's
+  const std::string at = store::NowRfc3339();  // the actor and the time are the history commit's
   store::HistoryCommitSpec commit;
   commit.at = at;
   commit.trailers.emplace_back("Actor", Trimmed(request.actor));

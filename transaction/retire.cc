@@ -4,6 +4,7 @@
 
 #include "store/audit_record.h"
 #include "store/catalog.h"
+#include "store/clock.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
 #include "store/file_modes.h"
@@ -14,7 +15,6 @@
 #include "store/review_state.h"
 #include "store/secret.h"
 #include "store/store_scan.h"
-#include "transaction/clock.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
@@ -51,7 +51,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
   audit.lineage_id = lineage;
   audit.reason = Trimmed(request.reason);
   audit.actor = Trimmed(request.actor);
-  audit.reclaimed_at = NowRfc3339();
+  audit.reclaimed_at = store::NowRfc3339();
   audit.source_path = source;
   audit.quarantine_path = qdir;
   audit.residue = residue;

@@ -1,5 +1,6 @@
 #include "transaction/revise.h"
 
+#include "store/clock.h"
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
@@ -11,7 +12,6 @@
 #include "store/store_guard.h"
 #include "store/tombstone.h"
 #include "transaction/capture.h"
-#include "transaction/clock.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 #include "transaction/recorded_selector.h"
@@ -106,7 +106,7 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   store::SnapshotToJson(snapshot, &state["current_snapshot"]);
 
   store::HistoryCommitSpec commit;
-  commit.at = NowRfc3339();
+  commit.at = store::NowRfc3339();
   commit.trailers.emplace_back("Round", std::to_string(record.generation + 1));
   AddToHistoryCommit(binding, &commit);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written,

@@ -2,6 +2,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/clock.h"
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
@@ -18,7 +19,6 @@
 #include "store/store_scan.h"
 #include "store/tombstone.h"
 #include "transaction/capture.h"
-#include "transaction/clock.h"
 #include "transaction/history_writer.h"
 #include "transaction/target_claims.h"
 
@@ -150,7 +150,7 @@ Result<StartResult> Start(const StartRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> index,
                           store::index::OpenIndexForWriter(repo, layout));
   std::string revision;
-  const std::string now = NowRfc3339();
+  const std::string now = store::NowRfc3339();
   const std::string file = store::EncodeRecordFile(
       InitialState(lineage, snapshot, request.selector, worktree_identity), &revision);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));

@@ -1,5 +1,6 @@
 #include "transaction/verdict.h"
 
+#include "store/clock.h"
 #include "store/fault_point.h"
 #include "store/history_ref.h"
 #include "store/lineage_id.h"
@@ -8,7 +9,6 @@
 #include "store/secret.h"
 #include "store/sha256.h"
 #include "transaction/approval_signer.h"
-#include "transaction/clock.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
@@ -114,7 +114,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   result.state = std::string(store::ReviewStateName(target));
   result.previous_revision = record.revision;
   result.body_sha256 = "sha256:" + store::Sha256Hex(request.body);
-  result.at = NowRfc3339();
+  result.at = store::NowRfc3339();
   std::optional<ApprovalSigner> signer;
   if (target == store::ReviewState::kApproved) {
     bool sign = request.sign;

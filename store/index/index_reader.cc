@@ -1,9 +1,5 @@
 #include "store/index/index_reader.h"
 
-#include <fcntl.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <iostream>
 
 #include "store/audit_record.h"
@@ -13,19 +9,6 @@
 
 namespace gentle::store::index {
 namespace {
-
-// The first `n` bytes of a regular file (fewer if it is shorter or unreadable; none if it is not
-// a regular file: O_NONBLOCK so that a FIFO cannot block the open).
-std::string FileHeader(const std::string& path, size_t n) {
-  std::string out(n, '\0');
-  int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_NOFOLLOW | O_CLOEXEC);
-  if (fd < 0) return "";
-  struct stat st;
-  ssize_t got = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? pread(fd, out.data(), n, 0) : -1;
-  close(fd);
-  out.resize(got > 0 ? static_cast<size_t>(got) : 0);
-  return out;
-}
 
 bool RecordPresent(const StoreLayout& layout, const std::string& lineage) {
   return KindOf(layout.record_path(lineage)) != PathKind::kMissing;

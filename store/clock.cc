@@ -1,4 +1,4 @@
-#include "transaction/clock.h"
+#include "store/clock.h"
 
 #include <time.h>
 
@@ -6,10 +6,10 @@
 
 #include "store/test_hooks.h"
 
-namespace gentle::transaction {
+namespace gentle::store {
 
 std::string NowRfc3339() {
-  if (std::optional<std::string> fixed = store::FixedTime()) return *fixed;
+  if (std::optional<std::string> fixed = FixedTime()) return *fixed;
   struct timespec ts;
   clock_gettime(CLOCK_REALTIME, &ts);
   struct tm utc;
@@ -27,4 +27,4 @@ std::string NowRfc3339() {
   return out + "Z";
 }
 
-}  // namespace gentle::transaction
+}  // namespace gentle::store
