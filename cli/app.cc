@@ -9,9 +9,12 @@
 
 #include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/version_report.h"
 
 namespace gentle::cli {
 namespace {
+
+constexpr char kAppDescription[] = "gentle-ai: the review transaction store";
 
 // Every option any verb can take, and the action the parsed verb chose.
 struct Invocation {
@@ -58,7 +61,8 @@ CLI::App* AddCommand(CLI::App* parent, const char* name, const char* description
                      CommonOptions* common) {
   CLI::App* command = parent->add_subcommand(name, description);
   command->allow_extras(false);
-  command->add_option("--cwd", common->cwd, "Directory inside the repository (default: .)");
+  command->add_option("--cwd", common->cwd, "Directory inside the repository (default: .)")
+      ->type_name("DIR");
   command->add_flag("--json", common->json, "Machine-readable output (errors too)");
   return command;
 }
@@ -86,12 +90,16 @@ bool Given(CLI::App* command, const char* name) {
 }
 
 void AddContextFlags(CLI::App* command, Invocation* in) {
-  command->add_option("--context", in->context_file,
-                      "The round's review context (review context import output): its comment "
-                      "ids become the snapshot's ledger ids; kept in the history");
-  command->add_option("--context-unavailable", in->context_unavailable,
-                      "The harness could not read the review context (REASON): APPROVE is capped "
-                      "in this round");
+  command
+      ->add_option("--context", in->context_file,
+                   "The round's review context (review context import output): its comment "
+                   "ids become the snapshot's ledger ids; kept in the history")
+      ->type_name("FILE");
+  command
+      ->add_option("--context-unavailable", in->context_unavailable,
+                   "The harness could not read the review context (REASON): APPROVE is capped "
+                   "in this round")
+      ->type_name("REASON");
 }
 
 transaction::ContextFlags GivenContextFlags(CLI::App* command, const Invocation* in) {
@@ -124,11 +132,14 @@ void DefineStart(CLI::App* review, Invocation* in) {
       review, "start",
       "Freeze the live candidate into a lineage (idempotent for the same candidate)", &in->common);
   start->add_option("--kind", in->selector.kind, "current-changes | base-diff | commit-range");
-  start->add_option("--base", in->selector.base, "Base revision (base-diff, commit-range)");
-  start->add_option("--head", in->selector.head, "Head revision (commit-range)");
+  start->add_option("--base", in->selector.base, "Base revision (base-diff, commit-range)")
+      ->type_name("REV");
+  start->add_option("--head", in->selector.head, "Head revision (commit-range)")->type_name("REV");
   start->add_flag("--staged", in->selector.staged, "Review the index instead of the workspace");
-  start->add_option("--untracked", in->selector.untracked,
-                    "An untracked file to include (repeatable; relative to the worktree root)");
+  start
+      ->add_option("--untracked", in->selector.untracked,
+                   "An untracked file to include (repeatable; relative to the worktree root)")
+      ->type_name("PATH");
   AddContextFlags(start, in);
   start->callback([in, start] {
     in->start_context = GivenContextFlags(start, in);
@@ -164,7 +175,8 @@ void DefineExportContext(CLI::App* review, Invocation* in) {
       &in->common);
   ExportOptions& options = in->export_options;
   command->add_option("--lineage", options.lineage, "The lineage")->required();
-  command->add_option("--output", options.output, "Write to FILE instead of stdout");
+  command->add_option("--output", options.output, "Write to FILE instead of stdout")
+      ->type_name("FILE");
   command->add_option("--engine", options.engine,
                       "native (default) or git (the pinned git CLI, for cross-checks)");
   command->add_option("--round", in->export_round,
@@ -185,14 +197,19 @@ void DefineVerify(CLI::App* review, Invocation* in) {
       review, "verify",
       "CI check: the lineage or envelope binds its bytes; --against REV has its tree", &in->common);
   verify->add_option("--lineage", in->verify_options.lineage, "Verify a lineage of this store");
-  verify->add_option("--envelope", in->verify_options.envelope,
-                     "Verify a context envelope file (works without a store)");
-  verify->add_option("--against", in->against, "A revision whose tree must be the reviewed tree");
+  verify
+      ->add_option("--envelope", in->verify_options.envelope,
+                   "Verify a context envelope file (works without a store)")
+      ->type_name("FILE");
+  verify->add_option("--against", in->against, "A revision whose tree must be the reviewed tree")
+      ->type_name("REV");
   verify->add_flag("--require-signature", in->verify_options.require_signature,
                    "--lineage: the approval's history commit must carry an SSH signature by a "
                    "principal of --allowed-signers (else untrusted, exit 10)");
-  verify->add_option("--allowed-signers", in->verify_options.allowed_signers,
-                     "git's allowed signers file (with --require-signature)");
+  verify
+      ->add_option("--allowed-signers", in->verify_options.allowed_signers,
+                   "git's allowed signers file (with --require-signature)")
+      ->type_name("FILE");
   verify->callback([in, verify] {
     if (verify->count("--against")) in->verify_options.against = in->against;
     in->action = [in] { return RunVerify(in->common, in->verify_options); };
@@ -205,8 +222,10 @@ void DefineAttest(CLI::App* review, Invocation* in) {
       "An in-toto Statement v1 for an approved (or burned) lineage's approval (read-only)",
       &in->common);
   attest->add_option("--lineage", in->attest_options.lineage, "The approved lineage")->required();
-  attest->add_option("--output", in->attest_options.output,
-                     "Write the Statement to FILE (atomically) instead of stdout");
+  attest
+      ->add_option("--output", in->attest_options.output,
+                   "Write the Statement to FILE (atomically) instead of stdout")
+      ->type_name("FILE");
   attest->callback(
       [in] { in->action = [in] { return RunAttest(in->common, in->attest_options); }; });
 }
@@ -237,7 +256,8 @@ void DefineParseComment(CLI::App* review, Invocation* in) {
       review, "parse-comment",
       "Read a posted review comment back strictly and print it as JSON (anything else: usage)",
       &in->common);
-  parse->add_option("file", in->parse_comment_file, "The comment file, or - for stdin (default)");
+  parse->add_option("file", in->parse_comment_file, "The comment file, or - for stdin (default)")
+      ->type_name("FILE");
   parse->callback(
       [in] { in->action = [in] { return RunParseComment(in->common, in->parse_comment_file); }; });
 }
@@ -251,17 +271,27 @@ void DefineContext(CLI::App* review, Invocation* in) {
       &in->common);
   ContextImportOptions& o = in->context_import;
   command->add_option("--forge", o.forge, "github | aone")->required();
-  command->add_option("--pr-view", in->pr_view, "github: gh pr view --json ... output (- stdin)");
-  command->add_option("--issue-comments", o.issue_comments,
-                      "github: one page of /issues/N/comments (repeatable)");
-  command->add_option("--reviews", o.reviews, "github: one page of /pulls/N/reviews (repeatable)");
-  command->add_option("--review-comments", o.review_comments,
-                      "github: one page of /pulls/N/comments (repeatable)");
-  command->add_option("--mr-view", in->mr_view, "aone: a1 repo mr view output");
-  command->add_option("--comments", in->aone_comments, "aone: the default comment list");
-  command->add_option("--resolved-comments", in->resolved_comments,
-                      "aone: the --resolved comment list");
-  command->add_option("--output", o.output, "Write the context to FILE (atomically)");
+  command->add_option("--pr-view", in->pr_view, "github: gh pr view --json ... output (- stdin)")
+      ->type_name("FILE");
+  command
+      ->add_option("--issue-comments", o.issue_comments,
+                   "github: one page of /issues/N/comments (repeatable)")
+      ->type_name("FILE");
+  command->add_option("--reviews", o.reviews, "github: one page of /pulls/N/reviews (repeatable)")
+      ->type_name("FILE");
+  command
+      ->add_option("--review-comments", o.review_comments,
+                   "github: one page of /pulls/N/comments (repeatable)")
+      ->type_name("FILE");
+  command->add_option("--mr-view", in->mr_view, "aone: a1 repo mr view output")->type_name("FILE");
+  command->add_option("--comments", in->aone_comments, "aone: the default comment list")
+      ->type_name("FILE");
+  command
+      ->add_option("--resolved-comments", in->resolved_comments,
+                   "aone: the --resolved comment list")
+      ->type_name("FILE");
+  command->add_option("--output", o.output, "Write the context to FILE (atomically)")
+      ->type_name("FILE");
   command->callback([in, command] {
     ContextImportOptions& options = in->context_import;
     if (Given(command, "--pr-view")) options.pr_view = in->pr_view;
@@ -278,6 +308,7 @@ void DefineLedger(CLI::App* review, Invocation* in) {
       "Recover earlier rounds from the markers in a ReviewContext's ledger carriers (JSON)",
       &in->common);
   ledger->add_option("--context", in->ledger_options.context, "The ReviewContext file (- stdin)")
+      ->type_name("FILE")
       ->required();
   ledger
       ->add_option("--me", in->ledger_options.me,
@@ -322,7 +353,8 @@ void DefineVerdict(CLI::App* review, Invocation* in) {
                    "The actor's role: reviewer or docs-reviewer (others: forbidden)")
       ->required();
   verdict->add_option("--body", in->body, "The review body text");
-  verdict->add_option("--body-file", in->body_file, "A file holding the review body");
+  verdict->add_option("--body-file", in->body_file, "A file holding the review body")
+      ->type_name("FILE");
   verdict->add_flag("--sign", in->life.sign,
                     "APPROVE only: sign the approval's history commit as git commit -S does "
                     "(gpg.format=ssh, user.signingKey, gpg.ssh.program; git config "
@@ -464,8 +496,10 @@ void DefineSeen(CLI::App* review, Invocation* in) {
       if (name == "check") id->required();
     }
     if (name == "baseline" || name == "add") {
-      command->add_option("--ids-file", in->seen_ids_file,
-                          "A file of comment ids, one per line (- for stdin)");
+      command
+          ->add_option("--ids-file", in->seen_ids_file,
+                       "A file of comment ids, one per line (- for stdin)")
+          ->type_name("FILE");
     }
     if (name == "baseline") {
       command->add_flag("--force", in->seen.force,
@@ -476,7 +510,9 @@ void DefineSeen(CLI::App* review, Invocation* in) {
                         "The ids are comments you posted (recorded in the same step as the post)");
     }
     if (name == "new") {
-      command->add_option("--context", in->seen.context, "A ReviewContext JSON file")->required();
+      command->add_option("--context", in->seen.context, "A ReviewContext JSON file")
+          ->type_name("FILE")
+          ->required();
     }
     command->callback([in, command, name] {
       in->seen.verb = name;
@@ -528,24 +564,53 @@ const Verb* InvokedVerb(int argc, char** argv) {
   return nullptr;
 }
 
-int ParseAndRun(int argc, char** argv) {
-  CLI::App app{"gentle-ai: the review transaction store"};
-  app.name("gentle-ai");
-  app.allow_extras(false);
-  app.require_subcommand(1);
-  CLI::App* review = AddGroup(&app, "review", "Review transactions: freeze, inspect, decide");
+// gentle-ai version [--json]: only --json (no repository is read).
+void DefineVersion(CLI::App* app, Invocation* in) {
+  CLI::App* version = app->add_subcommand(
+      "version", "The version of this build and of the libraries linked in (libgit2, SQLite, ...)");
+  version->allow_extras(false);
+  version->add_flag("--json", in->common.json, "Machine-readable output");
+  version->callback([in] { in->action = [in] { return RunVersion(in->common); }; });
+}
 
+// The --version text: RenderVersionText without its final newline (CLI11 adds one).
+std::string VersionFlagText() {
+  std::string text = RenderVersionText(CollectVersionReport());
+  if (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
+// The root of the tree: `gentle-ai` with --version and the `review` group, whose verbs are
+// defined by the caller.
+void DefineRoot(CLI::App* app) {
+  app->name("gentle-ai");
+  app->allow_extras(false);
+  app->require_subcommand(1);
+  app->set_version_flag("--version", VersionFlagText, "Print the version of this build and exit");
+}
+
+CLI::App* DefineReviewGroup(CLI::App* app) {
+  return AddGroup(app, "review", "Review transactions: freeze, inspect, decide");
+}
+
+int ParseAndRun(int argc, char** argv) {
+  CLI::App app{kAppDescription};
+  DefineRoot(&app);
+  CLI::App* review = DefineReviewGroup(&app);
   Invocation in;
   if (const Verb* verb = InvokedVerb(argc, argv)) {
     verb->define(review, &in);
   } else {
     for (const Verb& each : kVerbs) each.define(review, &in);
   }
+  DefineVersion(&app, &in);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForVersion& e) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     return ReportError(Status(Code::kUsage, e.what()), WantsJson(argc, argv));
@@ -559,6 +624,16 @@ int ReportEscapedException(const char* what, bool json) {
 }
 
 }  // namespace gentle::cli
+
+void VisitCommandTree(const std::function<void(const CLI::App& root)>& visit) {
+  CLI::App app{kAppDescription};
+  DefineRoot(&app);
+  CLI::App* review = DefineReviewGroup(&app);
+  Invocation in;
+  for (const Verb& each : kVerbs) each.define(review, &in);
+  DefineVersion(&app, &in);
+  visit(app);
+}
 
 int Run(int argc, char** argv) {
   try {

@@ -5,9 +5,20 @@
 #ifndef GENTLE_CLI_APP_H_
 #define GENTLE_CLI_APP_H_
 
+#include <functional>
+
+namespace CLI {
+class App;
+}  // namespace CLI
+
 namespace gentle::cli {
 
 int Run(int argc, char** argv);
+
+// Builds the whole command tree that Run parses (every verb, every flag, as `--help` lists them)
+// and calls `visit` with its root. The man pages and shell completions are generated from it
+// (cli/command_doc.h), so they describe exactly what the parser accepts.
+void VisitCommandTree(const std::function<void(const CLI::App& root)>& visit);
 
 }  // namespace gentle::cli
 

@@ -129,6 +129,8 @@ struct SeenOptions {
 int RunSeen(const CommonOptions& common, const SeenOptions& options);
 // review hint parse LINE: JSON gentle-ai.review-hint/v1 with or without --json.
 int RunHintParse(const CommonOptions& common, const std::string& line);
+// gentle-ai version [--json]: text, or JSON gentle-ai.version/v1 (cli/version_report.h).
+int RunVersion(const CommonOptions& common);
 
 }  // namespace gentle::cli
 

@@ -1,0 +1,28 @@
+// gentle-ai version [--json] (README "Version"); `gentle-ai --version` prints the same text.
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "cli/version_report.h"
+
+namespace gentle::cli {
+
+int RunVersion(const CommonOptions& common) {
+  const VersionReport report = CollectVersionReport();
+  if (!common.json) {
+    std::fputs(RenderVersionText(report).c_str(), stdout);
+    return 0;
+  }
+  nlohmann::ordered_json out;
+  out["schema"] = kVersionSchema;
+  out["version"] = report.version;
+  out["git_describe"] = NullIfEmpty(report.describe);
+  out["libraries"] = {{"libgit2", report.libgit2},
+                      {"sqlite", report.sqlite},
+                      {"openssl", report.openssl},
+                      {"zlib", report.zlib}};
+  return PrintJson(out);
+}
+
+}  // namespace gentle::cli
