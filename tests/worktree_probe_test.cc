@@ -1,8 +1,9 @@
 // store::git::ProbeWorktree (the lstat of every index entry, on several threads for a large
 // index) against a serial ProbePath of each entry, on a real repository with modified, deleted,
 // replaced, re-moded, intent-to-add and racily clean entries; then `review start` and `review
-// status` on an index large enough for the parallel probe, with git's own `add -u` and
-// `write-tree` of a scratch index as the oracle, a stale but stat-clean entry included.
+// status` on an index large enough for the parallel probe and for status's helper thread (HEAD's
+// trees read meanwhile), with git's own `add -u` and `write-tree` of a scratch index as the
+// oracle, a stale but stat-clean entry included.
 #include "store/git/worktree_probe.h"
 
 #include <fcntl.h>
@@ -23,6 +24,7 @@
 #include "tests/support/git_repo.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
+#include "transaction/capture.h"
 
 namespace gentle::testing {
 namespace {
@@ -176,9 +178,12 @@ std::string OracleTree(const std::string& repo, const std::string& scratch) {
 TEST_CASE("start and status on a large index capture what git would with racily clean entries") {
   TempDir tmp;
   const time_t old = time(nullptr) - 1000;
-  // Above two threads' worth of entries: start and status probe the worktree in parallel.
-  const std::string repo =
-      ManyFilesRepo(tmp.path(), static_cast<int>(2 * store::git::kMinEntriesPerThread) + 100, old);
+  // Far above two threads' worth of entries (start and status probe the worktree in parallel),
+  // and an index large enough for status to read HEAD's trees on its helper thread.
+  const std::string repo = ManyFilesRepo(tmp.path(), 4000, old);
+  struct stat index_st;
+  REQUIRE(stat((repo + "/.git/index").c_str(), &index_st) == 0);
+  REQUIRE(index_st.st_size >= transaction::kParallelBaseMinIndexBytes);
   WriteFile(repo + "/" + FileName(1), "file X\n");
   REQUIRE(unlink((repo + "/" + FileName(2)).c_str()) == 0);
   REQUIRE(unlink((repo + "/" + FileName(3)).c_str()) == 0);

@@ -1,5 +1,7 @@
 #include "transaction/capture.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <exception>
 #include <optional>
@@ -120,6 +122,12 @@ class BaseRowsReader {
   bool canonical_ = true;
 };
 
+bool LargeIndex(const store::git::Repository& repo) {
+  struct stat st;
+  return stat((repo.git_dir() + "/index").c_str(), &st) == 0 &&
+         st.st_size >= kParallelBaseMinIndexBytes;
+}
+
 struct Base {
   git_oid tree;
   bool unborn = false;
@@ -186,7 +194,8 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
   // Hashing the workspace (status): the base's rows are read on a helper thread meanwhile. Errors
   // are still reported in the sequential order: the base's first.
   std::optional<BaseRowsReader> parallel_base;
-  if (writes == ObjectWrites::kHashOnly && selector.kind != "commit-range" && !selector.staged) {
+  if (writes == ObjectWrites::kHashOnly && selector.kind != "commit-range" && !selector.staged &&
+      LargeIndex(repo)) {
     parallel_base.emplace(raw, base.tree);
   }
   TreeRows base_rows;
