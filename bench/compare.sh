@@ -3,8 +3,8 @@
 #
 #   bench/compare.sh [--build DIR] [--data DIR] [--work DIR] [--out DIR] [--rounds N] [--runs N]
 #                    [--small-runs N]
-#                    [--sections export,start,verdict,fetchverify,store,bigfile]
-#                    [--sizes "1000 10000 100000"]
+#                    [--sections export,start,verdict,fetchverify,store,bigfile,bigtree]
+#                    [--sizes "1000 10000 100000"] [--tree-sizes "10000 20000 40000 80000"]
 #                    [--big-mib N] [--verdict-files N]
 #                    [--real-only | --gen-only] [--instructions]
 #
@@ -53,6 +53,15 @@
 #   store   list, status --lineage, and export-context of a consumed / retired / unknown lineage
 #           (exit 4 / 5 / 3), with N live records + N tombstones + N quarantine entries, for each
 #           N of --sizes; wall time (hyperfine median) and peak RSS (/usr/bin/time %M).
+#   bigtree (only when named in --sections; needs no --data) for each N of --tree-sizes (default
+#           80000), a repository made by bench/make-big-tree.sh (N files in ~N/16 directories,
+#           sizes from a few KB to 512 KB, 2% binaries; three tracked files edited and one new
+#           untracked file), reused from --work when there, with one lineage started on it:
+#           `review status --lineage L` vs `git status --porcelain=v2 --untracked-files=no`,
+#           `review status` (all lineages) vs `git status --porcelain=v2`, and `review start` vs
+#           `git add -A && git write-tree` on a scratch index (as in the start section); then one
+#           /usr/bin/time run of each command for its peak RSS (KiB), and with --instructions
+#           callgrind counts of the status pair (all threads; the start pair is two processes).
 #   bigfile (only when named in --sections) one untracked file of --big-mib MiB (default 1024),
 #           random and then sparse zeros, started with --untracked: export-context, verify
 #           --lineage, status --lineage and the pinned git diff of the same trees, one
@@ -71,6 +80,7 @@ small_runs=40
 sections=export,start,verdict,fetchverify,store
 verdict_files=200
 sizes="1000 10000 100000"
+tree_sizes=80000
 big_mib=1024
 which_repos=both
 instructions=0
@@ -85,6 +95,7 @@ while [ $# -gt 0 ]; do
     --small-runs) small_runs=$2; shift 2 ;;
     --sections) sections=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
+    --tree-sizes) tree_sizes=$2; shift 2 ;;
     --big-mib) big_mib=$2; shift 2 ;;
     --verdict-files) verdict_files=$2; shift 2 ;;
     --real-only) which_repos=real; shift ;;
@@ -517,6 +528,77 @@ if [[ $sections == *store* ]]; then
       icount=" $(instr "$gai review status --cwd $repo --lineage $live") / $(instr "$gai review export-context --cwd $repo --lineage $consumed") / $(instr "$gai review export-context --cwd $repo --lineage $retired") / $(instr "$gai review export-context --cwd $repo --lineage $unknown") |"
     fi
     note "| $n | $gen_s | $list_ms | $list_kb | $st_ms | $st_kb | $c_ms ($c_rc) | $r_ms ($r_rc) | $u_ms ($u_rc) | $kb | $load |$icount"
+  done
+fi
+
+# ------------------------------------------------------------------------------------------------
+# bigtree
+
+# rss "command": peak RSS in KiB of one run (the command's exit status is ignored).
+rss() {
+  # shellcheck disable=SC2086
+  /usr/bin/time -f "%M" -o "$work/rss.out" bash -c "$1" >/dev/null 2>&1 || true
+  tail -1 "$work/rss.out"
+}
+
+if [[ $sections == *bigtree* ]]; then
+  note ""
+  note "## Linux-kernel-sized generated trees: status and start vs git (A = gentle-ai, B = git; ms; peak RSS KiB)"
+  note ""
+  hdr="| files | pair | A median | B median | A/B | per-round A/B | CPU A/B | load | RSS A / B |"
+  sep="|---:|---|---:|---:|---:|---|---:|---:|---|"
+  [ "$instructions" = 1 ] && { hdr="$hdr instructions A / B |"; sep="$sep---|"; }
+  note "$hdr"
+  note "$sep"
+  for n in $tree_sizes; do
+    repo=$work/bigtree-$n
+    if [ ! -f "$repo/.git/bench-shape" ]; then
+      "$here/make-big-tree.sh" "$repo" "$n" >"$work/bigtree-$n.shape"
+      cp "$work/bigtree-$n.shape" "$repo/.git/bench-shape"
+    fi
+    note "<!-- bigtree-$n: $(cat "$repo/.git/bench-shape") -->"
+    gd=$repo/.git
+    rm -rf "$gd/gentle-ai"
+    git -C "$repo" for-each-ref --format='delete %(refname)' refs/gentle-ai |
+      git -C "$repo" update-ref --stdin
+    lineage=$("$gai" review start --cwd "$repo" --json |
+                python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])')
+    row() {  # row NAME "A" "B": one table row, with peak RSS and (with --instructions) counts
+      local name=$1 a=$2 b=$3 line
+      pair "$name" "$a" "$b" --output=pipe >/dev/null
+      line=$(tail -1 "$report")
+      sed -i '$ d' "$report"
+      line="| $n | ${line#| }"
+      line="$line $(rss "$a") / $(rss "$b") |"
+      [ "$instructions" = 1 ] && line="$line $(instr "$a") / $(instr "$b") |"
+      note "$line"
+    }
+    # pair's own instruction column is added by row; keep pair from adding it.
+    saved_instr=$instructions
+    instructions=0
+    row "status --lineage vs git status --untracked-files=no" \
+      "$gai review status --cwd $repo --lineage $lineage" \
+      "git -C $repo status --porcelain=v2 --untracked-files=no"
+    row "status (all lineages) vs git status" "$gai review status --cwd $repo" \
+      "git -C $repo status --porcelain=v2"
+    instructions=$saved_instr
+    cat >"$work/reset-bigtree-$n.sh" <<EOS
+cp "$gd/index" "$work/scratch-index-bigtree-$n"
+rm -rf "$gd/gentle-ai"
+git -C "$repo" for-each-ref --format='delete %(refname)' refs/gentle-ai | git -C "$repo" update-ref --stdin
+EOS
+    a="$gai review start --cwd $repo"
+    b="cd $repo && GIT_INDEX_FILE=$work/scratch-index-bigtree-$n git add -A && GIT_INDEX_FILE=$work/scratch-index-bigtree-$n git write-tree"
+    pair_shell "start vs git add -A && git write-tree" "$a >/dev/null" "$b >/dev/null" \
+      "bash $work/reset-bigtree-$n.sh" >/dev/null
+    line=$(tail -1 "$report")
+    sed -i '$ d' "$report"
+    bash "$work/reset-bigtree-$n.sh"
+    ra=$(rss "$a")
+    bash "$work/reset-bigtree-$n.sh"
+    rb=$(rss "$b")
+    line="| $n | ${line#| } $ra / $rb |"
+    note "$line"
   done
 fi
 

@@ -1,6 +1,12 @@
 #include "transaction/capture.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <exception>
+#include <optional>
+#include <system_error>
+#include <thread>
 
 #include "store/digests.h"
 #include "store/git/git_tree_diff.h"
@@ -57,6 +63,69 @@ Result<std::vector<std::string>> WalkedPaths(git_repository* repo, const git_oid
   GENTLE_ASSIGN_OR_RETURN(std::vector<store::git::TreeChange> changes,
                           store::git::GitTreeDiff(read, base_tree, candidate_tree));
   return store::git::SortedPaths(changes);
+}
+
+// The base's rows read on a helper thread through its own repository handle (libgit2 objects are
+// not shared between threads, store/git/repository.h) while the calling thread reads the index
+// and the worktree. Only for hashing (status): nothing is written, so reading the two sides in
+// parallel changes nothing but the time. Without a handle or a thread, Join reads the rows on the
+// calling thread. The destructor joins, so no return path leaves the helper running.
+class BaseRowsReader {
+ public:
+  BaseRowsReader(git_repository* repo, const git_oid& tree) : repo_(repo), tree_(tree) {
+    git_repository* opened = nullptr;
+    if (git_repository_open_ext(&opened, git_repository_path(repo), GIT_REPOSITORY_OPEN_NO_SEARCH,
+                                nullptr) != 0) {
+      git_error_clear();
+      return;
+    }
+    own_.reset(opened);
+    try {
+      helper_ = std::thread([this] { Read(own_.get()); });
+    } catch (const std::system_error&) {
+      own_.reset();  // no thread to be had: Join reads on the calling thread
+    }
+  }
+  ~BaseRowsReader() {
+    if (helper_.joinable()) helper_.join();
+  }
+  BaseRowsReader(const BaseRowsReader&) = delete;
+  BaseRowsReader& operator=(const BaseRowsReader&) = delete;
+
+  // The rows (or the error), once read; *canonical as RowsOf sets it.
+  Result<TreeRows> Join(bool* canonical) {
+    if (helper_.joinable()) {
+      helper_.join();
+    } else if (!rows_) {
+      Read(repo_);
+    }
+    if (thrown_) std::rethrow_exception(thrown_);  // as if read here: to the command's edge
+    *canonical = canonical_;
+    return std::move(*rows_);
+  }
+
+ private:
+  void Read(git_repository* repo) {
+    try {
+      rows_.emplace(RowsOf(repo, tree_, nullptr, &canonical_));
+    } catch (...) {
+      thrown_ = std::current_exception();
+    }
+  }
+
+  git_repository* repo_;
+  git_oid tree_;
+  store::git::RepositoryPtr own_;
+  std::thread helper_;
+  std::optional<Result<TreeRows>> rows_;
+  std::exception_ptr thrown_;
+  bool canonical_ = true;
+};
+
+bool LargeIndex(const store::git::Repository& repo) {
+  struct stat st;
+  return stat((repo.git_dir() + "/index").c_str(), &st) == 0 &&
+         st.st_size >= kParallelBaseMinIndexBytes;
 }
 
 struct Base {
@@ -122,15 +191,30 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
   store::git::TreeIds base_trees;
   const bool writes_trees = writes == ObjectWrites::kWrite && selector.kind != "commit-range";
   bool base_canonical = true;
-  GENTLE_ASSIGN_OR_RETURN(
-      TreeRows base_rows,
-      RowsOf(raw, base.tree, writes_trees ? &base_trees : nullptr, &base_canonical));
+  // Hashing the workspace (status): the base's rows are read on a helper thread meanwhile. Errors
+  // are still reported in the sequential order: the base's first.
+  std::optional<BaseRowsReader> parallel_base;
+  if (writes == ObjectWrites::kHashOnly && selector.kind != "commit-range" && !selector.staged &&
+      LargeIndex(repo)) {
+    parallel_base.emplace(raw, base.tree);
+  }
+  TreeRows base_rows;
+  if (!parallel_base) {
+    GENTLE_ASSIGN_OR_RETURN(
+        base_rows, RowsOf(raw, base.tree, writes_trees ? &base_trees : nullptr, &base_canonical));
+  }
 
   std::vector<std::string> intended;
+  Status intended_status;
   for (const std::string& path : selector.untracked) {
-    GENTLE_ASSIGN_OR_RETURN(std::string normalized, NormalizeRepoPath(path));
-    intended.push_back(std::move(normalized));
+    Result<std::string> normalized = NormalizeRepoPath(path);
+    if (!normalized.ok()) {
+      intended_status = normalized.status();
+      break;
+    }
+    intended.push_back(std::move(*normalized));
   }
+  if (!parallel_base) GENTLE_RETURN_IF_ERROR(intended_status);
   std::sort(intended.begin(), intended.end());
   intended.erase(std::unique(intended.begin(), intended.end()), intended.end());
 
@@ -147,7 +231,13 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
                             RowsOf(raw, candidate_tree, nullptr, &candidate_canonical));
   } else {
     Projection projection = selector.staged ? Projection::kStaged : Projection::kWorkspace;
-    GENTLE_ASSIGN_OR_RETURN(candidate_rows, WorkspaceRows(repo, projection, intended, writes));
+    Result<TreeRows> workspace = intended_status.ok()
+                                     ? WorkspaceRows(repo, projection, intended, writes)
+                                     : Result<TreeRows>(intended_status);
+    if (parallel_base) {
+      GENTLE_ASSIGN_OR_RETURN(base_rows, parallel_base->Join(&base_canonical));
+    }
+    GENTLE_ASSIGN_OR_RETURN(candidate_rows, std::move(workspace));
     GENTLE_ASSIGN_OR_RETURN(candidate_tree,
                             store::git::BuildTree(raw, candidate_rows, writes, &base_trees,
                                                   base_canonical ? nullptr : &made));

@@ -13,6 +13,11 @@
 
 namespace gentle::transaction {
 
+// With kHashOnly, on a workspace whose .git/index is at least this large, HEAD's trees are read on
+// a helper thread while the index and the worktree are; below it the helper's own repository
+// handle (~80 system calls) costs more than the overlap gains.
+inline constexpr long kParallelBaseMinIndexBytes = 256 * 1024;
+
 // Refuses inconsistent selectors (e.g. --head without commit-range) with `usage`.
 Status ValidateSelector(const Selector& selector);
 

@@ -6,16 +6,19 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <string_view>
 
 #include "store/file_io.h"
 #include "store/git/git_util.h"
 #include "store/git/object_hash_stream.h"
 #include "store/git/worktree_index.h"
+#include "store/git/worktree_probe.h"
 
 namespace gentle::transaction {
 namespace {
 
+using store::git::DiskProbe;
 using store::git::ObjectWrites;
 using store::git::TreeRow;
 using store::git::TreeRows;
@@ -42,27 +45,8 @@ struct Context {
   const store::git::Repository& repo;
   ObjectWrites writes;
   bool file_mode;
-  bool have_index_time;
-  struct timespec index_time;
+  std::optional<struct timespec> index_mtime;  // nothing: every entry is treated as racy
 };
-
-bool StatMatches(const WorktreeIndexEntry& e, const struct stat& st, const Context& ctx) {
-  if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) return false;
-  if (e.mtime_seconds != static_cast<uint32_t>(st.st_mtim.tv_sec) ||
-      e.mtime_nanoseconds != static_cast<uint32_t>(st.st_mtim.tv_nsec) ||
-      e.ctime_seconds != static_cast<uint32_t>(st.st_ctim.tv_sec) ||
-      e.ctime_nanoseconds != static_cast<uint32_t>(st.st_ctim.tv_nsec) ||
-      e.file_size != static_cast<uint32_t>(st.st_size) ||
-      e.ino != static_cast<uint32_t>(st.st_ino)) {
-    return false;
-  }
-  // Racy entry: written in the same instant as (or after) the index; its content must be compared.
-  if (!ctx.have_index_time) return false;
-  const int64_t index_s = ctx.index_time.tv_sec;
-  const int64_t entry_s = static_cast<int32_t>(e.mtime_seconds);  // git_index_time's int32 seconds
-  return entry_s < index_s || (entry_s == index_s &&
-                               e.mtime_nanoseconds < static_cast<uint32_t>(ctx.index_time.tv_nsec));
-}
 
 // Hashing only: a file no filter applies to is hashed as it is read, in pieces, by OpenSSL
 // (store/git/object_hash_stream.h), so memory stays flat whatever its size; one that a filter
@@ -117,30 +101,31 @@ git_oid SubmoduleHead(const Context& ctx, const std::string& path, const git_oid
   return head;
 }
 
-// The row for `path` as it is on disk now; an absent or directory path yields no row (deleted). A
-// regular file whose index entry cannot be reused gets `*needs_hash` set and a zero id: it is
-// hashed later, through libgit2's filters, once the index those filters consult is in place.
-Result<std::optional<TreeRow>> RowFromDisk(const Context& ctx, const std::string& path,
-                                           const WorktreeIndexEntry* entry, bool* needs_hash) {
+// The row for `path` as `probe` found it on disk; an absent or directory path yields no row
+// (deleted). A regular file whose index entry cannot be reused gets `*needs_hash` set and a zero
+// id: it is hashed later, through libgit2's filters, once the index those filters consult is in
+// place.
+Result<std::optional<TreeRow>> RowFromDisk(const Context& ctx, std::string path,
+                                           const WorktreeIndexEntry* entry, const DiskProbe& probe,
+                                           bool* needs_hash) {
   *needs_hash = false;
-  const std::string full = ctx.repo.worktree_root() + "/" + path;
-  struct stat st;
-  if (lstat(full.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return std::optional<TreeRow>();
-  TreeRow row{path, 0, {}};
-  const bool reusable = entry && StatMatches(*entry, st, ctx);
-  if (S_ISLNK(st.st_mode)) {
+  if (probe.kind == DiskProbe::Kind::kAbsent || probe.kind == DiskProbe::Kind::kOther) {
+    return std::optional<TreeRow>();
+  }
+  TreeRow row{std::move(path), 0, {}};
+  const bool reusable = entry && probe.stat_matches;
+  if (probe.kind == DiskProbe::Kind::kSymlink) {
     row.mode = 0120000;
     if (reusable && entry->mode == 0120000) {
       row.oid = entry->id;
     } else {
-      GENTLE_ASSIGN_OR_RETURN(row.oid, HashSymlink(ctx, path));
+      GENTLE_ASSIGN_OR_RETURN(row.oid, HashSymlink(ctx, row.path));
     }
-    return std::optional<TreeRow>(row);
+    return std::optional<TreeRow>(std::move(row));
   }
-  if (!S_ISREG(st.st_mode)) return std::optional<TreeRow>();
   const bool entry_regular = entry && (entry->mode & 0170000) == 0100000;
   if (ctx.file_mode || !entry_regular) {
-    row.mode = (st.st_mode & S_IXUSR) ? 0100755 : 0100644;
+    row.mode = probe.executable ? 0100755 : 0100644;
   } else {
     row.mode = store::git::CanonicalMode(entry->mode);
   }
@@ -149,7 +134,23 @@ Result<std::optional<TreeRow>> RowFromDisk(const Context& ctx, const std::string
   } else {
     *needs_hash = true;
   }
-  return std::optional<TreeRow>(row);
+  return std::optional<TreeRow>(std::move(row));
+}
+
+// Which entries the workspace projection reads from disk: the first entry of each path (further
+// stages of a conflict share its row), except skip-worktree entries and submodules at stage 0.
+std::vector<char> EntriesOnDisk(const std::vector<WorktreeIndexEntry>& entries) {
+  std::vector<char> wanted(entries.size(), 0);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const WorktreeIndexEntry& e = entries[i];
+    if (i > 0 && entries[i - 1].path == e.path) continue;
+    if (e.stage() == 0 &&
+        ((e.flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) || e.mode == 0160000)) {
+      continue;
+    }
+    wanted[i] = 1;
+  }
+  return wanted;
 }
 
 // The entries of .git/index: from store::git::ReadWorktreeIndex, or from libgit2 when that reader
@@ -268,20 +269,31 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, Projection pr
                                ObjectWrites writes) {
   const std::string index_path = repo.git_dir() + "/index";
   GENTLE_ASSIGN_OR_RETURN(LoadedIndex index, LoadIndex(index_path));
-  const std::vector<WorktreeIndexEntry>& entries = index.entries;
-  Context ctx{repo, writes, ConfigBool(repo.raw(), "core.filemode", true), false, {}};
+  std::vector<WorktreeIndexEntry>& entries = index.entries;
+  Context ctx{repo, writes, ConfigBool(repo.raw(), "core.filemode", true), std::nullopt};
   struct stat index_st;
-  if (stat(index_path.c_str(), &index_st) == 0) {
-    ctx.have_index_time = true;
-    ctx.index_time = index_st.st_mtim;
+  if (stat(index_path.c_str(), &index_st) == 0) ctx.index_mtime = index_st.st_mtim;
+  // Every lstat of the worktree first, on several threads for a large index (store/git/
+  // worktree_probe.h); the rows below are made from the probes in index order.
+  std::vector<DiskProbe> probes;
+  if (projection == Projection::kWorkspace) {
+    probes = store::git::ProbeWorktree(repo.worktree_root(), entries, EntriesOnDisk(entries),
+                                       ctx.index_mtime);
   }
 
   TreeRows rows;
   rows.reserve(entries.size());
   std::vector<char> for_filters(entries.size(), 0);  // entries libgit2's filters may look up
   std::vector<size_t> pending;                       // rows still to be hashed
+  // A row takes its entry's path instead of a copy (80,000 allocations and ~5 MB on a kernel-sized
+  // tree) unless something reads the entry's path later: the filters' subset index (entries marked
+  // in for_filters; a row still to be hashed gives its path back) or the intended-untracked lookup.
+  const bool keep_paths = !intended_untracked.empty();
+  auto take_path = [&](size_t k) {
+    return keep_paths || for_filters[k] ? entries[k].path : std::move(entries[k].path);
+  };
   for (size_t i = 0; i < entries.size();) {
-    const WorktreeIndexEntry& e = entries[i];
+    WorktreeIndexEntry& e = entries[i];
     const int stage = e.stage();
     size_t group_end = i + 1;  // further stages of one conflict share its row
     while (group_end < entries.size() && entries[group_end].path == e.path) ++group_end;
@@ -291,11 +303,11 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, Projection pr
     if (projection == Projection::kStaged) {
       if (stage != 0) return Status(Code::kUsage, "the index has unresolved conflicts: " + e.path);
       if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) continue;
-      rows.push_back({e.path, store::git::CanonicalMode(e.mode), e.id});
+      rows.push_back({take_path(group_begin), store::git::CanonicalMode(e.mode), e.id});
       continue;
     }
     if (stage == 0 && (e.flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE)) {
-      rows.push_back({e.path, store::git::CanonicalMode(e.mode), e.id});
+      rows.push_back({take_path(group_begin), store::git::CanonicalMode(e.mode), e.id});
       continue;
     }
     if (stage == 0 && e.mode == 0160000) {
@@ -304,9 +316,11 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, Projection pr
     }
     bool needs_hash = false;
     GENTLE_ASSIGN_OR_RETURN(auto row,
-                            RowFromDisk(ctx, e.path, stage == 0 ? &e : nullptr, &needs_hash));
+                            RowFromDisk(ctx, take_path(group_begin), stage == 0 ? &e : nullptr,
+                                        probes[group_begin], &needs_hash));
     if (!row) continue;
     if (needs_hash) {
+      if (e.path.empty()) e.path = row->path;  // the subset index below looks it up
       pending.push_back(rows.size());
       for (size_t k = group_begin; k < group_end; ++k) {
         if (entries[k].stage() <= 1) for_filters[k] = 1;
@@ -335,7 +349,8 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, Projection pr
       return Status(Code::kUsage, "untracked path is not a file or symlink: " + path);
     }
     bool needs_hash = false;
-    GENTLE_ASSIGN_OR_RETURN(auto row, RowFromDisk(ctx, path, nullptr, &needs_hash));
+    const DiskProbe probe = store::git::ProbePath(full, nullptr, ctx.index_mtime);
+    GENTLE_ASSIGN_OR_RETURN(auto row, RowFromDisk(ctx, path, nullptr, probe, &needs_hash));
     if (!row) continue;
     if (needs_hash) {
       pending.push_back(rows.size());

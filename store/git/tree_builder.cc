@@ -81,7 +81,12 @@ class TreeWriter {
       entries.push_back({dir, 040000, sub});
       i = j;
     }
-    std::sort(entries.begin(), entries.end(), GitTreeOrder);
+    // Rows sorted by path give a level in git's order except where a file sorts between a
+    // directory and its "name/" place: checking is one pass, sorting 80,000 entries that were
+    // already in order was 45M instructions of a status on a kernel-sized tree.
+    if (!std::is_sorted(entries.begin(), entries.end(), GitTreeOrder)) {
+      std::sort(entries.begin(), entries.end(), GitTreeOrder);
+    }
     std::string data;
     size_t size = 0;
     for (const Entry& e : entries) size += 8 + e.name.size() + GIT_OID_RAWSZ;

@@ -1,0 +1,105 @@
+#include "store/git/worktree_probe.h"
+
+#include <git2.h>
+
+#include <algorithm>
+#include <atomic>
+#include <system_error>
+#include <thread>
+
+namespace gentle::store::git {
+namespace {
+
+// Entries are claimed in blocks of this many, so that the threads finish together even when one
+// part of the tree is slower to stat (cold directories).
+constexpr size_t kBlock = 512;
+
+unsigned ThreadCount(unsigned requested, size_t entries) {
+  if (requested != 0) return requested;
+  const size_t by_size = entries / kMinEntriesPerThread;
+  return by_size < 2 ? 1 : static_cast<unsigned>(std::min<size_t>(by_size, kMaxProbeThreads));
+}
+
+// Probes the wanted entries of each block claimed from `next` until none is left. `full` is the
+// thread's path buffer, the worktree root and a slash already in it.
+void ProbeBlocks(const std::vector<WorktreeIndexEntry>& entries, const std::vector<char>& wanted,
+                 const std::optional<struct timespec>& index_mtime, std::string full,
+                 std::atomic<size_t>& next, std::vector<DiskProbe>& out) {
+  const size_t prefix = full.size();
+  for (;;) {
+    const size_t begin = next.fetch_add(kBlock);
+    if (begin >= entries.size()) return;
+    const size_t end = std::min(entries.size(), begin + kBlock);
+    for (size_t i = begin; i < end; ++i) {
+      if (!wanted[i]) continue;
+      full.resize(prefix);
+      full += entries[i].path;
+      out[i] = ProbePath(full, &entries[i], index_mtime);
+    }
+  }
+}
+
+}  // namespace
+
+bool StatMatches(const WorktreeIndexEntry& e, const struct stat& st,
+                 const std::optional<struct timespec>& index_mtime) {
+  if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) return false;
+  if (e.mtime_seconds != static_cast<uint32_t>(st.st_mtim.tv_sec) ||
+      e.mtime_nanoseconds != static_cast<uint32_t>(st.st_mtim.tv_nsec) ||
+      e.ctime_seconds != static_cast<uint32_t>(st.st_ctim.tv_sec) ||
+      e.ctime_nanoseconds != static_cast<uint32_t>(st.st_ctim.tv_nsec) ||
+      e.file_size != static_cast<uint32_t>(st.st_size) ||
+      e.ino != static_cast<uint32_t>(st.st_ino)) {
+    return false;
+  }
+  // Racy entry: written in the same instant as (or after) the index; its content must be compared.
+  if (!index_mtime) return false;
+  const int64_t index_s = index_mtime->tv_sec;
+  const int64_t entry_s = static_cast<int32_t>(e.mtime_seconds);  // git_index_time's int32 seconds
+  return entry_s < index_s ||
+         (entry_s == index_s && e.mtime_nanoseconds < static_cast<uint32_t>(index_mtime->tv_nsec));
+}
+
+DiskProbe ProbePath(const std::string& full_path, const WorktreeIndexEntry* entry,
+                    const std::optional<struct timespec>& index_mtime) {
+  DiskProbe probe;
+  struct stat st;
+  if (lstat(full_path.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return probe;
+  if (S_ISLNK(st.st_mode)) {
+    probe.kind = DiskProbe::Kind::kSymlink;
+  } else if (S_ISREG(st.st_mode)) {
+    probe.kind = DiskProbe::Kind::kRegular;
+    probe.executable = (st.st_mode & S_IXUSR) != 0;
+  } else {
+    probe.kind = DiskProbe::Kind::kOther;
+    return probe;
+  }
+  probe.stat_matches = entry != nullptr && StatMatches(*entry, st, index_mtime);
+  return probe;
+}
+
+std::vector<DiskProbe> ProbeWorktree(const std::string& worktree_root,
+                                     const std::vector<WorktreeIndexEntry>& entries,
+                                     const std::vector<char>& wanted,
+                                     const std::optional<struct timespec>& index_mtime,
+                                     unsigned threads) {
+  std::vector<DiskProbe> out(entries.size());
+  std::string prefix = worktree_root + "/";
+  prefix.reserve(prefix.size() + 256);
+  std::atomic<size_t> next{0};
+  std::vector<std::thread> helpers;
+  const unsigned count = ThreadCount(threads, entries.size());
+  for (unsigned t = 1; t < count; ++t) {
+    try {
+      helpers.emplace_back(ProbeBlocks, std::cref(entries), std::cref(wanted),
+                           std::cref(index_mtime), prefix, std::ref(next), std::ref(out));
+    } catch (const std::system_error&) {
+      break;  // no more threads to be had: the others, and this one, take the remaining blocks
+    }
+  }
+  ProbeBlocks(entries, wanted, index_mtime, prefix, next, out);
+  for (std::thread& helper : helpers) helper.join();
+  return out;
+}
+
+}  // namespace gentle::store::git
