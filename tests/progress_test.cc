@@ -241,6 +241,24 @@ TEST_CASE(
   CHECK(shared.out == AsTerminal(piped.out));
 }
 
+TEST_CASE("colour: fsck findings and NOT clean on a terminal and plain when piped") {
+  ThreeLineages s;
+  WriteFile(s.repo.store_root() + "/v2/junk.txt", "junk\n");
+  const RunResult piped = Piped(s.Args({"fsck"}));
+  REQUIRE(piped.exit_code == 7);
+  const std::string path = s.repo.store_root() + "/v2/junk.txt";
+  CHECK(piped.out == "unexpected_entry  -  " + path +
+                         "  not a lineage directory\nNOT clean: 3 lineage(s), 0 tombstone(s), 0 "
+                         "quarantine entries, 3 pin ref(s), 1 finding(s)\n");
+  const RunResult tty = OnTerminal(s.Args({"fsck"}), "xterm");
+  CHECK(tty.exit_code == 7);
+  CHECK(AfterProgress(tty.out) == "\033[31munexpected_entry\033[0m  -  " + path +
+                                      "  not a lineage directory\r\n\033[31mNOT clean\033[0m: 3 "
+                                      "lineage(s), 0 tombstone(s), 0 quarantine entries, 3 pin "
+                                      "ref(s), 1 finding(s)\r\n");
+  CHECK(AfterProgress(OnTerminal(s.Args({"fsck"}), "xterm", "1").out) == AsTerminal(piped.out));
+}
+
 TEST_CASE("colour: states and the error code on a terminal and never with NO_COLOR or piped") {
   ThreeLineages s;
   const RunResult list = OnTerminal(s.Args({"list"}), "xterm");
