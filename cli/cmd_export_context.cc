@@ -1,10 +1,15 @@
 // review export-context.
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/render.h"
 #include "cli/round_flag.h"
+#include "cli/terminal.h"
 #include "export/context_export.h"
 #include "export/interdiff_export.h"
 #include "store/file_io.h"
@@ -14,15 +19,46 @@
 namespace gentle::cli {
 namespace {
 
+// An export larger than this shows the bytes written on a terminal (README "Progress and colour").
+constexpr size_t kProgressBytes = size_t{1} << 20;
+constexpr size_t kProgressChunk = size_t{256} << 10;
+
+// Progress for writing `size` bytes: only for a big human export, with stderr a capable terminal
+// and the bytes going to a file or a pipe (on the terminal stderr shares, the line would overwrite
+// the patch's text).
+ProgressLine::Active WantsProgress(size_t size, const std::string& output, bool json) {
+  return {size > kProgressBytes && !json && (!output.empty() || isatty(1) != 1) &&
+          CapableTerminal(2)};
+}
+
+// `bytes` on stdout; with `progress`, in chunks, each counted as written once flushed.
+void WriteStdout(const std::string& bytes, store::Progress* progress) {
+  if (progress == nullptr) {
+    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
+    std::fflush(stdout);
+    return;
+  }
+  for (size_t at = 0; at < bytes.size(); at += kProgressChunk) {
+    progress->Step("bytes written", at, bytes.size());
+    std::fwrite(bytes.data() + at, 1, std::min(kProgressChunk, bytes.size() - at), stdout);
+    std::fflush(stdout);
+  }
+  progress->Step("bytes written", bytes.size(), bytes.size());
+}
+
 int Emit(const std::string& bytes, const std::string& output, bool json) {
+  ProgressLine progress("export-context", WantsProgress(bytes.size(), output, json));
   if (!output.empty()) {
+    store::ReportProgress(progress.get(), "bytes written", 0, bytes.size());
     Status st = store::WriteFileAtomic(output, bytes, 0644);
-    if (!st.ok())
+    if (!st.ok()) {
+      progress.Finish();
       return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()), json);
+    }
+    store::ReportProgress(progress.get(), "bytes written", bytes.size(), bytes.size());
     return 0;
   }
-  std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-  std::fflush(stdout);
+  WriteStdout(bytes, progress.get());
   return 0;
 }
 

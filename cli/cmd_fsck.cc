@@ -3,13 +3,17 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/render.h"
+#include "cli/terminal.h"
 #include "transaction/fsck.h"
 
 namespace gentle::cli {
 
 int RunFsck(const CommonOptions& common) {
-  auto result = transaction::Fsck(common.cwd);
+  ProgressLine progress("fsck", common.json);
+  auto result = transaction::Fsck(common.cwd, progress.get());
+  progress.Finish();
   if (!result.ok()) return ReportError(result.status(), common.json);
   const transaction::FsckReport& r = *result;
   const int exit_code = r.clean() ? 0 : ExitCodeFor(Code::kCorrupted);
@@ -34,14 +38,17 @@ int RunFsck(const CommonOptions& common) {
     PrintJson(out);
     return exit_code;
   }
+  const bool colour = ColourWanted(1, common.json);
   for (const auto& f : r.findings) {
-    std::cout << store::FindingCodeName(f.code) << "  " << (f.lineage.empty() ? "-" : f.lineage)
-              << "  " << (f.path.empty() ? "-" : f.path) << "  " << f.message << "\n";
+    std::cout << Paint(store::FindingCodeName(f.code), Tone::kRed, colour) << "  "
+              << (f.lineage.empty() ? "-" : f.lineage) << "  " << (f.path.empty() ? "-" : f.path)
+              << "  " << f.message << "\n";
   }
-  std::cout << (r.clean() ? "clean" : "NOT clean") << ": " << r.lineages << " lineage(s), "
-            << r.tombstones << " tombstone(s), " << r.quarantine << " quarantine entr"
-            << (r.quarantine == 1 ? "y" : "ies") << ", " << r.pin_refs << " pin ref(s), "
-            << r.findings.size() << " finding(s)\n";
+  std::cout << (r.clean() ? Paint("clean", Tone::kGreen, colour)
+                          : Paint("NOT clean", Tone::kRed, colour))
+            << ": " << r.lineages << " lineage(s), " << r.tombstones << " tombstone(s), "
+            << r.quarantine << " quarantine entr" << (r.quarantine == 1 ? "y" : "ies") << ", "
+            << r.pin_refs << " pin ref(s), " << r.findings.size() << " finding(s)\n";
   return exit_code;
 }
 

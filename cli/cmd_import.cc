@@ -3,13 +3,21 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/render.h"
 #include "transaction/import.h"
 
 namespace gentle::cli {
 
 int RunImport(const CommonOptions& common, const ImportOptions& options) {
-  auto result = transaction::Import({common.cwd, options.lineage, options.remote});
+  ProgressLine progress("import", common.json);
+  transaction::ImportRequest request;
+  request.cwd = common.cwd;
+  request.lineage = options.lineage;
+  request.remote = options.remote;
+  request.progress = progress.get();
+  auto result = transaction::Import(request);
+  progress.Finish();
   if (!result.ok()) return ReportError(result.status(), common.json);
   const transaction::ImportResult& r = *result;
   if (common.json) {

@@ -3,13 +3,16 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/render.h"
 #include "transaction/index_rebuild.h"
 
 namespace gentle::cli {
 
 int RunIndexRebuild(const CommonOptions& common) {
-  auto result = transaction::RebuildIndexCommand(common.cwd);
+  ProgressLine progress("index rebuild", common.json);
+  auto result = transaction::RebuildIndexCommand(common.cwd, progress.get());
+  progress.Finish();
   if (!result.ok()) return ReportError(result.status(), common.json);
   const store::index::RebuildReport& r = *result;
   if (common.json) {

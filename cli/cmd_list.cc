@@ -5,6 +5,7 @@
 
 #include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/terminal.h"
 #include "store/go_marshal.h"
 #include "transaction/list.h"
 
@@ -34,6 +35,7 @@ nlohmann::ordered_json ListEntry(const transaction::LineageSummary& s) {
 int RunList(const CommonOptions& common) {
   size_t count = 0;
   std::string pending;
+  const bool colour = ColourWanted(1, common.json);
   auto emit = [&](const std::string& text) {
     if (count == 1) {
       std::cout << pending;
@@ -52,9 +54,9 @@ int RunList(const CommonOptions& common) {
            store::MarshalCompact(ListEntry(s)));
     } else {
       std::ostringstream line;
-      line << s.lineage << "  " << s.state << "  " << (s.kind.empty() ? "-" : s.kind) << "  "
-           << (s.created_at.empty() ? "-" : s.created_at) << "  " << s.path_count << " path(s)"
-           << (s.evidence.empty() ? "" : "  " + s.evidence)
+      line << s.lineage << "  " << Paint(s.state, StateTone(s.state), colour) << "  "
+           << (s.kind.empty() ? "-" : s.kind) << "  " << (s.created_at.empty() ? "-" : s.created_at)
+           << "  " << s.path_count << " path(s)" << (s.evidence.empty() ? "" : "  " + s.evidence)
            << (s.source.empty() ? "" : "  [from " + s.source + "]") << "\n";
       emit(line.str());
     }

@@ -3,13 +3,16 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/progress.h"
 #include "cli/render.h"
 #include "transaction/repair.h"
 
 namespace gentle::cli {
 
 int RunRepair(const CommonOptions& common, const std::optional<std::string>& lineage) {
-  auto result = transaction::Repair(common.cwd, lineage);
+  ProgressLine progress("repair", common.json);
+  auto result = transaction::Repair(common.cwd, lineage, progress.get());
+  progress.Finish();
   if (!result.ok()) return ReportError(result.status(), common.json);
   const transaction::RepairReport& r = *result;
   const int exit_code = r.clean() ? 0 : ExitCodeFor(Code::kCorrupted);

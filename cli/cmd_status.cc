@@ -4,6 +4,7 @@
 
 #include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/terminal.h"
 #include "transaction/status.h"
 
 namespace gentle::cli {
@@ -35,8 +36,10 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     return PrintJson(out);
   }
   if (result->lineages.empty()) std::cout << "no lineages\n";
+  const bool colour = ColourWanted(1, false);
   for (const auto& s : result->lineages) {
-    std::cout << s.lineage << "  " << (s.state.empty() ? "-" : s.state) << "  "
+    std::cout << s.lineage << "  "
+              << (s.state.empty() ? "-" : Paint(s.state, StateTone(s.state), colour)) << "  "
               << transaction::ApplicabilityName(s.applicability);
     if (!s.detail.empty()) std::cout << "  (" << s.detail << ")";
     if (!s.source.empty()) std::cout << "  [from " << s.source << "]";

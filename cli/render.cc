@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/terminal.h"
 #include "store/go_marshal.h"
 
 namespace gentle::cli {
@@ -25,7 +26,8 @@ int ReportError(const Status& status, bool json) {
     for (char& c : message) {
       if (c == '\n' || c == '\r') c = ' ';
     }
-    std::cerr << "gentle-ai: " << CodeName(status.code()) << ": " << message << "\n";
+    std::cerr << "gentle-ai: " << Paint(CodeName(status.code()), Tone::kRed, ColourWanted(2, false))
+              << ": " << message << "\n";
   }
   return ExitCodeFor(status.code());
 }

@@ -156,13 +156,14 @@ Result<std::vector<FetchedHistory>> ListFetchedHistories(
 }
 
 Result<VerifiedChain> VerifyHistoryChain(const git::Repository& repo, const std::string& lineage,
-                                         const std::string& tip) {
+                                         const std::string& tip, Progress* progress) {
   GENTLE_RETURN_IF_ERROR(ValidateLineageId(lineage));
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
   VerifiedChain chain;
   std::optional<std::string> next = tip;
   int64_t later_generation = INT64_MAX;
   while (next) {
+    ReportProgress(progress, "history commits verified", chain.commits.size(), 0);
     if (chain.commits.size() >= kMaxHistoryCommits) {
       return Broken(lineage, *next, "the history is longer than the limit");
     }
@@ -183,6 +184,7 @@ Result<VerifiedChain> VerifyHistoryChain(const git::Repository& repo, const std:
     next = commit->parent;
     chain.commits.push_back(std::move(commit).value());
   }
+  ReportProgress(progress, "history commits verified", chain.commits.size(), 0);
   return chain;
 }
 

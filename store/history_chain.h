@@ -25,6 +25,7 @@
 
 #include "store/git/repository.h"
 #include "store/history_ref.h"
+#include "store/progress.h"
 #include "store/record.h"
 #include "store/status.h"
 
@@ -60,8 +61,10 @@ struct VerifiedChain {
   const HistoryCommit& tip() const { return commits.front(); }
 };
 
+// `progress` (may be null) is told the commits verified, from 0 (the total is not known before the
+// walk ends).
 Result<VerifiedChain> VerifyHistoryChain(const git::Repository& repo, const std::string& lineage,
-                                         const std::string& tip);
+                                         const std::string& tip, Progress* progress = nullptr);
 
 }  // namespace gentle::store
 

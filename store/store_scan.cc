@@ -7,6 +7,7 @@
 #include "store/file_io.h"
 #include "store/history_sync.h"
 #include "store/lineage_id.h"
+#include "store/progress.h"
 #include "store/tombstone.h"
 
 namespace gentle::store {
@@ -118,12 +119,21 @@ Result<std::vector<std::string>> EntriesOf(const StoreLayout& layout, const std:
   return names;
 }
 
-Status ScanLineages(const StoreLayout& layout, ScanDepth depth, StoreFiles* out) {
+Status ScanLineages(const StoreLayout& layout, ScanDepth depth, Progress* progress,
+                    StoreFiles* out) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> names, EntriesOf(layout, layout.v2_dir()));
   CreationTimes times(layout.common_dir());
+  // v2/LOCK, the writers' lock file, is not an entry.
+  auto is_lock = [&](const std::string& name) {
+    return name == "LOCK" && KindOf(layout.v2_dir() + "/" + name) == PathKind::kFile;
+  };
+  ProgressPhase phase(
+      progress, "records read",
+      names.size() - static_cast<size_t>(std::count_if(names.begin(), names.end(), is_lock)));
   for (const std::string& name : names) {
+    if (is_lock(name)) continue;
+    phase.Next();
     const std::string path = layout.v2_dir() + "/" + name;
-    if (name == "LOCK" && KindOf(path) == PathKind::kFile) continue;
     const PathKind kind = KindOf(path);
     if (kind == PathKind::kSymlink) {
       AddSymlink(IsValidLineageId(name) ? name : "", path, out);
@@ -147,13 +157,17 @@ Status ScanLineages(const StoreLayout& layout, ScanDepth depth, StoreFiles* out)
     }
     if (depth == ScanDepth::kEveryMember) ScanLineageMembers(path, name, record.ok(), out);
   }
+  phase.Done();
   return Status::Ok();
 }
 
-Status ScanTombstones(const StoreLayout& layout, ScanDepth depth, StoreFiles* out) {
+Status ScanTombstones(const StoreLayout& layout, ScanDepth depth, Progress* progress,
+                      StoreFiles* out) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> names,
                           EntriesOf(layout, layout.tombstone_dir()));
+  ProgressPhase phase(progress, "tombstones read", names.size());
   for (const std::string& name : names) {
+    phase.Next();
     const std::string path = layout.tombstone_dir() + "/" + name;
     const std::string key = name.size() > 5 ? name.substr(0, name.size() - 5) : "";
     const PathKind kind = KindOf(path);
@@ -182,13 +196,17 @@ Status ScanTombstones(const StoreLayout& layout, ScanDepth depth, StoreFiles* ou
     }
     out->rows.tombstones.push_back(*row);
   }
+  phase.Done();
   return Status::Ok();
 }
 
-Status ScanQuarantine(const StoreLayout& layout, ScanDepth depth, StoreFiles* out) {
+Status ScanQuarantine(const StoreLayout& layout, ScanDepth depth, Progress* progress,
+                      StoreFiles* out) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> names,
                           EntriesOf(layout, layout.quarantine_dir()));
+  ProgressPhase phase(progress, "audit records read", names.size());
   for (const std::string& name : names) {
+    phase.Next();
     const std::string path = layout.quarantine_dir() + "/" + name;
     const PathKind kind = KindOf(path);
     if (kind == PathKind::kSymlink) {
@@ -218,6 +236,7 @@ Status ScanQuarantine(const StoreLayout& layout, ScanDepth depth, StoreFiles* ou
     }
     out->rows.quarantine.push_back(QuarantineRowOf(layout, name, *record));
   }
+  phase.Done();
   return Status::Ok();
 }
 
@@ -257,11 +276,11 @@ index::LineageRow LineageRowOf(const RecordView& record, index::RowStatus status
   return row;
 }
 
-Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout, ScanDepth depth) {
+Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout, ScanDepth depth, Progress* progress) {
   StoreFiles out;
-  GENTLE_RETURN_IF_ERROR(ScanLineages(layout, depth, &out));
-  GENTLE_RETURN_IF_ERROR(ScanTombstones(layout, depth, &out));
-  GENTLE_RETURN_IF_ERROR(ScanQuarantine(layout, depth, &out));
+  GENTLE_RETURN_IF_ERROR(ScanLineages(layout, depth, progress, &out));
+  GENTLE_RETURN_IF_ERROR(ScanTombstones(layout, depth, progress, &out));
+  GENTLE_RETURN_IF_ERROR(ScanQuarantine(layout, depth, progress, &out));
   if (depth == ScanDepth::kEveryMember) GENTLE_RETURN_IF_ERROR(ScanRoot(layout, &out));
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> trash, ResetTrashDirs(layout));
   for (const std::string& dir : trash) {

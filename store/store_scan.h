@@ -23,6 +23,7 @@
 #include "store/finding.h"
 #include "store/index/index_db.h"
 #include "store/layout.h"
+#include "store/progress.h"
 #include "store/record.h"
 #include "store/status.h"
 
@@ -39,7 +40,10 @@ struct StoreFiles {
 // quarantine directory and every symlink under the store root (what fsck reports).
 enum class ScanDepth { kEntries, kEveryMember };
 
-Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout, ScanDepth depth = ScanDepth::kEntries);
+// `progress` (may be null) is told the records, tombstones and audit records read, one phase each
+// (store/progress.h).
+Result<StoreFiles> ScanStoreFiles(const StoreLayout& layout, ScanDepth depth = ScanDepth::kEntries,
+                                  Progress* progress = nullptr);
 
 // The catalog row of a record.
 index::LineageRow LineageRowOf(const RecordView& record, index::RowStatus status);

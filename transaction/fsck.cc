@@ -197,12 +197,12 @@ Status CheckIndex(const store::StoreLayout& layout, const store::StoreFiles& fil
 
 }  // namespace
 
-Result<FsckReport> Fsck(const std::string& cwd) {
+Result<FsckReport> Fsck(const std::string& cwd, store::Progress* progress) {
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files,
-                          store::ScanStoreFiles(layout, store::ScanDepth::kEveryMember));
+                          store::ScanStoreFiles(layout, store::ScanDepth::kEveryMember, progress));
   FsckReport report;
   report.lineages = files.rows.lineages.size();
   report.tombstones = files.rows.tombstones.size();
@@ -217,7 +217,9 @@ Result<FsckReport> Fsck(const std::string& cwd) {
   // lineage is not a finding: the next write upgrades it.
   std::set<std::string> lineages(pins.begin(), pins.end());
   for (const auto& row : files.rows.lineages) lineages.insert(row.lineage_id);
+  store::ProgressPhase phase(progress, "histories checked", lineages.size());
   for (const std::string& lineage : lineages) {
+    phase.Next();
     const std::string ref = store::StoreLayout::PinRef(lineage);
     auto check = store::CheckHistory(repo, layout, lineage);
     if (!check.ok()) {
@@ -249,6 +251,7 @@ Result<FsckReport> Fsck(const std::string& cwd) {
         break;
     }
   }
+  phase.Done();
   AddRefLocks(repo, &report);
   // The seen ledger, when it exists (primary data beside the store: docs/loop.md).
   GENTLE_ASSIGN_OR_RETURN(loop::SeenFsck seen, loop::CheckSeenLedger(layout.common_dir()));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "store/progress.h"
 #include "store/status.h"
 #include "store/store_scan.h"
 
@@ -24,7 +25,9 @@ struct FsckReport {
   bool clean() const { return findings.empty(); }
 };
 
-Result<FsckReport> Fsck(const std::string& cwd);
+// `progress` (may be null) is told the store's files read (store::ScanStoreFiles) and then the
+// histories checked, one phase each.
+Result<FsckReport> Fsck(const std::string& cwd, store::Progress* progress = nullptr);
 
 }  // namespace gentle::transaction
 

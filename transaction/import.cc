@@ -239,7 +239,8 @@ Result<ImportResult> Import(const ImportRequest& request) {
     GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo,
                             store::git::Repository::Discover(request.cwd));
     GENTLE_ASSIGN_OR_RETURN(fetched, PickFetched(repo, request));
-    GENTLE_ASSIGN_OR_RETURN(chain, store::VerifyHistoryChain(repo, lineage, fetched.tip));
+    GENTLE_ASSIGN_OR_RETURN(
+        chain, store::VerifyHistoryChain(repo, lineage, fetched.tip, request.progress));
   }
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
                           LockStore(request.cwd, LockKind::kMaintenance));

@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 
+#include "store/progress.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
@@ -34,6 +35,7 @@ struct ImportRequest {
   std::string cwd = ".";
   std::string lineage;
   std::optional<std::string> remote;
+  store::Progress* progress = nullptr;  // told the fetched history's commits verified; may be null
 };
 
 struct ImportResult {

@@ -34,7 +34,8 @@ Status RemoveInterruptedWrites(const store::StoreLayout& layout) {
 
 }  // namespace
 
-Result<store::index::RebuildReport> RebuildIndexCommand(const std::string& cwd) {
+Result<store::index::RebuildReport> RebuildIndexCommand(const std::string& cwd,
+                                                        store::Progress* progress) {
   {
     // Refused before anything is created, as start is: a bare repository has no worktree.
     GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
@@ -45,7 +46,7 @@ Result<store::index::RebuildReport> RebuildIndexCommand(const std::string& cwd) 
                           LockStore(cwd, LockKind::kMaintenance));
   store::FaultPoint("index-rebuild:locked");
   GENTLE_RETURN_IF_ERROR(RemoveInterruptedWrites(scope->layout));
-  return store::index::RebuildIndex(scope->repo, scope->layout);
+  return store::index::RebuildIndex(scope->repo, scope->layout, progress);
 }
 
 }  // namespace gentle::transaction

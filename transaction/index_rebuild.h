@@ -11,11 +11,15 @@
 #include <string>
 
 #include "store/index/index_sync.h"
+#include "store/progress.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
 
-Result<store::index::RebuildReport> RebuildIndexCommand(const std::string& cwd);
+// `progress` (may be null) is told the files read and the histories levelled
+// (store::index::RebuildIndex).
+Result<store::index::RebuildReport> RebuildIndexCommand(const std::string& cwd,
+                                                        store::Progress* progress = nullptr);
 
 }  // namespace gentle::transaction
 

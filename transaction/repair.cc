@@ -41,11 +41,13 @@ std::optional<std::string> DriftCode(const store::git::Repository& repo,
 
 // Every lineage with a history ref or a lineage directory.
 Result<std::set<std::string>> AllLineages(const store::git::Repository& repo,
-                                          const store::StoreLayout& layout) {
+                                          const store::StoreLayout& layout,
+                                          store::Progress* progress) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, store::git::ListPinRefs(repo));
   std::set<std::string> out(refs.begin(), refs.end());
   if (store::KindOf(layout.root()) == store::PathKind::kDirectory) {
-    GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files, store::ScanStoreFiles(layout));
+    GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files,
+                            store::ScanStoreFiles(layout, store::ScanDepth::kEntries, progress));
     for (const auto& row : files.rows.lineages) out.insert(row.lineage_id);
   }
   return out;
@@ -53,7 +55,8 @@ Result<std::set<std::string>> AllLineages(const store::git::Repository& repo,
 
 }  // namespace
 
-Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::string>& lineage) {
+Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::string>& lineage,
+                            store::Progress* progress) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
   RepairReport report;
   {
@@ -71,17 +74,22 @@ Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::str
   if (lineage) {
     lineages.insert(*lineage);
   } else {
-    GENTLE_ASSIGN_OR_RETURN(lineages, AllLineages(repo, layout));
+    GENTLE_ASSIGN_OR_RETURN(lineages, AllLineages(repo, layout, progress));
   }
   // What fsck would report, before anything moves (opening the index may roll a tip back).
   std::map<std::string, std::string> found;
+  store::ProgressPhase checking(progress, "histories checked", lineages.size());
   for (const std::string& each : lineages) {
+    checking.Next();
     if (auto code = DriftCode(repo, layout, each)) found.emplace(each, *code);
   }
+  checking.Done();
   // Nothing out of step: nothing is opened for writing (not even the index).
   if (found.empty()) return report;
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
+  store::ProgressPhase repairing(progress, "histories repaired", found.size());
   for (const auto& [each, code] : found) {
+    repairing.Next();
     RepairEntry entry;
     entry.lineage = each;
     entry.found = code;
@@ -101,6 +109,7 @@ Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::str
     }
     report.lineages.push_back(std::move(entry));
   }
+  repairing.Done();
   return report;
 }
 

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "store/progress.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
@@ -42,7 +43,10 @@ struct RepairReport {
   }
 };
 
-Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::string>& lineage);
+// `progress` (may be null) is told the records read, the histories checked and the histories
+// repaired, one phase each.
+Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::string>& lineage,
+                            store::Progress* progress = nullptr);
 
 }  // namespace gentle::transaction
 

@@ -250,7 +250,8 @@ Status RecoverInterrupted(const git::Repository& repo, const StoreLayout& layout
   return Status::Ok();
 }
 
-Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayout& layout) {
+Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayout& layout,
+                                   Progress* progress) {
   const std::string index = layout.index_path();
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), index));
   GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(index));
@@ -271,7 +272,7 @@ Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayou
   }
   GENTLE_RETURN_IF_ERROR(ResolveResetTrash(repo, layout));
   // Interrupted mutations the files alone reveal.
-  GENTLE_ASSIGN_OR_RETURN(StoreFiles files, ScanStoreFiles(layout));
+  GENTLE_ASSIGN_OR_RETURN(StoreFiles files, ScanStoreFiles(layout, ScanDepth::kEntries, progress));
   for (const QuarantineRow& row : files.rows.quarantine) {
     if (row.status != RowStatus::kPrepared) continue;
     GENTLE_RETURN_IF_ERROR(
@@ -291,10 +292,13 @@ Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayou
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, ListPinRefs(repo));
   std::set<std::string> lineages(refs.begin(), refs.end());
   for (const LineageRow& row : files.rows.lineages) lineages.insert(row.lineage_id);
+  ProgressPhase phase(progress, "histories levelled", lineages.size());
   for (const std::string& lineage : lineages) {
+    phase.Next();
     GENTLE_ASSIGN_OR_RETURN(HistoryRepair repaired, RepairHistory(repo, layout, lineage));
     if (repaired.synced) ++report.repinned;
   }
+  phase.Done();
   FaultPoint("index-rebuild:files-recovered");
   // The files as the recovery left them are the new index.
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<IndexDb> db, InstallFromFiles(layout, &report));

@@ -23,6 +23,7 @@
 #include "store/index/index_db.h"
 #include "store/index/index_reader.h"
 #include "store/layout.h"
+#include "store/progress.h"
 #include "store/status.h"
 
 namespace gentle::store::index {
@@ -43,8 +44,10 @@ struct RebuildReport {
 // Finishes interrupted file protocols, re-pins live lineages whose trees are present, and installs
 // a new index holding what the files say (store/index/index_install.h), also over a newer release's
 // index. Caller holds the writer lock and the exclusive maintenance lock, so no reader has the old
-// index open while it is replaced.
-Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayout& layout);
+// index open while it is replaced. `progress` (may be null) is told the files read
+// (ScanStoreFiles) and then the histories levelled, one phase each.
+Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayout& layout,
+                                   Progress* progress = nullptr);
 
 }  // namespace gentle::store::index
 

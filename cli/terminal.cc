@@ -1,0 +1,61 @@
+#include "cli/terminal.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+namespace gentle::cli {
+namespace {
+
+bool SetAndNotEmpty(const char* value) { return value != nullptr && value[0] != '\0'; }
+
+std::string_view Sgr(Tone tone) {
+  switch (tone) {
+    case Tone::kRed:
+      return "\033[31m";
+    case Tone::kGreen:
+      return "\033[32m";
+    case Tone::kYellow:
+      return "\033[33m";
+    case Tone::kDim:
+      return "\033[2m";
+    case Tone::kPlain:
+      break;
+  }
+  return "";
+}
+
+}  // namespace
+
+bool CapableTerminal(int fd) {
+  if (isatty(fd) != 1) return false;
+  const char* term = std::getenv("TERM");
+  return SetAndNotEmpty(term) && std::strcmp(term, "dumb") != 0;
+}
+
+bool ColourWanted(int fd, bool json) {
+  return !json && !SetAndNotEmpty(std::getenv("NO_COLOR")) && CapableTerminal(fd);
+}
+
+std::string Paint(std::string_view text, Tone tone, bool colour) {
+  const std::string_view sgr = Sgr(tone);
+  if (!colour || sgr.empty()) return std::string(text);
+  std::string out;
+  out.reserve(sgr.size() + text.size() + 4);
+  out.append(sgr).append(text).append("\033[0m");
+  return out;
+}
+
+Tone StateTone(std::string_view state) {
+  if (state == "approved") return Tone::kGreen;
+  if (state == "correction_required" || state == "escalated" || state == "decision_required" ||
+      state == "incomplete") {
+    return Tone::kYellow;
+  }
+  if (state == "invalidated") return Tone::kRed;
+  if (state == "consumed" || state == "retired") return Tone::kDim;
+  return Tone::kPlain;
+}
+
+}  // namespace gentle::cli
