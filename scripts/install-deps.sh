@@ -3,7 +3,9 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config git libgit2-dev libsqlite3-dev libssl-dev
   nlohmann-json3-dev libcli11-dev catch2 zlib1g-dev libbenchmark-dev strace clang-format openssh-client
-  python3)  # python3: tests/comment_test.cc runs reference 001's pipeline regexes with re
+  python3 python3-jsonschema)
+# python3: tests/comment_test.cc runs reference 001's pipeline regexes with re; python3-jsonschema:
+# tests/json_schema_test.cc validates outputs against docs/schema/ with /usr/bin/python3.
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
