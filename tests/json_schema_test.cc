@@ -5,8 +5,6 @@
 // schema file and every reachable error code. The negative case proves the schemas bite: real
 // outputs with a member removed, added, mistyped or given an unknown value are refused, each
 // naming its file and the JSON path. The shared enums must be the code's own vocabularies.
-#include <unistd.h>
-
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -43,13 +41,13 @@ const std::string kAone = std::string(GENTLE_FIXTURES_DIR) + "/forge/aone/";
 const std::string kPr = "github:acme/webapp#47";
 
 // Schema files no output of the corpus has: the shared definitions (no document's schema), and
-// `gentle-ai version --json` (its own test validates it).
+// `gentle-ai version --json`'s, which the version command's own test is to validate.
 const std::set<std::string> kNotInCorpus = {"common.v1.schema.json", "version.v1.schema.json"};
 // `internal` is a bug (an exception that reached the command line's edge): nothing provokes it.
 const std::set<std::string> kUnreachableCodes = {"internal"};
 
-// The names of `Name(0..last)`; Name(last + 1) must be one of them (the table's fallback), so an
-// enumerator appended to the code and not to the schema fails here.
+// The names of `name(first..last)`; name(last + 1) must be one of them (the table's fallback), so
+// an enumerator appended to the code and not to the schema fails here.
 template <typename E>
 std::set<std::string> Vocabulary(E last, std::string_view (*name)(E), int first = 0) {
   std::set<std::string> names;
@@ -392,7 +390,8 @@ void StoreOutputs(const LifecycleRepo& repo, const std::string& invalidated, Cor
 }
 
 // Sharing: push to a bare origin (twice), then a fresh clone fetches, reads the fetched-only
-// lineage `lineage` (list, status, export, verify: `source`) and imports it (twice).
+// lineage `lineage` (list, status, export, verify: `source`) and imports it (twice), and fetches
+// a forged history from a second remote.
 void SharingOutputs(const LifecycleRepo& repo, const TempDir& tmp, const std::string& lineage,
                     Corpus* corpus) {
   const std::string origin = tmp.path() + "/origin.git";
@@ -411,6 +410,14 @@ void SharingOutputs(const LifecycleRepo& repo, const TempDir& tmp, const std::st
   corpus->Ok("verify-fetched", ReviewAt(clone, {"verify", "--lineage", lineage}));
   corpus->Ok("import", ReviewAt(clone, {"import", "--lineage", lineage}));
   corpus->Ok("import-up-to-date", ReviewAt(clone, {"import", "--lineage", lineage}));
+
+  // A remote whose history ref names a plain commit: fetched, listed as not verified.
+  const std::string forged = tmp.path() + "/forged.git";
+  REQUIRE(Run({"git", "init", "-q", "--bare", forged}, "", GitEnv()).exit_code == 0);
+  repo.GitOk({"push", "-q", forged, "HEAD:" + ReviewRef("review-0123456789abcdef")});
+  REQUIRE(Run({"git", "-C", clone, "remote", "add", "forged", "file://" + forged}, "", GitEnv())
+              .exit_code == 0);
+  corpus->Ok("fetch-not-verified", ReviewAt(clone, {"fetch", "--remote", "forged"}));
 }
 
 // What only a damaged or oversized store answers, in a repository of its own: a
