@@ -4,7 +4,8 @@
 // corpus with Debian's python3-jsonschema and must accept all of it. The corpus must reach every
 // schema file and every reachable error code. The negative case proves the schemas bite: real
 // outputs with a member removed, added, mistyped or given an unknown value are refused, each
-// naming its file and the JSON path. The shared enums must be the code's own vocabularies.
+// naming its file and the JSON path; so is a schema file that is no valid schema. The shared enums
+// must be the code's own vocabularies.
 #include <catch2/catch.hpp>
 #include <cstdio>
 #include <filesystem>
@@ -534,6 +535,21 @@ TEST_CASE("json schemas: a removed - added - mistyped or unknown member is refus
     ++failures;
   }
   CHECK(failures == cases.size());
+}
+
+TEST_CASE("json schemas: a schema file that is not a valid schema is refused by name") {
+  TempDir dir;
+  const std::string schemas = dir.path() + "/schema";
+  fs::copy(kSchemaDir, schemas);
+  const std::string broken = schemas + "/review-hint.v1.schema.json";
+  Json hint = Json::parse(ReadFile(broken));
+  hint["properties"]["number"]["type"] = "count";
+  WriteFile(broken, hint.dump());
+  RunResult run = Run({"/usr/bin/python3", kValidator, "--schemas", schemas});
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 1);
+  CHECK(run.err.rfind("FAIL " + broken + ": $.properties.number.type: not a valid schema: ", 0) ==
+        0);
 }
 
 TEST_CASE("json schemas: the shared enums are the code's vocabularies") {
