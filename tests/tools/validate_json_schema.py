@@ -139,8 +139,7 @@ def compile_patterns(failures, where, node, path=()):
             compile_patterns(failures, where, value, path + (i,))
 
 
-def check_conventions(failures, name, schema):
-    where = name
+def check_conventions(failures, where, name, schema):
     if schema.get("$schema") != DRAFT:
         failures.add(where, "$.$schema", f"must be {DRAFT}")
     if schema.get("$id") != ID_PREFIX + name:
@@ -178,7 +177,7 @@ def load_schemas(failures, directory, checker):
             continue
         report_errors(failures, path, meta.iter_errors(schema))
         compile_patterns(failures, path, schema)
-        check_conventions(failures, name, schema)
+        check_conventions(failures, path, name, schema)
         schemas[name] = schema
     return schemas
 
