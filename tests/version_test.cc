@@ -20,10 +20,22 @@ std::string PkgConfigVersion(const std::string& module) {
   return Trim(run.out);
 }
 
-// git describe of the source checkout now, without a -dirty suffix (the build and this test may
-// see the work tree differently); empty when the source is not a git checkout.
-std::string SourceDescribe() {
-  RunResult run = Run({"git", "-C", GENTLE_SOURCE_DIR, "describe", "--always", "--tags"});
+// Whether the source directory is a git checkout (else the build had no describe).
+bool SourceIsCheckout() {
+  return Run({"git", "-C", GENTLE_SOURCE_DIR, "rev-parse", "--git-dir"}).exit_code == 0;
+}
+
+// What git itself describes the commit that `describe` names as: "v1-3-g1234567" names 1234567,
+// "a4c2ac0" or a tag names itself. Empty when the checkout has no such commit. The build's commit,
+// not HEAD: the checkout may have moved on since the binary was built.
+std::string GitDescribeOfNamedCommit(const std::string& describe) {
+  const std::size_t g = describe.rfind("-g");
+  const std::string name = g == std::string::npos ? describe : describe.substr(g + 2);
+  RunResult commit =
+      Run({"git", "-C", GENTLE_SOURCE_DIR, "rev-parse", "--verify", "-q", name + "^{commit}"});
+  if (commit.exit_code != 0) return "";
+  RunResult run =
+      Run({"git", "-C", GENTLE_SOURCE_DIR, "describe", "--always", "--tags", Trim(commit.out)});
   return run.exit_code == 0 ? Trim(run.out) : "";
 }
 
@@ -55,11 +67,12 @@ TEST_CASE("version --json: the project version and the libraries linked in") {
   const nlohmann::json report = run.Json();
   CHECK(report["schema"] == "gentle-ai.version/v1");
   CHECK(report["version"] == GENTLE_PROJECT_VERSION);
-  const std::string describe = SourceDescribe();
-  if (describe.empty()) {
+  if (!SourceIsCheckout()) {
     CHECK(report["git_describe"].is_null());
   } else {
-    CHECK(WithoutDirty(report["git_describe"].get<std::string>()) == describe);
+    REQUIRE(report["git_describe"].is_string());
+    const std::string describe = WithoutDirty(report["git_describe"].get<std::string>());
+    CHECK(GitDescribeOfNamedCommit(describe) == describe);
   }
   const nlohmann::json& libs = report["libraries"];
   CHECK(libs["libgit2"] == PkgConfigVersion("libgit2"));
