@@ -593,17 +593,22 @@ CLI::App* DefineReviewGroup(CLI::App* app) {
   return AddGroup(app, "review", "Review transactions: freeze, inspect, decide");
 }
 
+// Every verb of `review` and the `version` command: the tree help, typos and docs see.
+void DefineAllCommands(CLI::App* app, CLI::App* review, Invocation* in) {
+  for (const Verb& each : kVerbs) each.define(review, in);
+  DefineVersion(app, in);
+}
+
 int ParseAndRun(int argc, char** argv) {
   CLI::App app{kAppDescription};
   DefineRoot(&app);
   CLI::App* review = DefineReviewGroup(&app);
   Invocation in;
   if (const Verb* verb = InvokedVerb(argc, argv)) {
-    verb->define(review, &in);
+    verb->define(review, &in);  // a review verb alone: no other verb, nor `version`, to build
   } else {
-    for (const Verb& each : kVerbs) each.define(review, &in);
+    DefineAllCommands(&app, review, &in);
   }
-  DefineVersion(&app, &in);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -630,8 +635,7 @@ void VisitCommandTree(const std::function<void(const CLI::App& root)>& visit) {
   DefineRoot(&app);
   CLI::App* review = DefineReviewGroup(&app);
   Invocation in;
-  for (const Verb& each : kVerbs) each.define(review, &in);
-  DefineVersion(&app, &in);
+  DefineAllCommands(&app, review, &in);
   visit(app);
 }
 
