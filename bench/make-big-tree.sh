@@ -9,8 +9,10 @@
 # with NULs), the rest C-like text. Everything is streamed into one `git fast-import` (one pack, no
 # loose objects, no git call per file), committed once on branch `base`, then checked out by git
 # (so the index holds real stat data) and the index rewritten a second later, so that no entry is
-# racily clean. Then the small change, left in the worktree uncommitted: three tracked files
-# edited (one appended to, one rewritten in the middle, one truncated) and one new untracked file.
+# racily clean; `git write-tree` then gives the index a valid cache-tree, as a clone, checkout or
+# commit leaves it (BIGTREE_CACHE_TREE=0 leaves the index without one, as `git reset` writes it).
+# Then the small change, left in the worktree uncommitted: three tracked files edited (one
+# appended to, one rewritten in the middle, one truncated) and one new untracked file.
 #
 # Prints the tree's shape on stdout. Needs python3 and git; ~0.9 GB of disk for 80,000 files.
 set -euo pipefail
@@ -100,6 +102,9 @@ sleep 1
 rm -f .git/index
 git reset -q
 git update-index -q --refresh || true
+if [[ ${BIGTREE_CACHE_TREE:-1} != 0 ]]; then
+  git write-tree >/dev/null  # the cache-tree extension, every directory valid
+fi
 
 # The small change: three tracked files edited, one new untracked file.
 mapfile -t picks < <(git ls-files -- '*.c' | awk -v n="$(git ls-files -- '*.c' | wc -l)" \
@@ -117,4 +122,4 @@ printf 'new untracked file\n' >"$(dirname "${picks[0]}")/untracked-new.c"
 
 echo "files=$(git ls-files | wc -l) directories=$(git ls-tree -r -d --name-only HEAD | wc -l)" \
      "worktree_kb=$(du -sk --exclude=.git . | cut -f1) pack_kb=$(du -sk .git/objects | cut -f1)" \
-     "changed=${picks[*]}"
+     "cache_tree=${BIGTREE_CACHE_TREE:-1} changed=${picks[*]}"

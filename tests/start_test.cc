@@ -35,36 +35,6 @@ nlohmann::json Record(const std::string& repo, const std::string& lineage) {
       ReadFile(repo + "/.git/gentle-ai/review-transactions/v2/" + lineage + "/review-state.json"));
 }
 
-// The candidate tree git itself computes for the workspace: a copy of the index, updated.
-std::string OracleWorkspaceTree(const std::string& repo,
-                                const std::vector<std::string>& untracked) {
-  TempDir scratch;
-  const std::string index = scratch.path() + "/index";
-  WriteFile(index, ReadFile(repo + "/.git/index"));
-  std::map<std::string, std::string> env = {{"GIT_INDEX_FILE", index}};
-  REQUIRE(GitRun(repo, {"add", "-u"}, env).exit_code == 0);
-  for (const auto& path : untracked) {
-    REQUIRE(GitRun(repo, {"add", "-f", "--", path}, env).exit_code == 0);
-  }
-  return Trim(GitRun(repo, {"write-tree"}, env).out);
-}
-
-std::vector<std::string> OraclePaths(const std::string& repo, const std::string& base,
-                                     const std::string& candidate) {
-  std::string out = Git(repo, {"diff-tree", "-r", "-z", "--name-only", "--no-renames",
-                               "--ignore-submodules=none", base, candidate});
-  std::vector<std::string> paths;
-  size_t start = 0;
-  while (start < out.size()) {
-    size_t nul = out.find('\0', start);
-    paths.push_back(out.substr(start, nul - start));
-    start = nul + 1;
-  }
-  std::sort(paths.begin(), paths.end());
-  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
-  return paths;
-}
-
 void CheckSnapshotAgainstOracle(const std::string& repo, const nlohmann::json& snapshot,
                                 const std::string& oracle_base, const std::string& oracle_tree) {
   CHECK(snapshot["base_tree"] == oracle_base);

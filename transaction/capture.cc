@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "store/digests.h"
+#include "store/git/cache_tree_fold.h"
 #include "store/git/git_tree_diff.h"
 #include "store/git/object_reader.h"
 #include "store/git/raw_tree.h"
@@ -37,11 +38,11 @@ Result<git_oid> ResolveTree(git_repository* repo, const std::string& rev) {
 // The rows of `tree`; `trees` (when given) receives the ids of the trees read; *canonical whether
 // every tree read is in git's canonical order.
 Result<TreeRows> RowsOf(git_repository* repo, const git_oid& tree, store::git::TreeIds* trees,
-                        bool* canonical) {
+                        bool* canonical, const store::git::SubtreeFold* fold = nullptr) {
   *canonical = true;
   const git_oid empty = EmptyTreeId();
   if (git_oid_equal(&tree, &empty)) return TreeRows();
-  return store::git::FlattenTree(repo, tree, trees, canonical);
+  return store::git::FlattenTree(repo, tree, trees, canonical, fold);
 }
 
 // The changed paths when a tree is out of git's canonical order: what git's as-stored walk
@@ -69,10 +70,12 @@ Result<std::vector<std::string>> WalkedPaths(git_repository* repo, const git_oid
 // not shared between threads, store/git/repository.h) while the calling thread reads the index
 // and the worktree. Only for hashing (status): nothing is written, so reading the two sides in
 // parallel changes nothing but the time. Without a handle or a thread, Join reads the rows on the
-// calling thread. The destructor joins, so no return path leaves the helper running.
+// calling thread. The destructor joins, so no return path leaves the helper running. `fold`
+// (read-only, so shared with the helper) folds the base's rows as RowsOf does.
 class BaseRowsReader {
  public:
-  BaseRowsReader(git_repository* repo, const git_oid& tree) : repo_(repo), tree_(tree) {
+  BaseRowsReader(git_repository* repo, const git_oid& tree, const store::git::SubtreeFold* fold)
+      : repo_(repo), tree_(tree), fold_(fold) {
     git_repository* opened = nullptr;
     if (git_repository_open_ext(&opened, git_repository_path(repo), GIT_REPOSITORY_OPEN_NO_SEARCH,
                                 nullptr) != 0) {
@@ -107,7 +110,7 @@ class BaseRowsReader {
  private:
   void Read(git_repository* repo) {
     try {
-      rows_.emplace(RowsOf(repo, tree_, nullptr, &canonical_));
+      rows_.emplace(RowsOf(repo, tree_, nullptr, &canonical_, fold_));
     } catch (...) {
       thrown_ = std::current_exception();
     }
@@ -115,6 +118,7 @@ class BaseRowsReader {
 
   git_repository* repo_;
   git_oid tree_;
+  const store::git::SubtreeFold* fold_;
   store::git::RepositoryPtr own_;
   std::thread helper_;
   std::optional<Result<TreeRows>> rows_;
@@ -185,6 +189,17 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
   if (selector.kind != "commit-range") GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
   git_repository* raw = repo.raw();
   GENTLE_ASSIGN_OR_RETURN(Base base, ResolveBase(repo, selector));
+  // The index first (its errors are reported where the workspace's are): when only hashing, its
+  // cache-tree lets the base's walk and the candidate's hashing skip every directory the worktree
+  // left as it was (store/git/cache_tree_fold.h).
+  std::optional<Result<LoadedIndex>> index;
+  if (selector.kind != "commit-range") index.emplace(LoadWorkspaceIndex(repo));
+  std::optional<store::git::CacheTreeFold> fold;
+  if (writes == ObjectWrites::kHashOnly && index && index->ok()) {
+    fold.emplace((*index)->entries, (*index)->cache_tree);
+    if (fold->empty()) fold.reset();
+  }
+  const store::git::SubtreeFold* base_fold = fold ? &*fold : nullptr;
   // The base's trees are in the object database and reachable from the base commit: when the
   // candidate's trees are written (start on the workspace or the index), those equal to one of
   // them need not be (BuildTree). Hashing only (status) or commit-range writes none.
@@ -196,12 +211,12 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
   std::optional<BaseRowsReader> parallel_base;
   if (writes == ObjectWrites::kHashOnly && selector.kind != "commit-range" && !selector.staged &&
       LargeIndex(repo)) {
-    parallel_base.emplace(raw, base.tree);
+    parallel_base.emplace(raw, base.tree, base_fold);
   }
   TreeRows base_rows;
   if (!parallel_base) {
-    GENTLE_ASSIGN_OR_RETURN(
-        base_rows, RowsOf(raw, base.tree, writes_trees ? &base_trees : nullptr, &base_canonical));
+    GENTLE_ASSIGN_OR_RETURN(base_rows, RowsOf(raw, base.tree, writes_trees ? &base_trees : nullptr,
+                                              &base_canonical, base_fold));
   }
 
   std::vector<std::string> intended;
@@ -231,13 +246,19 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
                             RowsOf(raw, candidate_tree, nullptr, &candidate_canonical));
   } else {
     Projection projection = selector.staged ? Projection::kStaged : Projection::kWorkspace;
-    Result<TreeRows> workspace = intended_status.ok()
-                                     ? WorkspaceRows(repo, projection, intended, writes)
-                                     : Result<TreeRows>(intended_status);
+    Result<TreeRows> workspace = !intended_status.ok() ? Result<TreeRows>(intended_status)
+                                 : !index->ok()
+                                     ? Result<TreeRows>(index->status())
+                                     : WorkspaceRows(repo, **index, projection, intended, writes);
     if (parallel_base) {
       GENTLE_ASSIGN_OR_RETURN(base_rows, parallel_base->Join(&base_canonical));
     }
     GENTLE_ASSIGN_OR_RETURN(candidate_rows, std::move(workspace));
+    if (fold) {
+      GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(raw));
+      GENTLE_RETURN_IF_ERROR(fold->Finish(odb.get(), (*index)->entries, intended, &base_rows,
+                                          &candidate_rows, &base_canonical));
+    }
     GENTLE_ASSIGN_OR_RETURN(candidate_tree,
                             store::git::BuildTree(raw, candidate_rows, writes, &base_trees,
                                                   base_canonical ? nullptr : &made));

@@ -153,53 +153,6 @@ std::vector<char> EntriesOnDisk(const std::vector<WorktreeIndexEntry>& entries) 
   return wanted;
 }
 
-// The entries of .git/index: from store::git::ReadWorktreeIndex, or from libgit2 when that reader
-// declines the file (split or sparse index, anything unusual); then `libgit2` holds libgit2's
-// parse.
-struct LoadedIndex {
-  std::vector<WorktreeIndexEntry> entries;
-  IndexPtr libgit2;
-};
-
-Result<LoadedIndex> LoadIndex(const std::string& index_path) {
-  LoadedIndex out;
-  if (std::optional<store::git::WorktreeIndex> file = store::git::ReadWorktreeIndex(index_path)) {
-    out.entries = std::move(file->entries);
-    return out;
-  }
-  // libgit2 would block reading a FIFO: only a regular file (or none) goes to it.
-  const store::PathKind kind = store::KindOf(index_path);
-  if (kind != store::PathKind::kFile && kind != store::PathKind::kMissing) {
-    return Status(Code::kCorrupted, "the index is not a regular file: " + index_path);
-  }
-  git_index* raw = nullptr;
-  if (git_index_open(&raw, index_path.c_str()) != 0) {
-    return Status(Code::kCorrupted, "cannot read the index: " + store::git::LastGitError());
-  }
-  out.libgit2.reset(raw);
-  const size_t count = git_index_entrycount(raw);
-  out.entries.resize(count);
-  for (size_t i = 0; i < count; ++i) {
-    const git_index_entry* e = git_index_get_byindex(raw, i);
-    WorktreeIndexEntry& x = out.entries[i];
-    x.ctime_seconds = static_cast<uint32_t>(e->ctime.seconds);
-    x.ctime_nanoseconds = e->ctime.nanoseconds;
-    x.mtime_seconds = static_cast<uint32_t>(e->mtime.seconds);
-    x.mtime_nanoseconds = e->mtime.nanoseconds;
-    x.dev = e->dev;
-    x.ino = e->ino;
-    x.mode = e->mode;
-    x.uid = e->uid;
-    x.gid = e->gid;
-    x.file_size = e->file_size;
-    x.id = e->id;
-    x.flags = e->flags;
-    x.flags_extended = e->flags_extended;
-    x.path = e->path;
-  }
-  return out;
-}
-
 bool IsAttributesFile(std::string_view path) {
   constexpr std::string_view kName = ".gitattributes";
   if (path.size() < kName.size() || path.substr(path.size() - kName.size()) != kName) return false;
@@ -240,6 +193,47 @@ IndexPtr SubsetIndex(const std::vector<WorktreeIndexEntry>& entries,
 
 }  // namespace
 
+Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo) {
+  const std::string index_path = repo.git_dir() + "/index";
+  LoadedIndex out;
+  if (std::optional<store::git::WorktreeIndex> file = store::git::ReadWorktreeIndex(index_path)) {
+    out.entries = std::move(file->entries);
+    out.cache_tree = std::move(file->cache_tree);
+    return out;
+  }
+  // libgit2 would block reading a FIFO: only a regular file (or none) goes to it.
+  const store::PathKind kind = store::KindOf(index_path);
+  if (kind != store::PathKind::kFile && kind != store::PathKind::kMissing) {
+    return Status(Code::kCorrupted, "the index is not a regular file: " + index_path);
+  }
+  git_index* raw = nullptr;
+  if (git_index_open(&raw, index_path.c_str()) != 0) {
+    return Status(Code::kCorrupted, "cannot read the index: " + store::git::LastGitError());
+  }
+  out.libgit2.reset(raw);
+  const size_t count = git_index_entrycount(raw);
+  out.entries.resize(count);
+  for (size_t i = 0; i < count; ++i) {
+    const git_index_entry* e = git_index_get_byindex(raw, i);
+    WorktreeIndexEntry& x = out.entries[i];
+    x.ctime_seconds = static_cast<uint32_t>(e->ctime.seconds);
+    x.ctime_nanoseconds = e->ctime.nanoseconds;
+    x.mtime_seconds = static_cast<uint32_t>(e->mtime.seconds);
+    x.mtime_nanoseconds = e->mtime.nanoseconds;
+    x.dev = e->dev;
+    x.ino = e->ino;
+    x.mode = e->mode;
+    x.uid = e->uid;
+    x.gid = e->gid;
+    x.file_size = e->file_size;
+    x.id = e->id;
+    x.flags = e->flags;
+    x.flags_extended = e->flags_extended;
+    x.path = e->path;
+  }
+  return out;
+}
+
 Result<std::string> NormalizeRepoPath(const std::string& path) {
   if (path.empty() || path.front() == '/') {
     return Status(Code::kUsage, "untracked path must be relative to the worktree root: " + path);
@@ -264,11 +258,11 @@ Result<std::string> NormalizeRepoPath(const std::string& path) {
   return out;
 }
 
-Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, Projection projection,
+Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& index,
+                               Projection projection,
                                const std::vector<std::string>& intended_untracked,
                                ObjectWrites writes) {
   const std::string index_path = repo.git_dir() + "/index";
-  GENTLE_ASSIGN_OR_RETURN(LoadedIndex index, LoadIndex(index_path));
   std::vector<WorktreeIndexEntry>& entries = index.entries;
   Context ctx{repo, writes, ConfigBool(repo.raw(), "core.filemode", true), std::nullopt};
   struct stat index_st;

@@ -16,16 +16,34 @@
 #include <string>
 #include <vector>
 
+#include "store/git/git_util.h"
 #include "store/git/repository.h"
 #include "store/git/tree_builder.h"
 #include "store/git/tree_rows.h"
+#include "store/git/worktree_index.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
 
 enum class Projection { kWorkspace, kStaged };
 
-Result<store::git::TreeRows> WorkspaceRows(const store::git::Repository& repo,
+// The entries of .git/index: from store::git::ReadWorktreeIndex (with its valid cache-tree
+// directories), or from libgit2 when that reader declines the file (split or sparse index,
+// anything unusual); then `libgit2` holds libgit2's parse and there is no cache-tree.
+struct LoadedIndex {
+  std::vector<store::git::WorktreeIndexEntry> entries;
+  std::vector<store::git::CacheTreeDir> cache_tree;
+  store::git::GitPtr<git_index, git_index_free> libgit2;
+};
+
+// The repository's index, read only. Errors: `corrupted` when it is not a regular file or
+// libgit2 cannot read it either.
+Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo);
+
+// The candidate's rows from `index` (LoadWorkspaceIndex of the same repository) and the disk.
+// The entries' paths may be moved into the rows: after the call `index.entries` keeps every
+// other field but not necessarily its path.
+Result<store::git::TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& index,
                                            Projection projection,
                                            const std::vector<std::string>& intended_untracked,
                                            store::git::ObjectWrites writes);

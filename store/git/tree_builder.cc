@@ -73,6 +73,11 @@ class TreeWriter {
         ++i;
         continue;
       }
+      if (slash + 1 == rest.size() && rows[i].mode == 040000) {  // a folded row: the subtree's id
+        entries.push_back({std::string(rest.substr(0, slash)), 040000, rows[i].oid});
+        ++i;
+        continue;
+      }
       std::string dir(rest.substr(0, slash + 1));
       size_t j = i;
       while (j < end && std::string_view(rows[j].path).substr(prefix, dir.size()) == dir) ++j;

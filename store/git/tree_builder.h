@@ -18,12 +18,13 @@ namespace gentle::store::git {
 using TreeObjects = std::map<std::string, std::string>;
 
 enum class ObjectWrites { kHashOnly, kWrite };
-// `rows` must be sorted bytewise by path with no duplicates; every tree made has its entries in
-// git's tree order. With kWrite, a tree whose id is in `reachable` is not written: those are trees
-// already in the object database and reachable from a commit (the base's, from FlattenTree), so
-// git_odb_write would only hash them again with libgit2's collision-detecting SHA-1 and freshen
-// them, which a reachable object does not need. When `made` is given it receives every tree made,
-// written or not (so a walk can read trees that were only hashed).
+// `rows` must be sorted bytewise by path with no duplicates; a folded row (store/git/tree_rows.h)
+// is its subtree's id, taken as it is. Every tree made has its entries in git's tree order. With
+// kWrite, a tree whose id is in `reachable` is not written: those are trees already in the object
+// database and reachable from a commit (the base's, from FlattenTree), so git_odb_write would only
+// hash them again with libgit2's collision-detecting SHA-1 and freshen them, which a reachable
+// object does not need. When `made` is given it receives every tree made, written or not (so a walk
+// can read trees that were only hashed).
 Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrites writes,
                           const TreeIds* reachable = nullptr, TreeObjects* made = nullptr);
 

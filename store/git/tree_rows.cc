@@ -31,30 +31,35 @@ uint32_t CanonicalMode(uint32_t mode) {
 }
 
 Status AppendTreeRows(git_odb* odb, const RawTree& tree, const std::string& prefix, TreeRows* out,
-                      bool* canonical, std::vector<git_oid>* subtrees) {
+                      bool* canonical, std::vector<git_oid>* subtrees, const SubtreeFold* fold) {
   if (canonical != nullptr && !tree.CanonicalOrder()) *canonical = false;
   for (const RawTreeEntry& entry : tree.entries()) {
-    GENTLE_RETURN_IF_ERROR(AppendEntryRows(odb, entry, prefix, out, canonical, subtrees));
+    GENTLE_RETURN_IF_ERROR(AppendEntryRows(odb, entry, prefix, out, canonical, subtrees, fold));
   }
   return Status::Ok();
 }
 
 Status AppendEntryRows(git_odb* odb, const RawTreeEntry& entry, const std::string& prefix,
-                       TreeRows* out, bool* canonical, std::vector<git_oid>* subtrees) {
+                       TreeRows* out, bool* canonical, std::vector<git_oid>* subtrees,
+                       const SubtreeFold* fold) {
   std::string path = prefix;
   path.append(entry.name);
   if (!entry.is_tree()) {
     out->push_back({std::move(path), CanonicalMode(entry.mode), entry.id});
     return Status::Ok();
   }
+  path.push_back('/');
+  if (fold != nullptr && fold->Fold(path, entry.id)) {
+    out->push_back({std::move(path), 040000, entry.id});
+    return Status::Ok();
+  }
   GENTLE_ASSIGN_OR_RETURN(RawTree sub, ReadTree(odb, entry.id));
   if (subtrees != nullptr) subtrees->push_back(entry.id);
-  path.push_back('/');
-  return AppendTreeRows(odb, sub, path, out, canonical, subtrees);
+  return AppendTreeRows(odb, sub, path, out, canonical, subtrees, fold);
 }
 
 Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id, TreeIds* trees,
-                             bool* canonical) {
+                             bool* canonical, const SubtreeFold* fold) {
   GENTLE_ASSIGN_OR_RETURN(OdbPtr odb, RepositoryOdb(repo));
   auto root = ReadTree(odb.get(), tree_id);
   if (!root.ok()) {
@@ -68,7 +73,8 @@ Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id, TreeI
     trees->push_back(tree_id);
   }
   if (canonical != nullptr) *canonical = true;
-  if (Status walked = AppendTreeRows(odb.get(), *root, "", &rows, canonical, trees); !walked.ok()) {
+  if (Status walked = AppendTreeRows(odb.get(), *root, "", &rows, canonical, trees, fold);
+      !walked.ok()) {
     return Status(Code::kObjectsMissing,
                   "cannot read tree " + OidHex(tree_id) + ": " + walked.message())
         .WithDetail("object", OidHex(tree_id));

@@ -83,6 +83,76 @@ bool DecodeVarint(const unsigned char*& p, const unsigned char* end, uint64_t* o
   return true;
 }
 
+// The decimal number at `p` up to `stop` (an optional '-' first when `negative` is allowed, at
+// most 10 digits); false when it is not one.
+bool ParseDecimal(const unsigned char*& p, const unsigned char* end, char stop, bool negative_ok,
+                  int64_t* out) {
+  bool negative = false;
+  if (negative_ok && p < end && *p == '-') {
+    negative = true;
+    ++p;
+  }
+  int64_t value = 0;
+  int digits = 0;
+  while (p < end && *p >= '0' && *p <= '9') {
+    if (++digits > 10) return false;
+    value = value * 10 + (*p++ - '0');
+  }
+  if (digits == 0 || p >= end || *p != stop) return false;
+  ++p;
+  *out = negative ? -value : value;
+  return true;
+}
+
+// The cache-tree extension's data: entries in pre-order, each "<name>\0<entry_count>
+// <subtrees>\n" and, when entry_count is not negative, the 20-byte tree id. The root's name is
+// empty; every other name is one path component. False when the data is not exactly that.
+bool ParseCacheTree(const unsigned char* p, const unsigned char* end,
+                    std::vector<CacheTreeDir>* out) {
+  struct Level {
+    std::string path;
+    int64_t subtrees_left;
+  };
+  std::vector<Level> open;
+  bool root_seen = false;
+  while (p < end) {
+    if (root_seen && open.empty()) return false;  // data after the root's last subtree
+    const auto* nul = static_cast<const unsigned char*>(std::memchr(p, 0, end - p));
+    if (nul == nullptr) return false;
+    const std::string_view name(reinterpret_cast<const char*>(p), nul - p);
+    p = nul + 1;
+    int64_t entry_count = 0, subtrees = 0;
+    if (!ParseDecimal(p, end, ' ', true, &entry_count) ||
+        !ParseDecimal(p, end, '\n', false, &subtrees)) {
+      return false;
+    }
+    std::string path;
+    if (!root_seen) {
+      if (!name.empty()) return false;
+      root_seen = true;
+    } else {
+      if (name.empty() || name.find('/') != std::string_view::npos) return false;
+      path = open.back().path;
+      path.append(name);
+      path.push_back('/');
+      if (path.size() >= kMaxPath) return false;
+      --open.back().subtrees_left;
+    }
+    if (entry_count >= 0) {
+      if (static_cast<size_t>(end - p) < GIT_OID_RAWSZ) return false;
+      CacheTreeDir dir;
+      dir.path = path;
+      git_oid_fromraw(&dir.id, p);
+      dir.entry_count = static_cast<uint32_t>(entry_count);
+      out->push_back(std::move(dir));
+      p += GIT_OID_RAWSZ;
+    }
+    open.push_back({std::move(path), subtrees});
+    while (!open.empty() && open.back().subtrees_left == 0) open.pop_back();
+  }
+  return root_seen && open.empty();
+}
+
 std::optional<WorktreeIndex> Parse(const std::string& bytes) {
   const auto* data = reinterpret_cast<const unsigned char*>(bytes.data());
   if (bytes.size() < kHeaderSize + kChecksumSize) return std::nullopt;
@@ -158,11 +228,19 @@ std::optional<WorktreeIndex> Parse(const std::string& bytes) {
   }
 
   // Extensions: 4-byte signature, 32-bit size, data. Uppercase first byte = optional.
+  bool tree_seen = false;
   while (p < body_end) {
     if (body_end - p < 8) return std::nullopt;
     if (p[0] < 'A' || p[0] > 'Z') return std::nullopt;  // required: link, sdir, unknown
     const uint32_t size = Be32(p + 4);
     if (static_cast<size_t>(body_end - p - 8) < size) return std::nullopt;
+    if (std::memcmp(p, "TREE", 4) == 0) {
+      // Malformed, or a second one: the entries are read as if there were none.
+      if (tree_seen || !ParseCacheTree(p + 8, p + 8 + size, &index.cache_tree)) {
+        index.cache_tree.clear();
+      }
+      tree_seen = true;
+    }
     p += 8 + size;
   }
   return index;

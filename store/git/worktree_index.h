@@ -8,7 +8,9 @@
 // trailing SHA-1 matches, a required (lowercase) extension such as a split index `link` or a
 // sparse index `sdir`, a path libgit2 refuses to load (`.`, `..`, a `.git` variant, an NTFS
 // short name) or longer than 4,096 bytes, an unreadable file. Optional (uppercase) extensions
-// are skipped unparsed. A missing file is an empty index, as for git_index_open.
+// are skipped unparsed, except the cache-tree (`TREE`), whose valid directories are returned: a
+// malformed cache-tree is dropped (the entries are read as without it), never guessed at. A
+// missing file is an empty index, as for git_index_open.
 //
 // Why: git_index_open hashes the whole file with collision-detecting SHA-1 and builds per-entry
 // allocations and a hash map; on a 30,000-file checkout that was half of `review start`. This
@@ -45,9 +47,19 @@ struct WorktreeIndexEntry {
   int stage() const { return (flags >> 12) & 3; }
 };
 
+// A directory of the index's cache-tree extension whose tree id is valid: `id` is the tree git's
+// write-tree would make of the `entry_count` index entries under `path` (index-format "Cache
+// tree"). Invalidated directories (entry_count -1) are not listed.
+struct CacheTreeDir {
+  std::string path;  // "" for the root, else the directory with a trailing slash: "a/b/"
+  git_oid id{};
+  uint32_t entry_count = 0;
+};
+
 struct WorktreeIndex {
   uint32_t version = 0;  // 0 when the file does not exist
   std::vector<WorktreeIndexEntry> entries;
+  std::vector<CacheTreeDir> cache_tree;  // in the extension's order (pre-order); empty if none
 };
 
 std::optional<WorktreeIndex> ReadWorktreeIndex(const std::string& path);

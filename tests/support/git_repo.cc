@@ -2,11 +2,14 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <map>
 #include <stdexcept>
 
 #include "tests/support/files.h"
 #include "tests/support/git_env.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 
@@ -46,6 +49,35 @@ void ReplaceLooseObject(const std::string& git_dir, const std::string& victim,
   const std::string path = LooseObjectPath(git_dir, victim);
   if (chmod(path.c_str(), 0644) != 0) throw std::runtime_error("chmod " + path);
   WriteFile(path, ReadFile(LooseObjectPath(git_dir, donor)));
+}
+
+std::string OracleWorkspaceTree(const std::string& repo,
+                                const std::vector<std::string>& untracked) {
+  TempDir scratch;
+  const std::string index = scratch.path() + "/index";
+  WriteFile(index, ReadFile(repo + "/.git/index"));
+  std::map<std::string, std::string> env = {{"GIT_INDEX_FILE", index}};
+  REQUIRE(GitRun(repo, {"add", "-u"}, env).exit_code == 0);
+  for (const auto& path : untracked) {
+    REQUIRE(GitRun(repo, {"add", "-f", "--", path}, env).exit_code == 0);
+  }
+  return Trim(GitRun(repo, {"write-tree"}, env).out);
+}
+
+std::vector<std::string> OraclePaths(const std::string& repo, const std::string& base,
+                                     const std::string& candidate) {
+  std::string out = Git(repo, {"diff-tree", "-r", "-z", "--name-only", "--no-renames",
+                               "--ignore-submodules=none", base, candidate});
+  std::vector<std::string> paths;
+  size_t start = 0;
+  while (start < out.size()) {
+    size_t nul = out.find('\0', start);
+    paths.push_back(out.substr(start, nul - start));
+    start = nul + 1;
+  }
+  std::sort(paths.begin(), paths.end());
+  paths.erase(std::unique(paths.begin(), paths.end()), paths.end());
+  return paths;
 }
 
 }  // namespace gentle::testing

@@ -19,6 +19,15 @@ std::string Git(const std::string& repo, const std::vector<std::string>& args);
 // A new repository with one commit ("a.txt", "dir/b.txt"); returns its worktree path.
 std::string InitRepo(const std::string& parent, const std::string& name = "repo");
 
+// The candidate tree git itself computes for `repo`'s workspace: a copy of its index, `git add -u`
+// and `git add -f` of each of `untracked`, then `git write-tree` (the user's index is untouched).
+std::string OracleWorkspaceTree(const std::string& repo, const std::vector<std::string>& untracked);
+
+// `git diff-tree -r --name-only --no-renames --ignore-submodules=none base candidate`: the changed
+// paths, sorted bytewise, each once.
+std::vector<std::string> OraclePaths(const std::string& repo, const std::string& base,
+                                     const std::string& candidate);
+
 // The loose object file of `hex` under the git directory `git_dir`.
 std::string LooseObjectPath(const std::string& git_dir, const std::string& hex);
 

@@ -1,0 +1,366 @@
+// The index's cache-tree (TREE extension) and the folding it allows (store/git/cache_tree_fold.h):
+// the reader must list exactly the directories git holds valid, with git's tree ids; a status
+// that folds must name the same candidate tree and paths as git's write-tree and diff-tree, and as
+// a start (which never folds) on the same worktree; and the fold must really happen where the
+// worktree left a directory as it was, and be undone wherever it did not.
+#include "store/git/cache_tree_fold.h"
+
+#include <fcntl.h>
+#include <openssl/evp.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <catch2/catch.hpp>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "store/git/object_reader.h"
+#include "store/git/repository.h"
+#include "store/git/tree_builder.h"
+#include "store/git/worktree_index.h"
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+#include "transaction/capture.h"
+#include "transaction/workspace_rows.h"
+
+namespace gentle::testing {
+namespace {
+
+using store::git::CacheTreeDir;
+using store::git::ObjectWrites;
+
+// A repository with nested directories (three levels), files beside subdirectories, names that
+// sort around '/' ("a-b", "a/", "a0"), an executable and a symlink, committed: `git commit`
+// leaves every directory of the cache-tree valid.
+std::string NestedRepo(const std::string& parent) {
+  std::string repo = InitRepo(parent);
+  WriteFile(repo + "/top/a/one.txt", "one\n");
+  WriteFile(repo + "/top/a/two.txt", "two\n");
+  WriteFile(repo + "/top/a/deep/three.txt", "three\n");
+  WriteFile(repo + "/top/a/deep/four.txt", "four\n");
+  WriteFile(repo + "/top/a-b", "dash\n");
+  WriteFile(repo + "/top/a0", "zero\n");
+  WriteFile(repo + "/top/b/five.txt", "five\n");
+  WriteFile(repo + "/top/b/run.sh", "#!/bin/sh\n");
+  REQUIRE(chmod((repo + "/top/b/run.sh").c_str(), 0755) == 0);
+  REQUIRE(symlink("five.txt", (repo + "/top/b/link").c_str()) == 0);
+  WriteFile(repo + "/other/six.txt", "six\n");
+  Git(repo, {"add", "-A"});
+  Git(repo, {"commit", "-q", "-m", "nested"});
+  return repo;
+}
+
+std::map<std::string, CacheTreeDir> CacheTreeOf(const std::string& repo) {
+  auto index = store::git::ReadWorktreeIndex(repo + "/.git/index");
+  REQUIRE(index.has_value());
+  std::map<std::string, CacheTreeDir> dirs;
+  for (const CacheTreeDir& dir : index->cache_tree) dirs[dir.path] = dir;
+  return dirs;
+}
+
+size_t LsFilesCount(const std::string& repo, const std::string& dir) {
+  const std::string out = Git(repo, {"ls-files", "-z", "--", dir});
+  return static_cast<size_t>(std::count(out.begin(), out.end(), '\0'));
+}
+
+// Rewrites the index's trailing SHA-1 after its bytes were edited.
+void Rechecksum(std::string* bytes) {
+  bytes->resize(bytes->size() - 20);
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  REQUIRE(EVP_Digest(bytes->data(), bytes->size(), digest, &length, EVP_sha1(), nullptr) == 1);
+  bytes->append(reinterpret_cast<const char*>(digest), length);
+}
+
+store::Snapshot Capture(const std::string& repo, ObjectWrites writes,
+                        const std::vector<std::string>& untracked = {}, bool staged = false) {
+  auto opened = store::git::Repository::Discover(repo);
+  REQUIRE(opened.ok());
+  transaction::Selector selector;
+  selector.untracked = untracked;
+  selector.staged = staged;
+  auto snapshot = transaction::CaptureSnapshot(*opened, selector, writes);
+  INFO(snapshot.status().message());
+  REQUIRE(snapshot.ok());
+  return *snapshot;
+}
+
+// The hashing capture (status's, which folds) against git and against the writing capture
+// (start's, which does not fold), on the same worktree.
+void CheckCaptureAgainstGit(const std::string& repo, const std::vector<std::string>& untracked) {
+  const std::string index_before = ReadFile(repo + "/.git/index");
+  const store::Snapshot hashed = Capture(repo, ObjectWrites::kHashOnly, untracked);
+  const std::string head_tree = Trim(Git(repo, {"rev-parse", "HEAD^{tree}"}));
+  const std::string oracle = OracleWorkspaceTree(repo, untracked);
+  CHECK(hashed.base_tree == head_tree);
+  CHECK(hashed.candidate_tree == oracle);
+  CHECK(hashed.paths == OraclePaths(repo, head_tree, oracle));
+  const store::Snapshot written = Capture(repo, ObjectWrites::kWrite, untracked);
+  CHECK(written.candidate_tree == hashed.candidate_tree);
+  CHECK(written.paths == hashed.paths);
+  CHECK(written.identity == hashed.identity);
+  CHECK(ReadFile(repo + "/.git/index") == index_before);  // read-only, both of them
+}
+
+// The base's rows as a status folds them, after Finish: the folded directories, in order.
+std::vector<std::string> FoldedDirs(const std::string& repo,
+                                    const std::vector<std::string>& untracked = {}) {
+  auto opened = store::git::Repository::Discover(repo);
+  REQUIRE(opened.ok());
+  auto index = transaction::LoadWorkspaceIndex(*opened);
+  REQUIRE(index.ok());
+  store::git::CacheTreeFold fold(index->entries, index->cache_tree);
+  auto head = store::git::PeelRevision(opened->raw(), "HEAD", GIT_OBJECT_TREE);
+  REQUIRE(head.ok());
+  bool canonical = true;
+  auto base = store::git::FlattenTree(opened->raw(), *head, nullptr, &canonical, &fold);
+  REQUIRE(base.ok());
+  auto candidate = transaction::WorkspaceRows(*opened, *index, transaction::Projection::kWorkspace,
+                                              untracked, ObjectWrites::kHashOnly);
+  REQUIRE(candidate.ok());
+  auto odb = store::git::RepositoryOdb(opened->raw());
+  REQUIRE(odb.ok());
+  REQUIRE(fold.Finish(odb->get(), index->entries, untracked, &*base, &*candidate, &canonical).ok());
+  std::vector<std::string> folded, folded_candidate;
+  for (const auto& row : *base) {
+    if (row.mode == 040000) folded.push_back(row.path);
+  }
+  for (const auto& row : *candidate) {
+    if (row.mode == 040000) folded_candidate.push_back(row.path);
+  }
+  CHECK(folded == folded_candidate);  // both sides fold at the same directories
+  // And the folded lists still build the candidate git computes.
+  auto built = store::git::BuildTree(opened->raw(), *candidate, ObjectWrites::kHashOnly);
+  REQUIRE(built.ok());
+  CHECK(store::git::OidHex(*built) == OracleWorkspaceTree(repo, untracked));
+  return folded;
+}
+
+}  // namespace
+
+TEST_CASE("cache-tree reader lists the directories git holds valid with git's tree ids") {
+  TempDir tmp;
+  const std::string repo = NestedRepo(tmp.path());
+  for (const char* version : {"2", "4"}) {
+    INFO("index version " << version);
+    Git(repo, {"update-index", "--index-version", version});
+    Git(repo, {"write-tree"});  // every directory valid again
+    auto dirs = CacheTreeOf(repo);
+    const std::vector<std::string> expected = {"",       "dir/",        "other/", "top/",
+                                               "top/a/", "top/a/deep/", "top/b/"};
+    std::vector<std::string> listed;
+    for (const auto& [path, dir] : dirs) listed.push_back(path);
+    CHECK(listed == expected);
+    for (const auto& [path, dir] : dirs) {
+      INFO(path);
+      CHECK(store::git::OidHex(dir.id) == Trim(Git(repo, {"rev-parse", "HEAD:" + path})));
+      CHECK(dir.entry_count == LsFilesCount(repo, path.empty() ? "." : path));
+    }
+  }
+
+  // Staging one file invalidates its directory and every one above it, nothing else.
+  WriteFile(repo + "/top/a/deep/three.txt", "three, staged\n");
+  Git(repo, {"add", "top/a/deep/three.txt"});
+  std::vector<std::string> listed;
+  for (const auto& [path, dir] : CacheTreeOf(repo)) listed.push_back(path);
+  CHECK(listed == std::vector<std::string>{"dir/", "other/", "top/b/"});
+}
+
+TEST_CASE("a malformed or doubled cache-tree is dropped and the entries still read") {
+  TempDir tmp;
+  const std::string repo = NestedRepo(tmp.path());
+  Git(repo, {"write-tree"});
+  const std::string path = repo + "/.git/index";
+  const std::string good = ReadFile(path);
+  const size_t tree = good.find("TREE");
+  REQUIRE(tree != std::string::npos);
+  const auto entries = store::git::ReadWorktreeIndex(path)->entries;
+
+  auto read_edited = [&](std::string bytes) {
+    Rechecksum(&bytes);
+    WriteFile(path, bytes);
+    auto index = store::git::ReadWorktreeIndex(path);
+    REQUIRE(index.has_value());
+    CHECK(index->entries.size() == entries.size());
+    return index->cache_tree;
+  };
+  SECTION("a count that is not a number") {
+    std::string bytes = good;
+    const size_t digit = bytes.find_first_of("0123456789", tree + 9);  // the root's entry count
+    bytes[digit] = 'x';
+    CHECK(read_edited(bytes).empty());
+  }
+  SECTION("a subtree count larger than the subtrees given") {
+    std::string bytes = good;
+    const size_t newline = bytes.find('\n', tree + 9);
+    bytes[newline - 1] = '9';  // the root's number of subtrees
+    CHECK(read_edited(bytes).empty());
+  }
+  SECTION("the same extension twice") {
+    const uint32_t size =
+        (uint32_t(uint8_t(good[tree + 4])) << 24) | (uint32_t(uint8_t(good[tree + 5])) << 16) |
+        (uint32_t(uint8_t(good[tree + 6])) << 8) | uint32_t(uint8_t(good[tree + 7]));
+    std::string bytes = good;
+    bytes.insert(tree, good.substr(tree, 8 + size));
+    CHECK(read_edited(bytes).empty());
+  }
+  SECTION("the unedited file, rewritten the same way, keeps it") {
+    CHECK(read_edited(good).size() == 7);
+  }
+}
+
+TEST_CASE("status folds the directories the worktree left as they were and unfolds the rest") {
+  TempDir tmp;
+  const std::string repo = NestedRepo(tmp.path());
+
+  SECTION("a clean worktree folds every top-level directory") {
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/"});
+  }
+  SECTION("an edit deep down unfolds only the directories above it") {
+    WriteFile(repo + "/top/a/deep/four.txt", "four, edited\n");
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/b/"});
+  }
+  SECTION("an intended-untracked file unfolds its directory") {
+    WriteFile(repo + "/top/b/new.txt", "new\n");
+    CHECK(FoldedDirs(repo, {"top/b/new.txt"}) ==
+          std::vector<std::string>{"dir/", "other/", "top/a/"});
+  }
+  SECTION("a file touched but not changed keeps its directory folded") {
+    WriteFile(repo + "/other/six.txt", "six\n");  // new stat data, same bytes: hashed, same id
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/"});
+  }
+  SECTION("a directory the index changed is not folded in the base") {
+    WriteFile(repo + "/top/a0", "zero, staged\n");
+    Git(repo, {"add", "top/a0"});
+    Git(repo, {"write-tree"});  // top/ valid again, but no longer HEAD's top/
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/a/", "top/b/"});
+  }
+}
+
+TEST_CASE("status with a valid cache-tree names the candidate tree git writes") {
+  TempDir tmp;
+  const std::string repo = NestedRepo(tmp.path());
+  REQUIRE(CacheTreeOf(repo).size() == 7);  // the commit left every directory valid
+
+  SECTION("clean") { CheckCaptureAgainstGit(repo, {}); }
+  SECTION("an edit under a folded directory") {
+    WriteFile(repo + "/top/a/deep/three.txt", "three, edited\n");
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("an executable bit dropped") {
+    REQUIRE(chmod((repo + "/top/b/run.sh").c_str(), 0644) == 0);
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("a deleted file") {
+    REQUIRE(unlink((repo + "/top/a/one.txt").c_str()) == 0);
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("a file moved to an intended-untracked name with the same bytes") {
+    // As many rows under top/a/ as index entries, with the same ids in the same order: only the
+    // paths differ.
+    REQUIRE(rename((repo + "/top/a/two.txt").c_str(), (repo + "/top/a/twp.txt").c_str()) == 0);
+    CheckCaptureAgainstGit(repo, {"top/a/twp.txt"});
+  }
+  SECTION("a symlink retargeted") {
+    REQUIRE(unlink((repo + "/top/b/link").c_str()) == 0);
+    REQUIRE(symlink("run.sh", (repo + "/top/b/link").c_str()) == 0);
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("an intent-to-add file") {
+    WriteFile(repo + "/other/later.txt", "later\n");
+    Git(repo, {"add", "-N", "other/later.txt"});
+    Git(repo, {"write-tree"});
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("every entry racy: the index file older than the files") {
+    WriteFile(repo + "/top/b/five.txt", "FIVE\n");  // same size as before
+    struct timespec old[2] = {{1000000000, 0}, {1000000000, 0}};
+    REQUIRE(utimensat(AT_FDCWD, (repo + "/.git/index").c_str(), old, 0) == 0);
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("core.filemode off and an executable bit added") {
+    Git(repo, {"config", "core.filemode", "false"});
+    REQUIRE(chmod((repo + "/other/six.txt").c_str(), 0755) == 0);
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("an index whose cache-tree the fold must not trust for a changed directory") {
+    // The index names a new blob for top/a0 while top/ stays valid (write-tree); the worktree
+    // then puts HEAD's bytes back: top/ in the worktree equals HEAD's again, the cache-tree's
+    // id for it does not.
+    WriteFile(repo + "/top/a0", "zero, staged\n");
+    Git(repo, {"add", "top/a0"});
+    Git(repo, {"write-tree"});
+    WriteFile(repo + "/top/a0", "zero\n");
+    CheckCaptureAgainstGit(repo, {});
+  }
+}
+
+TEST_CASE("status of a staged selector folds and names the tree git write-tree writes") {
+  TempDir tmp;
+  const std::string repo = NestedRepo(tmp.path());
+  WriteFile(repo + "/top/a/deep/four.txt", "four, staged\n");
+  WriteFile(repo + "/other/six.txt", "six, not staged\n");
+  Git(repo, {"add", "top/a/deep/four.txt"});
+  const store::Snapshot hashed = Capture(repo, ObjectWrites::kHashOnly, {}, true);
+  const store::Snapshot written = Capture(repo, ObjectWrites::kWrite, {}, true);
+  const std::string index_tree = Trim(Git(repo, {"write-tree"}));  // the cache-tree valid again
+  CHECK(hashed.candidate_tree == index_tree);
+  CHECK(hashed.paths == std::vector<std::string>{"top/a/deep/four.txt"});
+  CHECK(written.identity == hashed.identity);
+  CHECK(Capture(repo, ObjectWrites::kHashOnly, {}, true).identity == hashed.identity);
+}
+
+TEST_CASE("status on a large index folds on the helper thread and agrees with git") {
+  // Past kParallelBaseMinIndexBytes, so HEAD's rows are read on the helper thread with the fold.
+  TempDir tmp;
+  std::string repo = InitRepo(tmp.path());
+  for (int d = 0; d < 40; ++d) {
+    for (int f = 0; f < 100; ++f) {
+      WriteFile(repo + "/d" + std::to_string(d) + "/sub/file-" + std::to_string(f) + ".txt",
+                "file " + std::to_string(d * 100 + f) + "\n");
+    }
+  }
+  Git(repo, {"add", "-A"});
+  Git(repo, {"commit", "-q", "-m", "many"});
+  struct stat st;
+  REQUIRE(stat((repo + "/.git/index").c_str(), &st) == 0);
+  REQUIRE(st.st_size >= transaction::kParallelBaseMinIndexBytes);
+  WriteFile(repo + "/d7/sub/file-3.txt", "edited\n");
+  REQUIRE(unlink((repo + "/d31/sub/file-99.txt").c_str()) == 0);
+  CheckCaptureAgainstGit(repo, {});
+  const std::vector<std::string> folded = FoldedDirs(repo);
+  CHECK(folded.size() == 39);  // of d0/ to d39/ and dir/, all but d7/ and d31/
+  CHECK(std::find(folded.begin(), folded.end(), "d7/") == folded.end());
+  CHECK(std::find(folded.begin(), folded.end(), "d31/") == folded.end());
+}
+
+TEST_CASE(
+    "status --lineage with a valid cache-tree is current until an edit and again after its undo") {
+  TempDir tmp;
+  const std::string repo = NestedRepo(tmp.path());
+  WriteFile(repo + "/top/a/deep/three.txt", "three, reviewed\n");
+  RunResult start = GentleAi({"review", "start", "--json"}, repo);
+  REQUIRE(start.exit_code == 0);
+  const std::string lineage = nlohmann::json::parse(start.out)["lineage"];
+  auto status = [&] {
+    RunResult r = GentleAi({"review", "status", "--lineage", lineage, "--json"}, repo);
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    return nlohmann::json::parse(r.out);
+  };
+  Git(repo, {"write-tree"});  // the cache-tree valid wherever the index is HEAD's
+  REQUIRE(CacheTreeOf(repo).count("top/b/") == 1);
+  CHECK(status()["lineages"][0]["applicability"] == "current_target");
+  WriteFile(repo + "/top/b/five.txt", "five, after the review\n");
+  CHECK(status()["lineages"][0]["applicability"] == "unrelated");
+  WriteFile(repo + "/top/b/five.txt", "five\n");
+  CHECK(status()["lineages"][0]["applicability"] == "current_target");
+}
+
+}  // namespace gentle::testing
