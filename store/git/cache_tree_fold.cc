@@ -49,15 +49,39 @@ class CacheTreeFold::Unfolding : public SubtreeFold {
   const TreeRows& candidate_;
 };
 
+// Directories sorted by path, so each one's first entry is found from the previous one's on
+// (galloping, not a search of the whole index), and its count is checked at its two ends.
 CacheTreeFold::CacheTreeFold(const std::vector<WorktreeIndexEntry>& entries,
                              const std::vector<CacheTreeDir>& dirs) {
+  std::vector<const CacheTreeDir*> sorted;
+  sorted.reserve(dirs.size());
   for (const CacheTreeDir& dir : dirs) {
-    if (dir.path.empty()) continue;  // the root: its top-level rows are always made
-    auto [first, last] = UnderDir(entries, dir.path);
-    if (last - first != dir.entry_count) continue;
-    dirs_.push_back({dir.path, dir.id, first, last});
+    if (!dir.path.empty()) sorted.push_back(&dir);  // the root: its top-level rows are always made
   }
-  std::sort(dirs_.begin(), dirs_.end(), [](const Dir& a, const Dir& b) { return a.path < b.path; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const CacheTreeDir* a, const CacheTreeDir* b) { return a->path < b->path; });
+  auto under = [&](size_t k, const std::string& dir) {
+    return k < entries.size() && entries[k].path.compare(0, dir.size(), dir) == 0;
+  };
+  size_t from = 0;
+  for (const CacheTreeDir* dir : sorted) {
+    size_t step = 1, hi = from;
+    while (hi < entries.size() && entries[hi].path < dir->path) {
+      from = hi + 1;
+      hi += step;
+      step *= 2;
+    }
+    auto less = [](const WorktreeIndexEntry& e, const std::string& key) { return e.path < key; };
+    const auto begin = entries.begin() + static_cast<std::ptrdiff_t>(from);
+    const auto end = entries.begin() + static_cast<std::ptrdiff_t>(std::min(hi, entries.size()));
+    from = static_cast<size_t>(std::lower_bound(begin, end, dir->path, less) - entries.begin());
+    const size_t last = from + dir->entry_count;
+    if (dir->entry_count == 0 || !under(from, dir->path) || !under(last - 1, dir->path) ||
+        under(last, dir->path)) {
+      continue;  // the count does not match the entries under it
+    }
+    dirs_.push_back({dir->path, dir->id, from, last});
+  }
 }
 
 const CacheTreeFold::Dir* CacheTreeFold::Find(const std::string& path) const {

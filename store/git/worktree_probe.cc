@@ -1,6 +1,8 @@
 #include "store/git/worktree_probe.h"
 
+#include <fcntl.h>
 #include <git2.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
@@ -20,11 +22,37 @@ unsigned ThreadCount(unsigned requested, size_t entries) {
   return by_size < 2 ? 1 : static_cast<unsigned>(std::min<size_t>(by_size, kMaxProbeThreads));
 }
 
-// Probes the wanted entries of each block claimed from `next` until none is left. `full` is the
-// thread's path buffer, the worktree root and a slash already in it.
+// The probe of one lstat result (`rc` its return value).
+DiskProbe FromStat(int rc, const struct stat& st, const WorktreeIndexEntry* entry,
+                   const std::optional<struct timespec>& index_mtime) {
+  DiskProbe probe;
+  if (rc != 0 || S_ISDIR(st.st_mode)) return probe;
+  if (S_ISLNK(st.st_mode)) {
+    probe.kind = DiskProbe::Kind::kSymlink;
+  } else if (S_ISREG(st.st_mode)) {
+    probe.kind = DiskProbe::Kind::kRegular;
+    probe.executable = (st.st_mode & S_IXUSR) != 0;
+  } else {
+    probe.kind = DiskProbe::Kind::kOther;
+    return probe;
+  }
+  probe.stat_matches = entry != nullptr && StatMatches(*entry, st, index_mtime);
+  return probe;
+}
+
+// The worktree root the probes stat relative to: a directory descriptor when one can be had (the
+// kernel then walks only the entry's own components, as for git, which runs from the root), else
+// the root's path as a prefix.
+struct Root {
+  int fd = -1;
+  std::string prefix;  // "<root>/"
+};
+
+// Probes the wanted entries of each block claimed from `next` until none is left.
 void ProbeBlocks(const std::vector<WorktreeIndexEntry>& entries, const std::vector<char>& wanted,
-                 const std::optional<struct timespec>& index_mtime, std::string full,
+                 const std::optional<struct timespec>& index_mtime, const Root& root,
                  std::atomic<size_t>& next, std::vector<DiskProbe>& out) {
+  std::string full = root.prefix;  // this thread's path buffer, when the descriptor is not used
   const size_t prefix = full.size();
   for (;;) {
     const size_t begin = next.fetch_add(kBlock);
@@ -32,9 +60,17 @@ void ProbeBlocks(const std::vector<WorktreeIndexEntry>& entries, const std::vect
     const size_t end = std::min(entries.size(), begin + kBlock);
     for (size_t i = begin; i < end; ++i) {
       if (!wanted[i]) continue;
-      full.resize(prefix);
-      full += entries[i].path;
-      out[i] = ProbePath(full, &entries[i], index_mtime);
+      struct stat st;
+      int rc;
+      const std::string& path = entries[i].path;
+      if (root.fd >= 0 && !path.empty() && path.front() != '/') {  // relative: under the root
+        rc = fstatat(root.fd, path.c_str(), &st, AT_SYMLINK_NOFOLLOW);
+      } else {
+        full.resize(prefix);
+        full += path;
+        rc = lstat(full.c_str(), &st);
+      }
+      out[i] = FromStat(rc, st, &entries[i], index_mtime);
     }
   }
 }
@@ -62,20 +98,9 @@ bool StatMatches(const WorktreeIndexEntry& e, const struct stat& st,
 
 DiskProbe ProbePath(const std::string& full_path, const WorktreeIndexEntry* entry,
                     const std::optional<struct timespec>& index_mtime) {
-  DiskProbe probe;
   struct stat st;
-  if (lstat(full_path.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return probe;
-  if (S_ISLNK(st.st_mode)) {
-    probe.kind = DiskProbe::Kind::kSymlink;
-  } else if (S_ISREG(st.st_mode)) {
-    probe.kind = DiskProbe::Kind::kRegular;
-    probe.executable = (st.st_mode & S_IXUSR) != 0;
-  } else {
-    probe.kind = DiskProbe::Kind::kOther;
-    return probe;
-  }
-  probe.stat_matches = entry != nullptr && StatMatches(*entry, st, index_mtime);
-  return probe;
+  const int rc = lstat(full_path.c_str(), &st);
+  return FromStat(rc, st, entry, index_mtime);
 }
 
 std::vector<DiskProbe> ProbeWorktree(const std::string& worktree_root,
@@ -84,21 +109,24 @@ std::vector<DiskProbe> ProbeWorktree(const std::string& worktree_root,
                                      const std::optional<struct timespec>& index_mtime,
                                      unsigned threads) {
   std::vector<DiskProbe> out(entries.size());
-  std::string prefix = worktree_root + "/";
-  prefix.reserve(prefix.size() + 256);
+  Root root;
+  root.fd = open(worktree_root.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+  root.prefix = worktree_root + "/";
+  root.prefix.reserve(root.prefix.size() + 256);
   std::atomic<size_t> next{0};
   std::vector<std::thread> helpers;
   const unsigned count = ThreadCount(threads, entries.size());
   for (unsigned t = 1; t < count; ++t) {
     try {
       helpers.emplace_back(ProbeBlocks, std::cref(entries), std::cref(wanted),
-                           std::cref(index_mtime), prefix, std::ref(next), std::ref(out));
+                           std::cref(index_mtime), std::cref(root), std::ref(next), std::ref(out));
     } catch (const std::system_error&) {
       break;  // no more threads to be had: the others, and this one, take the remaining blocks
     }
   }
-  ProbeBlocks(entries, wanted, index_mtime, prefix, next, out);
+  ProbeBlocks(entries, wanted, index_mtime, root, next, out);
   for (std::thread& helper : helpers) helper.join();
+  if (root.fd >= 0) close(root.fd);
   return out;
 }
 
