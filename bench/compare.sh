@@ -570,7 +570,8 @@ if [[ $sections == *bigtree* ]]; then
       sed -i '$ d' "$report"
       line="| $n | ${line#| }"
       line="$line $(rss "$a") / $(rss "$b") |"
-      [ "$instructions" = 1 ] && line="$line $(instr "$a") / $(instr "$b") |"
+      # $instructions is 0 while pair runs (below); the section's own setting is $saved_instr.
+      [ "${saved_instr:-0}" = 1 ] && line="$line $(instr "$a") / $(instr "$b") |"
       note "$line"
     }
     # pair's own instruction column is added by row; keep pair from adding it.
