@@ -21,6 +21,9 @@
 // - FuzzPostedComment: exporter::ParseComment (what `review parse-comment` runs). Refusals are
 //   `usage`; an accepted comment is what RenderComment writes for its fields (less at most the
 //   final newline), and that rendering parses back to the same fields.
+// - FuzzWorktreeIndex: store::git::ReadWorktreeIndex on the input with its trailing SHA-1
+//   appended. A file it accepts, libgit2's git_index_open accepts too, with the same entries
+//   (path, mode, id); its cache-tree directories are "" or "a/b/"-shaped.
 #ifndef GENTLE_FUZZ_ENTRIES_H_
 #define GENTLE_FUZZ_ENTRIES_H_
 
@@ -41,6 +44,7 @@ std::string FuzzLineageId(std::string_view data);
 std::string FuzzCliArguments(std::string_view data);
 std::string FuzzHintLine(std::string_view data);
 std::string FuzzPostedComment(std::string_view data);
+std::string FuzzWorktreeIndex(std::string_view data);
 
 // The argv FuzzCliArguments runs for `data` (without argv[0]), at most 24 tokens, after
 // confinement: every `--cwd` is forced to the scratch repository, every `--output` to a file in the

@@ -3,7 +3,8 @@
 # cmake --build build-fuzz`) for SECONDS, starting from its committed seed corpus
 # fixtures/fuzz/<target>/ plus what earlier runs found (build-fuzz/corpus/<target>/, not committed).
 # Crashes land in build-fuzz/artifacts/<target>/; the final stats line is what docs/reliability.md
-# records. Usage: fuzz/run.sh record_codec|envelope_reader|lineage_id|cli_arguments|hint_line|posted_comment SECONDS
+# records. Usage: fuzz/run.sh record_codec|envelope_reader|lineage_id|cli_arguments|hint_line|posted_comment|worktree_index
+# SECONDS
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 target=${1:?target}

@@ -6,6 +6,7 @@
 #include "store/git/cache_tree_fold.h"
 
 #include <fcntl.h>
+#include <git2.h>
 #include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -172,7 +173,7 @@ TEST_CASE("cache-tree reader lists the directories git holds valid with git's tr
   CHECK(listed == std::vector<std::string>{"dir/", "other/", "top/b/"});
 }
 
-TEST_CASE("a malformed or doubled cache-tree is dropped and the entries still read") {
+TEST_CASE("an index with a malformed or doubled cache-tree is left to libgit2") {
   TempDir tmp;
   const std::string repo = NestedRepo(tmp.path());
   Git(repo, {"write-tree"});
@@ -180,38 +181,56 @@ TEST_CASE("a malformed or doubled cache-tree is dropped and the entries still re
   const std::string good = ReadFile(path);
   const size_t tree = good.find("TREE");
   REQUIRE(tree != std::string::npos);
-  const auto entries = store::git::ReadWorktreeIndex(path)->entries;
 
-  auto read_edited = [&](std::string bytes) {
+  auto write_edited = [&](std::string bytes) {
     Rechecksum(&bytes);
     WriteFile(path, bytes);
-    auto index = store::git::ReadWorktreeIndex(path);
-    REQUIRE(index.has_value());
-    CHECK(index->entries.size() == entries.size());
-    return index->cache_tree;
+  };
+  auto libgit2_opens = [&] {
+    git_libgit2_init();
+    git_index* index = nullptr;
+    const bool opened = git_index_open(&index, path.c_str()) == 0;
+    git_index_free(index);
+    git_libgit2_shutdown();
+    return opened;
+  };
+  // Declined, libgit2 refuses it, and so does start, with `corrupted` (exit 7).
+  auto refused_everywhere = [&] {
+    CHECK_FALSE(store::git::ReadWorktreeIndex(path).has_value());
+    CHECK_FALSE(libgit2_opens());
+    RunResult r = GentleAi({"review", "start", "--json"}, repo);
+    CHECK(r.exit_code == 7);
+    CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "corrupted");
   };
   SECTION("a count that is not a number") {
     std::string bytes = good;
     const size_t digit = bytes.find_first_of("0123456789", tree + 9);  // the root's entry count
     bytes[digit] = 'x';
-    CHECK(read_edited(bytes).empty());
+    write_edited(bytes);
+    refused_everywhere();
   }
   SECTION("a subtree count larger than the subtrees given") {
     std::string bytes = good;
     const size_t newline = bytes.find('\n', tree + 9);
     bytes[newline - 1] = '9';  // the root's number of subtrees
-    CHECK(read_edited(bytes).empty());
+    write_edited(bytes);
+    refused_everywhere();
   }
-  SECTION("the same extension twice") {
+  SECTION("the same extension twice is declined") {
     const uint32_t size =
         (uint32_t(uint8_t(good[tree + 4])) << 24) | (uint32_t(uint8_t(good[tree + 5])) << 16) |
         (uint32_t(uint8_t(good[tree + 6])) << 8) | uint32_t(uint8_t(good[tree + 7]));
     std::string bytes = good;
     bytes.insert(tree, good.substr(tree, 8 + size));
-    CHECK(read_edited(bytes).empty());
+    write_edited(bytes);
+    CHECK_FALSE(store::git::ReadWorktreeIndex(path).has_value());
   }
-  SECTION("the unedited file, rewritten the same way, keeps it") {
-    CHECK(read_edited(good).size() == 7);
+  SECTION("the unedited file, rewritten the same way, is read with its cache-tree") {
+    write_edited(good);
+    auto index = store::git::ReadWorktreeIndex(path);
+    REQUIRE(index.has_value());
+    CHECK(index->cache_tree.size() == 7);
+    CHECK(libgit2_opens());
   }
 }
 

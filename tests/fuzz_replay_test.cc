@@ -76,6 +76,10 @@ TEST_CASE("fuzz replay: lineage id validation") { Replay("lineage_id", fuzz::Fuz
 
 TEST_CASE("fuzz replay: hint line parser") { Replay("hint_line", fuzz::FuzzHintLine); }
 
+TEST_CASE("fuzz replay: worktree index reader") {
+  Replay("worktree_index", fuzz::FuzzWorktreeIndex);
+}
+
 TEST_CASE("fuzz replay: posted comment parser") {
   Replay("posted_comment", fuzz::FuzzPostedComment);
 }

@@ -299,9 +299,9 @@ std::optional<WorktreeIndex> ParseBody(const unsigned char* data,
     const uint32_t size = Be32(p + 4);
     if (static_cast<size_t>(body_end - p - 8) < size) return std::nullopt;
     if (std::memcmp(p, "TREE", 4) == 0) {
-      // Malformed, or a second one: the entries are read as if there were none.
+      // Malformed, or a second one: left to libgit2, which refuses a cache-tree it cannot parse.
       if (tree_seen || !ParseCacheTree(p + 8, p + 8 + size, &index.cache_tree)) {
-        index.cache_tree.clear();
+        return std::nullopt;
       }
       tree_seen = true;
     }

@@ -8,9 +8,9 @@
 // trailing SHA-1 matches, a required (lowercase) extension such as a split index `link` or a
 // sparse index `sdir`, a path libgit2 refuses to load (`.`, `..`, a `.git` variant, an NTFS
 // short name) or longer than 4,096 bytes, an unreadable file. Optional (uppercase) extensions
-// are skipped unparsed, except the cache-tree (`TREE`), whose valid directories are returned: a
-// malformed cache-tree is dropped (the entries are read as without it), never guessed at. A
-// missing file is an empty index, as for git_index_open.
+// are skipped unparsed, except the cache-tree (`TREE`), whose valid directories are returned; a
+// malformed or repeated cache-tree is declined too (libgit2 refuses such a file). A missing file
+// is an empty index, as for git_index_open.
 //
 // Why: git_index_open hashes the whole file with collision-detecting SHA-1 and builds per-entry
 // allocations and a hash map; on a 30,000-file checkout that was half of `review start`. This
