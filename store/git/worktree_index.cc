@@ -37,7 +37,7 @@ bool ReadWholeFile(int fd, std::unique_ptr<char[]>* out, size_t* size) {
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
   *size = static_cast<size_t>(st.st_size);
-  out->reset(new char[*size + 1]);
+  out->reset(new char[*size]);
   size_t done = 0;
   while (done < *size) {
     ssize_t n = read(fd, out->get() + done, *size - done);
@@ -100,10 +100,11 @@ class ChecksumCheck {
   ChecksumCheck(const ChecksumCheck&) = delete;
   ChecksumCheck& operator=(const ChecksumCheck&) = delete;
 
+  // Called once.
   bool Done() {
     if (helper_.joinable()) {
       helper_.join();
-    } else if (!computed_) {
+    } else {
       Compute();
     }
     return std::memcmp(digest_, expected_, kChecksumSize) == 0;
@@ -115,14 +116,12 @@ class ChecksumCheck {
     SHA1_Init(&ctx);
     SHA1_Update(&ctx, data_, size_);
     SHA1_Final(digest_, &ctx);
-    computed_ = true;
   }
 
   const unsigned char* data_;
   size_t size_;
   const unsigned char* expected_;
   unsigned char digest_[SHA_DIGEST_LENGTH] = {};
-  bool computed_ = false;
   std::thread helper_;
 };
 
