@@ -7,7 +7,6 @@
 
 #include <fcntl.h>
 #include <git2.h>
-#include <openssl/evp.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -70,15 +69,6 @@ size_t LsFilesCount(const std::string& repo, const std::string& dir) {
   return static_cast<size_t>(std::count(out.begin(), out.end(), '\0'));
 }
 
-// Rewrites the index's trailing SHA-1 after its bytes were edited.
-void Rechecksum(std::string* bytes) {
-  bytes->resize(bytes->size() - 20);
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int length = 0;
-  REQUIRE(EVP_Digest(bytes->data(), bytes->size(), digest, &length, EVP_sha1(), nullptr) == 1);
-  bytes->append(reinterpret_cast<const char*>(digest), length);
-}
-
 store::Snapshot Capture(const std::string& repo, ObjectWrites writes,
                         const std::vector<std::string>& untracked = {}, bool staged = false) {
   auto opened = store::git::Repository::Discover(repo);
@@ -109,6 +99,53 @@ void CheckCaptureAgainstGit(const std::string& repo, const std::vector<std::stri
   CHECK(ReadFile(repo + "/.git/index") == index_before);  // read-only, both of them
 }
 
+// The index file's mtime set ten seconds ahead, so that no entry is racily clean: a file written
+// in the same clock tick as the index would otherwise be hashed, and its directory could not be
+// folded from the probes alone.
+void IndexAfterEveryFile(const std::string& repo) {
+  struct timespec later[2];
+  REQUIRE(clock_gettime(CLOCK_REALTIME, &later[0]) == 0);
+  later[0].tv_sec += 10;
+  later[1] = later[0];
+  REQUIRE(utimensat(AT_FDCWD, (repo + "/.git/index").c_str(), later, 0) == 0);
+}
+
+std::vector<std::string> FoldedPaths(const store::git::TreeRows& rows) {
+  std::vector<std::string> folded;
+  for (const auto& row : rows) {
+    if (row.mode == 040000) folded.push_back(row.path);
+  }
+  return folded;
+}
+
+// The candidate's rows as status makes them, folded from the probes (CacheTreeFold::CleanDirs)
+// before Finish: the folded directories, in order. Every entry under a fold keeps its path, and
+// no row is made under a fold.
+std::vector<std::string> CandidateFoldedDirs(const std::string& repo,
+                                             const std::vector<std::string>& untracked = {}) {
+  auto opened = store::git::Repository::Discover(repo);
+  REQUIRE(opened.ok());
+  auto index = transaction::LoadWorkspaceIndex(*opened);
+  REQUIRE(index.ok());
+  const auto entries_before = index->entries;
+  store::git::CacheTreeFold fold(index->entries, index->cache_tree);
+  auto rows = transaction::WorkspaceRows(*opened, *index, transaction::Projection::kWorkspace,
+                                         untracked, ObjectWrites::kHashOnly, &fold);
+  REQUIRE(rows.ok());
+  const std::vector<std::string> folded = FoldedPaths(*rows);
+  for (size_t k = 0; k < entries_before.size(); ++k) {
+    const std::string& path = entries_before[k].path;
+    const bool under_fold = std::any_of(folded.begin(), folded.end(), [&](const std::string& d) {
+      return path.compare(0, d.size(), d) == 0;
+    });
+    if (!under_fold) continue;
+    CHECK(index->entries[k].path == path);
+    CHECK_FALSE(std::any_of(rows->begin(), rows->end(),
+                            [&](const store::git::TreeRow& r) { return r.path == path; }));
+  }
+  return folded;
+}
+
 // The base's rows as a status folds them, after Finish: the folded directories, in order.
 std::vector<std::string> FoldedDirs(const std::string& repo,
                                     const std::vector<std::string>& untracked = {}) {
@@ -123,19 +160,13 @@ std::vector<std::string> FoldedDirs(const std::string& repo,
   auto base = store::git::FlattenTree(opened->raw(), *head, nullptr, &canonical, &fold);
   REQUIRE(base.ok());
   auto candidate = transaction::WorkspaceRows(*opened, *index, transaction::Projection::kWorkspace,
-                                              untracked, ObjectWrites::kHashOnly);
+                                              untracked, ObjectWrites::kHashOnly, &fold);
   REQUIRE(candidate.ok());
   auto odb = store::git::RepositoryOdb(opened->raw());
   REQUIRE(odb.ok());
   REQUIRE(fold.Finish(odb->get(), index->entries, untracked, &*base, &*candidate, &canonical).ok());
-  std::vector<std::string> folded, folded_candidate;
-  for (const auto& row : *base) {
-    if (row.mode == 040000) folded.push_back(row.path);
-  }
-  for (const auto& row : *candidate) {
-    if (row.mode == 040000) folded_candidate.push_back(row.path);
-  }
-  CHECK(folded == folded_candidate);  // both sides fold at the same directories
+  const std::vector<std::string> folded = FoldedPaths(*base);
+  CHECK(folded == FoldedPaths(*candidate));  // both sides fold at the same directories
   // And the folded lists still build the candidate git computes.
   auto built = store::git::BuildTree(opened->raw(), *candidate, ObjectWrites::kHashOnly);
   REQUIRE(built.ok());
@@ -183,7 +214,7 @@ TEST_CASE("an index with a malformed or doubled cache-tree is left to libgit2") 
   REQUIRE(tree != std::string::npos);
 
   auto write_edited = [&](std::string bytes) {
-    Rechecksum(&bytes);
+    RechecksumIndex(&bytes);
     WriteFile(path, bytes);
   };
   auto libgit2_opens = [&] {
@@ -259,6 +290,63 @@ TEST_CASE("status folds the directories the worktree left as they were and unfol
     Git(repo, {"add", "top/a0"});
     Git(repo, {"write-tree"});  // top/ valid again, but no longer HEAD's top/
     CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/a/", "top/b/"});
+  }
+}
+
+TEST_CASE(
+    "status folds the candidate's clean directories from the probes before making their rows") {
+  TempDir tmp;
+  const std::string repo = NestedRepo(tmp.path());
+  IndexAfterEveryFile(repo);
+
+  SECTION("a clean worktree: every top-level directory") {
+    CHECK(CandidateFoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/"});
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/"});
+  }
+  SECTION("an edit deep down: the directories beside its path") {
+    WriteFile(repo + "/top/a/deep/four.txt", "four, edited\n");
+    CHECK(CandidateFoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/b/"});
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/b/"});
+  }
+  SECTION("an intended-untracked file: not its directory") {
+    WriteFile(repo + "/top/b/new.txt", "new\n");
+    CHECK(CandidateFoldedDirs(repo, {"top/b/new.txt"}) ==
+          std::vector<std::string>{"dir/", "other/", "top/a/"});
+  }
+  SECTION("a file touched but not changed: hashed, so folded only once Finish has compared it") {
+    WriteFile(repo + "/other/six.txt", "six\n");
+    CHECK(CandidateFoldedDirs(repo) == std::vector<std::string>{"dir/", "top/"});
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/"});
+  }
+  SECTION("a file touched beside clean subdirectories: their folds and its row make the parent") {
+    WriteFile(repo + "/top/a0", "zero\n");
+    CHECK(CandidateFoldedDirs(repo) ==
+          std::vector<std::string>{"dir/", "other/", "top/a/", "top/b/"});
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/"});
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("the index's mode differs from the file's while its stat data matches") {
+    Git(repo, {"update-index", "--chmod=+x", "top/a/one.txt"});
+    Git(repo, {"write-tree"});  // top/a/ valid again, with the executable one.txt
+    IndexAfterEveryFile(repo);
+    CHECK(CandidateFoldedDirs(repo) ==
+          std::vector<std::string>{"dir/", "other/", "top/a/deep/", "top/b/"});
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("the candidate folds a directory the base does not share, above two base folds") {
+    WriteFile(repo + "/top/a0", "zero, staged\n");
+    Git(repo, {"add", "top/a0"});
+    Git(repo, {"write-tree"});  // top/ valid again, but no longer HEAD's top/
+    IndexAfterEveryFile(repo);
+    CHECK(CandidateFoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/"});
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/a/", "top/b/"});
+    CheckCaptureAgainstGit(repo, {});
+  }
+  SECTION("every entry racy: nothing is folded before Finish") {
+    struct timespec old[2] = {{1000000000, 0}, {1000000000, 0}};
+    REQUIRE(utimensat(AT_FDCWD, (repo + "/.git/index").c_str(), old, 0) == 0);
+    CHECK(CandidateFoldedDirs(repo).empty());
+    CHECK(FoldedDirs(repo) == std::vector<std::string>{"dir/", "other/", "top/"});
   }
 }
 

@@ -247,9 +247,9 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
   } else {
     Projection projection = selector.staged ? Projection::kStaged : Projection::kWorkspace;
     Result<TreeRows> workspace = !intended_status.ok() ? Result<TreeRows>(intended_status)
-                                 : !index->ok()
-                                     ? Result<TreeRows>(index->status())
-                                     : WorkspaceRows(repo, **index, projection, intended, writes);
+                                 : !index->ok()        ? Result<TreeRows>(index->status())
+                                                : WorkspaceRows(repo, **index, projection, intended,
+                                                                writes, fold ? &*fold : nullptr);
     if (parallel_base) {
       GENTLE_ASSIGN_OR_RETURN(base_rows, parallel_base->Join(&base_canonical));
     }

@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "store/file_io.h"
+#include "store/git/cache_tree_fold.h"
 #include "store/git/git_util.h"
 #include "store/git/object_hash_stream.h"
 #include "store/git/worktree_index.h"
@@ -101,6 +102,22 @@ git_oid SubmoduleHead(const Context& ctx, const std::string& path, const git_oid
   return head;
 }
 
+// The mode of the row for a regular file or symlink `probe` found on disk.
+uint32_t DiskMode(const Context& ctx, const WorktreeIndexEntry* entry, const DiskProbe& probe) {
+  if (probe.kind == DiskProbe::Kind::kSymlink) return 0120000;
+  const bool entry_regular = entry && (entry->mode & 0170000) == 0100000;
+  if (ctx.file_mode || !entry_regular) return probe.executable ? 0100755 : 0100644;
+  return store::git::CanonicalMode(entry->mode);
+}
+
+// Whether that row takes the entry's object id instead of hashing the file: the stat data matches
+// a non-racy entry of the same kind.
+bool ReusesEntryId(const WorktreeIndexEntry* entry, const DiskProbe& probe) {
+  if (entry == nullptr || !probe.stat_matches) return false;
+  if (probe.kind == DiskProbe::Kind::kSymlink) return entry->mode == 0120000;
+  return (entry->mode & 0170000) == 0100000;
+}
+
 // The row for `path` as `probe` found it on disk; an absent or directory path yields no row
 // (deleted). A regular file whose index entry cannot be reused gets `*needs_hash` set and a zero
 // id: it is hashed later, through libgit2's filters, once the index those filters consult is in
@@ -112,29 +129,40 @@ Result<std::optional<TreeRow>> RowFromDisk(const Context& ctx, std::string path,
   if (probe.kind == DiskProbe::Kind::kAbsent || probe.kind == DiskProbe::Kind::kOther) {
     return std::optional<TreeRow>();
   }
-  TreeRow row{std::move(path), 0, {}};
-  const bool reusable = entry && probe.stat_matches;
-  if (probe.kind == DiskProbe::Kind::kSymlink) {
-    row.mode = 0120000;
-    if (reusable && entry->mode == 0120000) {
-      row.oid = entry->id;
-    } else {
-      GENTLE_ASSIGN_OR_RETURN(row.oid, HashSymlink(ctx, row.path));
-    }
-    return std::optional<TreeRow>(std::move(row));
-  }
-  const bool entry_regular = entry && (entry->mode & 0170000) == 0100000;
-  if (ctx.file_mode || !entry_regular) {
-    row.mode = probe.executable ? 0100755 : 0100644;
-  } else {
-    row.mode = store::git::CanonicalMode(entry->mode);
-  }
-  if (reusable && entry_regular) {
+  TreeRow row{std::move(path), DiskMode(ctx, entry, probe), {}};
+  if (ReusesEntryId(entry, probe)) {
     row.oid = entry->id;
+  } else if (probe.kind == DiskProbe::Kind::kSymlink) {
+    GENTLE_ASSIGN_OR_RETURN(row.oid, HashSymlink(ctx, row.path));
   } else {
     *needs_hash = true;
   }
   return std::optional<TreeRow>(std::move(row));
+}
+
+// Which entries' rows are the entries themselves, {path, canonical mode, id}, known without
+// hashing (CacheTreeFold::CleanDirs folds a directory of such entries): stage 0, not intent-to-add,
+// not a submodule (its row is its checkout's HEAD), and either skip-worktree (its row is the
+// entry) or a file whose probe gives the entry's mode and lets the row reuse the entry's id.
+std::vector<char> EntriesAsRows(const Context& ctx, const std::vector<WorktreeIndexEntry>& entries,
+                                const std::vector<DiskProbe>& probes) {
+  std::vector<char> out(entries.size(), 0);
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const WorktreeIndexEntry& e = entries[i];
+    if (e.stage() != 0 || (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) || e.mode == 0160000) {
+      continue;
+    }
+    if (e.flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) {
+      out[i] = 1;
+      continue;
+    }
+    const DiskProbe& probe = probes[i];
+    if (probe.kind != DiskProbe::Kind::kRegular && probe.kind != DiskProbe::Kind::kSymlink)
+      continue;
+    out[i] =
+        ReusesEntryId(&e, probe) && DiskMode(ctx, &e, probe) == store::git::CanonicalMode(e.mode);
+  }
+  return out;
 }
 
 // Which entries the workspace projection reads from disk: the first entry of each path (further
@@ -261,7 +289,7 @@ Result<std::string> NormalizeRepoPath(const std::string& path) {
 Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& index,
                                Projection projection,
                                const std::vector<std::string>& intended_untracked,
-                               ObjectWrites writes) {
+                               ObjectWrites writes, const store::git::CacheTreeFold* fold) {
   const std::string index_path = repo.git_dir() + "/index";
   std::vector<WorktreeIndexEntry>& entries = index.entries;
   Context ctx{repo, writes, ConfigBool(repo.raw(), "core.filemode", true), std::nullopt};
@@ -275,6 +303,20 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& 
                                        ctx.index_mtime);
   }
 
+  // Directories whose rows would all be their index entries become one folded row each, and no
+  // row is made under them (store/git/cache_tree_fold.h); their entries keep their paths.
+  std::vector<const store::git::CacheTreeFold::Dir*> folded;
+  if (fold != nullptr && projection == Projection::kWorkspace) {
+    std::vector<std::string> intended;
+    for (const std::string& raw_path : intended_untracked) {
+      GENTLE_ASSIGN_OR_RETURN(std::string path, NormalizeRepoPath(raw_path));
+      intended.push_back(std::move(path));
+    }
+    std::sort(intended.begin(), intended.end());
+    folded = fold->CleanDirs(EntriesAsRows(ctx, entries, probes), intended);
+  }
+  size_t next_fold = 0;
+
   TreeRows rows;
   rows.reserve(entries.size());
   std::vector<char> for_filters(entries.size(), 0);  // entries libgit2's filters may look up
@@ -287,6 +329,12 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& 
     return keep_paths || for_filters[k] ? entries[k].path : std::move(entries[k].path);
   };
   for (size_t i = 0; i < entries.size();) {
+    if (next_fold < folded.size() && folded[next_fold]->first == i) {
+      const store::git::CacheTreeFold::Dir& dir = *folded[next_fold++];
+      rows.push_back({dir.path, 040000, dir.id});
+      i = dir.last;
+      continue;
+    }
     WorktreeIndexEntry& e = entries[i];
     const int stage = e.stage();
     size_t group_end = i + 1;  // further stages of one conflict share its row
@@ -364,6 +412,11 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& 
     git_index* for_repo = index.libgit2.get();
     IndexPtr subset;
     if (!for_repo) {
+      for (const store::git::CacheTreeFold::Dir* dir : folded) {  // their attributes files too
+        for (size_t k = dir->first; k < dir->last; ++k) {
+          if (IsAttributesFile(entries[k].path)) for_filters[k] = 1;
+        }
+      }
       subset = SubsetIndex(entries, for_filters);
       for_repo = subset.get();  // null when libgit2 refused the subset: it reads the file itself
     }

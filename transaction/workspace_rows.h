@@ -16,6 +16,7 @@
 #include <string>
 #include <vector>
 
+#include "store/git/cache_tree_fold.h"
 #include "store/git/git_util.h"
 #include "store/git/repository.h"
 #include "store/git/tree_builder.h"
@@ -42,11 +43,15 @@ Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo);
 
 // The candidate's rows from `index` (LoadWorkspaceIndex of the same repository) and the disk.
 // The entries' paths may be moved into the rows: after the call `index.entries` keeps every
-// other field but not necessarily its path.
+// other field but not necessarily its path. With `fold` (hashing the workspace projection: a
+// CacheTreeFold of the same entries), a directory whose rows would all be its index entries
+// (CacheTreeFold::CleanDirs) is one folded row, its entries keep their paths, and the rows are to
+// be finished with CacheTreeFold::Finish before they are compared or built.
 Result<store::git::TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& index,
                                            Projection projection,
                                            const std::vector<std::string>& intended_untracked,
-                                           store::git::ObjectWrites writes);
+                                           store::git::ObjectWrites writes,
+                                           const store::git::CacheTreeFold* fold = nullptr);
 
 // Normalises an intended-untracked path (relative to the worktree root): refuses absolute paths,
 // `..`, `.git` components and empty components with `usage`.

@@ -1,6 +1,7 @@
 #include "store/git/cache_tree_fold.h"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
 
 #include "store/git/git_util.h"
@@ -95,22 +96,93 @@ bool CacheTreeFold::Fold(const std::string& path, const git_oid& id) const {
   return dir != nullptr && git_oid_equal(&dir->id, &id);
 }
 
+std::vector<const CacheTreeFold::Dir*> CacheTreeFold::CleanDirs(
+    const std::vector<char>& entry_is_row, const std::vector<std::string>& intended) const {
+  // not_rows[k]: how many of the first k entries are not their own rows, so that a directory's
+  // entries are all rows when the count does not grow across them.
+  std::vector<uint32_t> not_rows(entry_is_row.size() + 1, 0);
+  for (size_t k = 0; k < entry_is_row.size(); ++k) {
+    not_rows[k + 1] = not_rows[k] + (entry_is_row[k] ? 0 : 1);
+  }
+  std::vector<const Dir*> out;
+  size_t taken_up_to = 0;  // the entries of the directories taken so far end here
+  for (const Dir& dir : dirs_) {
+    // Sorted by path, a directory inside one taken starts before that one's entries end; any
+    // other starts after them.
+    if (dir.first < taken_up_to || dir.last >= not_rows.size()) continue;
+    if (not_rows[dir.last] != not_rows[dir.first] || AnyUnder(intended, dir.path)) continue;
+    out.push_back(&dir);
+    taken_up_to = dir.last;
+  }
+  return out;
+}
+
 // With no intended-untracked path under the directory, its candidate rows come only from its index
-// entries, in index order and at most one per entry; as many rows as entries is then one row per
-// entry, so comparing them pairwise compares path, mode and id.
+// entries, in index order: at most one row per entry, or one folded row (CleanDirs) for all the
+// entries of a subdirectory. Walking the rows against the entries, each folded row must start at
+// the next entry and end where its directory's entries end; with as many entries accounted for as
+// the directory has, rows and entries then pair one for one in order, so comparing each pair's
+// mode and id compares path, mode and id (the entries' paths may have been moved into the rows).
 bool CacheTreeFold::Clean(const Dir& dir, const std::vector<WorktreeIndexEntry>& entries,
                           const std::vector<std::string>& intended,
                           const TreeRows& candidate) const {
   if (AnyUnder(intended, dir.path)) return false;
   auto [row, row_end] = UnderDir(candidate, dir.path);
-  if (row_end - row != dir.last - dir.first) return false;
-  for (size_t k = dir.first; k < dir.last; ++k, ++row) {
-    const WorktreeIndexEntry& e = entries[k];
+  if (row == row_end && row > 0) {
+    // Inside a candidate fold: every entry under it, and so under `dir`, is its own row.
+    const TreeRow& above = candidate[row - 1];
+    const Dir* folded = above.mode == 040000 ? Find(above.path) : nullptr;
+    if (folded != nullptr && dir.path.compare(0, folded->path.size(), folded->path) == 0) {
+      return folded->first <= dir.first && dir.last <= folded->last;
+    }
+  }
+  size_t k = dir.first;
+  for (; row < row_end; ++row) {
     const TreeRow& r = candidate[row];
+    if (r.mode == 040000) {
+      const Dir* sub = Find(r.path);
+      if (sub == nullptr || sub->first != k || !git_oid_equal(&sub->id, &r.oid)) return false;
+      k = sub->last;
+      continue;
+    }
+    if (k == dir.last) return false;
+    const WorktreeIndexEntry& e = entries[k++];
     if (e.stage() != 0 || (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD)) return false;
     if (r.mode != CanonicalMode(e.mode) || !git_oid_equal(&r.oid, &e.id)) return false;
   }
-  return true;
+  return k == dir.last;
+}
+
+Status CacheTreeFold::UnfoldCandidate(const std::vector<WorktreeIndexEntry>& entries,
+                                      const TreeRows& base, TreeRows* candidate) const {
+  std::vector<const std::string*> base_folds;  // sorted, as the rows are; none inside another
+  for (const TreeRow& row : base) {
+    if (row.mode == 040000) base_folds.push_back(&row.path);
+  }
+  // Whether a base fold is `path` or a directory above it: then it is the greatest fold not after
+  // `path` (a fold between the two would be inside it).
+  auto in_base_fold = [&base_folds](const std::string& path) {
+    auto it = std::upper_bound(base_folds.begin(), base_folds.end(), path,
+                               [](const std::string& p, const std::string* f) { return p < *f; });
+    return it != base_folds.begin() && path.compare(0, (*(it - 1))->size(), **(it - 1)) == 0;
+  };
+  auto unshared = [&](const TreeRow& row) { return row.mode == 040000 && !in_base_fold(row.path); };
+  if (std::none_of(candidate->begin(), candidate->end(), unshared)) return Status::Ok();
+  TreeRows out;
+  out.reserve(candidate->size());
+  for (TreeRow& row : *candidate) {
+    if (!unshared(row)) {
+      out.push_back(std::move(row));
+      continue;
+    }
+    const Dir* dir = Find(row.path);
+    if (dir == nullptr) return Status(Code::kInternal, "a candidate fold with no cache-tree entry");
+    for (size_t k = dir->first; k < dir->last; ++k) {
+      out.push_back({entries[k].path, CanonicalMode(entries[k].mode), entries[k].id});
+    }
+  }
+  *candidate = std::move(out);
+  return Status::Ok();
 }
 
 Status CacheTreeFold::Finish(git_odb* odb, const std::vector<WorktreeIndexEntry>& entries,
@@ -141,6 +213,7 @@ Status CacheTreeFold::Finish(git_odb* odb, const std::vector<WorktreeIndexEntry>
     }
   }
   *base = std::move(base_out);
+  GENTLE_RETURN_IF_ERROR(UnfoldCandidate(entries, *base, candidate));
 
   // Every fold left in the base is clean: the candidate's rows under it become its folded row.
   TreeRows candidate_out;

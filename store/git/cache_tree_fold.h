@@ -16,14 +16,19 @@
 // changed and both lists compare (ChangedPaths) and build (BuildTree) exactly as unfolded.
 //
 // Use: construct from the index entries while their paths are intact; give it to FlattenTree of
-// the base (it folds by 1 and 2, and is read-only, so any thread may use it); once the
-// candidate's rows are complete, Finish unfolds every base fold the candidate broke (reading the
-// subtree, folding clean subdirectories again) and folds the candidate's rows at the rest.
+// the base (it folds by 1 and 2, and is read-only, so any thread may use it). The candidate's rows
+// may already be folded where its side of condition 3 is known from the probes alone
+// (CleanDirs: every entry's row is the entry itself, found without hashing), so that no row is
+// made under such a directory; once the candidate's rows are complete, Finish unfolds every base
+// fold the candidate broke (reading the subtree, folding clean subdirectories again), unfolds
+// every candidate fold the base does not share (from the index entries under it), and folds the
+// candidate's rows at the rest.
 #ifndef GENTLE_STORE_GIT_CACHE_TREE_FOLD_H_
 #define GENTLE_STORE_GIT_CACHE_TREE_FOLD_H_
 
 #include <git2.h>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -46,28 +51,49 @@ class CacheTreeFold : public SubtreeFold {
   // Whether any directory can fold at all (else there is nothing to do).
   bool empty() const { return dirs_.empty(); }
 
+  // A directory the fold knows: its cache-tree id and the index entries under it, [first, last).
+  struct Dir {
+    std::string path;
+    git_oid id;
+    size_t first, last;
+  };
+
+  // The outermost directories whose candidate rows would be exactly their index entries, in path
+  // order, none inside another: every entry under it is marked in `entry_is_row` (the caller's
+  // word that the entry's candidate row is {path, canonical mode, id} of the entry itself: stage
+  // 0, not intent-to-add, stat data matching, no hashing needed) and no `intended` (sorted
+  // intended-untracked) path is under it. The candidate's rows may then hold the folded row
+  // {path, 040000, id} of each instead of the rows under it, provided the entries' paths under it
+  // are left intact for Finish.
+  std::vector<const Dir*> CleanDirs(const std::vector<char>& entry_is_row,
+                                    const std::vector<std::string>& intended) const;
+
   // With the base's rows as FlattenTree folded them (this fold) and the candidate's complete
-  // rows, sorted: base folds that fail condition 3 are replaced by the rows of their subtree
-  // (read from `odb`; a clean subdirectory folded again; *canonical cleared if a tree read is out
-  // of git's order), and the candidate's rows are folded at every fold left in the base.
-  // `entries` are the same entries as at construction (their paths may have been moved out);
-  // `intended` the sorted intended-untracked paths. Errors: ReadTree's, as kObjectsMissing.
+  // rows, sorted, folded only at CleanDirs directories (or not at all): base folds that fail
+  // condition 3 are replaced by the rows of their subtree (read from `odb`; a clean subdirectory
+  // folded again; *canonical cleared if a tree read is out of git's order), candidate folds that
+  // are neither a base fold nor inside one are replaced by the rows of their index entries, and
+  // the candidate's rows are folded at every fold left in the base. `entries` are the same
+  // entries as at construction (their paths may have been moved out, except under the candidate's
+  // folds); `intended` the sorted intended-untracked paths. Errors: ReadTree's, as
+  // kObjectsMissing.
   Status Finish(git_odb* odb, const std::vector<WorktreeIndexEntry>& entries,
                 const std::vector<std::string>& intended, TreeRows* base, TreeRows* candidate,
                 bool* canonical) const;
 
  private:
-  struct Dir {
-    std::string path;
-    git_oid id;
-    size_t first, last;  // the index entries under it: [first, last)
-  };
   class Unfolding;  // the fold used while a broken fold is read again: conditions 1, 2 and 3
 
   const Dir* Find(const std::string& path) const;
-  // Condition 3 for `dir` against the candidate's complete rows.
+  // Condition 3 for `dir` against the candidate's complete rows (folded rows included).
   bool Clean(const Dir& dir, const std::vector<WorktreeIndexEntry>& entries,
              const std::vector<std::string>& intended, const TreeRows& candidate) const;
+
+  // The candidate's folds that the base neither shares nor contains, replaced by the rows of
+  // their index entries (paths copied from `entries`).
+  // Errors: kInternal for a candidate fold the cache-tree does not hold.
+  Status UnfoldCandidate(const std::vector<WorktreeIndexEntry>& entries, const TreeRows& base,
+                         TreeRows* candidate) const;
 
   std::vector<Dir> dirs_;  // sorted by path
 };

@@ -1,5 +1,6 @@
 #include "tests/support/git_repo.h"
 
+#include <openssl/evp.h>
 #include <sys/stat.h>
 
 #include <algorithm>
@@ -38,6 +39,16 @@ std::string InitRepo(const std::string& parent, const std::string& name) {
   Git(repo, {"add", "-A"});
   Git(repo, {"commit", "-q", "-m", "init"});
   return repo;
+}
+
+void RechecksumIndex(std::string* index_bytes) {
+  REQUIRE(index_bytes->size() >= 20);
+  index_bytes->resize(index_bytes->size() - 20);
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  REQUIRE(EVP_Digest(index_bytes->data(), index_bytes->size(), digest, &length, EVP_sha1(),
+                     nullptr) == 1);
+  index_bytes->append(reinterpret_cast<const char*>(digest), length);
 }
 
 std::string LooseObjectPath(const std::string& git_dir, const std::string& hex) {

@@ -28,6 +28,10 @@ std::string OracleWorkspaceTree(const std::string& repo, const std::vector<std::
 std::vector<std::string> OraclePaths(const std::string& repo, const std::string& base,
                                      const std::string& candidate);
 
+// Replaces the trailing SHA-1 of an index file's bytes by the checksum of the bytes before it,
+// after a test edited them.
+void RechecksumIndex(std::string* index_bytes);
+
 // The loose object file of `hex` under the git directory `git_dir`.
 std::string LooseObjectPath(const std::string& git_dir, const std::string& hex);
 
