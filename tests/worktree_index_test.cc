@@ -13,6 +13,7 @@
 
 #include "store/git/tree_rows.h"
 #include "tests/support/files.h"
+#include "tests/support/git_env.h"
 #include "tests/support/git_repo.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
@@ -144,6 +145,71 @@ TEST_CASE("index reader handles a path of exactly 0xFFF bytes and declines one o
   CheckSameAsLibgit2(repo + "/.git/index", 4);
   Git(repo, {"update-index", "--add", "--cacheinfo", "100644," + blob + "," + long_path(4096)});
   CHECK_FALSE(store::git::ReadWorktreeIndex(repo + "/.git/index").has_value());
+}
+
+TEST_CASE("index reader declines the paths libgit2 may refuse wherever they fall in a word") {
+  // One entry whose 16-byte path is overwritten in place (same length, so the entry's layout
+  // holds) by paths whose doubtful part sits at the start, inside, or across the 8-byte words the
+  // reader checks at a time.
+  TempDir tmp;
+  std::string repo = InitRepo(tmp.path());
+  const std::string blob = Trim(Git(repo, {"rev-parse", "HEAD:a.txt"}));
+  Git(repo, {"rm", "-q", "--cached", "a.txt", "dir/b.txt"});
+  const std::string original = "abcdefgh/ijklmno";
+  Git(repo, {"update-index", "--add", "--cacheinfo", "100644," + blob + "," + original});
+  const std::string index_path = repo + "/.git/index";
+  const std::string bytes = ReadFile(index_path);
+  const size_t at = bytes.find(original);
+  REQUIRE(at != std::string::npos);
+  auto read_with = [&](const std::string& path) {
+    REQUIRE(path.size() == original.size());
+    std::string edited = bytes;
+    edited.replace(at, path.size(), path);
+    RechecksumIndex(&edited);
+    WriteFile(index_path, edited);
+    return store::git::ReadWorktreeIndex(index_path);
+  };
+  for (const std::string doubtful :
+       {".git/fgh/ijklmno", "abcdefg/.git/xyz", "abcdefgh/.GiT/yz", "abcdefg//git/xyz",
+        "abcdefgh//ijklmn", "/bcdefgh/ijklmno", "abcdefgh/ijklmn/", "abcdefgh/../xyzw",
+        "abcdefgh/./xyzwv", "abcdefgh/git~1/z", "~bcdefgh/ijklmno", "abcdefghijklmno~",
+        "abcdefgh/.git./z", "abcdefg/.git xyz", "abcdefgh/ijkl/.."}) {
+    INFO(doubtful);
+    CHECK_FALSE(read_with(doubtful).has_value());
+  }
+  for (const std::string fine :
+       {"abcdefg/.gitx/yz", "abcdefgh/.a/xyzw", "abc.defg.hij/kl.", "abcdefgh/ijk....",
+        ".abcdefg/ijklmno", "abcdefg./.ijklmn", "abcdefgh/x.git/y"}) {
+    INFO(fine);
+    auto ours = read_with(fine);
+    REQUIRE(ours.has_value());
+    REQUIRE(ours->entries.size() == 1);
+    CHECK(ours->entries[0].path == fine);
+    CheckSameAsLibgit2(index_path, 2);
+  }
+}
+
+TEST_CASE("index reader maps a large index and matches libgit2 on it") {
+  // Past MappedFile::kMinBytes (256 KiB): the file is mapped, not copied.
+  TempDir tmp;
+  std::string repo = InitRepo(tmp.path());
+  const std::string blob = Trim(Git(repo, {"rev-parse", "HEAD:a.txt"}));
+  std::string info;
+  for (int i = 0; i < 4000; ++i) {
+    info += "100644 " + blob + "\tdir" + std::to_string(i % 37) + "/sub/file-" + std::to_string(i) +
+            ".txt\n";
+  }
+  RunResult added = Run({"git", "update-index", "--index-info"}, repo, GitEnv(), info);
+  REQUIRE(added.exit_code == 0);
+  const std::string index_path = repo + "/.git/index";
+  struct stat st;
+  REQUIRE(stat(index_path.c_str(), &st) == 0);
+  REQUIRE(st.st_size >= 256 * 1024);
+  CheckSameAsLibgit2(index_path, 2);
+  std::string bytes = ReadFile(index_path);
+  bytes[bytes.size() / 2] = static_cast<char>(bytes[bytes.size() / 2] ^ 1);
+  WriteFile(index_path, bytes);
+  CHECK_FALSE(store::git::ReadWorktreeIndex(index_path).has_value());
 }
 
 TEST_CASE("index reader declines split and sparse indexes and damaged files") {
