@@ -134,7 +134,7 @@ std::vector<std::string> CandidateFoldedDirs(const std::string& repo,
   REQUIRE(rows.ok());
   const std::vector<std::string> folded = FoldedPaths(*rows);
   for (size_t k = 0; k < entries_before.size(); ++k) {
-    const std::string& path = entries_before[k].path;
+    const std::string_view path = entries_before[k].path;
     const bool under_fold = std::any_of(folded.begin(), folded.end(), [&](const std::string& d) {
       return path.compare(0, d.size(), d) == 0;
     });

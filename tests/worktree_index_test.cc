@@ -93,8 +93,8 @@ TEST_CASE("index reader matches libgit2 on version 3 with intent-to-add and skip
   REQUIRE(ours.has_value());
   std::vector<std::string> intent, skip;
   for (const auto& e : ours->entries) {
-    if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) intent.push_back(e.path);
-    if (e.flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) skip.push_back(e.path);
+    if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) intent.emplace_back(e.path);
+    if (e.flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE) skip.emplace_back(e.path);
   }
   CHECK(intent == std::vector<std::string>{"intended.txt"});
   CHECK(skip == std::vector<std::string>{"dir/b.txt"});

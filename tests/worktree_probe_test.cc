@@ -93,7 +93,8 @@ TEST_CASE("worktree probes on one two and four threads match a serial lstat of e
     std::vector<DiskProbe> serial(entries.size());
     for (size_t i = 0; i < entries.size(); ++i) {
       if (wanted[i]) {
-        serial[i] = store::git::ProbePath(repo + "/" + entries[i].path, &entries[i], index_mtime);
+        serial[i] = store::git::ProbePath(repo + "/" + std::string(entries[i].path), &entries[i],
+                                          index_mtime);
       }
     }
     for (const unsigned threads : {1u, 2u, 4u, 0u}) {
@@ -107,7 +108,7 @@ TEST_CASE("worktree probes on one two and four threads match a serial lstat of e
       }
     }
     std::map<std::string, DiskProbe> by_path;
-    for (size_t i = 0; i < entries.size(); ++i) by_path[entries[i].path] = serial[i];
+    for (size_t i = 0; i < entries.size(); ++i) by_path[std::string(entries[i].path)] = serial[i];
     const bool clean_allowed = index_time > old;
     CHECK(by_path["a.txt"].kind == DiskProbe::Kind::kRegular);
     CHECK(by_path["a.txt"].stat_matches == clean_allowed);

@@ -210,7 +210,7 @@ IndexPtr SubsetIndex(const std::vector<WorktreeIndexEntry>& entries,
     e.id = x.id;
     e.flags = x.flags;
     e.flags_extended = x.flags_extended;
-    e.path = x.path.c_str();
+    e.path = x.path.data();  // NUL-terminated
     if (git_index_add(subset.get(), &e) != 0) {
       git_error_clear();
       return IndexPtr();
@@ -225,6 +225,7 @@ Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo) {
   const std::string index_path = repo.git_dir() + "/index";
   LoadedIndex out;
   if (std::optional<store::git::WorktreeIndex> file = store::git::ReadWorktreeIndex(index_path)) {
+    out.paths = std::move(file->paths);
     out.entries = std::move(file->entries);
     out.cache_tree = std::move(file->cache_tree);
     return out;
@@ -257,7 +258,7 @@ Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo) {
     x.id = e->id;
     x.flags = e->flags;
     x.flags_extended = e->flags_extended;
-    x.path = e->path;
+    x.path = out.paths.Add(e->path);
   }
   return out;
 }
@@ -321,13 +322,6 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& 
   rows.reserve(entries.size());
   std::vector<char> for_filters(entries.size(), 0);  // entries libgit2's filters may look up
   std::vector<size_t> pending;                       // rows still to be hashed
-  // A row takes its entry's path instead of a copy (80,000 allocations and ~5 MB on a kernel-sized
-  // tree) unless something reads the entry's path later: the filters' subset index (entries marked
-  // in for_filters; a row still to be hashed gives its path back) or the intended-untracked lookup.
-  const bool keep_paths = !intended_untracked.empty();
-  auto take_path = [&](size_t k) {
-    return keep_paths || for_filters[k] ? entries[k].path : std::move(entries[k].path);
-  };
   for (size_t i = 0; i < entries.size();) {
     if (next_fold < folded.size() && folded[next_fold]->first == i) {
       const store::git::CacheTreeFold::Dir& dir = *folded[next_fold++];
@@ -343,26 +337,28 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& 
     i = group_end;
     if (stage == 0 && IsAttributesFile(e.path)) for_filters[group_begin] = 1;
     if (projection == Projection::kStaged) {
-      if (stage != 0) return Status(Code::kUsage, "the index has unresolved conflicts: " + e.path);
+      if (stage != 0) {
+        return Status(Code::kUsage, "the index has unresolved conflicts: " + std::string(e.path));
+      }
       if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) continue;
-      rows.push_back({take_path(group_begin), store::git::CanonicalMode(e.mode), e.id});
+      rows.push_back({std::string(e.path), store::git::CanonicalMode(e.mode), e.id});
       continue;
     }
     if (stage == 0 && (e.flags_extended & GIT_INDEX_ENTRY_SKIP_WORKTREE)) {
-      rows.push_back({take_path(group_begin), store::git::CanonicalMode(e.mode), e.id});
+      rows.push_back({std::string(e.path), store::git::CanonicalMode(e.mode), e.id});
       continue;
     }
     if (stage == 0 && e.mode == 0160000) {
-      rows.push_back({e.path, 0160000, SubmoduleHead(ctx, e.path, e.id)});
+      const std::string path(e.path);
+      rows.push_back({path, 0160000, SubmoduleHead(ctx, path, e.id)});
       continue;
     }
     bool needs_hash = false;
     GENTLE_ASSIGN_OR_RETURN(auto row,
-                            RowFromDisk(ctx, take_path(group_begin), stage == 0 ? &e : nullptr,
+                            RowFromDisk(ctx, std::string(e.path), stage == 0 ? &e : nullptr,
                                         probes[group_begin], &needs_hash));
     if (!row) continue;
     if (needs_hash) {
-      if (e.path.empty()) e.path = row->path;  // the subset index below looks it up
       pending.push_back(rows.size());
       for (size_t k = group_begin; k < group_end; ++k) {
         if (entries[k].stage() <= 1) for_filters[k] = 1;

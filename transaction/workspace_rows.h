@@ -32,6 +32,7 @@ enum class Projection { kWorkspace, kStaged };
 // directories), or from libgit2 when that reader declines the file (split or sparse index,
 // anything unusual); then `libgit2` holds libgit2's parse and there is no cache-tree.
 struct LoadedIndex {
+  store::git::IndexPaths paths;  // the entries' paths
   std::vector<store::git::WorktreeIndexEntry> entries;
   std::vector<store::git::CacheTreeDir> cache_tree;
   store::git::GitPtr<git_index, git_index_free> libgit2;
@@ -42,11 +43,9 @@ struct LoadedIndex {
 Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo);
 
 // The candidate's rows from `index` (LoadWorkspaceIndex of the same repository) and the disk.
-// The entries' paths may be moved into the rows: after the call `index.entries` keeps every
-// other field but not necessarily its path. With `fold` (hashing the workspace projection: a
-// CacheTreeFold of the same entries), a directory whose rows would all be its index entries
-// (CacheTreeFold::CleanDirs) is one folded row, its entries keep their paths, and the rows are to
-// be finished with CacheTreeFold::Finish before they are compared or built.
+// With `fold` (hashing the workspace projection: a CacheTreeFold of the same entries), a directory
+// whose rows would all be its index entries (CacheTreeFold::CleanDirs) is one folded row, and the
+// rows are to be finished with CacheTreeFold::Finish before they are compared or built.
 Result<store::git::TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& index,
                                            Projection projection,
                                            const std::vector<std::string>& intended_untracked,

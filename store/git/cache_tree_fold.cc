@@ -122,7 +122,7 @@ std::vector<const CacheTreeFold::Dir*> CacheTreeFold::CleanDirs(
 // entries of a subdirectory. Walking the rows against the entries, each folded row must start at
 // the next entry and end where its directory's entries end; with as many entries accounted for as
 // the directory has, rows and entries then pair one for one in order, so comparing each pair's
-// mode and id compares path, mode and id (the entries' paths may have been moved into the rows).
+// mode and id compares path, mode and id.
 bool CacheTreeFold::Clean(const Dir& dir, const std::vector<WorktreeIndexEntry>& entries,
                           const std::vector<std::string>& intended,
                           const TreeRows& candidate) const {
@@ -178,7 +178,7 @@ Status CacheTreeFold::UnfoldCandidate(const std::vector<WorktreeIndexEntry>& ent
     const Dir* dir = Find(row.path);
     if (dir == nullptr) return Status(Code::kInternal, "a candidate fold with no cache-tree entry");
     for (size_t k = dir->first; k < dir->last; ++k) {
-      out.push_back({entries[k].path, CanonicalMode(entries[k].mode), entries[k].id});
+      out.push_back({std::string(entries[k].path), CanonicalMode(entries[k].mode), entries[k].id});
     }
   }
   *candidate = std::move(out);

@@ -15,7 +15,7 @@
 // of those entries, trusted as git trusts it — which equals the base's, so nothing under D
 // changed and both lists compare (ChangedPaths) and build (BuildTree) exactly as unfolded.
 //
-// Use: construct from the index entries while their paths are intact; give it to FlattenTree of
+// Use: construct from the index entries; give it to FlattenTree of
 // the base (it folds by 1 and 2, and is read-only, so any thread may use it). The candidate's rows
 // may already be folded where its side of condition 3 is known from the probes alone
 // (CleanDirs: every entry's row is the entry itself, found without hashing), so that no row is
@@ -40,7 +40,7 @@ namespace gentle::store::git {
 
 class CacheTreeFold : public SubtreeFold {
  public:
-  // `entries` in index order with their paths; `dirs` the index's valid cache-tree directories.
+  // `entries` in index order; `dirs` the index's valid cache-tree directories.
   // The root is never folded; a directory whose count does not match its entries is dropped.
   CacheTreeFold(const std::vector<WorktreeIndexEntry>& entries,
                 const std::vector<CacheTreeDir>& dirs);
@@ -63,8 +63,7 @@ class CacheTreeFold : public SubtreeFold {
   // word that the entry's candidate row is {path, canonical mode, id} of the entry itself: stage
   // 0, not intent-to-add, stat data matching, no hashing needed) and no `intended` (sorted
   // intended-untracked) path is under it. The candidate's rows may then hold the folded row
-  // {path, 040000, id} of each instead of the rows under it, provided the entries' paths under it
-  // are left intact for Finish.
+  // {path, 040000, id} of each instead of the rows under it.
   std::vector<const Dir*> CleanDirs(const std::vector<char>& entry_is_row,
                                     const std::vector<std::string>& intended) const;
 
@@ -74,9 +73,8 @@ class CacheTreeFold : public SubtreeFold {
   // folded again; *canonical cleared if a tree read is out of git's order), candidate folds that
   // are neither a base fold nor inside one are replaced by the rows of their index entries, and
   // the candidate's rows are folded at every fold left in the base. `entries` are the same
-  // entries as at construction (their paths may have been moved out, except under the candidate's
-  // folds); `intended` the sorted intended-untracked paths. Errors: ReadTree's, as
-  // kObjectsMissing.
+  // entries as at construction; `intended` the sorted intended-untracked paths. Errors:
+  // ReadTree's, as kObjectsMissing.
   Status Finish(git_odb* odb, const std::vector<WorktreeIndexEntry>& entries,
                 const std::vector<std::string>& intended, TreeRows* base, TreeRows* candidate,
                 bool* canonical) const;
@@ -90,7 +88,7 @@ class CacheTreeFold : public SubtreeFold {
              const std::vector<std::string>& intended, const TreeRows& candidate) const;
 
   // The candidate's folds that the base neither shares nor contains, replaced by the rows of
-  // their index entries (paths copied from `entries`).
+  // their index entries.
   // Errors: kInternal for a candidate fold the cache-tree does not hold.
   Status UnfoldCandidate(const std::vector<WorktreeIndexEntry>& entries, const TreeRows& base,
                          TreeRows* candidate) const;

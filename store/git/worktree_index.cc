@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <bit>
 #include <cerrno>
 #include <cstdint>
@@ -308,12 +309,11 @@ std::optional<WorktreeIndex> ParseBody(const unsigned char* data,
   const uint32_t count = Be32(data + 8);
   if (count > (file_size - kHeaderSize) / kFixedEntrySize) return std::nullopt;
   // Each entry is made where it is filled (a resize first zeroed 7 MB of a kernel-sized index's
-  // entries in a pass of its own); `count` is bounded by the file's size above, and no entry is
-  // added past it, so `previous` stays valid.
+  // entries in a pass of its own); `count` is bounded by the file's size above.
   index.entries.reserve(count);
 
   const unsigned char* p = data + kHeaderSize;
-  const std::string* previous = nullptr;
+  std::string_view previous;  // the previous entry's path (version 4 strips from it)
   for (uint32_t n = 0; n < count; ++n) {
     WorktreeIndexEntry& e = index.entries.emplace_back();
     const unsigned char* const entry_start = p;
@@ -339,14 +339,13 @@ std::optional<WorktreeIndex> ParseBody(const unsigned char* data,
     if (index.version == 4) {
       uint64_t strip = 0;
       if (!DecodeVarint(p, body_end, &strip)) return std::nullopt;
-      const size_t previous_size = previous ? previous->size() : 0;
-      if (strip > previous_size) return std::nullopt;
+      if (strip > previous.size()) return std::nullopt;
       const auto* nul = static_cast<const unsigned char*>(std::memchr(p, 0, body_end - p));
       if (!nul) return std::nullopt;
-      const size_t keep = previous_size - static_cast<size_t>(strip);
-      e.path.reserve(keep + static_cast<size_t>(nul - p));
-      if (previous) e.path.assign(*previous, 0, keep);
-      e.path.append(reinterpret_cast<const char*>(p), static_cast<size_t>(nul - p));
+      const size_t keep = previous.size() - static_cast<size_t>(strip);
+      e.path = index.paths.Add(
+          previous.substr(0, keep),
+          std::string_view(reinterpret_cast<const char*>(p), static_cast<size_t>(nul - p)));
       p = nul + 1;  // no padding in version 4
     } else {
       const auto* nul = static_cast<const unsigned char*>(std::memchr(p, 0, body_end - p));
@@ -354,7 +353,7 @@ std::optional<WorktreeIndex> ParseBody(const unsigned char* data,
       const size_t length = static_cast<size_t>(nul - p);
       // The 12-bit length field is the path length, or 0xFFF for 0xFFF bytes and more.
       if ((e.flags & kNameMask) != (length < kNameMask ? length : kNameMask)) return std::nullopt;
-      e.path.assign(reinterpret_cast<const char*>(p), length);
+      e.path = index.paths.Add(std::string_view(reinterpret_cast<const char*>(p), length));
       // 1 to 8 NUL bytes pad the entry to a multiple of eight bytes.
       const size_t unpadded = static_cast<size_t>(nul - entry_start);
       const size_t padded = (unpadded + 8) & ~size_t{7};
@@ -365,7 +364,7 @@ std::optional<WorktreeIndex> ParseBody(const unsigned char* data,
       p = entry_start + padded;
     }
     if (DoubtfulPath(e.path)) return std::nullopt;
-    previous = &e.path;
+    previous = e.path;
   }
 
   // Extensions: 4-byte signature, 32-bit size, data. Uppercase first byte = optional.
@@ -388,6 +387,25 @@ std::optional<WorktreeIndex> ParseBody(const unsigned char* data,
 }
 
 }  // namespace
+
+std::string_view IndexPaths::Add(std::string_view head, std::string_view tail) {
+  const size_t size = head.size() + tail.size() + 1;
+  if (size > left_) {
+    // Blocks double from 64 KiB to 4 MiB: a kernel-sized index's 4 MB of paths take a few dozen.
+    constexpr size_t kFirst = 64 << 10, kLargest = 4 << 20;
+    const size_t grown = std::min(kLargest, kFirst << std::min<size_t>(blocks_.size(), 6));
+    left_ = std::max(grown, size);
+    blocks_.push_back(std::unique_ptr<char[]>(new char[left_]));
+    next_ = blocks_.back().get();
+  }
+  char* out = next_;
+  std::memcpy(out, head.data(), head.size());
+  std::memcpy(out + head.size(), tail.data(), tail.size());
+  out[size - 1] = '\0';
+  next_ += size;
+  left_ -= size;
+  return std::string_view(out, size - 1);
+}
 
 std::optional<WorktreeIndex> ReadWorktreeIndex(const std::string& path) {
   const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);

@@ -75,9 +75,9 @@ void ProbeBlocks(const std::vector<WorktreeIndexEntry>& entries, const std::vect
       if (!wanted[i]) continue;
       struct stat st;
       int rc;
-      const std::string& path = entries[i].path;
+      const std::string_view path = entries[i].path;               // NUL-terminated
       if (root.fd >= 0 && !path.empty() && path.front() != '/') {  // relative: under the root
-        rc = fstatat(dir_fd, path.c_str(), &st, AT_SYMLINK_NOFOLLOW);
+        rc = fstatat(dir_fd, path.data(), &st, AT_SYMLINK_NOFOLLOW);
       } else {
         full.resize(prefix);
         full += path;
