@@ -408,6 +408,92 @@ TEST_CASE("status with a valid cache-tree names the candidate tree git writes") 
   }
 }
 
+// The index of `repo` with the stage-0 entry of `path` made a conflict (stages 1, 2 and 3 of the
+// same blob) while its cache-tree still calls every directory above it valid, each count grown
+// by the two entries added: what git never writes (it invalidates those directories), so that a
+// fold cannot take a conflict for the tree's own entries.
+void ConflictUnderValidCacheTree(const std::string& repo, const std::string& path) {
+  const std::string index_path = repo + "/.git/index";
+  const std::string bytes = ReadFile(index_path);
+  REQUIRE(bytes.compare(0, 4, "DIRC") == 0);
+  REQUIRE(static_cast<unsigned char>(bytes[7]) == 2);  // version 2: fixed 62 bytes, padded path
+  auto be32 = [&](size_t at) {
+    return (uint32_t{static_cast<unsigned char>(bytes[at])} << 24) |
+           (uint32_t{static_cast<unsigned char>(bytes[at + 1])} << 16) |
+           (uint32_t{static_cast<unsigned char>(bytes[at + 2])} << 8) |
+           uint32_t{static_cast<unsigned char>(bytes[at + 3])};
+  };
+  const uint32_t count = be32(8);
+  std::string entries_out;
+  size_t at = 12;
+  for (uint32_t i = 0; i < count; ++i) {
+    const size_t name = at + 62;
+    const size_t length = bytes.find('\0', name) - name;
+    const size_t size = (62 + length + 8) & ~size_t{7};
+    std::string entry = bytes.substr(at, size);
+    if (bytes.compare(name, length, path) == 0 && length == path.size()) {
+      for (int stage = 1; stage <= 3; ++stage) {
+        entry[60] = static_cast<char>((entry[60] & 0xcf) | (stage << 4));
+        entries_out += entry;
+      }
+    } else {
+      entries_out += entry;
+    }
+    at += size;
+  }
+  REQUIRE(bytes.compare(at, 4, "TREE") == 0);
+  const size_t tree_size = be32(at + 4);
+  const std::string tree = bytes.substr(at + 8, tree_size);
+  const std::string rest = bytes.substr(at + 8 + tree_size, bytes.size() - 20 - at - 8 - tree_size);
+  // Each cache-tree entry: "<name>\0<count> <subtrees>\n" and a 20-byte id when valid.
+  std::string tree_out;
+  std::vector<std::pair<std::string, long>> open;  // directory, subtrees still to come
+  for (size_t p = 0; p < tree.size();) {
+    const size_t nul = tree.find('\0', p);
+    const std::string component = tree.substr(p, nul - p);
+    const size_t space = tree.find(' ', nul);
+    const size_t newline = tree.find('\n', space);
+    long entry_count = std::stol(tree.substr(nul + 1, space - nul - 1));
+    const long subtrees = std::stol(tree.substr(space + 1, newline - space - 1));
+    const std::string dir = open.empty() ? "" : open.back().first + component + "/";
+    if (!open.empty()) --open.back().second;
+    if (entry_count >= 0 && path.compare(0, dir.size(), dir) == 0) entry_count += 2;
+    tree_out +=
+        component + '\0' + std::to_string(entry_count) + ' ' + std::to_string(subtrees) + '\n';
+    p = newline + 1;
+    if (entry_count >= 0) {
+      tree_out += tree.substr(p, 20);
+      p += 20;
+    }
+    open.emplace_back(dir, subtrees);
+    while (!open.empty() && open.back().second == 0) open.pop_back();
+  }
+  std::string header = bytes.substr(0, 12);
+  const uint32_t new_count = count + 2;
+  for (int k = 0; k < 4; ++k) header[8 + k] = static_cast<char>(new_count >> (24 - 8 * k));
+  std::string tree_header = "TREE0000";
+  for (int k = 0; k < 4; ++k) {
+    tree_header[4 + k] = static_cast<char>(tree_out.size() >> (24 - 8 * k));
+  }
+  std::string out = header + entries_out + tree_header + tree_out + rest + std::string(20, '\0');
+  RechecksumIndex(&out);
+  WriteFile(index_path, out);
+}
+
+TEST_CASE("a conflict under a directory its cache-tree calls valid is not taken for its entries") {
+  TempDir tmp;
+  const std::string repo = NestedRepo(tmp.path());
+  WriteFile(repo + "/top/a/deep/four.txt", "four, edited\n");  // top/ unfolds in both sides
+  ConflictUnderValidCacheTree(repo, "top/a/one.txt");
+  REQUIRE(CacheTreeOf(repo).at("top/a/").entry_count == 6);
+  const store::Snapshot hashed = Capture(repo, ObjectWrites::kHashOnly);
+  const store::Snapshot written = Capture(repo, ObjectWrites::kWrite);  // never folds
+  CHECK(hashed.paths == std::vector<std::string>{"top/a/deep/four.txt"});
+  CHECK(hashed.paths == written.paths);
+  CHECK(hashed.candidate_tree == written.candidate_tree);
+  CHECK(hashed.identity == written.identity);
+}
+
 TEST_CASE("status of a staged selector folds and names the tree git write-tree writes") {
   TempDir tmp;
   const std::string repo = NestedRepo(tmp.path());

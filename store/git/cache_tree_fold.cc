@@ -185,6 +185,42 @@ Status CacheTreeFold::UnfoldCandidate(const std::vector<WorktreeIndexEntry>& ent
   return Status::Ok();
 }
 
+// The base's subtree at `dir` has the cache-tree's id (condition 2), which is the tree of the index
+// entries under `dir` (condition 1, trusted as git's diff-index trusts it): so its rows are those
+// entries, less the intent-to-add ones no tree holds (git leaves their directories invalid
+// anyway), each subdirectory the candidate left clean folded again. No tree is read: a changed
+// file in a directory of 11,000 files cost a read of that directory's tree object.
+bool CacheTreeFold::AppendIndexRows(const Dir& dir, const std::vector<WorktreeIndexEntry>& entries,
+                                    const std::vector<std::string>& intended,
+                                    const TreeRows& candidate, TreeRows* out) const {
+  for (size_t k = dir.first; k < dir.last; ++k) {
+    if (entries[k].stage() != 0) return false;  // not from git: the tree is read instead
+  }
+  // The directories after `dir` in path order: its subdirectories first, each at its first entry.
+  auto sub = std::upper_bound(dirs_.begin(), dirs_.end(), dir.path,
+                              [](const std::string& p, const Dir& d) { return p < d.path; });
+  for (size_t k = dir.first; k < dir.last;) {
+    while (sub != dirs_.end() && sub->first < k) ++sub;  // inside a subdirectory already passed
+    const Dir* folded = nullptr;
+    for (auto s = sub; s != dirs_.end() && s->first == k; ++s) {  // outermost first
+      if (s->path.compare(0, dir.path.size(), dir.path) == 0 &&
+          Clean(*s, entries, intended, candidate)) {
+        folded = &*s;
+        break;
+      }
+    }
+    if (folded != nullptr) {
+      out->push_back({folded->path, 040000, folded->id});
+      k = folded->last;
+      continue;
+    }
+    const WorktreeIndexEntry& e = entries[k++];
+    if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) continue;
+    out->push_back({std::string(e.path), CanonicalMode(e.mode), e.id});
+  }
+  return true;
+}
+
 Status CacheTreeFold::Finish(git_odb* odb, const std::vector<WorktreeIndexEntry>& entries,
                              const std::vector<std::string>& intended, TreeRows* base,
                              TreeRows* candidate, bool* canonical) const {
@@ -202,6 +238,7 @@ Status CacheTreeFold::Finish(git_odb* odb, const std::vector<WorktreeIndexEntry>
       base_out.push_back(std::move(row));
       continue;
     }
+    if (AppendIndexRows(*dir, entries, intended, *candidate, &base_out)) continue;
     Result<RawTree> sub = ReadTree(odb, row.oid);
     Status read =
         sub.ok() ? AppendTreeRows(odb, *sub, row.path, &base_out, canonical, nullptr, &unfolding)

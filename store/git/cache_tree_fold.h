@@ -15,14 +15,13 @@
 // of those entries, trusted as git trusts it — which equals the base's, so nothing under D
 // changed and both lists compare (ChangedPaths) and build (BuildTree) exactly as unfolded.
 //
-// Use: construct from the index entries; give it to FlattenTree of
-// the base (it folds by 1 and 2, and is read-only, so any thread may use it). The candidate's rows
-// may already be folded where its side of condition 3 is known from the probes alone
-// (CleanDirs: every entry's row is the entry itself, found without hashing), so that no row is
-// made under such a directory; once the candidate's rows are complete, Finish unfolds every base
-// fold the candidate broke (reading the subtree, folding clean subdirectories again), unfolds
-// every candidate fold the base does not share (from the index entries under it), and folds the
-// candidate's rows at the rest.
+// Use: construct from the index entries; give it to FlattenTree of the base (it folds by 1 and 2,
+// and is read-only, so any thread may use it). The candidate's rows may already be folded where
+// its side of condition 3 is known from the probes alone (CleanDirs: every entry's row is the
+// entry itself, found without hashing), so that no row is made under such a directory; once the
+// candidate's rows are complete, Finish unfolds every base fold the candidate broke (from the
+// index entries under it, folding clean subdirectories again), unfolds every candidate fold the
+// base does not share (likewise), and folds the candidate's rows at the rest.
 #ifndef GENTLE_STORE_GIT_CACHE_TREE_FOLD_H_
 #define GENTLE_STORE_GIT_CACHE_TREE_FOLD_H_
 
@@ -69,8 +68,10 @@ class CacheTreeFold : public SubtreeFold {
 
   // With the base's rows as FlattenTree folded them (this fold) and the candidate's complete
   // rows, sorted, folded only at CleanDirs directories (or not at all): base folds that fail
-  // condition 3 are replaced by the rows of their subtree (read from `odb`; a clean subdirectory
-  // folded again; *canonical cleared if a tree read is out of git's order), candidate folds that
+  // condition 3 are replaced by the rows of their subtree (made from the index entries under it,
+  // which conditions 1 and 2 make the subtree's; read from `odb` when an entry under it is in
+  // conflict; a clean subdirectory folded again; *canonical cleared if a tree read is out of
+  // git's order), candidate folds that
   // are neither a base fold nor inside one are replaced by the rows of their index entries, and
   // the candidate's rows are folded at every fold left in the base. `entries` are the same
   // entries as at construction; `intended` the sorted intended-untracked paths. Errors:
@@ -86,6 +87,13 @@ class CacheTreeFold : public SubtreeFold {
   // Condition 3 for `dir` against the candidate's complete rows (folded rows included).
   bool Clean(const Dir& dir, const std::vector<WorktreeIndexEntry>& entries,
              const std::vector<std::string>& intended, const TreeRows& candidate) const;
+
+  // The base's rows under a base fold at `dir` that the candidate broke, made from the index
+  // entries under it, with every subdirectory the candidate left clean folded; false (nothing
+  // appended) when an entry under it is in conflict, which no git-written cache-tree allows.
+  bool AppendIndexRows(const Dir& dir, const std::vector<WorktreeIndexEntry>& entries,
+                       const std::vector<std::string>& intended, const TreeRows& candidate,
+                       TreeRows* out) const;
 
   // The candidate's folds that the base neither shares nor contains, replaced by the rows of
   // their index entries.
