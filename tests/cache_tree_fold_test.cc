@@ -118,30 +118,42 @@ std::vector<std::string> FoldedPaths(const store::git::TreeRows& rows) {
   return folded;
 }
 
-// The candidate's rows as status makes them, folded from the probes (CacheTreeFold::CleanDirs)
-// before Finish: the folded directories, in order. Every entry under a fold keeps its path, and
-// no row is made under a fold.
-std::vector<std::string> CandidateFoldedDirs(const std::string& repo,
-                                             const std::vector<std::string>& untracked = {}) {
+// A repository and its index, as status reads them.
+struct Opened {
+  store::git::Repository repo;
+  transaction::LoadedIndex index;
+};
+Opened OpenWithIndex(const std::string& repo) {
   auto opened = store::git::Repository::Discover(repo);
   REQUIRE(opened.ok());
   auto index = transaction::LoadWorkspaceIndex(*opened);
   REQUIRE(index.ok());
-  const auto entries_before = index->entries;
-  store::git::CacheTreeFold fold(index->entries, index->cache_tree);
-  auto rows = transaction::WorkspaceRows(*opened, *index, transaction::Projection::kWorkspace,
+  return {std::move(*opened), std::move(*index)};
+}
+
+// The candidate's rows as status makes them with `fold`, before Finish.
+store::git::TreeRows CandidateRows(Opened& o, const store::git::CacheTreeFold& fold,
+                                   const std::vector<std::string>& untracked) {
+  auto rows = transaction::WorkspaceRows(o.repo, o.index, transaction::Projection::kWorkspace,
                                          untracked, ObjectWrites::kHashOnly, &fold);
   REQUIRE(rows.ok());
-  const std::vector<std::string> folded = FoldedPaths(*rows);
-  for (size_t k = 0; k < entries_before.size(); ++k) {
-    const std::string_view path = entries_before[k].path;
-    const bool under_fold = std::any_of(folded.begin(), folded.end(), [&](const std::string& d) {
-      return path.compare(0, d.size(), d) == 0;
-    });
-    if (!under_fold) continue;
-    CHECK(index->entries[k].path == path);
-    CHECK_FALSE(std::any_of(rows->begin(), rows->end(),
-                            [&](const store::git::TreeRow& r) { return r.path == path; }));
+  return std::move(*rows);
+}
+
+// The candidate's rows as status makes them, folded from the probes (CacheTreeFold::CleanDirs)
+// before Finish: the folded directories, in order. No row is made under a fold.
+std::vector<std::string> CandidateFoldedDirs(const std::string& repo,
+                                             const std::vector<std::string>& untracked = {}) {
+  Opened o = OpenWithIndex(repo);
+  store::git::CacheTreeFold fold(o.index.entries, o.index.cache_tree);
+  const store::git::TreeRows rows = CandidateRows(o, fold, untracked);
+  const std::vector<std::string> folded = FoldedPaths(rows);
+  for (const store::git::TreeRow& row : rows) {
+    if (row.mode == 040000) continue;
+    INFO(row.path);
+    CHECK_FALSE(std::any_of(folded.begin(), folded.end(), [&](const std::string& d) {
+      return row.path.compare(0, d.size(), d) == 0;
+    }));
   }
   return folded;
 }
@@ -149,26 +161,21 @@ std::vector<std::string> CandidateFoldedDirs(const std::string& repo,
 // The base's rows as a status folds them, after Finish: the folded directories, in order.
 std::vector<std::string> FoldedDirs(const std::string& repo,
                                     const std::vector<std::string>& untracked = {}) {
-  auto opened = store::git::Repository::Discover(repo);
-  REQUIRE(opened.ok());
-  auto index = transaction::LoadWorkspaceIndex(*opened);
-  REQUIRE(index.ok());
-  store::git::CacheTreeFold fold(index->entries, index->cache_tree);
-  auto head = store::git::PeelRevision(opened->raw(), "HEAD", GIT_OBJECT_TREE);
+  Opened o = OpenWithIndex(repo);
+  store::git::CacheTreeFold fold(o.index.entries, o.index.cache_tree);
+  auto head = store::git::PeelRevision(o.repo.raw(), "HEAD", GIT_OBJECT_TREE);
   REQUIRE(head.ok());
   bool canonical = true;
-  auto base = store::git::FlattenTree(opened->raw(), *head, nullptr, &canonical, &fold);
+  auto base = store::git::FlattenTree(o.repo.raw(), *head, nullptr, &canonical, &fold);
   REQUIRE(base.ok());
-  auto candidate = transaction::WorkspaceRows(*opened, *index, transaction::Projection::kWorkspace,
-                                              untracked, ObjectWrites::kHashOnly, &fold);
-  REQUIRE(candidate.ok());
-  auto odb = store::git::RepositoryOdb(opened->raw());
+  store::git::TreeRows candidate = CandidateRows(o, fold, untracked);
+  auto odb = store::git::RepositoryOdb(o.repo.raw());
   REQUIRE(odb.ok());
-  REQUIRE(fold.Finish(odb->get(), index->entries, untracked, &*base, &*candidate, &canonical).ok());
+  REQUIRE(fold.Finish(odb->get(), o.index.entries, untracked, &*base, &candidate, &canonical).ok());
   const std::vector<std::string> folded = FoldedPaths(*base);
-  CHECK(folded == FoldedPaths(*candidate));  // both sides fold at the same directories
+  CHECK(folded == FoldedPaths(candidate));  // both sides fold at the same directories
   // And the folded lists still build the candidate git computes.
-  auto built = store::git::BuildTree(opened->raw(), *candidate, ObjectWrites::kHashOnly);
+  auto built = store::git::BuildTree(o.repo.raw(), candidate, ObjectWrites::kHashOnly);
   REQUIRE(built.ok());
   CHECK(store::git::OidHex(*built) == OracleWorkspaceTree(repo, untracked));
   return folded;
