@@ -399,8 +399,8 @@ std::string_view IndexPaths::Add(std::string_view head, std::string_view tail) {
     next_ = blocks_.back().get();
   }
   char* out = next_;
-  std::memcpy(out, head.data(), head.size());
-  std::memcpy(out + head.size(), tail.data(), tail.size());
+  if (!head.empty()) std::memcpy(out, head.data(), head.size());  // an empty view may be null
+  if (!tail.empty()) std::memcpy(out + head.size(), tail.data(), tail.size());
   out[size - 1] = '\0';
   next_ += size;
   left_ -= size;
