@@ -287,12 +287,12 @@ Result<std::string> NormalizeRepoPath(const std::string& path) {
   return out;
 }
 
-Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& index,
+Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, const LoadedIndex& index,
                                Projection projection,
                                const std::vector<std::string>& intended_untracked,
                                ObjectWrites writes, const store::git::CacheTreeFold* fold) {
   const std::string index_path = repo.git_dir() + "/index";
-  std::vector<WorktreeIndexEntry>& entries = index.entries;
+  const std::vector<WorktreeIndexEntry>& entries = index.entries;
   Context ctx{repo, writes, ConfigBool(repo.raw(), "core.filemode", true), std::nullopt};
   struct stat index_st;
   if (stat(index_path.c_str(), &index_st) == 0) ctx.index_mtime = index_st.st_mtim;
@@ -304,17 +304,19 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& 
                                        ctx.index_mtime);
   }
 
+  std::vector<std::string> intended;  // normalised, in the caller's order
+  for (const std::string& raw_path : intended_untracked) {
+    GENTLE_ASSIGN_OR_RETURN(std::string path, NormalizeRepoPath(raw_path));
+    intended.push_back(std::move(path));
+  }
+
   // Directories whose rows would all be their index entries become one folded row each, and no
-  // row is made under them (store/git/cache_tree_fold.h); their entries keep their paths.
+  // row is made under them (store/git/cache_tree_fold.h).
   std::vector<const store::git::CacheTreeFold::Dir*> folded;
   if (fold != nullptr && projection == Projection::kWorkspace) {
-    std::vector<std::string> intended;
-    for (const std::string& raw_path : intended_untracked) {
-      GENTLE_ASSIGN_OR_RETURN(std::string path, NormalizeRepoPath(raw_path));
-      intended.push_back(std::move(path));
-    }
-    std::sort(intended.begin(), intended.end());
-    folded = fold->CleanDirs(EntriesAsRows(ctx, entries, probes), intended);
+    std::vector<std::string> sorted_intended = intended;
+    std::sort(sorted_intended.begin(), sorted_intended.end());
+    folded = fold->CleanDirs(EntriesAsRows(ctx, entries, probes), sorted_intended);
   }
   size_t next_fold = 0;
 
@@ -329,7 +331,7 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& 
       i = dir.last;
       continue;
     }
-    WorktreeIndexEntry& e = entries[i];
+    const WorktreeIndexEntry& e = entries[i];
     const int stage = e.stage();
     size_t group_end = i + 1;  // further stages of one conflict share its row
     while (group_end < entries.size() && entries[group_end].path == e.path) ++group_end;
@@ -368,8 +370,7 @@ Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& 
   }
 
   const size_t tracked = rows.size();
-  for (const std::string& raw_path : intended_untracked) {
-    GENTLE_ASSIGN_OR_RETURN(std::string path, NormalizeRepoPath(raw_path));
+  for (const std::string& path : intended) {
     bool in_index = false;
     std::vector<size_t> same_path;
     for (size_t k = 0; k < entries.size(); ++k) {

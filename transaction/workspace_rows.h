@@ -46,8 +46,8 @@ Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo);
 // With `fold` (hashing the workspace projection: a CacheTreeFold of the same entries), a directory
 // whose rows would all be its index entries (CacheTreeFold::CleanDirs) is one folded row, and the
 // rows are to be finished with CacheTreeFold::Finish before they are compared or built.
-Result<store::git::TreeRows> WorkspaceRows(const store::git::Repository& repo, LoadedIndex& index,
-                                           Projection projection,
+Result<store::git::TreeRows> WorkspaceRows(const store::git::Repository& repo,
+                                           const LoadedIndex& index, Projection projection,
                                            const std::vector<std::string>& intended_untracked,
                                            store::git::ObjectWrites writes,
                                            const store::git::CacheTreeFold* fold = nullptr);

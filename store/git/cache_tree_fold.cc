@@ -24,6 +24,11 @@ std::pair<size_t, size_t> UnderDir(const std::vector<Item>& items, const std::st
   return {static_cast<size_t>(first - items.begin()), static_cast<size_t>(last - items.begin())};
 }
 
+// The row of an index entry as its own tree holds it.
+TreeRow EntryRow(const WorktreeIndexEntry& e) {
+  return {std::string(e.path), CanonicalMode(e.mode), e.id};
+}
+
 bool AnyUnder(const std::vector<std::string>& sorted, const std::string& dir) {
   auto it = std::lower_bound(sorted.begin(), sorted.end(), dir);
   return it != sorted.end() && it->compare(0, dir.size(), dir) == 0;
@@ -178,7 +183,7 @@ Status CacheTreeFold::UnfoldCandidate(const std::vector<WorktreeIndexEntry>& ent
     const Dir* dir = Find(row.path);
     if (dir == nullptr) return Status(Code::kInternal, "a candidate fold with no cache-tree entry");
     for (size_t k = dir->first; k < dir->last; ++k) {
-      out.push_back({std::string(entries[k].path), CanonicalMode(entries[k].mode), entries[k].id});
+      out.push_back(EntryRow(entries[k]));
     }
   }
   *candidate = std::move(out);
@@ -216,7 +221,7 @@ bool CacheTreeFold::AppendIndexRows(const Dir& dir, const std::vector<WorktreeIn
     }
     const WorktreeIndexEntry& e = entries[k++];
     if (e.flags_extended & GIT_INDEX_ENTRY_INTENT_TO_ADD) continue;
-    out->push_back({std::string(e.path), CanonicalMode(e.mode), e.id});
+    out->push_back(EntryRow(e));
   }
   return true;
 }

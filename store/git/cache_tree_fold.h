@@ -71,11 +71,10 @@ class CacheTreeFold : public SubtreeFold {
   // condition 3 are replaced by the rows of their subtree (made from the index entries under it,
   // which conditions 1 and 2 make the subtree's; read from `odb` when an entry under it is in
   // conflict; a clean subdirectory folded again; *canonical cleared if a tree read is out of
-  // git's order), candidate folds that
-  // are neither a base fold nor inside one are replaced by the rows of their index entries, and
-  // the candidate's rows are folded at every fold left in the base. `entries` are the same
-  // entries as at construction; `intended` the sorted intended-untracked paths. Errors:
-  // ReadTree's, as kObjectsMissing.
+  // git's order), candidate folds that are neither a base fold nor inside one are replaced by the
+  // rows of their index entries, and the candidate's rows are folded at every fold left in the
+  // base. `entries` are the same entries as at construction; `intended` the sorted
+  // intended-untracked paths. Errors: ReadTree's, as kObjectsMissing.
   Status Finish(git_odb* odb, const std::vector<WorktreeIndexEntry>& entries,
                 const std::vector<std::string>& intended, TreeRows* base, TreeRows* candidate,
                 bool* canonical) const;
@@ -96,8 +95,7 @@ class CacheTreeFold : public SubtreeFold {
                        TreeRows* out) const;
 
   // The candidate's folds that the base neither shares nor contains, replaced by the rows of
-  // their index entries.
-  // Errors: kInternal for a candidate fold the cache-tree does not hold.
+  // their index entries. Errors: kInternal for a candidate fold the cache-tree does not hold.
   Status UnfoldCandidate(const std::vector<WorktreeIndexEntry>& entries, const TreeRows& base,
                          TreeRows* candidate) const;
 

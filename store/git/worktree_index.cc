@@ -37,10 +37,9 @@ uint32_t Be32(const unsigned char* p) {
 uint16_t Be16(const unsigned char* p) { return static_cast<uint16_t>((p[0] << 8) | p[1]); }
 
 // The whole file, in a buffer that is not zeroed first (a 9 MB index was 3% of a status in
-// memset alone); false on a read error or when the file changes size while it is read.
-bool ReadWholeFile(int fd, std::unique_ptr<char[]>* out, size_t* size) {
-  struct stat st;
-  if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return false;
+// memset alone), `st` its fstat (a regular file); false on a read error or when the file changes
+// size while it is read.
+bool ReadWholeFile(int fd, const struct stat& st, std::unique_ptr<char[]>* out, size_t* size) {
   *size = static_cast<size_t>(st.st_size);
   out->reset(new char[*size]);
   size_t done = 0;
@@ -424,7 +423,7 @@ std::optional<WorktreeIndex> ReadWorktreeIndex(const std::string& path) {
   }
   std::unique_ptr<char[]> buffer;
   size_t size = 0;
-  const bool read_ok = ReadWholeFile(fd, &buffer, &size);
+  const bool read_ok = ReadWholeFile(fd, st, &buffer, &size);
   close(fd);
   if (!read_ok) return std::nullopt;
   return Parse(std::string_view(buffer.get(), size));
