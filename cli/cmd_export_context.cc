@@ -19,7 +19,8 @@
 namespace gentle::cli {
 namespace {
 
-// An export larger than this shows the bytes written on a terminal (README "Progress and colour").
+// An export larger than this shows the bytes written on a terminal (docs/commands.md, "Progress and
+// colour").
 constexpr size_t kProgressBytes = size_t{1} << 20;
 constexpr size_t kProgressChunk = size_t{256} << 10;
 

@@ -1,4 +1,5 @@
-// gentle-ai version [--json] (README "Version"); `gentle-ai --version` prints the same text.
+// gentle-ai version [--json] (docs/commands.md, "Version"); `gentle-ai --version` prints the same
+// text.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-// Terminal: what human output may do on a stream (docs: README "Progress and colour").
+// Terminal: what human output may do on a stream (docs/commands.md, "Progress and colour").
 //
 // A stream is a capable terminal when it is a tty and TERM names a terminal (set, not empty, not
 // "dumb"): only then does the command line write control sequences to it (a progress line

@@ -3,7 +3,7 @@
 // `--help` lists (parsed from the help text, not from the generator's model) is in the command's
 // man page and is offered by each shell's completion, run in the real shell; value options
 // complete files or directories; the pages render without a groff warning and list the exit codes
-// of README's table.
+// of the table in docs/commands.md.
 #include <catch2/catch.hpp>
 #include <map>
 #include <regex>
@@ -225,10 +225,10 @@ TEST_CASE("docs: a FILE option completes files and --cwd directories - other val
         std::set<std::string>{"--lineage"});
 }
 
-// README's exit code table: exit -> the codes in backquotes on its row.
-std::map<int, std::set<std::string>> ReadmeExitCodes() {
+// The exit code table of docs/commands.md: exit -> the codes in backquotes on its row.
+std::map<int, std::set<std::string>> DocumentedExitCodes() {
   std::map<int, std::set<std::string>> table;
-  const std::string readme = ReadFile(std::string(GENTLE_SOURCE_DIR) + "/README.md");
+  const std::string readme = ReadFile(std::string(GENTLE_SOURCE_DIR) + "/docs/commands.md");
   const std::size_t start = readme.find("| exit | codes |");
   REQUIRE(start != std::string::npos);
   std::istringstream rows(readme.substr(start));
@@ -257,14 +257,14 @@ std::map<int, std::set<std::string>> ReadmeExitCodes() {
   return table;
 }
 
-TEST_CASE("docs: man pages render without warnings and list README's exit codes") {
+TEST_CASE("docs: man pages render without warnings and list the documented exit codes") {
   const std::vector<std::string> pages = {"gentle-ai",
                                           "gentle-ai-review",
                                           "gentle-ai-version",
                                           "gentle-ai-review-start",
                                           "gentle-ai-review-seen-add",
                                           "gentle-ai-review-context-import"};
-  const std::map<int, std::set<std::string>> readme = ReadmeExitCodes();
+  const std::map<int, std::set<std::string>> readme = DocumentedExitCodes();
   REQUIRE(readme.size() == 12);
   for (const std::string& name : pages) {
     INFO(name);

@@ -1,5 +1,5 @@
-// Progress and colour on a terminal (README "Progress and colour"): real commands under a
-// pseudo-terminal made by util-linux `script`, whose output is every byte the terminal received
+// Progress and colour on a terminal (docs/commands.md, "Progress and colour"): real commands under
+// a pseudo-terminal made by util-linux `script`, whose output is every byte the terminal received
 // (stdout and stderr together, newlines as \r\n). A progress line is drawn as
 // "\r<verb>: <done>/<total> <what>\033[K" and erased with "\r\033[K" before the command prints;
 // the same command piped prints no progress and no colour, byte for byte as without a terminal.
