@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the project builds and tests with, only when one is missing.
 set -euo pipefail
-packages=(build-essential cmake ninja-build pkg-config git libgit2-dev libsqlite3-dev libssl-dev
+packages=(build-essential cmake ninja-build ccache pkg-config git libgit2-dev libsqlite3-dev libssl-dev
   nlohmann-json3-dev libcli11-dev catch2 zlib1g-dev libbenchmark-dev strace clang-format openssh-client
   python3  # python3: tests/comment_test.cc runs reference 001's pipeline regexes with re
   python3-jsonschema  # tests/json_schema_test.cc validates outputs against docs/schema/ (/usr/bin/python3)

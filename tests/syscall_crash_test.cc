@@ -294,7 +294,7 @@ size_t CrashEverywhere(const Operation& operation) {
     for (const StoreCall& call : calls) {
       if (call.syscall == syscall) of_kind.push_back(call);
     }
-    for (const StoreCall& call : SpreadSample(of_kind, kRunsPerSyscall)) {
+    for (const StoreCall& call : SpreadSample(of_kind, SweepRunsPerSyscall(kRunsPerSyscall))) {
       INFO("killed at " << call.syscall << " #" << call.ordinal << " on " << call.path);
       state.Restore();
       const auto started = std::chrono::steady_clock::now();

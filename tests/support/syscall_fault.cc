@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <sstream>
@@ -111,6 +112,12 @@ std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t 
     last = at;
   }
   return out;
+}
+
+size_t SweepRunsPerSyscall(size_t full) {
+  const char* sample = std::getenv("GENTLE_SANITIZER_SAMPLE");
+  if (sample != nullptr && std::string(sample) == "1") return std::min(full, kSanitizerSampleRuns);
+  return full;
 }
 
 StoreCopy::StoreCopy(const LifecycleRepo& repo)

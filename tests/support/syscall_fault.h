@@ -14,6 +14,7 @@
 #ifndef GENTLE_TESTS_SUPPORT_SYSCALL_FAULT_H_
 #define GENTLE_TESTS_SUPPORT_SYSCALL_FAULT_H_
 
+#include <cstddef>
 #include <map>
 #include <string>
 #include <vector>
@@ -42,6 +43,13 @@ std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
 
 // At most `limit` of `calls`, spread evenly over them, the first and the last always included.
 std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit);
+
+// How many calls of one system call a sweep kills: `full` in the normal build, and
+// kSanitizerSampleRuns (the first, the last and two between) when GENTLE_SANITIZER_SAMPLE=1, which
+// CTest sets in a sanitizer build (tests/CMakeLists.txt): there the sweep looks for memory errors
+// on the recovery paths, and the normal build's full sweep proves the recovery itself.
+inline constexpr size_t kSanitizerSampleRuns = 4;
+size_t SweepRunsPerSyscall(size_t full);
 
 // The repository at `repo.root()` as it is now, kept beside it (`<root>.saved`, with `cp -a`).
 class StoreCopy {
