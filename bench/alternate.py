@@ -7,7 +7,7 @@ all of them alike (hyperfine runs all runs of one command, then all of the next)
 command, the median wall time and the median CPU time (user + system of the child, from
 getrusage) in milliseconds, and both as ratios to the LAST command (the reference, e.g. git).
 Commands are split like a shell would split them (shlex), run without a shell, with stdout and
-stderr discarded. docs/performance.md, "Status below git's time on 80,000 files".
+stderr discarded. docs/performance.md, "Status on large trees".
 """
 import resource
 import shlex

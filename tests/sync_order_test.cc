@@ -1,5 +1,5 @@
 // The durable steps of a verdict, call by call: every fsync, fdatasync and rename it makes under
-// the git common dir, in order (docs/performance.md, "The syncs of a start and a verdict"). Pins
+// the git common dir, in order (docs/performance.md, "The syncs of a mutation"). Pins
 // the history ref's own fsync before and after its rename (libgit2 skipped both while the ref
 // database had been opened before its fsync option was on), that the ref is durable before the
 // record is written, and the count: a change that adds or drops a sync shows here.
