@@ -255,10 +255,8 @@ std::set<std::string> FindingSet(const Json& report, const Excused& excused = nu
 
 // Runs the command of `operation` killed at each sampled store call; returns the killed runs.
 size_t CrashEverywhere(const Operation& operation) {
-  if (!StraceWorks()) {
-    WARN("strace is not usable here (scripts/install-deps.sh installs it): skipped");
-    return 0;
-  }
+  // A missing strace fails the sweep (scripts/install-deps.sh installs it): never a silent pass.
+  REQUIRE(StraceWorks());
   LifecycleRepo repo;
   std::string lineage;
   const std::vector<std::string> args = operation.setup(repo, &lineage);
