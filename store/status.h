@@ -18,28 +18,35 @@
 
 namespace gentle {
 
+// The error vocabulary. Each code has a stable name (CodeName), used in the JSON error envelope
+// `{"schema":"gentle-ai.review-error/v1","error":{"code",...}}`, and a documented process exit
+// code (ExitCodeFor); docs/design.md, "Error vocabulary", and docs/commands.md, "Errors and exit
+// codes", list them. Append only: a released value, name or exit code never changes.
 enum class Code {
-  kOk = 0,
-  kInternal,
-  kUsage,
-  kNotFound,
-  kConsumed,
-  kRetired,
-  kReadOnly,
-  kReconciliationPrepared,
-  kWrongState,
-  kForbidden,
-  kCorrupted,
-  kAmbiguous,
-  kObjectsMissing,
-  kBudgetExceeded,
-  kIntegrityMismatch,
-  kNotReviewed,
-  kConflict,
-  kBusy,
-  kUntrusted,
-  kContextUnavailable,
+  kOk = 0,                      // "ok", exit 0: not an error
+  kInternal = 1,                // "internal", exit 1: a bug, including an escaped exception
+  kUsage = 2,                   // "usage", exit 2: bad flags, lineage id syntax or verdict words
+  kNotFound = 3,                // "not_found", exit 3: no record, tombstone or audit record
+  kConsumed = 4,                // "consumed", exit 4: the lineage was burned (tombstone)
+  kRetired = 5,                 // "retired", exit 5: abandoned or reclaimed (audit record)
+  kReadOnly = 6,                // "read_only", exit 6: a historical-compat record
+  kReconciliationPrepared = 7,  // "reconciliation_prepared", exit 6: a batch marker is present
+  kWrongState = 8,              // "wrong_state", exit 6: the state does not allow the verb
+  kForbidden = 9,               // "forbidden", exit 6: the role may not give that verdict
+  kCorrupted = 10,              // "corrupted", exit 7: unparseable, unverifiable or unsafe data
+  kAmbiguous = 11,              // "ambiguous", exit 7: two lineages or remotes claim one answer
+  kObjectsMissing = 12,         // "objects_missing", exit 8: a tree or blob is not in the odb
+  kBudgetExceeded = 13,         // "budget_exceeded", exit 9: past the export budget or a cap
+  kIntegrityMismatch = 14,      // "integrity_mismatch", exit 10: a digest or size does not bind
+  kNotReviewed = 15,            // "not_reviewed", exit 10: verify: the tree is not the approved one
+  kConflict = 16,               // "conflict", exit 11: compare-and-swap lost; histories diverged
+  kBusy = 17,                   // "busy", exit 12: a lock not obtained in time; safe to retry
+  kUntrusted = 18,              // "untrusted", exit 10: a required signature does not hold
+  kContextUnavailable = 19,     // "context_unavailable", exit 6: APPROVE in an uncontexted round
 };
+
+// The last code of the vocabulary: every value from kOk to kLastCode is a code.
+inline constexpr Code kLastCode = Code::kContextUnavailable;
 
 // The stable machine-readable name of a code ("not_found", ...).
 std::string_view CodeName(Code code);

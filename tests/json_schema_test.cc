@@ -59,11 +59,11 @@ std::set<std::string> Vocabulary(E last, std::string_view (*name)(E), int first 
 }
 
 std::set<std::string> AllCodeNames() {
-  return Vocabulary(Code::kContextUnavailable, CodeName, static_cast<int>(Code::kInternal));
+  return Vocabulary(kLastCode, CodeName, static_cast<int>(Code::kInternal));
 }
 
 int ExitCodeOf(const std::string& name) {
-  for (int i = 0; i <= static_cast<int>(Code::kContextUnavailable); ++i) {
+  for (int i = 0; i <= static_cast<int>(kLastCode); ++i) {
     if (CodeName(static_cast<Code>(i)) == name) return ExitCodeFor(static_cast<Code>(i));
   }
   FAIL("no code " << name);
