@@ -127,7 +127,7 @@ TEST_CASE("index shapes: a hot rollback journal is index_corrupted naming it - n
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 
-TEST_CASE("index shapes: without an index file, index_present is false") {
+TEST_CASE("index shapes: without an index file - index_present is false") {
   LifecycleRepo repo;
   repo.StartNew();
   std::filesystem::remove(repo.store_root() + "/index.sqlite");
