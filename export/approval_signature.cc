@@ -41,14 +41,19 @@ std::string Trim(const std::string& text) {
   return text.substr(begin, text.find_last_not_of(space) - begin + 1);
 }
 
-Result<store::ProgramOutput> RunSshKeygen(const std::vector<std::string>& args,
+// A signature that cannot be checked is not trusted: without ssh-keygen the answer is
+// `untrusted` (reason `no_verifier`), naming the program, as for a signature that does not verify.
+Result<store::ProgramOutput> RunSshKeygen(const std::string& commit,
+                                          const std::vector<std::string>& args,
                                           const std::string& input) {
   std::vector<std::string> argv = {kProgram};
   argv.insert(argv.end(), args.begin(), args.end());
   auto run = store::RunProgram(argv, input);
   if (!run.ok()) {
-    return Status(Code::kUsage, "verifying signatures needs ssh-keygen (openssh-client): " +
-                                    run.status().message());
+    return Untrusted(commit, "no_verifier",
+                     "cannot be checked: verifying signatures needs ssh-keygen (openssh-client): " +
+                         run.status().message())
+        .WithDetail("program", kProgram);
   }
   return run;
 }
@@ -98,7 +103,8 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
 
   GENTLE_ASSIGN_OR_RETURN(
       store::ProgramOutput check,
-      RunSshKeygen({"-Y", "check-novalidate", "-n", "git", "-s", sig_file}, signature->payload));
+      RunSshKeygen(commit, {"-Y", "check-novalidate", "-n", "git", "-s", sig_file},
+                   signature->payload));
   out.key = KeyFingerprint(check.out + "\n" + check.err);
   if (check.exit_code != 0) {
     Status st = Untrusted(commit, "bad_signature", "carries an SSH signature that does not verify");
@@ -107,7 +113,7 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
   }
   GENTLE_ASSIGN_OR_RETURN(
       store::ProgramOutput found,
-      RunSshKeygen({"-Y", "find-principals", "-s", sig_file, "-f", allowed_signers}, ""));
+      RunSshKeygen(commit, {"-Y", "find-principals", "-s", sig_file, "-f", allowed_signers}, ""));
   std::vector<std::string> principals;
   if (found.exit_code == 0) {
     size_t pos = 0;
@@ -121,7 +127,8 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
   }
   for (const std::string& principal : principals) {
     GENTLE_ASSIGN_OR_RETURN(store::ProgramOutput verified,
-                            RunSshKeygen({"-Y", "verify", "-n", "git", "-f", allowed_signers, "-I",
+                            RunSshKeygen(commit,
+                                         {"-Y", "verify", "-n", "git", "-f", allowed_signers, "-I",
                                           principal, "-s", sig_file},
                                          signature->payload));
     if (verified.exit_code == 0) {

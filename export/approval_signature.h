@@ -14,9 +14,10 @@
 // that `ssh-keygen -Y verify -n git -I <principal>` accepts for one of those principals. Anything
 // else is `untrusted` (exit 10) with details.commit and details.reason: `unsigned` (no gpgsig),
 // `not_ssh` (another kind of signature), `bad_signature` (it does not verify), `not_allowed` (no
-// principal of the file holds its key, or none accepts it); details.key is the signing key's
-// fingerprint when ssh-keygen reported it. An unreadable allowed signers file is `usage`, as is an
-// ssh-keygen that cannot be run. Read-only: the signature goes to a private temp dir
+// principal of the file holds its key, or none accepts it), `no_verifier` (ssh-keygen cannot be
+// run, e.g. not on PATH: the message names it, details.program is "ssh-keygen"); details.key is
+// the signing key's fingerprint when ssh-keygen reported it. An unreadable allowed signers file is
+// `usage`. Read-only: the signature goes to a private temp dir
 // (store/scratch_dir.h) outside the store, removed afterwards; the payload goes to stdin.
 #ifndef GENTLE_EXPORT_APPROVAL_SIGNATURE_H_
 #define GENTLE_EXPORT_APPROVAL_SIGNATURE_H_

@@ -7,8 +7,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "forge/forge_json.h"
 #include "forge/review_context.h"
-#include "store/go_json.h"
 
 namespace gentle::forge {
 namespace {
@@ -72,12 +72,7 @@ Result<std::string> ReadForgeInput(const Source& source) {
 
 Result<Json> ReadForgeJson(const Source& source) {
   GENTLE_ASSIGN_OR_RETURN(std::string text, ReadForgeInput(source));
-  if (!store::IsValidUtf8(text)) return FieldError(source, "", "not valid UTF-8");
-  try {
-    return Json::parse(text);
-  } catch (const Json::parse_error& e) {
-    return FieldError(source, "", std::string("not JSON: ") + e.what());
-  }
+  return ParseForgeJson(source, text);
 }
 
 }  // namespace gentle::forge

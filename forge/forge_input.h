@@ -3,8 +3,9 @@
 //
 // A file above kMaxForgeInputBytes (64 MiB) is `budget_exceeded` (exit 9), refused from its size
 // before it is read when it is a regular file, and after reading at most one byte past the limit
-// otherwise (a pipe, stdin). A file that cannot be read, is not valid UTF-8 or not JSON is `usage`
-// naming the input. nlohmann's exceptions stop here.
+// otherwise (a pipe, stdin). A file that cannot be read is `usage` naming the input; text that is
+// not valid UTF-8, not JSON, or holds a number out of range is `usage` naming the input and the
+// JSON path (forge/forge_json.h). nlohmann's exceptions stop here.
 #ifndef GENTLE_FORGE_FORGE_INPUT_H_
 #define GENTLE_FORGE_FORGE_INPUT_H_
 

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 
+#include "forge/forge_json.h"
 #include "forge/json_field.h"
 #include "forge/timestamp.h"
-#include "store/go_json.h"
 
 namespace gentle::forge {
 namespace {
@@ -178,13 +178,7 @@ std::string RenderReviewContext(const ReviewContext& context) {
 
 Result<ReviewContext> ParseReviewContext(std::string_view text, const std::string& file) {
   const FieldReader r(Source{"review context", file});
-  if (!store::IsValidUtf8(text)) return r.Error("", "not valid UTF-8");
-  Json root;
-  try {
-    root = Json::parse(text.begin(), text.end());
-  } catch (const Json::parse_error& e) {
-    return r.Error("", std::string("not JSON: ") + e.what());
-  }
+  GENTLE_ASSIGN_OR_RETURN(Json root, ParseForgeJson(r.source(), text));
   GENTLE_RETURN_IF_ERROR(r.ExpectObject(root, ""));
   GENTLE_ASSIGN_OR_RETURN(std::string schema, r.String(root, "", "schema"));
   if (schema != kReviewContextSchema) {

@@ -198,6 +198,11 @@ Status ClassifyFromIndex(const StoreLayout& layout, index::IndexDb& db,
         CheckEvidenceNames(file, file.ok() ? file->lineage_id : "", lineage, audit->audit_path));
     return Retired(lineage, audit->audit_path);
   }
+  // No row proves a burn or a retirement, yet the index still has a row for this lineage, whose
+  // record is gone: the index is behind the files (a copy of it was put back, or another tool
+  // burned or retired the lineage). The files are the truth, so they answer.
+  GENTLE_ASSIGN_OR_RETURN(auto stale, db.FindLineage(lineage));
+  if (stale) return ClassifyAbsentFromFiles(layout, lineage);
   return NotFound(lineage);
 }
 

@@ -37,7 +37,9 @@ bool MayHoldTombstones(const StoreLayout& layout);
 
 // For a lineage with no live record: kConsumed (tombstone path in details), kRetired (audit path
 // in details) or kNotFound. Two keyed index lookups (tombstones_by_lineage, then
-// quarantine_by_lineage); without a usable index, ClassifyAbsentFromFiles.
+// quarantine_by_lineage); without a usable index, ClassifyAbsentFromFiles. When neither finds a
+// row but the index still holds a lineage row for it (the index is behind the files), the files
+// answer too (ClassifyAbsentFromFiles): the files are the truth, the index a cache.
 Status ClassifyAbsent(const StoreLayout& layout, const std::string& lineage);
 // The same answer from the files alone: a scan of the tombstone and quarantine directories (for
 // stores that have no index yet, e.g. written by the Go gentle-ai).

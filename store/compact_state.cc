@@ -63,20 +63,27 @@ const std::vector<std::string_view>& RetiredOwnMembers() {
 nlohmann::ordered_json ToCompactState(const nlohmann::ordered_json& state) {
   const auto& order = CompactStateMembers();
   const auto& retired = RetiredOwnMembers();
-  // (rank of the member, or of the last known member before it; position) for a stable order.
-  std::vector<std::pair<std::pair<size_t, size_t>, std::string>> keys;
-  size_t rank = 0, position = 0;
-  for (auto it = state.begin(); it != state.end(); ++it, ++position) {
+  // (rank of the member, or of the last known member before it; the member) for a stable order.
+  // Each member is visited once and appended once: the ordered object's own operator[] and at()
+  // search it from the start, which made a record of n unknown members cost n^2.
+  using Member = nlohmann::ordered_json::const_iterator;
+  std::vector<std::pair<size_t, Member>> members;
+  members.reserve(state.size());
+  size_t rank = 0;
+  for (auto it = state.begin(); it != state.end(); ++it) {
     const std::string& key = it.key();
     if (std::find(retired.begin(), retired.end(), key) != retired.end()) continue;
     auto known = std::find(order.begin(), order.end(), key);
     if (known != order.end()) rank = static_cast<size_t>(known - order.begin());
-    keys.push_back({{rank, position}, key});
+    members.emplace_back(rank, it);
   }
-  std::stable_sort(keys.begin(), keys.end(),
-                   [](const auto& a, const auto& b) { return a.first.first < b.first.first; });
+  std::stable_sort(members.begin(), members.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
   nlohmann::ordered_json out = nlohmann::ordered_json::object();
-  for (const auto& [unused, key] : keys) out[key] = state.at(key);
+  // The keys are distinct (they come from one object), so appending keeps the object valid.
+  auto& out_members = out.get_ref<nlohmann::ordered_json::object_t&>();
+  out_members.reserve(members.size());
+  for (const auto& [unused, member] : members) out_members.emplace_back(member.key(), *member);
   return out;
 }
 

@@ -248,6 +248,34 @@ TEST_CASE("context import - invalid JSON and invalid UTF-8 are usage") {
               "pr-view (" + latin1 + "): the top level: not valid UTF-8");
 }
 
+TEST_CASE("context import - a number out of range is usage naming its JSON path") {
+  TempDir dir;
+  const std::string view = File(dir, "view.json",
+                                R"({"title":"t","body":"b","author":null,"state":"OPEN",)"
+                                R"("baseRefName":"m","headRefName":"f","headRefOid":"a",)"
+                                R"("additions":1e999})");
+  RunResult run = Import({"--forge", "github", "--pr-view", view, "--json"});
+  ExpectUsage(run, "pr-view (" + view + "): additions: a number out of range: 1e999");
+  CHECK(run.Json()["error"]["details"]["json_path"] == "additions");
+  RunResult text = Import({"--forge", "github", "--pr-view", view});
+  CHECK(text.exit_code == 2);
+  CHECK(text.out.empty());
+  CHECK(text.err ==
+        "gentle-ai: usage: pr-view (" + view + "): additions: a number out of range: 1e999\n");
+  // Inside arrays, in a page, negative, in a member nobody reads: the element that holds it.
+  const std::string page =
+      File(dir, "c.json", R"([{"id":1,"body":"x","user":null},{"id":2,"x":[0,[1,-1e999]]}])");
+  RunResult nested = Import({"--forge", "github", "--pr-view", File(dir, "ok.json", kPrView),
+                             "--issue-comments", page, "--json"});
+  ExpectUsage(nested,
+              "issue-comments page 1 (" + page + "): [1].x[1][1]: a number out of range: -1e999");
+  CHECK(nested.Json()["error"]["details"]["json_path"] == "[1].x[1][1]");
+  // At the top level.
+  const std::string top = File(dir, "top.json", "1E400");
+  ExpectUsage(Import({"--forge", "github", "--pr-view", top, "--json"}),
+              "pr-view (" + top + "): the top level: a number out of range: 1E400");
+}
+
 TEST_CASE("context import - a file over 64 MiB is budget_exceeded before it is read") {
   TempDir dir;
   const std::string big = dir.path() + "/big.json";

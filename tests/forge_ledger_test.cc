@@ -256,5 +256,23 @@ TEST_CASE("ledger - the context must be the canonical import output") {
   CHECK(piped.out == ReadFile(kGithub + "expected-ledger-review-bot.json"));
 }
 
+TEST_CASE("ledger - a number out of range in the context is usage naming its JSON path") {
+  TempDir dir;
+  const std::string context = dir.path() + "/context.json";
+  WriteFile(context,
+            R"({"schema":"gentle-ai.review-context/v1","comments":[{"id":"1","line":1e999}]})");
+  RunResult run = Ledger(context, "review-bot", true);
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 2);
+  CHECK(run.Json()["error"]["code"] == "usage");
+  CHECK(run.Json()["error"]["message"] ==
+        "review context (" + context + "): comments[0].line: a number out of range: 1e999");
+  CHECK(run.Json()["error"]["details"]["json_path"] == "comments[0].line");
+  RunResult text = Ledger(context, "review-bot");
+  CHECK(text.exit_code == 2);
+  CHECK(text.err == "gentle-ai: usage: review context (" + context +
+                        "): comments[0].line: a number out of range: 1e999\n");
+}
+
 }  // namespace
 }  // namespace gentle::testing

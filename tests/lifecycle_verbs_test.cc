@@ -505,7 +505,8 @@ TEST_CASE("lifecycle: read paths write nothing - with no index they create none"
   before = repo.StoreBytes();
   CHECK(repo.Review({"list"}).exit_code == 0);
   CHECK(repo.Review({"status", "--lineage", "review-0000000000000000"}).exit_code == 3);
-  CHECK(repo.Review({"fsck"}).exit_code == 7);
+  // fsck checks such an index from a copy in memory (docs/index.md): clean, nothing created.
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
   CHECK(repo.StoreBytes() == before);
   fs::remove(repo.store_root() + "/index.sqlite");
   before = repo.StoreBytes();

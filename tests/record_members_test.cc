@@ -215,5 +215,80 @@ TEST_CASE("records: an approval of an earlier build (token digest only) still bu
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 
+TEST_CASE("records: thousands of unknown state members are kept exactly - in place - by rewrites") {
+  LifecycleRepo repo;
+  constexpr int kMembers = 5000;
+  // A record as another writer may leave it: unknown members after genesis_paths and after the
+  // last member, each kept where it is by every rewrite (docs/format.md).
+  auto with_unknown = [&](const std::string& lineage) {
+    Json state = StateOf(ReadFile(repo.record_path(lineage)));
+    Json out;
+    for (auto it = state.begin(); it != state.end(); ++it) {
+      out[it.key()] = it.value();
+      if (it.key() == "genesis_paths") {
+        for (int i = 0; i < kMembers; ++i) out["x_" + std::to_string(i)] = i;
+      }
+    }
+    out["zz_last"] = Json::array({"kept"});
+    std::string revision;
+    const std::string file = store::EncodeRecordFile(out, &revision);
+    WriteFile(repo.record_path(lineage), file);
+    return file;
+  };
+  const std::string a = repo.StartNew()["lineage"];
+  const std::string b = repo.StartNew()["lineage"];
+  const std::string file_a = with_unknown(a);
+  const std::string file_b = with_unknown(b);
+  REQUIRE(repo.Review({"index", "rebuild"}).exit_code == 0);
+  // The expected bytes are the file's own, edited as text: the state's value, the revision line.
+  auto revised_text = [](std::string text, const std::string& revision) {
+    const size_t line = text.find("  \"revision\": \"");
+    const size_t end = text.find('\n', line);
+    text.replace(line, end - line, "  \"revision\": \"" + revision + "\",");
+    return text;
+  };
+  auto replace_once = [](std::string text, const std::string& from, const std::string& to) {
+    const size_t at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    REQUIRE(text.find(from, at + 1) == std::string::npos);
+    return text.replace(at, from.size(), to);
+  };
+
+  RunResult verdict = repo.Review(Verdict(a, "REQUEST_CHANGES"));
+  REQUIRE(verdict.exit_code == 0);
+  CHECK(ReadFile(repo.record_path(a)) ==
+        revised_text(replace_once(file_a, "\n    \"state\": \"reviewing\",\n",
+                                  "\n    \"state\": \"correction_required\",\n"),
+                     verdict.Json()["revision"]));
+
+  // invalidate adds its member at its CompactState place: after the unknown members that follow
+  // genesis_paths, before initial_atomic_start.
+  RunResult invalidate =
+      repo.Review({"invalidate", "--lineage", b, "--reason", "r", "--actor", "x"});
+  REQUIRE(invalidate.exit_code == 0);
+  std::string expected = replace_once(file_b, "\n    \"state\": \"reviewing\",\n",
+                                      "\n    \"state\": \"invalidated\",\n");
+  expected = replace_once(expected, "\n    \"initial_atomic_start\": ",
+                          "\n    \"invalidation_reason\": \"r\",\n    \"initial_atomic_start\": ");
+  CHECK(ReadFile(repo.record_path(b)) == revised_text(expected, invalidate.Json()["revision"]));
+
+  // revise moves the generation and the current snapshot and keeps every unknown member in place.
+  repo.Write("change-1.txt", "revised\n");
+  RunResult revise = repo.Review({"revise", "--lineage", a});
+  INFO(revise.out << revise.err);
+  REQUIRE(revise.exit_code == 0);
+  const Json before = StateOf(file_a);
+  Json after = StateOf(ReadFile(repo.record_path(a)));
+  CHECK(Members(ReadFile(repo.record_path(a))) == Members(file_a));
+  CHECK(after["generation"] == 2);
+  Json unchanged = before;
+  for (const char* moved : {"generation", "state", "current_snapshot"}) {
+    unchanged.erase(moved);
+    after.erase(moved);
+  }
+  CHECK(after == unchanged);
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+}
+
 }  // namespace
 }  // namespace gentle::testing

@@ -131,6 +131,19 @@ TEST_CASE("a context file that is not a ReviewContext is usage - nothing is writ
         Json::array({"4", "30", "100"}));
 }
 
+TEST_CASE("start --context with a number out of range is usage naming its JSON path") {
+  LifecycleRepo repo;
+  repo.Write("a.txt", "changed\n");
+  const std::string file = repo.root() + "/../range.json";
+  WriteFile(file, R"({"schema":"gentle-ai.review-context/v1","additions":-1e999,"comments":[]})");
+  repo.ExpectRefused({"start", "--context", file}, "usage", 2);
+  const Json error = repo.Review({"start", "--context", file}).Json()["error"];
+  CHECK(error["message"] ==
+        "review context (" + file + "): additions: a number out of range: -1e999");
+  CHECK(error["details"]["json_path"] == "additions");
+  CHECK(repo.GitOk({"for-each-ref", "refs/gentle-ai"}).empty());
+}
+
 TEST_CASE("context-unavailable caps APPROVE in its round - a round with a context lifts it") {
   LifecycleRepo repo;
   repo.Write("a.txt", "changed\n");

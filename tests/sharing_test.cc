@@ -4,6 +4,7 @@
 // and without writing a byte; pushes are never forced; remote names are checked before git runs;
 // a forged fetched history is `corrupted` everywhere; a history ahead of its record is not pushed.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -282,6 +283,34 @@ TEST_CASE("sharing push is never forced and a diverged remote history is conflic
   CHECK(error["details"]["tip"] == local);
   CHECK(error["details"]["remote"] == "origin");
   CHECK(s.Tip(s.origin, HistoryRef(lineage)) == other);
+}
+
+TEST_CASE("sharing a fetch that finds a local ref locked by another process is busy") {
+  Sharing s;
+  const std::string lineage = s.a.StartNew()["lineage"];
+  REQUIRE(s.a.Review({"push", "--lineage", lineage}).exit_code == 0);
+  const std::string b = s.Clone("b");
+  // What a concurrent `review fetch` holds while git updates the same ref.
+  const std::string lock = b + "/.git/" + FetchedRef("origin", lineage) + ".lock";
+  WriteFile(lock, "");
+  RunResult fetch = ReviewIn(b, {"fetch"});
+  CHECK(ErrorCode(fetch, 12) == "busy");
+  const nlohmann::json error = fetch.Json()["error"];
+  CHECK(error["message"] == "git fetch with remote origin could not update a local ref: " + lock +
+                                " is held by another process (retry)");
+  CHECK(error["details"]["lock"] == lock);
+  CHECK(error["details"]["remote"] == "origin");
+  RunResult text = GentleAi({"review", "fetch", "--cwd", b}, b);
+  CHECK(text.exit_code == 12);
+  CHECK(text.err == "gentle-ai: busy: git fetch with remote origin could not update a local ref: " +
+                        lock + " is held by another process (retry)\n");
+  CHECK(GitRun(b, {"rev-parse", "--verify", "-q", FetchedRef("origin", lineage)}).exit_code != 0);
+  // Once the lock is gone the same fetch goes through.
+  std::filesystem::remove(lock);
+  RunResult retried = ReviewIn(b, {"fetch"});
+  INFO(retried.out << retried.err);
+  CHECK(retried.exit_code == 0);
+  CHECK(s.Tip(b, FetchedRef("origin", lineage)) == s.Tip(s.a.root(), HistoryRef(lineage)));
 }
 
 TEST_CASE("sharing an unknown remote is not_found and hostile remote names are usage before git") {

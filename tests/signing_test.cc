@@ -68,6 +68,21 @@ std::vector<std::string> VerifySigned(const std::string& lineage, const std::str
   return {"verify", "--lineage", lineage, "--require-signature", "--allowed-signers", allowed};
 }
 
+// A lineage approved with a signature by `ana`, whom `allowed` allows; `tip` is the approval.
+struct SignedApproval {
+  TempDir keys;
+  LifecycleRepo repo;
+  std::string allowed, lineage, tip;
+  SignedApproval() {
+    const Key key = MakeKey(keys, "ana");
+    allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+    UseKey(repo, key);
+    lineage = repo.StartNew()["lineage"];
+    REQUIRE(repo.Review(Approve(lineage, true)).exit_code == 0);
+    tip = Tip(repo, lineage);
+  }
+};
+
 // The error envelope's code, exit code and details of a refused command.
 void ExpectError(const RunResult& run, int exit_code, const std::string& code) {
   INFO(run.out << run.err);
@@ -334,14 +349,11 @@ TEST_CASE("signing: an approval signed by a key no allowed principal holds is un
 // gpgsig changed, the ref moved to it) is `untrusted` (bad_signature): the history itself is
 // intact, only the signature does not vouch for it.
 TEST_CASE("signing: a tampered signature is untrusted") {
-  TempDir keys;
-  const Key key = MakeKey(keys, "ana");
-  const std::string allowed = AllowedSigners(keys, {{"ana@example.com", key}});
-  LifecycleRepo repo;
-  UseKey(repo, key);
-  const std::string lineage = repo.StartNew()["lineage"];
-  REQUIRE(repo.Review(Approve(lineage, true)).exit_code == 0);
-  const std::string tip = Tip(repo, lineage);
+  SignedApproval signed_approval;
+  const LifecycleRepo& repo = signed_approval.repo;
+  const std::string& allowed = signed_approval.allowed;
+  const std::string& lineage = signed_approval.lineage;
+  const std::string& tip = signed_approval.tip;
   std::string raw = repo.GitOk({"cat-file", "commit", tip});
   const size_t end = raw.find("\n -----END SSH SIGNATURE-----");
   REQUIRE(end != std::string::npos);
@@ -360,6 +372,35 @@ TEST_CASE("signing: a tampered signature is untrusted") {
   ExpectError(verify, 10, "untrusted");
   CHECK(verify.Json()["error"]["details"]["reason"] == "bad_signature");
   CHECK(verify.Json()["error"]["details"]["commit"] == forged_id);
+}
+
+TEST_CASE("signing: without ssh-keygen on PATH a required signature is untrusted - naming it") {
+  SignedApproval signed_approval;
+  const LifecycleRepo& repo = signed_approval.repo;
+  const std::string& allowed = signed_approval.allowed;
+  const std::string& lineage = signed_approval.lineage;
+  const std::string& tip = signed_approval.tip;
+  TempDir empty;  // a PATH holding no program at all
+  const Env no_programs = {{"PATH", empty.path()}};
+  RunResult verify = repo.Review(VerifySigned(lineage, allowed), no_programs);
+  ExpectError(verify, 10, "untrusted");
+  const Json error = verify.Json()["error"];
+  CHECK(error["details"]["reason"] == "no_verifier");
+  CHECK(error["details"]["program"] == "ssh-keygen");
+  CHECK(error["details"]["commit"] == tip);
+  CHECK(error["lineage"] == lineage);
+  const std::string message = error["message"];
+  CHECK(message.rfind("the approval's history commit " + tip +
+                          " cannot be checked: verifying signatures needs ssh-keygen "
+                          "(openssh-client): cannot run ssh-keygen: ",
+                      0) == 0);
+  RunResult text = repo.Review(VerifySigned(lineage, allowed), no_programs, /*json=*/false);
+  CHECK(text.exit_code == 10);
+  CHECK(text.err.rfind("gentle-ai: untrusted: the approval's history commit " + tip +
+                           " cannot be checked: verifying signatures needs ssh-keygen",
+                       0) == 0);
+  // With ssh-keygen back on PATH the same approval verifies.
+  CHECK(repo.Review(VerifySigned(lineage, allowed)).exit_code == 0);
 }
 
 TEST_CASE("signing: gentle-ai.signApprovals=true signs an APPROVE given without --sign") {

@@ -5,7 +5,9 @@
 //
 // The remote name is checked (store::ValidateRemoteName: `usage`) before anything runs; a remote
 // git does not know is `not_found`, and so is any other failure of git fetch (transport,
-// authentication, a missing repository; git's reason in the message). git runs as
+// authentication, a missing repository; git's reason in the message), except that git failing to
+// update a local ref because another process holds its lock (`<ref>.lock` or `packed-refs.lock`:
+// a concurrent fetch) is `busy` (exit 12, safe to retry; details.lock names the file). git runs as
 //   git -C <worktree> fetch --no-tags --no-write-fetch-head --prune --recurse-submodules=no R
 //       +refs/gentle-ai/reviews/*:refs/gentle-ai/remotes/R/reviews/*
 // so the remote's copy replaces the previous one (a rewritten remote history is verified like any

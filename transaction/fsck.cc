@@ -135,64 +135,81 @@ void AddRefLocks(const store::git::Repository& repo, FsckReport* report) {
   }
 }
 
-// Whether index.sqlite can be read, and if so whether it agrees with the files.
+// Whether index.sqlite can be read, and if so whether it agrees with the files. Any file at
+// index.sqlite is `index_present`, usable or not.
 Status CheckIndex(const store::StoreLayout& layout, const store::StoreFiles& files,
                   FsckReport* report) {
   const bool has_content = !files.rows.lineages.empty() || !files.rows.tombstones.empty() ||
                            !files.rows.quarantine.empty();
+  const std::string index = layout.index_path();
   auto add = [&](store::FindingCode code, const std::string& path, const std::string& message) {
     report->findings.push_back({code, "", path, message});
   };
+  report->index_present = store::KindOf(index) != store::PathKind::kMissing;
   auto readiness = store::index::InspectIndexForReader(layout);
   if (!readiness.ok()) {
     // A symlink, directory, FIFO... at index.sqlite or a side file.
     if (readiness.status().code() != Code::kCorrupted) return readiness.status();
-    add(store::FindingCode::kIndexCorrupted, layout.index_path(), readiness.status().message());
+    add(store::FindingCode::kIndexCorrupted, index, readiness.status().message());
     return Status::Ok();
   }
+  store::index::IndexOptions options;
+  options.quick_check = true;
+  Result<std::unique_ptr<store::index::IndexDb>> db = Status(Code::kInternal, "not opened");
   switch (*readiness) {
     case store::index::IndexReadiness::kAbsent:
-    case store::index::IndexReadiness::kSideFilesMissing:
       if (has_content) {
-        add(store::FindingCode::kIndexMissing, layout.index_path(),
-            "no usable index.sqlite (review index rebuild)");
+        add(store::FindingCode::kIndexMissing, index, "no index.sqlite (review index rebuild)");
       }
       return Status::Ok();
+    case store::index::IndexReadiness::kSideFilesMissing:
+      // Read from a copy in memory: opening the file would create its side files.
+      db = store::index::OpenIndexImage(layout, options);
+      break;
     case store::index::IndexReadiness::kWalInterrupted:
-      add(store::FindingCode::kIndexInterrupted, layout.index_path() + "-wal",
+      add(store::FindingCode::kIndexInterrupted, index + "-wal",
           "a WAL header with no frame after it (a writer was stopped between the two); readers "
           "answer from the files until the next writer or review index rebuild recovers it");
       return Status::Ok();
     case store::index::IndexReadiness::kWalUnrecognised:
-      add(store::FindingCode::kIndexCorrupted, layout.index_path() + "-wal",
+      add(store::FindingCode::kIndexCorrupted, index + "-wal",
           "index.sqlite-wal does not start with a WAL header (review index rebuild)");
       return Status::Ok();
     case store::index::IndexReadiness::kNotADatabase:
-      add(store::FindingCode::kIndexCorrupted, layout.index_path(),
+      add(store::FindingCode::kIndexCorrupted, index,
           "index.sqlite is not a SQLite database (review index rebuild)");
       return Status::Ok();
+    case store::index::IndexReadiness::kHotJournal:
+      add(store::FindingCode::kIndexCorrupted, index + "-journal",
+          "a rollback journal beside the WAL index, which this store never writes; readers answer "
+          "from the files until the next writer or review index rebuild removes it");
+      return Status::Ok();
     case store::index::IndexReadiness::kReady:
+      db = store::index::IndexDb::OpenReadOnly(index, options);
       break;
   }
-  store::index::IndexOptions options;
-  options.quick_check = true;
-  auto db = store::index::IndexDb::OpenReadOnly(layout.index_path(), options);
-  if (db.ok()) {
-    report->index_present = true;
-    return CompareIndex(layout, files, **db, report);
+  if (db.ok()) return CompareIndex(layout, files, **db, report);
+  switch (db.status().code()) {
+    case Code::kNotFound:
+      // A file that holds no index: zero bytes, or a database never initialised (version 0).
+      if (has_content) {
+        add(store::FindingCode::kIndexCorrupted, index,
+            "index.sqlite holds no index (" + db.status().message() + "): review index rebuild");
+      }
+      return Status::Ok();
+    case Code::kCorrupted:
+      add(store::FindingCode::kIndexCorrupted, index, db.status().message());
+      return Status::Ok();
+    case Code::kBudgetExceeded:
+      // Not read, so not judged: readers answer from the files, as without an index.
+      add(store::FindingCode::kIndexMissing, index,
+          db.status().message() +
+              "; readers answer from the files until the next writer "
+              "restores the side files");
+      return Status::Ok();
+    default:
+      return db.status();
   }
-  if (db.status().code() == Code::kNotFound) {
-    if (has_content) {
-      add(store::FindingCode::kIndexMissing, layout.index_path(),
-          "no usable index.sqlite (review index rebuild)");
-    }
-    return Status::Ok();
-  }
-  if (db.status().code() == Code::kCorrupted) {
-    add(store::FindingCode::kIndexCorrupted, layout.index_path(), db.status().message());
-    return Status::Ok();
-  }
-  return db.status();
 }
 
 }  // namespace

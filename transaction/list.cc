@@ -161,7 +161,23 @@ Status VisitLineages(const std::string& cwd,
   Status failure;
   GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::index::LineageRow& row) {
     if (row.status == store::index::RowStatus::kCommitted) {
-      visit(SummaryOf(row));
+      if (store::KindOf(layout.record_path(row.lineage_id)) != store::PathKind::kMissing) {
+        visit(SummaryOf(row));
+        return true;
+      }
+      // A committed row whose record is gone: the index is behind the files, which say what
+      // became of the lineage (as `status --lineage` answers).
+      Status absent = store::ClassifyRecordless(layout, row.lineage_id);
+      if (absent.code() == Code::kConsumed) {
+        visit(Recordless(row.lineage_id, Standing::kConsumed, absent.details().at("tombstone")));
+      } else if (absent.code() == Code::kRetired) {
+        visit(Recordless(row.lineage_id, Standing::kRetired, absent.details().at("audit_record")));
+      } else if (absent.code() == Code::kCorrupted && absent.details().count("directory")) {
+        visit(Recordless(row.lineage_id, Standing::kIncomplete, ""));
+      } else if (absent.code() != Code::kNotFound) {
+        failure = absent;
+        return false;
+      }
       return true;
     }
     // A prepared row: a mutation in flight or interrupted; the record says what is true.
@@ -174,6 +190,7 @@ Status VisitLineages(const std::string& cwd,
     }
     return true;
   }));
+  GENTLE_RETURN_IF_ERROR(failure);
   // Incomplete entries have no committed row (a Go-written one has no row at all): from v2/.
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> incomplete,
                           store::ListIncompleteEntries(layout));

@@ -100,6 +100,13 @@ Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadOnly(const std::string& path,
   return Finish(std::move(conn), /*read_only=*/true, options, /*migrate=*/nullptr);
 }
 
+Result<std::unique_ptr<IndexDb>> IndexDb::OpenImage(std::string_view image,
+                                                    const IndexOptions& options) {
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn,
+                          SqliteConnection::OpenImage(image));
+  return Finish(std::move(conn), /*read_only=*/true, options, /*migrate=*/nullptr);
+}
+
 Result<std::unique_ptr<IndexDb>> IndexDb::Finish(std::unique_ptr<SqliteConnection> conn,
                                                  bool read_only, const IndexOptions& options,
                                                  Status (*migrate)(SqliteConnection&)) {

@@ -114,6 +114,10 @@ class IndexDb {
   // whose -wal/-shm are absent in a directory we cannot write).
   static Result<std::unique_ptr<IndexDb>> OpenReadOnly(const std::string& path,
                                                        const IndexOptions& options = {});
+  // OpenReadOnly's checks and reads on an in-memory copy of an index file's bytes
+  // (SqliteConnection::OpenImage), for an index whose side files are missing (fsck).
+  static Result<std::unique_ptr<IndexDb>> OpenImage(std::string_view image,
+                                                    const IndexOptions& options = {});
   // Writes a complete index at `path`, which must not exist, holding exactly `snapshot`, and
   // closes it with every page in the main file: checkpointed, its -wal and -shm removed by SQLite
   // (kInternal if either is left), the file fsynced. The file stays in WAL mode. This is how an

@@ -1,6 +1,11 @@
 #include "store/index/index_reader.h"
 
+#include <sys/stat.h>
+
+#include <cstdint>
 #include <iostream>
+#include <optional>
+#include <string>
 
 #include "store/audit_record.h"
 #include "store/file_io.h"
@@ -16,6 +21,22 @@ bool RecordPresent(const StoreLayout& layout, const std::string& lineage) {
 
 // A newer release's index is not damaged: it must not be rebuilt (downgraded) behind its back.
 bool IsNewerRelease(const Status& status) { return status.details().count("schema_version") > 0; }
+
+// What lstat says of a file, to tell whether it changed between two looks.
+struct FileStamp {
+  dev_t device = 0;
+  ino_t inode = 0;
+  off_t size = 0;
+  int64_t modified_ns = 0;
+  bool operator==(const FileStamp&) const = default;
+};
+
+std::optional<FileStamp> StampOf(const std::string& path) {
+  struct stat st;
+  if (::lstat(path.c_str(), &st) != 0) return std::nullopt;
+  return FileStamp{st.st_dev, st.st_ino, st.st_size,
+                   int64_t{st.st_mtim.tv_sec} * 1000000000 + st.st_mtim.tv_nsec};
+}
 
 }  // namespace
 
@@ -37,6 +58,9 @@ Result<IndexReadiness> InspectIndexForReader(const StoreLayout& layout) {
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), index));
   GENTLE_RETURN_IF_ERROR(CheckDatabaseFileKinds(index));
   if (KindOf(index) == PathKind::kMissing) return IndexReadiness::kAbsent;
+  // SQLite calls a rollback journal hot when it is not empty and its first byte is not zero.
+  const std::string journal = FileHeader(index + "-journal", 1);
+  if (!journal.empty() && journal[0] != '\0') return IndexReadiness::kHotJournal;
   GENTLE_ASSIGN_OR_RETURN(WalState wal, InspectWal(index));
   // Writers keep -wal and -shm (PERSIST_WAL). Without them SQLite would create an empty -wal to
   // read a WAL database. Only a WAL database needs them: anything else is opened (and found
@@ -59,6 +83,28 @@ Result<IndexReadiness> InspectIndexForReader(const StoreLayout& layout) {
                                        : IndexReadiness::kWalUnrecognised;
 }
 
+Result<std::unique_ptr<IndexDb>> OpenIndexImage(const StoreLayout& layout,
+                                                const IndexOptions& options) {
+  const std::string index = layout.index_path();
+  const std::optional<FileStamp> before = StampOf(index);
+  auto image = ReadFileLimited(index, kMaxIndexImageBytes);
+  if (!image.ok()) {
+    if (image.status().code() != Code::kCorrupted || KindOf(index) != PathKind::kFile) {
+      return image.status();
+    }
+    return Status(Code::kBudgetExceeded, "index.sqlite has no -wal or -shm and is larger than " +
+                                             std::to_string(kMaxIndexImageBytes >> 20) +
+                                             " MiB to be read into memory");
+  }
+  GENTLE_ASSIGN_OR_RETURN(IndexReadiness after, InspectIndexForReader(layout));
+  if (!before || StampOf(index) != before || after != IndexReadiness::kSideFilesMissing) {
+    return Status(Code::kBusy, "index.sqlite changed while it was read (a writer opened it)");
+  }
+  // Header bytes 18 and 19 (write and read versions): 2 is WAL, 1 the rollback journal.
+  (*image)[18] = (*image)[19] = 1;
+  return IndexDb::OpenImage(*image, options);
+}
+
 Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout,
                                                     IndexOptions::ReadUse use) {
   GENTLE_ASSIGN_OR_RETURN(IndexReadiness readiness, InspectIndexForReader(layout));
@@ -78,6 +124,11 @@ Result<std::unique_ptr<IndexDb>> OpenIndexForReader(const StoreLayout& layout,
       Notice(
           "index.sqlite is unusable (not a SQLite database); reading the files instead (the "
           "next mutation or `review index rebuild` rebuilds it)");
+      return std::unique_ptr<IndexDb>();
+    case IndexReadiness::kHotJournal:
+      Notice(
+          "index.sqlite-journal is a rollback journal this store never writes; reading the files "
+          "instead (the next mutation or `review index rebuild` removes it)");
       return std::unique_ptr<IndexDb>();
     case IndexReadiness::kReady:
       break;

@@ -10,8 +10,8 @@
 // or one written by the Go gentle-ai) yields nullptr: the caller falls back to the files. So does
 // an index a read-only connection could not open at once without writing (side files missing) or
 // without stalling (a -wal holding a header but no frame, left by a killed writer; or a -wal whose
-// header SQLite does not read). An unusable index (corrupt, not ours, a newer release's) also
-// yields nullptr, after a one-line notice on stderr.
+// header SQLite does not read). An unusable index (corrupt, not ours, a newer release's, or one
+// with a hot rollback journal beside it) also yields nullptr, after a one-line notice on stderr.
 //
 #ifndef GENTLE_STORE_INDEX_INDEX_READER_H_
 #define GENTLE_STORE_INDEX_INDEX_READER_H_
@@ -40,9 +40,21 @@ enum class IndexReadiness {
                       // connection with no writer beside it would retry for ~10 s, then fail
   kWalUnrecognised,   // the -wal is longer than a header SQLite reads: the same stall
   kNotADatabase,      // index.sqlite is not a SQLite database, and its -wal is one of the above
+  kHotJournal,        // a non-empty index.sqlite-journal whose first byte is not zero: a rollback
+                      // journal SQLite would have to play back into the file (this store's WAL
+                      // index never writes one), which a read-only connection cannot do
 };
 // kCorrupted for a symlinked component, or a non-regular file at index.sqlite or a side file.
 Result<IndexReadiness> InspectIndexForReader(const StoreLayout& layout);
+
+// For fsck, an index whose side files are missing (kSideFilesMissing), read without creating them:
+// index.sqlite (at most kMaxIndexImageBytes) is copied into memory, its header turned to the
+// rollback-journal form (an in-memory database has no -wal; without its -wal the file holds every
+// committed page) and opened with IndexDb::OpenImage. kBudgetExceeded above the limit; kBusy when
+// the file or its side files changed while it was read (a writer opened it: retry).
+inline constexpr size_t kMaxIndexImageBytes = 256u << 20;
+Result<std::unique_ptr<IndexDb>> OpenIndexImage(const StoreLayout& layout,
+                                                const IndexOptions& options);
 
 // Whether a prepared row describes a mutation that took effect, judged from the files alone.
 bool TombstoneEffective(const StoreLayout& layout, const TombstoneRow& row);

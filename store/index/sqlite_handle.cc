@@ -28,6 +28,11 @@ Status SqliteStatus(int rc, sqlite3* db, std::string_view what) {
     // (e.g. a -wal holding only a header, with no writer to recover it). Not contention.
     case SQLITE_PROTOCOL:
       return Status(Code::kCorrupted, std::move(message));
+    case SQLITE_READONLY:
+      // A read-only connection that meets a hot rollback journal (index.sqlite-journal) would have
+      // to roll it back into the file: the index is not readable as it lies, like a damaged one.
+      if (rc == SQLITE_READONLY_ROLLBACK) return Status(Code::kCorrupted, std::move(message));
+      return Status(Code::kInternal, std::move(message));
     case SQLITE_CANTOPEN:
       // The database or a file it needs (e.g. the -wal/-shm of a WAL database in a directory we
       // cannot write) cannot be opened: there is no usable index, the caller falls back to files.
@@ -151,6 +156,28 @@ Result<std::unique_ptr<SqliteConnection>> SqliteConnection::Open(const std::stri
   sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
   sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
   return std::unique_ptr<SqliteConnection>(new SqliteConnection(db));
+}
+
+Result<std::unique_ptr<SqliteConnection>> SqliteConnection::OpenImage(std::string_view image) {
+  sqlite3* db = nullptr;
+  int rc = sqlite3_open_v2(":memory:", &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nullptr);
+  if (rc != SQLITE_OK) {
+    Status status = SqliteStatus(rc, db, "open an in-memory copy");
+    sqlite3_close_v2(db);
+    return status;
+  }
+  std::unique_ptr<SqliteConnection> conn(new SqliteConnection(db));
+  // SQLite owns (and frees) the buffer it is handed.
+  auto* copy = static_cast<unsigned char*>(sqlite3_malloc64(image.size() == 0 ? 1 : image.size()));
+  if (copy == nullptr) return Status(Code::kInternal, "index: out of memory for an in-memory copy");
+  std::memcpy(copy, image.data(), image.size());
+  rc = sqlite3_deserialize(db, "main", copy, static_cast<sqlite3_int64>(image.size()),
+                           static_cast<sqlite3_int64>(image.size()),
+                           SQLITE_DESERIALIZE_FREEONCLOSE | SQLITE_DESERIALIZE_READONLY);
+  if (rc != SQLITE_OK) return SqliteStatus(rc, db, "load an in-memory copy");
+  sqlite3_db_config(db, SQLITE_DBCONFIG_DEFENSIVE, 1, nullptr);
+  sqlite3_db_config(db, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, nullptr);
+  return conn;
 }
 
 SqliteConnection::~SqliteConnection() {

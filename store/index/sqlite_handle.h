@@ -66,6 +66,10 @@ class SqliteConnection {
   // kCorrupted (a symlink, directory, FIFO... at one of those paths), kInternal, kBusy.
   static Result<std::unique_ptr<SqliteConnection>> Open(const std::string& path, Mode mode,
                                                         int busy_timeout_ms);
+  // A read-only connection to an in-memory copy of `image` (the bytes of a database file), which
+  // touches no file. The image must be in rollback-journal form (header bytes 18 and 19 not 2):
+  // an in-memory database has no -wal to read.
+  static Result<std::unique_ptr<SqliteConnection>> OpenImage(std::string_view image);
   ~SqliteConnection();
   SqliteConnection(const SqliteConnection&) = delete;
   SqliteConnection& operator=(const SqliteConnection&) = delete;
