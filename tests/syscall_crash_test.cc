@@ -71,6 +71,11 @@ std::string SeenView(const LifecycleRepo& repo, const std::string& pr) {
 
 constexpr const char* kSeenPr = "github:acme/webapp#47";
 
+// A seen writer killed between the WAL header and its first frame: readers refuse the ledger
+// (`corrupted`, exit 7) until the next `seen add` or `seen baseline` recovers it (docs/loop.md,
+// `loop_interrupted`).
+constexpr const char* kSeenInterimView = "seen list 7";
+
 // An interrupted start leaves its directory without a record until the next writer undoes it:
 // readers call it incomplete meanwhile (docs/lifecycle.md, "Incomplete entries").
 constexpr const char* kIncompleteView =
@@ -152,7 +157,7 @@ std::vector<Operation> Operations() {
          return std::vector<std::string>{"seen", "add",  "--pr", kSeenPr,   "--id",
                                          "101",  "--id", "102",  "--posted"};
        },
-       "",
+       kSeenInterimView,
        [](const LifecycleRepo& repo) { return SeenView(repo, kSeenPr); },
        {"seen", "add", "--pr", "github:acme/webapp#48", "--id", "7"}},
       {"seen baseline",
@@ -160,7 +165,7 @@ std::vector<Operation> Operations() {
          return std::vector<std::string>{"seen", "baseline", "--pr", kSeenPr,
                                          "--id", "100",      "--id", "101"};
        },
-       "",
+       kSeenInterimView,
        [](const LifecycleRepo& repo) { return SeenView(repo, kSeenPr); },
        {"seen", "add", "--pr", "github:acme/webapp#48", "--id", "7"}},
   };
@@ -260,10 +265,11 @@ std::vector<std::string> UnresolvableFindings(const Json& report,
       "index_extra_lineage",     "index_extra_tombstone",
       "index_extra_quarantine",  "index_stale_lineage",
       "index_stale_tombstone",   "index_stale_quarantine",
-      "interrupted_write"};
-  // Resolvable when they are the interrupted mutation's own entry: its prepared row names it.
+      "interrupted_write",       "loop_interrupted"};
+  // Resolvable when they are the interrupted mutation's own entry: its prepared row names it (an
+  // import stopped before its ref moved: `pin_missing`, which the next writer moves forward).
   static const std::set<std::string> resolvable_when_prepared = {
-      "incomplete_entry", "pin_orphan", "quarantine_corrupted", "history_ahead"};
+      "incomplete_entry", "pin_orphan", "quarantine_corrupted", "history_ahead", "pin_missing"};
   auto text = [](const Json& value) { return value.is_string() ? value.get<std::string>() : ""; };
   std::vector<std::string> out;
   if (!report.contains("findings")) return {report.dump()};  // fsck itself failed
