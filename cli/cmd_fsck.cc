@@ -22,6 +22,7 @@ int RunFsck(const CommonOptions& common) {
     out["schema"] = "gentle-ai.review-fsck/v1";
     out["clean"] = r.clean();
     out["index_present"] = r.index_present;
+    out["live_writer"] = r.live_writer;
     out["counts"]["lineages"] = r.lineages;
     out["counts"]["tombstones"] = r.tombstones;
     out["counts"]["quarantine"] = r.quarantine;
@@ -43,6 +44,9 @@ int RunFsck(const CommonOptions& common) {
     std::cout << Paint(store::FindingCodeName(f.code), Tone::kRed, colour) << "  "
               << (f.lineage.empty() ? "-" : f.lineage) << "  " << (f.path.empty() ? "-" : f.path)
               << "  " << f.message << "\n";
+  }
+  if (r.live_writer) {
+    std::cout << "a writer was at work during the check: its work in progress is not reported\n";
   }
   std::cout << (r.clean() ? Paint("clean", Tone::kGreen, colour)
                           : Paint("NOT clean", Tone::kRed, colour))

@@ -123,7 +123,10 @@ Result<FileLock> FileLock::Acquire(const std::string& path, LockMode mode, bool 
 }
 
 Status FileLock::WriteOwner(std::string_view text) {
-  if (ftruncate(fd_, 0) != 0 || pwrite(fd_, text.data(), text.size(), 0) < 0) {
+  // Written over the old record, then cut to length: the file is never empty in between (a
+  // holder killed here leaves an old or a new record, or one that does not parse).
+  if (pwrite(fd_, text.data(), text.size(), 0) != static_cast<ssize_t>(text.size()) ||
+      ftruncate(fd_, static_cast<off_t>(text.size())) != 0) {
     return Status(Code::kInternal, std::string("cannot write lock owner: ") + strerror(errno));
   }
   owner_written_ = true;

@@ -18,9 +18,10 @@
 //
 // A spec with `sign` set (an approval signed as `git commit -S` signs, DESIGN.md section 11) gets
 // the commit above with a `gpgsig` header holding what `sign` returns for the unsigned commit's
-// bytes (git_commit_create_with_signature); when `sign` fails nothing but the tree objects is
-// written and its Status is returned. The ref moves by compare-and-swap
-// on the tip the writer read (`conflict` when it moved; `busy` when its lock is taken).
+// bytes (git_commit_create_with_signature); the bytes are signed before any object is written, so
+// when `sign` fails nothing is written and its Status is returned. The ref moves by
+// compare-and-swap on the tip the writer read (`conflict` when it moved; `busy` when its lock is
+// taken).
 #ifndef GENTLE_STORE_HISTORY_REF_H_
 #define GENTLE_STORE_HISTORY_REF_H_
 

@@ -15,6 +15,7 @@
 #include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/time_order.h"
+#include "store/writer_owner.h"
 
 namespace gentle::store {
 namespace {
@@ -55,9 +56,14 @@ std::string TrailerValue(const std::string& value) {
   return value;
 }
 
-Result<git_oid> WriteObject(git_odb* odb, std::string_view data, git_object_t type) {
+// Writes the object, or with kHashOnly only computes its id.
+Result<git_oid> WriteObject(git_odb* odb, std::string_view data, git_object_t type,
+                            git::ObjectWrites writes = git::ObjectWrites::kWrite) {
   git_oid id;
-  if (git_odb_write(&id, odb, data.data(), data.size(), type) != 0) {
+  const int rc = writes == git::ObjectWrites::kWrite
+                     ? git_odb_write(&id, odb, data.data(), data.size(), type)
+                     : git_odb_hash(&id, data.data(), data.size(), type);
+  if (rc != 0) {
     return Status(Code::kInternal, "cannot write history objects: " + git::LastGitError());
   }
   return id;
@@ -89,10 +95,14 @@ Status RefMoved(const std::string& name) {
 
 }  // namespace
 
-Result<std::string> WriteHistoryCommit(const git::Repository& repo, const HistoryCommitSpec& spec,
-                                       const std::optional<std::string>& parent) {
-  FsyncScope fsync;
-  GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
+namespace {
+
+// The unsigned commit's bytes; its blobs and trees are written with kWrite, only hashed with
+// kHashOnly.
+Result<std::string> HistoryCommitText(const git::Repository& repo, git_odb* odb,
+                                      const HistoryCommitSpec& spec,
+                                      const std::optional<std::string>& parent,
+                                      git::ObjectWrites writes) {
   // The tree's rows by path (bytewise, as BuildTree needs them): base and candidate as subtrees,
   // the record, the parent's verdicts/ and this commit's files, which replace same-named ones.
   std::map<std::string, git::TreeRow> rows;
@@ -104,7 +114,7 @@ Result<std::string> WriteHistoryCommit(const git::Repository& repo, const Histor
   add("base", 040000, base);
   add("candidate", 040000, candidate);
   GENTLE_ASSIGN_OR_RETURN(git_oid record,
-                          WriteObject(odb.get(), spec.record_file, GIT_OBJECT_BLOB));
+                          WriteObject(odb, spec.record_file, GIT_OBJECT_BLOB, writes));
   add(std::string(kHistoryRecordName), 0100644, record);
   if (parent) {
     GENTLE_ASSIGN_OR_RETURN(auto carried, ReadHistoryVerdicts(repo, *parent));
@@ -114,13 +124,12 @@ Result<std::string> WriteHistoryCommit(const git::Repository& repo, const Histor
     }
   }
   for (const auto& [name, bytes] : spec.files) {
-    GENTLE_ASSIGN_OR_RETURN(git_oid blob, WriteObject(odb.get(), bytes, GIT_OBJECT_BLOB));
+    GENTLE_ASSIGN_OR_RETURN(git_oid blob, WriteObject(odb, bytes, GIT_OBJECT_BLOB, writes));
     add(name, 0100644, blob);
   }
   git::TreeRows sorted;
   for (auto& [path, row] : rows) sorted.push_back(std::move(row));
-  GENTLE_ASSIGN_OR_RETURN(git_oid tree,
-                          git::BuildTree(repo.raw(), sorted, git::ObjectWrites::kWrite));
+  GENTLE_ASSIGN_OR_RETURN(git_oid tree, git::BuildTree(repo.raw(), sorted, writes));
 
   const std::string when = std::to_string(EpochSeconds(spec.at)) + " +0000";
   std::string commit = "tree " + git::OidHex(tree) + "\n";
@@ -134,8 +143,24 @@ Result<std::string> WriteHistoryCommit(const git::Repository& repo, const Histor
   if (!spec.at.empty()) commit += "At: " + TrailerValue(spec.at) + "\n";
   if (!spec.created_at.empty()) commit += "Created-At: " + TrailerValue(spec.created_at) + "\n";
   for (const auto& [key, value] : spec.trailers) commit += key + ": " + TrailerValue(value) + "\n";
+  return commit;
+}
+
+}  // namespace
+
+Result<std::string> WriteHistoryCommit(const git::Repository& repo, const HistoryCommitSpec& spec,
+                                       const std::optional<std::string>& parent) {
+  FsyncScope fsync;
+  GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
   if (spec.sign) {
-    GENTLE_ASSIGN_OR_RETURN(std::string signature, spec.sign(commit));
+    // Signed before anything is written: a refused signature leaves the object database as it
+    // was. The objects are then written; the same spec gives the same bytes.
+    GENTLE_ASSIGN_OR_RETURN(
+        std::string unsigned_commit,
+        HistoryCommitText(repo, odb.get(), spec, parent, git::ObjectWrites::kHashOnly));
+    GENTLE_ASSIGN_OR_RETURN(std::string signature, spec.sign(unsigned_commit));
+    GENTLE_ASSIGN_OR_RETURN(std::string commit, HistoryCommitText(repo, odb.get(), spec, parent,
+                                                                  git::ObjectWrites::kWrite));
     git_oid id;
     if (git_commit_create_with_signature(&id, repo.raw(), commit.c_str(), signature.c_str(),
                                          "gpgsig") != 0) {
@@ -144,6 +169,8 @@ Result<std::string> WriteHistoryCommit(const git::Repository& repo, const Histor
     }
     return git::OidHex(id);
   }
+  GENTLE_ASSIGN_OR_RETURN(std::string commit, HistoryCommitText(repo, odb.get(), spec, parent,
+                                                                git::ObjectWrites::kWrite));
   GENTLE_ASSIGN_OR_RETURN(git_oid id, WriteObject(odb.get(), commit, GIT_OBJECT_COMMIT));
   return git::OidHex(id);
 }
@@ -154,6 +181,12 @@ Status MoveHistoryRef(const git::Repository& repo, const std::string& lineage,
   FsyncScope fsync;
   GENTLE_RETURN_IF_ERROR(UseFsyncingRefdb(repo.raw()));
   const std::string name = HistoryRefName(lineage);
+  // The locks libgit2 takes are named in the writer's owner record first, so that the next writer
+  // removes them if this process dies holding one (store/writer_owner.h). A deletion may also
+  // lock packed-refs.
+  std::vector<std::string> locked = {name};
+  if (!to) locked.push_back("packed-refs");
+  GENTLE_ASSIGN_OR_RETURN(RefWriteIntent intent, RefWriteIntent::Record(std::move(locked)));
   int rc = 0;
   if (!to) {
     git_reference* ref = nullptr;

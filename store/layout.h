@@ -21,6 +21,11 @@ class StoreLayout {
   std::string record_path(const std::string& lineage) const {
     return lineage_dir(lineage) + "/review-state.json";
   }
+  // Where an import builds a new lineage directory before renaming it into place (a `.atomic-`
+  // name: the scan calls it an interrupted write; recovery removes it).
+  std::string staged_lineage_dir(const std::string& lineage) const {
+    return v2_dir() + "/.atomic-import-" + lineage;
+  }
   std::string tombstone_dir() const { return root() + "/terminal-consumption/v1"; }
   std::string quarantine_dir() const { return root() + "/quarantine"; }
   std::string batch_marker() const { return root() + "/batch-reconcile-journal.json"; }

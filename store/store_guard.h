@@ -3,7 +3,8 @@
 //   ForRead      batch marker check, shared maintenance lock (only if the lock file exists, so
 //                a read creates nothing), batch marker re-check.
 //   ForWrite     batch marker check, store directories, shared maintenance lock, batch marker
-//                re-check, then the exclusive v2/LOCK with its owner record.
+//                re-check, then the exclusive v2/LOCK with its owner record
+//                (store/writer_owner.h: ref locks a dead holder left are removed).
 //   ForMaintenance  like ForWrite but the maintenance lock is exclusive (burn, store reset).
 //
 // A present batch-reconciliation marker refuses every operation with `reconciliation_prepared`.
@@ -17,9 +18,12 @@
 #ifndef GENTLE_STORE_STORE_GUARD_H_
 #define GENTLE_STORE_STORE_GUARD_H_
 
+#include <memory>
+
 #include "store/file_lock.h"
 #include "store/layout.h"
 #include "store/status.h"
+#include "store/writer_owner.h"
 
 namespace gentle::store {
 
@@ -31,7 +35,7 @@ class StoreGuard {
 
  private:
   FileLock maintenance_;
-  FileLock writer_;
+  std::unique_ptr<WriterOwner> writer_;
 };
 
 Status CheckBatchMarker(const StoreLayout& layout);

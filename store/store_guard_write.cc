@@ -1,7 +1,5 @@
 // StoreGuard::ForWrite and ::ForMaintenance: the locks of a mutation, in the write target (the
 // read target defines StoreGuard::ForRead, store/store_guard.cc).
-#include <unistd.h>
-
 #include <string>
 
 #include "store/file_io.h"
@@ -12,15 +10,8 @@
 namespace gentle::store {
 namespace {
 
-std::string OwnerRecord() {
-  char host[256] = {0};
-  gethostname(host, sizeof(host) - 1);
-  return "{\"schema\":\"gentle-ai.review-store-lock/v1\",\"pid\":" + std::to_string(getpid()) +
-         ",\"host\":\"" + std::string(host) + "\"}\n";
-}
-
 Status LockForMutation(const StoreLayout& layout, LockMode maintenance_mode, FileLock* maintenance,
-                       FileLock* writer);
+                       std::unique_ptr<WriterOwner>* writer);
 
 }  // namespace
 
@@ -41,7 +32,7 @@ Result<StoreGuard> StoreGuard::ForMaintenance(const StoreLayout& layout) {
 namespace {
 
 Status LockForMutation(const StoreLayout& layout, LockMode maintenance_mode, FileLock* maintenance,
-                       FileLock* writer) {
+                       std::unique_ptr<WriterOwner>* writer) {
   GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
   GENTLE_RETURN_IF_ERROR(CheckStoreShape(layout));
   GENTLE_RETURN_IF_ERROR(EnsureDirectory(layout.common_dir(), layout.v2_dir(), kStoreDirMode));
@@ -49,8 +40,7 @@ Status LockForMutation(const StoreLayout& layout, LockMode maintenance_mode, Fil
                           FileLock::Acquire(layout.maintenance_lock(), maintenance_mode, true));
   GENTLE_RETURN_IF_ERROR(CheckBatchMarker(layout));
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), layout.v2_lock()));
-  GENTLE_ASSIGN_OR_RETURN(*writer, FileLock::Acquire(layout.v2_lock(), LockMode::kExclusive, true));
-  GENTLE_RETURN_IF_ERROR(writer->WriteOwner(OwnerRecord()));
+  GENTLE_ASSIGN_OR_RETURN(*writer, WriterOwner::Acquire(layout));
   return Status::Ok();
 }
 

@@ -139,6 +139,12 @@ Status ScanLineages(const StoreLayout& layout, ScanDepth depth, Progress* progre
       AddSymlink(IsValidLineageId(name) ? name : "", path, out);
       continue;
     }
+    if (IsTempName(name)) {
+      // A temp file, or an import's new lineage directory not yet renamed into place.
+      out->findings.push_back(
+          {FindingCode::kInterruptedWrite, "", path, "temporary entry of an interrupted write"});
+      continue;
+    }
     if (!IsValidLineageId(name) || kind != PathKind::kDirectory) {
       out->findings.push_back({FindingCode::kUnexpectedEntry, "", path, "not a lineage directory"});
       continue;

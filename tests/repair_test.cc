@@ -172,6 +172,23 @@ TEST_CASE("repair: a store the Go gentle-ai wrote gets its histories - records u
   CHECK(repo.Review({"repair"}).Json() == Report({}));
 }
 
+TEST_CASE("repair: a lineage whose history ref was deleted gets a history and fsck is clean") {
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+  const std::string record = ReadFile(repo.record_path(lineage));
+  repo.GitOk({"update-ref", "-d", ReviewRef(lineage)});
+  const std::vector<std::string> found = FindingCodes(repo);
+  REQUIRE(std::find(found.begin(), found.end(), "pin_missing") != found.end());
+  RunResult repair = repo.Review({"repair"});
+  INFO(repair.out << repair.err);
+  REQUIRE(repair.exit_code == 0);
+  CHECK(repair.Json() == Report({Entry(lineage, "pin_missing", {"synced"})}));
+  CHECK(ReadFile(repo.record_path(lineage)) == record);
+  CHECK(Subjects(repo, lineage) == std::vector<std::string>{"sync " + lineage});
+  // Index and files agree without an index rebuild.
+  ExpectFsckClean(repo);
+}
+
 TEST_CASE("repair: a clean store and a repository without a store are left untouched") {
   LifecycleRepo repo;
   const auto empty_before = HashTree(repo.common_dir());

@@ -429,6 +429,20 @@ TEST_CASE("signing: gentle-ai.signApprovals=true signs an APPROVE given without 
   CHECK(verify.exit_code == 0);
 }
 
+// The loose objects of the repository (objects/xx/...), sorted.
+std::vector<std::string> LooseObjects(const LifecycleRepo& repo) {
+  std::vector<std::string> out;
+  const std::filesystem::path objects = repo.common_dir() + "/objects";
+  for (const auto& entry : std::filesystem::recursive_directory_iterator(objects)) {
+    const std::string relative = std::filesystem::relative(entry.path(), objects).string();
+    if (entry.is_regular_file() && relative.size() == 41 && relative[2] == '/') {
+      out.push_back(relative);
+    }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
 TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
   TempDir keys;
   const Key key = MakeKey(keys, "ana");
@@ -448,11 +462,14 @@ TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
     UseKey(repo, key);
     repo.GitOk({"config", "gpg.ssh.program", "false"});
     const auto before = repo.StoreBytes();
+    const std::vector<std::string> objects_before = LooseObjects(repo);
     RunResult approve = repo.Review(Approve(lineage, true));
     ExpectError(approve, 2, "usage");
     CHECK(approve.Json()["error"]["details"]["program"] == "false");
     CHECK(approve.Json()["error"]["details"]["exit_code"] == "1");
     CHECK(repo.StoreBytes() == before);
+    // Not one object was written for the refused approval.
+    CHECK(LooseObjects(repo) == objects_before);
   }
   SECTION("gpg.format unset means openpgp, which is refused") {
     repo.GitOk({"config", "user.signingKey", key.file});

@@ -1,5 +1,6 @@
 #include "transaction/fsck.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
@@ -14,6 +15,7 @@
 #include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/store_guard.h"
+#include "store/writer_owner.h"
 
 namespace gentle::transaction {
 namespace {
@@ -108,14 +110,23 @@ Status CompareIndex(const store::StoreLayout& layout, const store::StoreFiles& f
 }
 
 // Ref locks that stop writes of the store's refs: any `*.lock` under refs/gentle-ai/, and
-// packed-refs.lock. Each is a git command running now, or one stopped while holding it; only a
-// person can tell, so fsck names it and never removes it.
-void AddRefLocks(const store::git::Repository& repo, FsckReport* report) {
+// packed-refs.lock. One that the owner record of a stopped gentle-ai writer names is its own, and
+// the next writer removes it (store/writer_owner.h); any other is a git command running now, or
+// one stopped while holding it: only a person can tell, so fsck names it and never removes it.
+void AddRefLocks(const store::git::Repository& repo, const std::vector<std::string>& dead_owner,
+                 FsckReport* report) {
+  auto add = [&](const std::string& path) {
+    const std::string relative = path.substr(repo.common_dir().size() + 1);
+    const std::string ref = relative.substr(0, relative.size() - 5);
+    const bool own = std::find(dead_owner.begin(), dead_owner.end(), ref) != dead_owner.end();
+    report->findings.push_back(
+        {store::FindingCode::kRefLock, store::git::LineageOfRef(ref), path,
+         own ? "a gentle-ai writer was stopped while holding this lock (the next writer removes it)"
+             : "a ref is locked by a command other than gentle-ai (remove it if no git command "
+               "is running)"});
+  };
   const std::string packed = repo.common_dir() + "/packed-refs.lock";
-  if (store::KindOf(packed) != store::PathKind::kMissing) {
-    report->findings.push_back({store::FindingCode::kRefLock, "", packed,
-                                "packed-refs is locked (remove it if no git command is running)"});
-  }
+  if (store::KindOf(packed) != store::PathKind::kMissing) add(packed);
   std::vector<std::string> pending = {repo.common_dir() + "/refs/gentle-ai"};
   while (!pending.empty()) {
     const std::string dir = pending.back();
@@ -128,10 +139,46 @@ void AddRefLocks(const store::git::Repository& repo, FsckReport* report) {
       if (kind == store::PathKind::kDirectory) {
         pending.push_back(path);
       } else if (name.size() > 5 && name.compare(name.size() - 5, 5, ".lock") == 0) {
-        report->findings.push_back({store::FindingCode::kRefLock, "", path,
-                                    "a ref is locked (remove it if no git command is running)"});
+        add(path);
       }
     }
+  }
+}
+
+// Whether a finding can be a live writer's work in progress: a step of the write protocol
+// (prepared rows, a history one step off, a temp file, a directory before its record, an index
+// being installed) or a ref lock the writer named in its owner record.
+bool WorkInProgress(const store::Finding& finding, const std::string& common_dir,
+                    const std::set<std::string>& live_refs) {
+  switch (finding.code) {
+    case store::FindingCode::kIncompleteEntry:
+    case store::FindingCode::kInterruptedWrite:
+    case store::FindingCode::kTombstoneLiveLineage:
+    case store::FindingCode::kQuarantinePrepared:
+    case store::FindingCode::kResetInterrupted:
+    case store::FindingCode::kIndexMissing:
+    case store::FindingCode::kIndexInterrupted:
+    case store::FindingCode::kIndexPrepared:
+    case store::FindingCode::kIndexMissingLineage:
+    case store::FindingCode::kIndexMissingTombstone:
+    case store::FindingCode::kIndexMissingQuarantine:
+    case store::FindingCode::kIndexExtraLineage:
+    case store::FindingCode::kIndexExtraTombstone:
+    case store::FindingCode::kIndexExtraQuarantine:
+    case store::FindingCode::kIndexStaleLineage:
+    case store::FindingCode::kIndexStaleTombstone:
+    case store::FindingCode::kIndexStaleQuarantine:
+    case store::FindingCode::kPinOrphan:
+    case store::FindingCode::kHistoryAhead:
+    case store::FindingCode::kHistoryBehind:
+      return true;
+    case store::FindingCode::kRefLock:
+      for (const std::string& ref : live_refs) {
+        if (finding.path == common_dir + "/" + ref + ".lock") return true;
+      }
+      return false;
+    default:
+      return false;
   }
 }
 
@@ -218,6 +265,9 @@ Result<FsckReport> Fsck(const std::string& cwd, store::Progress* progress) {
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
+  // A live writer (docs/lifecycle.md, "review fsck"): the writer lock held when fsck starts or
+  // ends, or taken and released in between (the lock file's owner record was rewritten).
+  GENTLE_ASSIGN_OR_RETURN(store::WriterProbe first, store::ProbeWriter(layout));
   GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files,
                           store::ScanStoreFiles(layout, store::ScanDepth::kEveryMember, progress));
   FsckReport report;
@@ -269,7 +319,19 @@ Result<FsckReport> Fsck(const std::string& cwd, store::Progress* progress) {
     }
   }
   phase.Done();
-  AddRefLocks(repo, &report);
+  GENTLE_ASSIGN_OR_RETURN(store::WriterProbe last, store::ProbeWriter(layout));
+  report.live_writer = first.live || last.live || !first.SameFileState(last);
+  // A dead writer's record stays in the lock file until the next writer takes it.
+  AddRefLocks(repo, report.live_writer ? std::vector<std::string>() : last.refs, &report);
+  if (report.live_writer) {
+    // What a writer in the middle of its protocol shows is not a finding; what a dead one left,
+    // that live writer resolves first.
+    std::set<std::string> live_refs(first.refs.begin(), first.refs.end());
+    live_refs.insert(last.refs.begin(), last.refs.end());
+    std::erase_if(report.findings, [&](const store::Finding& finding) {
+      return WorkInProgress(finding, repo.common_dir(), live_refs);
+    });
+  }
   // The seen ledger, when it exists (primary data beside the store: docs/loop.md).
   GENTLE_ASSIGN_OR_RETURN(loop::SeenFsck seen, loop::CheckSeenLedger(layout.common_dir()));
   report.findings.insert(report.findings.end(), seen.findings.begin(), seen.findings.end());

@@ -100,6 +100,21 @@ Status MoveRef(const MutationScope& scope, const std::string& lineage,
   return Status::Ok();
 }
 
+// The record file, replaced atomically; a new lineage directory appears with its record in it
+// (built beside it and renamed), so a reader never meets the directory without a record.
+Status WriteRecordInPlace(const store::StoreLayout& layout, const std::string& lineage,
+                          const std::string& record_file) {
+  if (store::KindOf(layout.lineage_dir(lineage)) != store::PathKind::kMissing) {
+    return store::WriteFileAtomic(layout.record_path(lineage), record_file, store::kRecordFileMode);
+  }
+  const std::string staged = layout.staged_lineage_dir(lineage);
+  GENTLE_RETURN_IF_ERROR(store::RemoveTree(staged));
+  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), staged, store::kStoreDirMode));
+  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(
+      staged + "/" + std::string(store::kHistoryRecordName), record_file, store::kRecordFileMode));
+  return store::RenameDurable(staged, layout.lineage_dir(lineage));
+}
+
 Status ImportLive(MutationScope* scope, const store::VerifiedChain& chain,
                   const std::optional<std::string>& from) {
   const std::string& lineage = chain.record.lineage_id;
@@ -110,10 +125,7 @@ Status ImportLive(MutationScope* scope, const store::VerifiedChain& chain,
   GENTLE_RETURN_IF_ERROR(scope->index->UpsertLineage(row));
   GENTLE_RETURN_IF_ERROR(
       store::EnsureDirectory(layout.common_dir(), layout.v2_dir(), store::kStoreDirMode));
-  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage),
-                                                store::kStoreDirMode));
-  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(layout.record_path(lineage),
-                                                chain.tip().record_file, store::kRecordFileMode));
+  GENTLE_RETURN_IF_ERROR(WriteRecordInPlace(layout, lineage, chain.tip().record_file));
   store::FaultPoint("import:files-written");
   GENTLE_RETURN_IF_ERROR(MoveRef(*scope, lineage, from, chain.tip().id));
   return scope->index->MarkLineageCommitted(lineage);

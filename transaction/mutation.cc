@@ -8,6 +8,7 @@
 #include "store/file_modes.h"
 #include "store/file_write.h"
 #include "store/history_sync.h"
+#include "store/index/index_reader.h"
 #include "store/index/index_sync.h"
 #include "store/store_scan.h"
 #include "store/strict_json.h"
@@ -61,6 +62,13 @@ Status OpenIndex(MutationScope* scope) {
   GENTLE_ASSIGN_OR_RETURN(scope->index,
                           store::index::OpenIndexForWriter(scope->repo, scope->layout));
   return Status::Ok();
+}
+
+Result<bool> NeedsRecovery(const store::StoreLayout& layout) {
+  auto db = store::index::OpenIndexForReader(layout);
+  if (!db.ok() || !*db) return true;
+  GENTLE_ASSIGN_OR_RETURN(store::index::IndexSnapshot prepared, (*db)->ListPrepared());
+  return !prepared.lineages.empty() || !prepared.tombstones.empty() || !prepared.quarantine.empty();
 }
 
 Result<nlohmann::ordered_json> StateOf(const store::RecordView& record) {

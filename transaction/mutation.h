@@ -53,6 +53,10 @@ Result<store::RecordView> LoadForMutation(const store::StoreLayout& layout,
 
 Status OpenIndex(MutationScope* scope);
 
+// Whether a writer's recovery has work: the index is missing or unreadable without writes, or holds
+// a prepared row. Read-only.
+Result<bool> NeedsRecovery(const store::StoreLayout& layout);
+
 // The record's state as an ordered JSON object (member order and unknown members preserved).
 Result<nlohmann::ordered_json> StateOf(const store::RecordView& record);
 

@@ -9,6 +9,7 @@
 #include "store/git/pin_ref.h"
 #include "store/history_sync.h"
 #include "store/lineage_id.h"
+#include "store/record.h"
 #include "store/store_scan.h"
 #include "transaction/mutation.h"
 
@@ -53,6 +54,17 @@ Result<std::set<std::string>> AllLineages(const store::git::Repository& repo,
   return out;
 }
 
+// The lineage's catalog row as the files say after its history was repaired: a sync commit of a
+// lineage that had no history gives the creation time the files now name, which the row must
+// match for fsck (a committed row is rewritten; a lineage without a record has none).
+Status RefreshCatalogRow(MutationScope* scope, const std::string& lineage) {
+  auto record = store::LoadRecord(scope->layout, lineage);
+  if (!record.ok()) return Status::Ok();
+  store::index::LineageRow row = store::LineageRowOf(*record, store::index::RowStatus::kCommitted);
+  row.created_at = store::CreationTimes(&scope->repo).Of(*record);
+  return scope->index->UpsertLineage(row);
+}
+
 }  // namespace
 
 Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::string>& lineage,
@@ -84,8 +96,13 @@ Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::str
     if (auto code = DriftCode(repo, layout, each)) found.emplace(each, *code);
   }
   checking.Done();
-  // Nothing out of step: nothing is opened for writing (not even the index).
-  if (found.empty()) return report;
+  // Nothing out of step and nothing to recover: nothing is opened for writing (not even the
+  // index). A prepared row (an interrupted mutation) is recovered, so fsck is clean after.
+  if (found.empty()) {
+    GENTLE_ASSIGN_OR_RETURN(bool recover, NeedsRecovery(layout));
+    if (recover) GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
+    return report;
+  }
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
   store::ProgressPhase repairing(progress, "histories repaired", found.size());
   for (const auto& [each, code] : found) {
@@ -100,6 +117,7 @@ Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::str
       rolled_back = repaired.rolled_back;
       if (repaired.synced) entry.actions.push_back("synced");
       if (!repaired.sync_status.ok()) entry.error = repaired.sync_status.message();
+      if (repaired.synced) GENTLE_RETURN_IF_ERROR(RefreshCatalogRow(scope.get(), each));
     }
     entry.left = DriftCode(repo, layout, each);
     // The index's recovery may have rolled the tip back already; either way it went back.

@@ -20,6 +20,7 @@
 #include "store/tombstone.h"
 #include "transaction/capture.h"
 #include "transaction/history_writer.h"
+#include "transaction/mutation.h"
 #include "transaction/target_claims.h"
 
 namespace gentle::transaction {
@@ -62,15 +63,6 @@ StartResult ResultOf(const store::RecordView& record, bool created) {
                      record.initial_snapshot.kind,
                      record.initial_snapshot.paths.size(),
                      created};
-}
-
-// Whether a writer's recovery has work: the index is missing or unreadable without writes, or holds
-// a prepared row. Read-only.
-Result<bool> NeedsRecovery(const store::StoreLayout& layout) {
-  auto db = store::index::OpenIndexForReader(layout);
-  if (!db.ok() || !*db) return true;
-  GENTLE_ASSIGN_OR_RETURN(store::index::IndexSnapshot prepared, (*db)->ListPrepared());
-  return !prepared.lineages.empty() || !prepared.tombstones.empty() || !prepared.quarantine.empty();
 }
 
 }  // namespace

@@ -25,6 +25,12 @@ Result<std::vector<std::string>> ListPinRefs(const Repository& repo) {
   return out;
 }
 
+std::string LineageOfRef(const std::string& name) {
+  const std::string prefix = StoreLayout::PinRef("");
+  if (name.compare(0, prefix.size(), prefix) != 0) return "";
+  return name.substr(prefix.size());
+}
+
 Status RefLockedStatus(const Repository& repo, const std::string& name) {
   std::string lock = repo.common_dir() + "/" + name + ".lock";
   if (KindOf(lock) == PathKind::kMissing) {
@@ -34,6 +40,7 @@ Status RefLockedStatus(const Repository& repo, const std::string& name) {
   return Status(Code::kBusy, name + " is locked by " + lock +
                                  ": a git command holds it, or one was stopped while holding it "
                                  "(remove the file if no git command is running)")
+      .WithLineage(LineageOfRef(name))
       .WithDetail("lock", lock);
 }
 

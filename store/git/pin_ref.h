@@ -17,12 +17,14 @@ namespace gentle::store::git {
 // Lineage ids of every refs/gentle-ai/reviews/* ref, sorted.
 Result<std::vector<std::string>> ListPinRefs(const Repository& repo);
 
-// The answer when libgit2 finds the lock of ref `name` (or packed-refs.lock) taken: `busy`,
-// naming the lock file in details["lock"]. Git never breaks a ref lock by itself (the holder may
-// be a running git command), and neither does this store: a lock left by a killed process stays
-// until someone removes it, and until then every write of that ref answers this, never
-// `internal`.
+// The answer when libgit2 finds the lock of ref `name` (or packed-refs.lock) taken: `busy`, with
+// the ref's lineage and the lock file in details["lock"], never `internal`. A lock this store's
+// own writer died holding is removed by the next writer (store/writer_owner.h); any other (a git
+// command, running or stopped) stays until someone removes it, as git leaves it.
 Status RefLockedStatus(const Repository& repo, const std::string& name);
+
+// The lineage of a refs/gentle-ai/reviews/<lineage> ref name; "" for any other name.
+std::string LineageOfRef(const std::string& name);
 
 }  // namespace gentle::store::git
 

@@ -4,12 +4,19 @@
 #include "store/git/git_util.h"
 #include "store/git/pin_ref.h"
 #include "store/layout.h"
+#include "store/writer_owner.h"
 
 namespace gentle::store::git {
 Status DeletePinRef(const Repository& repo, const std::string& lineage) {
   const std::string name = StoreLayout::PinRef(lineage);
   git_reference* ref = nullptr;
   if (git_reference_lookup(&ref, repo.raw(), name.c_str()) != 0) return Status::Ok();
+  // Named in the writer's owner record before libgit2 locks them (store/writer_owner.h).
+  auto intent = RefWriteIntent::Record({name, "packed-refs"});
+  if (!intent.ok()) {
+    git_reference_free(ref);
+    return intent.status();
+  }
   int rc = git_reference_delete(ref);
   git_reference_free(ref);
   if (rc == GIT_ELOCKED) return RefLockedStatus(repo, name);

@@ -230,8 +230,12 @@ Status RecoverInterrupted(const git::Repository& repo, const StoreLayout& layout
     if (record.ok()) {
       GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, row.lineage_id));
       // An import that wrote the record and stopped before its ref moved: forward to the fetched
-      // tip (a mutation's history is level here, and this does nothing).
-      GENTLE_RETURN_IF_ERROR(SyncHistory(repo, layout, row.lineage_id, "").status());
+      // tip (a mutation's history is level here, and this does nothing). A ref locked by someone
+      // else (a git command: a lock gentle-ai left is gone by now) keeps this lineage's row
+      // prepared for a later writer; it never stops the writer of another lineage.
+      Status synced = SyncHistory(repo, layout, row.lineage_id, "").status();
+      if (synced.code() == Code::kBusy) continue;
+      GENTLE_RETURN_IF_ERROR(synced);
       GENTLE_RETURN_IF_ERROR(RemoveTemps(layout.lineage_dir(row.lineage_id)));
       LineageRow committed = LineageRowOf(*record, RowStatus::kCommitted);
       committed.created_at = CreationTimes(&repo).Of(*record);
@@ -244,6 +248,11 @@ Status RecoverInterrupted(const git::Repository& repo, const StoreLayout& layout
       GENTLE_RETURN_IF_ERROR(RollBackAhead(repo, layout, row.lineage_id));
       GENTLE_RETURN_IF_ERROR(DropLegacyPin(repo, row.lineage_id));
       GENTLE_RETURN_IF_ERROR(RemoveIfOnlyTemps(layout.lineage_dir(row.lineage_id)));
+      // An import stopped before its new lineage directory was renamed into place.
+      if (KindOf(layout.staged_lineage_dir(row.lineage_id)) != PathKind::kMissing) {
+        GENTLE_RETURN_IF_ERROR(RemoveTree(layout.staged_lineage_dir(row.lineage_id)));
+        GENTLE_RETURN_IF_ERROR(SyncDirectory(layout.v2_dir()));
+      }
     }
     GENTLE_RETURN_IF_ERROR(db->DeleteLineage(row.lineage_id));
   }

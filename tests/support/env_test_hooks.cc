@@ -33,7 +33,28 @@ void AppendTrace(const char* file, std::string_view name) {
   throw std::bad_alloc();
 }
 
+// GENTLE_FAULT_PAUSE=NAME@DIR: at NAME, says "paused" through the FIFO DIR/paused (the open
+// waits for the test to read), then waits until the test writes to and closes DIR/resume.
+void Pause(std::string_view spec, std::string_view name) {
+  const size_t at = spec.find('@');
+  if (at == std::string_view::npos || spec.substr(0, at) != name) return;
+  const std::string dir(spec.substr(at + 1));
+  int paused = open((dir + "/paused").c_str(), O_WRONLY | O_CLOEXEC);
+  if (paused >= 0) {
+    [[maybe_unused]] ssize_t n = write(paused, "paused\n", 7);
+    close(paused);
+  }
+  int resume = open((dir + "/resume").c_str(), O_RDONLY | O_CLOEXEC);
+  if (resume >= 0) {
+    char buffer[64];
+    while (read(resume, buffer, sizeof(buffer)) > 0) {
+    }
+    close(resume);
+  }
+}
+
 void EnvironmentFaultPoint(std::string_view name) {
+  if (const char* spec = std::getenv("GENTLE_FAULT_PAUSE"); spec && *spec) Pause(spec, name);
   if (const char* trace = std::getenv("GENTLE_FAULT_TRACE"); trace && *trace) {
     AppendTrace(trace, name);
   }

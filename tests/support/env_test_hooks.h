@@ -4,6 +4,9 @@
 //   GENTLE_FAULT_THROW=NAME[@KIND]  throw at fault point NAME: KIND `bad_alloc` (default),
 //                             `json` (an nlohmann::json type_error) or `other` (not a
 //                             std::exception)
+//   GENTLE_FAULT_PAUSE=NAME@DIR  at fault point NAME, write "paused\n" to the FIFO DIR/paused
+//                             (blocking until a reader opens it), then read the FIFO DIR/resume
+//                             to its end: a test holds a writer still at one step, without sleeps
 //   GENTLE_FIXED_TIME=TEXT    the wall-clock time every record takes
 // Linked only into gentle-ai-test and the test binary, never into the installed executable.
 #ifndef GENTLE_TESTS_SUPPORT_ENV_TEST_HOOKS_H_
