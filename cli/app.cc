@@ -426,6 +426,9 @@ void DefineImport(CLI::App* review, Invocation* in) {
   import->add_option("--lineage", in->import_options.lineage, "The lineage id")->required();
   import->add_option("--remote", in->import_remote,
                      "The remote it was fetched from (default: the only one that has it)");
+  import->add_flag("--accept-terminal", in->import_options.accept_terminal,
+                   "Take a burn or abandon from the remote for a lineage that is live here "
+                   "(refused as conflict without it)");
   import->callback([in, import] {
     if (Given(import, "--remote")) in->import_options.remote = in->import_remote;
   in->action = [in] { return RunImport(in->common, in->import_options); };

@@ -15,6 +15,7 @@ int RunImport(const CommonOptions& common, const ImportOptions& options) {
   request.cwd = common.cwd;
   request.lineage = options.lineage;
   request.remote = options.remote;
+  request.accept_terminal = options.accept_terminal;
   request.progress = progress.get();
   auto result = transaction::Import(request);
   progress.Finish();

@@ -19,7 +19,7 @@ nlohmann::ordered_json ListEntry(const transaction::LineageSummary& s) {
   entry["kind"] = NullIfEmpty(s.kind);
   entry["created_at"] = NullIfEmpty(s.created_at);
   entry["path_count"] = s.path_count;
-  if (s.source.empty()) {
+  if (!s.evidence.empty()) {
     if (s.standing == transaction::Standing::kConsumed) entry["tombstone"] = s.evidence;
     if (s.standing == transaction::Standing::kRetired) entry["audit_record"] = s.evidence;
   }

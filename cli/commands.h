@@ -50,6 +50,7 @@ int RunFetch(const CommonOptions& common, const RemoteOptions& options);
 struct ImportOptions {
   std::string lineage;
   std::optional<std::string> remote;
+  bool accept_terminal = false;
 };
 int RunImport(const CommonOptions& common, const ImportOptions& options);
 // The Statement is JSON with or without --json (which makes errors JSON too).

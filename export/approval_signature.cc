@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "export/allowed_signers.h"
+#include "export/ssh_signature_blob.h"
 #include "store/file_io.h"
 #include "store/git/commit_signature.h"
 #include "store/history_ref.h"
@@ -58,6 +60,63 @@ Result<store::ProgramOutput> RunSshKeygen(const std::string& commit,
   return run;
 }
 
+// The committer time (seconds since the epoch) of a commit's signed payload; nullopt when it has
+// no committer line that ends in "<seconds> <zone>".
+std::optional<int64_t> CommitterTime(const std::string& payload) {
+  const size_t body = payload.find("\n\n");
+  const size_t at = payload.find("\ncommitter ");
+  if (at == std::string::npos || (body != std::string::npos && at > body)) return std::nullopt;
+  const size_t end = payload.find('\n', at + 1);
+  const std::string line = payload.substr(at + 1, end == std::string::npos ? end : end - at - 1);
+  const size_t zone = line.rfind(' ');
+  const size_t seconds = zone == std::string::npos ? zone : line.rfind(' ', zone - 1);
+  if (seconds == std::string::npos || zone - seconds < 2 || zone - seconds > 19) {
+    return std::nullopt;
+  }
+  int64_t out = 0;
+  for (size_t i = seconds + 1; i < zone; ++i) {
+    if (line[i] < '0' || line[i] > '9') return std::nullopt;
+    out = out * 10 + (line[i] - '0');
+  }
+  return out;
+}
+
+// The `untrusted` refusal after ssh-keygen found no principal of the file that accepts the key at
+// the commit's time: the reason the file gives (export/allowed_signers.h).
+Status SignerRefused(const std::string& commit, const std::string& allowed_signers_file,
+                     const std::string& allowed_signers, const SshSignatureBlob& blob, int64_t time,
+                     const std::string& key) {
+  const SignerDiagnosis why = DiagnoseSignerRefusal(allowed_signers, blob.public_key, time, "git");
+  const std::string at = SshTimestamp(time);
+  std::string text;
+  switch (why.refusal) {
+    case SignerRefusal::kUnknownKey:
+      text = "is signed by a key no principal of " + allowed_signers_file + " holds";
+      break;
+    case SignerRefusal::kExpired:
+      text = "is signed by a key whose allowed signers entry (principal " + why.principal +
+             ") expired before the commit's time " + at;
+      break;
+    case SignerRefusal::kNotYetValid:
+      text = "is signed by a key whose allowed signers entry (principal " + why.principal +
+             ") is not yet valid at the commit's time " + at;
+      break;
+    case SignerRefusal::kWrongNamespace:
+      text = "is signed by a key " + allowed_signers_file + " does not allow for git signatures " +
+             "(principal " + why.principal + ": namespaces excludes git)";
+      break;
+    case SignerRefusal::kNotAllowed:
+      text = "is signed by a key " + allowed_signers_file + " does not allow (principal " +
+             why.principal + ")";
+      break;
+  }
+  Status st = Untrusted(commit, std::string(SignerRefusalName(why.refusal)), text);
+  st.WithDetail("commit_time", at);
+  if (!key.empty()) st.WithDetail("key", key);
+  if (!why.principal.empty()) st.WithDetail("principal", why.principal);
+  return st;
+}
+
 }  // namespace
 
 Result<std::optional<std::string>> FindApprovalCommit(const store::git::Repository& repo,
@@ -84,7 +143,8 @@ Result<std::optional<std::string>> FindApprovalCommit(const store::git::Reposito
 Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& repo,
                                                  const std::string& commit,
                                                  const std::string& allowed_signers) {
-  if (!store::ReadFileLimited(allowed_signers, kMaxAllowedSignersBytes).ok()) {
+  auto allowed_text = store::ReadFileLimited(allowed_signers, kMaxAllowedSignersBytes);
+  if (!allowed_text.ok()) {
     return Status(Code::kUsage, "cannot read --allowed-signers " + allowed_signers);
   }
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::git::CommitSignature> signature,
@@ -93,6 +153,20 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
   if (signature->signature.compare(0, kSshSignatureBegin.size(), kSshSignatureBegin) != 0) {
     return Untrusted(commit, "not_ssh", "carries a signature that is not an SSH signature");
   }
+  const std::optional<SshSignatureBlob> blob = ParseSshSignatureBlob(signature->signature);
+  if (!blob) {
+    return Untrusted(commit, "bad_signature", "carries an SSH signature that does not parse");
+  }
+  if (blob->name_space != "git") {
+    return Untrusted(commit, "wrong_namespace",
+                     "carries an SSH signature made for the namespace \"" + blob->name_space +
+                         "\", not \"git\"")
+        .WithDetail("namespace", blob->name_space);
+  }
+  // As `git verify-commit`: the allowed signers' validity is judged at the commit's time, not now.
+  const std::optional<int64_t> time = CommitterTime(signature->payload);
+  if (!time) return Untrusted(commit, "bad_signature", "has no committer time to verify it at");
+  const std::string verify_time = "-Overify-time=" + SshTimestamp(*time);
   std::optional<store::ScratchDir> dir = store::ScratchDir::Create("gentle-ai-verify-");
   if (!dir || !dir->WriteFile("signature", signature->signature)) {
     return Status(Code::kInternal, "cannot write the signature to a temporary file");
@@ -113,7 +187,9 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
   }
   GENTLE_ASSIGN_OR_RETURN(
       store::ProgramOutput found,
-      RunSshKeygen(commit, {"-Y", "find-principals", "-s", sig_file, "-f", allowed_signers}, ""));
+      RunSshKeygen(commit,
+                   {"-Y", "find-principals", "-s", sig_file, "-f", allowed_signers, verify_time},
+                   ""));
   std::vector<std::string> principals;
   if (found.exit_code == 0) {
     size_t pos = 0;
@@ -129,22 +205,14 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
     GENTLE_ASSIGN_OR_RETURN(store::ProgramOutput verified,
                             RunSshKeygen(commit,
                                          {"-Y", "verify", "-n", "git", "-f", allowed_signers, "-I",
-                                          principal, "-s", sig_file},
+                                          principal, "-s", sig_file, verify_time},
                                          signature->payload));
     if (verified.exit_code == 0) {
       out.principal = principal;
       return out;
     }
   }
-  Status st = Untrusted(commit, "not_allowed",
-                        principals.empty()
-                            ? "is signed by a key no principal of " + allowed_signers + " holds"
-                            : "is signed by a key " + allowed_signers +
-                                  " does not allow for git signatures (principal " +
-                                  principals.front() + ")");
-  if (!out.key.empty()) st.WithDetail("key", out.key);
-  if (!principals.empty()) st.WithDetail("principal", principals.front());
-  return st;
+  return SignerRefused(commit, allowed_signers, *allowed_text, *blob, *time, out.key);
 }
 
 }  // namespace gentle::exporter

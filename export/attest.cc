@@ -8,10 +8,12 @@
 #include "export/derivation.h"
 #include "export/git_flags.h"
 #include "store/fetched_lineage.h"
+#include "store/git/commit_signature.h"
 #include "store/go_marshal.h"
 #include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
+#include "store/provenance.h"
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/sha256.h"
@@ -54,6 +56,9 @@ Status FillApprover(const store::git::Repository& repo, const store::RecordView&
   out->actor = fields->actor;
   out->role = fields->role;
   out->history_commit = *commit;
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::git::CommitSignature> signature,
+                          store::git::ReadCommitSignature(repo, *commit));
+  out->is_signed = signature.has_value();
   return Status::Ok();
 }
 
@@ -74,13 +79,14 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage) {
                               store::ReadFetchedLineage(repo, lineage));
       if (!fetched || fetched->chain.terminal != "burn") return loaded.status();
       fetched_tip = fetched->chain.tip().id;
-      loaded = LoadedRecord{fetched->chain.record, fetched->remote};
+      loaded = LoadedRecord{fetched->chain.record, fetched->remote, true};
     } else {
       GENTLE_ASSIGN_OR_RETURN(store::RecordView burned, BurnedApproval(repo, lineage));
-      loaded = LoadedRecord{std::move(burned), ""};
+      GENTLE_ASSIGN_OR_RETURN(std::string source, store::ImportedSource(repo, layout, lineage));
+      loaded = LoadedRecord{std::move(burned), std::move(source), false};
     }
     out.consumed = true;
-  } else if (loaded.ok() && !loaded->source.empty()) {
+  } else if (loaded.ok() && loaded->fetched) {
     GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
                             store::ReadFetchedLineage(repo, lineage));
     if (!fetched) return Status(Code::kNotFound, "lineage " + lineage + " is not known");
@@ -108,6 +114,7 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage) {
   out.paths_digest = record.current_snapshot.paths_digest;
   out.patch_sha256 = "sha256:" + store::Sha256Hex(derived->patch);
   out.engine = derived->engine;
+  out.source = loaded->source;
   GENTLE_RETURN_IF_ERROR(FillApprover(repo, record, fetched_tip, &out));
   return out;
 }
@@ -140,6 +147,8 @@ std::string RenderStatement(const Attestation& a) {
   derivation["tool_version"] = kToolVersion;
   p["history_commit"] = or_null(a.history_commit);
   p["consumed"] = a.consumed;
+  p["source"] = a.source.empty() ? Json(nullptr) : Json(a.source);
+  p["signed"] = a.is_signed;
   return store::MarshalCompact(j) + "\n";
 }
 

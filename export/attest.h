@@ -12,7 +12,9 @@
 // that is a `verdict` commit to state `approved` with the record's revision, and its
 // `verdicts/<generation>.md` front matter (verdict, actor, role). The walk passes only commits of
 // the same revision (a burn, a sync of that record). A record approved without such a history (by
-// the Go gentle-ai) has `actor`, `role` and `history_commit` null.
+// the Go gentle-ai) has `actor`, `role` and `history_commit` null. The predicate says where the
+// history came from (`source`) and whether its approval commit is signed (`signed`): an unsigned
+// or fetched history proves which tree was approved in it, not who approved it.
 #ifndef GENTLE_EXPORT_ATTEST_H_
 #define GENTLE_EXPORT_ATTEST_H_
 
@@ -38,6 +40,12 @@ struct Attestation {
   std::string patch_sha256;  // "sha256:<hex>"
   Engine engine = Engine::kNative;
   bool consumed = false;
+  // The remote the approval's history came from: a fetched-only lineage's, or an imported one's
+  // while no local mutation followed (store/provenance.h); empty: made in this store.
+  std::string source;
+  // Whether the approval's history commit carries a signature (gpgsig). Not checked against any
+  // signer here: `verify --require-signature` does that.
+  bool is_signed = false;
 };
 
 Result<Attestation> Attest(const std::string& cwd, const std::string& lineage);

@@ -13,6 +13,7 @@
 #include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
+#include "store/provenance.h"
 #include "store/round_context.h"
 #include "store/sha256.h"
 #include "store/store_guard.h"
@@ -55,14 +56,17 @@ Result<store::RecordView> LoadLocal(const store::StoreLayout& layout, const std:
 Result<LoadedRecord> LoadForRead(const store::git::Repository& repo, const std::string& lineage) {
   const store::StoreLayout layout(repo.common_dir());
   auto local = LoadLocal(layout, lineage);
-  if (local.ok()) return LoadedRecord{std::move(local).value(), ""};
+  if (local.ok()) {
+    GENTLE_ASSIGN_OR_RETURN(std::string source, store::ImportedSource(repo, layout, lineage));
+    return LoadedRecord{std::move(local).value(), std::move(source), false};
+  }
   if (local.status().code() != Code::kNotFound) return local.status();
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
                           store::ReadFetchedLineage(repo, lineage));
   if (!fetched) return local.status();
   GENTLE_RETURN_IF_ERROR(store::TerminalAnswer(*fetched, lineage));
   if (fetched->chain.record.historical_compat) return ReadOnlyCompat(lineage);
-  return LoadedRecord{fetched->chain.record, fetched->remote};
+  return LoadedRecord{fetched->chain.record, fetched->remote, true};
 }
 
 namespace {
@@ -102,15 +106,17 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     out.record = std::move(history.record);
     out.state = history.consumed ? "consumed" : out.record.state;
     out.source = std::move(history.source);
+    out.fetched = history.fetched;
     consumed = history.consumed;
   } else {
     GENTLE_ASSIGN_OR_RETURN(LoadedRecord loaded, LoadForRead(repo, request.lineage));
     out.record = std::move(loaded.record);
     out.state = out.record.state;
     out.source = std::move(loaded.source);
+    out.fetched = loaded.fetched;
     out.round = out.record.generation;
     out.snapshot = out.record.current_snapshot;
-    if (out.source.empty()) {
+    if (!out.fetched) {
       auto tip = store::ReadHistoryTip(repo, request.lineage);
       if (tip.ok() && *tip) SetRoundContext(repo, (*tip)->id, out.round, &out);
     }
@@ -123,7 +129,7 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
   out.derived = std::move(derived).value();
   out.standing = Standing{"unrelated", "none"};
   if (request.standing && !consumed) {
-    auto standing = request.standing(repo, out.record, out.source);
+    auto standing = request.standing(repo, out.record, out.fetched ? out.source : "");
     if (!standing.ok()) {
       Status st = standing.status();
       return st.WithLineage(request.lineage);

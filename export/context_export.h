@@ -61,7 +61,8 @@ struct ContextRequest {
 struct ContextExport {
   store::RecordView record;    // the lineage's current record
   std::string state;           // the lineage's state (`consumed` for a burned one's round)
-  std::string source;          // the remote of a fetched-only lineage; empty for the local store
+  std::string source;          // LoadedRecord::source
+  bool fetched = false;        // LoadedRecord::fetched
   Standing standing;           // "unrelated" / "none" for a burned lineage's round
   int64_t round = 0;           // the exported round
   store::Snapshot snapshot;    // that round's snapshot
@@ -83,12 +84,16 @@ void RenderDerivedMembers(const Derived& derived, nlohmann::ordered_json* out);
 
 struct LoadedRecord {
   store::RecordView record;
-  std::string source;  // the remote of a fetched-only lineage; empty for the local store
+  // The remote the answer comes from: a fetched-only lineage's, or the remote an imported
+  // lineage came from while no local mutation followed (store/provenance.h); empty otherwise.
+  std::string source;
+  bool fetched = false;  // read from the fetched history, not from the local store
 };
 
 // Loads and classifies a lineage record for read-only use (shared by export-context and verify).
 // A lineage the local store does not know is read from its fetched history, verified whole; a
-// terminal one answers `consumed` / `retired` with `source` in the details.
+// terminal one answers `consumed` / `retired` with `source` in the details. A local record's
+// `source` is its import provenance (store/provenance.h).
 Result<LoadedRecord> LoadForRead(const store::git::Repository& repo, const std::string& lineage);
 
 }  // namespace gentle::exporter

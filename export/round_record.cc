@@ -17,8 +17,7 @@ Result<RoundHistory> ReadRoundHistory(const store::git::Repository& repo,
   auto loaded = LoadForRead(repo, lineage);
   const bool consumed = !loaded.ok() && loaded.status().code() == Code::kConsumed;
   if (!loaded.ok() && !consumed) return loaded.status();
-  const bool fetched =
-      consumed ? loaded.status().details().count("source") > 0 : !loaded->source.empty();
+  const bool fetched = consumed ? loaded.status().details().count("source") > 0 : loaded->fetched;
   if (fetched) {
     GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> history,
                             store::ReadFetchedLineage(repo, lineage));
@@ -28,9 +27,11 @@ Result<RoundHistory> ReadRoundHistory(const store::git::Repository& repo,
     }
     GENTLE_ASSIGN_OR_RETURN(out.tip, store::ReadHistoryCommit(repo, history->chain.tip().id));
     out.source = history->remote;
+    out.fetched = true;
   } else {
     GENTLE_ASSIGN_OR_RETURN(out.tip, store::ReadHistoryTip(repo, lineage));
     if (consumed && (!out.tip || out.tip->legacy_pin)) return loaded.status();
+    if (!consumed) out.source = loaded->source;
   }
   out.consumed = consumed;
   if (!consumed) {

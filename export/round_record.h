@@ -37,7 +37,8 @@ namespace gentle::exporter {
 
 struct RoundHistory {
   store::RecordView record;  // the current record (a burned lineage: the approved one it spent)
-  std::string source;        // the remote of a fetched history; empty for the local one
+  std::string source;        // LoadedRecord::source (export/context_export.h)
+  bool fetched = false;      // the fetched history answered, not the local one
   bool consumed = false;     // burned: the history ends in its burn commit
   std::optional<store::HistoryCommit> tip;
 };

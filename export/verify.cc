@@ -16,6 +16,7 @@
 #include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
+#include "store/provenance.h"
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/sha256.h"
@@ -111,7 +112,10 @@ void Fill(const Derived& derived, VerifyResult* result) {
 Result<LoadedRecord> LocalBurnedApproval(const store::git::Repository& repo,
                                          const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(store::RecordView record, BurnedApproval(repo, lineage));
-  return LoadedRecord{std::move(record), ""};
+  GENTLE_ASSIGN_OR_RETURN(
+      std::string source,
+      store::ImportedSource(repo, store::StoreLayout(repo.common_dir()), lineage));
+  return LoadedRecord{std::move(record), std::move(source), false};
 }
 
 // The approved record a burned fetched-only lineage's verified history ends with.
@@ -123,7 +127,7 @@ Result<LoadedRecord> FetchedBurnedApproval(const store::git::Repository& repo,
     return Status(Code::kBusy, "the fetched history of " + lineage + " moved while reading")
         .WithLineage(lineage);
   }
-  return LoadedRecord{fetched->chain.record, fetched->remote};
+  return LoadedRecord{fetched->chain.record, fetched->remote, true};
 }
 
 // The tip of the history that answered: the local ref, or `source`'s fetched one.
@@ -211,8 +215,8 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
         .WithLineage(lineage);
   }
   if (allowed_signers) {
-    Status signed_status =
-        CheckSignedApproval(repo, record, loaded->source, *allowed_signers, &result);
+    Status signed_status = CheckSignedApproval(repo, record, loaded->fetched ? loaded->source : "",
+                                               *allowed_signers, &result);
     if (!signed_status.ok()) return signed_status.WithLineage(lineage);
   }
   return result;

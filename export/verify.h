@@ -53,8 +53,8 @@ struct VerifyResult {
   // Lineage mode with --against: the approval was burned after it was given (DESIGN.md section
   // 9); the record is the one the history's terminal burn commit holds.
   bool consumed = false;
-  // Lineage mode: the remote whose fetched history answered (DESIGN.md section 11); empty for
-  // the local store.
+  // Lineage mode: the remote whose fetched history answered, or the remote an imported lineage
+  // came from while no local mutation followed (store/provenance.h); empty otherwise.
   std::string source;
   // With an allowed signers file: the approval's signed history commit and its signer.
   std::string approval_commit;

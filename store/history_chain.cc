@@ -7,6 +7,7 @@
 
 #include "store/git/git_util.h"
 #include "store/git/object_reader.h"
+#include "store/history_replay.h"
 #include "store/lineage_id.h"
 #include "store/review_state.h"
 
@@ -160,6 +161,8 @@ Result<VerifiedChain> VerifyHistoryChain(const git::Repository& repo, const std:
   GENTLE_RETURN_IF_ERROR(ValidateLineageId(lineage));
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
   VerifiedChain chain;
+  GENTLE_ASSIGN_OR_RETURN(chain.local_tip, LocalHistoryTip(repo, lineage));
+  HistoryReplay replay(lineage, chain.local_tip);
   std::optional<std::string> next = tip;
   int64_t later_generation = INT64_MAX;
   while (next) {
@@ -177,6 +180,7 @@ Result<VerifiedChain> VerifyHistoryChain(const git::Repository& repo, const std:
       return Broken(lineage, commit->id, "its generation is above its successor's");
     }
     later_generation = record.generation;
+    GENTLE_RETURN_IF_ERROR(replay.Step(*commit, record));
     if (chain.commits.empty()) {
       chain.record = std::move(record);
       if (commit->terminal()) chain.terminal = commit->verb;
@@ -184,6 +188,7 @@ Result<VerifiedChain> VerifyHistoryChain(const git::Repository& repo, const std:
     next = commit->parent;
     chain.commits.push_back(std::move(commit).value());
   }
+  GENTLE_RETURN_IF_ERROR(replay.Finish());
   ReportProgress(progress, "history commits verified", chain.commits.size(), 0);
   return chain;
 }

@@ -14,7 +14,9 @@
 //     in the object database;
 //   - generations never fall from the root to the tip; only the tip may be terminal; a burn holds
 //   an
-//     approved record and tombstone.json, an abandon holds reclaim-record.json.
+//     approved record and tombstone.json, an abandon holds reclaim-record.json;
+//   - every commit above the local history's tip is a transition the verbs could make from its
+//     parent (store/history_replay.h), so a history cannot launder a state nobody reached.
 // Any failure is `corrupted`, with the commit in details. Nothing is written.
 #ifndef GENTLE_STORE_HISTORY_CHAIN_H_
 #define GENTLE_STORE_HISTORY_CHAIN_H_
@@ -58,6 +60,9 @@ struct VerifiedChain {
   std::vector<HistoryCommit> commits;  // tip first, root last
   RecordView record;                   // the tip's record (a burn: the approved record it spent)
   std::string terminal;                // "", "burn" or "abandon"
+  // The local history's tip when the chain was verified (nullopt: no local history): the replay
+  // judged every commit above it.
+  std::optional<std::string> local_tip;
   const HistoryCommit& tip() const { return commits.front(); }
 };
 

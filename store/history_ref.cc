@@ -47,6 +47,18 @@ std::string Trailer(const std::string& message, const std::string& key) {
   return message.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
+// A history tree, refused unless canonical: with a name twice (or out of order) git reads one
+// entry and a linear scan another.
+Result<git::RawTree> ReadHistoryTree(git_odb* odb, const git_oid& id) {
+  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, git::ReadTree(odb, id));
+  if (!tree.CanonicalOrder()) {
+    return Status(Code::kCorrupted, "history tree " + git::OidHex(id) +
+                                        " names an entry twice or is not in git's tree order")
+        .WithDetail("tree", git::OidHex(id));
+  }
+  return tree;
+}
+
 Result<std::string> ReadBlob(git_odb* odb, const git_oid& id) {
   GENTLE_ASSIGN_OR_RETURN(git::OdbObjectPtr object, git::ReadObject(odb, id, GIT_OBJECT_BLOB));
   return std::string(static_cast<const char*>(git_odb_object_data(object.get())),
@@ -61,7 +73,7 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   GENTLE_ASSIGN_OR_RETURN(git_oid oid, git::ParseOidHex(id));
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
   GENTLE_ASSIGN_OR_RETURN(ParsedCommit parsed, ReadCommitObject(odb.get(), oid));
-  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, git::ReadTree(odb.get(), parsed.tree));
+  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, ReadHistoryTree(odb.get(), parsed.tree));
   HistoryCommit out;
   out.id = id;
   out.parent = parsed.parent;
@@ -77,6 +89,7 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   out.round = Trailer(m, "Round");
   out.context_digest = Trailer(m, "Context");
   out.context_unavailable = Trailer(m, "Context-Unavailable");
+  out.verdict = Trailer(m, "Verdict");
   out.legacy_pin = true;
   for (const git::RawTreeEntry& e : tree.entries()) {
     if (e.name == "base") out.base_tree = git::OidHex(e.id);
@@ -90,14 +103,21 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   return out;
 }
 
-Result<std::optional<HistoryCommit>> ReadHistoryTip(const git::Repository& repo,
-                                                    const std::string& lineage) {
+Result<std::optional<std::string>> LocalHistoryTip(const git::Repository& repo,
+                                                   const std::string& lineage) {
   const std::string name = HistoryRefName(lineage);
   git_oid target;
   const int rc = git_reference_name_to_id(&target, repo.raw(), name.c_str());
-  if (rc == GIT_ENOTFOUND) return std::optional<HistoryCommit>();
+  if (rc == GIT_ENOTFOUND) return std::optional<std::string>();
   if (rc != 0) return Status(Code::kInternal, "cannot read " + name + ": " + git::LastGitError());
-  GENTLE_ASSIGN_OR_RETURN(HistoryCommit tip, ReadHistoryCommit(repo, git::OidHex(target)));
+  return std::optional<std::string>(git::OidHex(target));
+}
+
+Result<std::optional<HistoryCommit>> ReadHistoryTip(const git::Repository& repo,
+                                                    const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> id, LocalHistoryTip(repo, lineage));
+  if (!id) return std::optional<HistoryCommit>();
+  GENTLE_ASSIGN_OR_RETURN(HistoryCommit tip, ReadHistoryCommit(repo, *id));
   return std::optional<HistoryCommit>(std::move(tip));
 }
 
@@ -109,7 +129,7 @@ Result<std::optional<std::string>> ReadHistoryFile(const git::Repository& repo,
   git_oid tree_id = parsed.tree;
   std::string rest = name;
   while (true) {
-    GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, git::ReadTree(odb.get(), tree_id));
+    GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, ReadHistoryTree(odb.get(), tree_id));
     const size_t slash = rest.find('/');
     const std::string part = rest.substr(0, slash);
     const git::RawTreeEntry* found = nullptr;
@@ -133,11 +153,11 @@ Result<std::vector<std::pair<std::string, std::string>>> ReadHistoryVerdicts(
   GENTLE_ASSIGN_OR_RETURN(git_oid oid, git::ParseOidHex(id));
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
   GENTLE_ASSIGN_OR_RETURN(ParsedCommit parsed, ReadCommitObject(odb.get(), oid));
-  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, git::ReadTree(odb.get(), parsed.tree));
+  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, ReadHistoryTree(odb.get(), parsed.tree));
   std::vector<std::pair<std::string, std::string>> out;
   for (const git::RawTreeEntry& e : tree.entries()) {
     if (e.name != "verdicts" || !e.is_tree()) continue;
-    GENTLE_ASSIGN_OR_RETURN(git::RawTree sub, git::ReadTree(odb.get(), e.id));
+    GENTLE_ASSIGN_OR_RETURN(git::RawTree sub, ReadHistoryTree(odb.get(), e.id));
     for (const git::RawTreeEntry& v : sub.entries()) {
       if (!v.is_tree()) out.emplace_back(std::string(v.name), git::OidHex(v.id));
     }

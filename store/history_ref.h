@@ -13,6 +13,10 @@
 // seconds of `At` in UTC, so the same mutation gives the same commit id anywhere. The objects
 // and the ref are written with libgit2's fsync on, so a ref that moved is durable.
 //
+// A history tree (the commit's own and its verdicts/) must be in git's canonical order with no
+// name twice (git fsck's duplicateEntries, treeNotSorted): git and a linear scan would read
+// different entries of it, so every read refuses it as `corrupted`.
+//
 // A tree without `review-state.json` is an old single-commit pin (time 0, message "gentle-ai
 // review pin"); ReadHistoryCommit reports it as `legacy_pin`.
 //
@@ -72,12 +76,16 @@ struct HistoryCommit {
   // its review context was bound (transaction/round_context_binding.h): Context (the digest of
   // the commit's context.json) and Context-Unavailable (the harness's reason). "" when absent.
   std::string round, context_digest, context_unavailable;
+  std::string verdict;  // a verdict commit's Verdict trailer ("" when absent)
   std::string base_tree, candidate_tree;
   bool terminal() const { return verb == "burn" || verb == "abandon"; }
 };
 
 std::string HistoryRefName(const std::string& lineage);
 
+// The id the ref points at (the commit unread), or nullopt when there is no ref.
+Result<std::optional<std::string>> LocalHistoryTip(const git::Repository& repo,
+                                                   const std::string& lineage);
 // The commit the ref points at, or nullopt when there is no ref.
 Result<std::optional<HistoryCommit>> ReadHistoryTip(const git::Repository& repo,
                                                     const std::string& lineage);

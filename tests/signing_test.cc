@@ -339,10 +339,145 @@ TEST_CASE("signing: an approval signed by a key no allowed principal holds is un
   RunResult verify = repo.Review(VerifySigned(lineage, allowed));
   ExpectError(verify, 10, "untrusted");
   const Json details = verify.Json()["error"]["details"];
-  CHECK(details["reason"] == "not_allowed");
+  CHECK(details["reason"] == "unknown_key");
+  CHECK(verify.Json()["error"]["message"].get<std::string>().find(
+            "is signed by a key no principal of " + allowed + " holds") != std::string::npos);
   CHECK(details["commit"] == Tip(repo, lineage));
   const std::string fingerprint = Trim(Run({"ssh-keygen", "-l", "-f", mallory.file + ".pub"}).out);
   CHECK(fingerprint.find(details["key"].get<std::string>()) != std::string::npos);
+}
+
+// An allowed signers file of one line: `<principal> <options> <public key>`.
+std::string AllowedWithOptions(const TempDir& dir, const std::string& principal,
+                               const std::string& options, const Key& key) {
+  const std::string file = dir.path() + "/allowed_signers_options";
+  WriteFile(file, principal + " " + options + " " + key.public_key + "\n");
+  return file;
+}
+
+// A lineage approved with a signature by `key`, the approval commit dated 2020-06-15T12:00:00Z.
+std::string ApproveSignedIn2020(LifecycleRepo& repo, const Key& key) {
+  UseKey(repo, key);
+  const std::string lineage = repo.StartNew()["lineage"];
+  RunResult approve =
+      repo.Review(Approve(lineage, true), {{"GENTLE_FIXED_TIME", "2020-06-15T12:00:00Z"}});
+  INFO(approve.out << approve.err);
+  REQUIRE(approve.exit_code == 0);
+  CHECK(repo.GitOk({"log", "-1", "--format=%ct", Tip(repo, lineage)}) == "1592222400\n");
+  return lineage;
+}
+
+// valid-after / valid-before are judged at the commit's time, as `git verify-commit` judges them
+// (it passes the commit time to ssh-keygen with -Overify-time=), not at the time of the check.
+TEST_CASE("signing: an allowed signer's validity window is judged at the commit's time") {
+  TempDir keys;
+  const Key key = MakeKey(keys, "ana");
+  LifecycleRepo repo;
+  const std::string lineage = ApproveSignedIn2020(repo, key);
+  auto git_verify = [&](const std::string& allowed) {
+    return repo.Git(
+        {"-c", "gpg.ssh.allowedSignersFile=" + allowed, "verify-commit", Tip(repo, lineage)});
+  };
+
+  SECTION("valid then, expired now: accepted, as git accepts it") {
+    const std::string allowed = AllowedWithOptions(
+        keys, "ana@example.com", "valid-after=\"20200101Z\",valid-before=\"20201231Z\"", key);
+    CHECK(git_verify(allowed).exit_code == 0);
+    RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+    INFO(verify.out << verify.err);
+    REQUIRE(verify.exit_code == 0);
+    CHECK(verify.Json()["signature"]["principal"] == "ana@example.com");
+  }
+  // git refuses what verify refuses, and verify names why: `reason` and the message's tail.
+  auto refused = [&](const std::string& options, const std::string& reason,
+                     const std::string& why) {
+    const std::string allowed = AllowedWithOptions(keys, "ana@example.com", options, key);
+    CHECK(git_verify(allowed).exit_code != 0);
+    RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+    ExpectError(verify, 10, "untrusted");
+    const Json error = verify.Json()["error"];
+    CHECK(error["details"]["reason"] == reason);
+    CHECK(error["details"]["principal"] == "ana@example.com");
+    CHECK(error["details"]["commit_time"] == "20200615120000Z");
+    CHECK(error["message"] ==
+          "the approval's history commit " + Tip(repo, lineage) + " is signed by a key " + why);
+  };
+  SECTION("expired before the commit: expired") {
+    refused("valid-before=\"20200301Z\"", "expired",
+            "whose allowed signers entry (principal ana@example.com) expired before the commit's "
+            "time 20200615120000Z");
+  }
+  SECTION("valid only after the commit, valid now: not yet valid") {
+    refused("valid-after=\"20210101Z\"", "not_yet_valid",
+            "whose allowed signers entry (principal ana@example.com) is not yet valid at the "
+            "commit's time 20200615120000Z");
+  }
+  SECTION("a key allowed for another namespace only: wrong namespace") {
+    refused("namespaces=\"file\"", "wrong_namespace",
+            keys.path() +
+                "/allowed_signers_options does not allow for git signatures (principal "
+                "ana@example.com: namespaces excludes git)");
+  }
+}
+
+// A repository whose lineage holds an APPROVE signed with ana's key, and an allowed signers file
+// naming ana.
+struct SignedApproval {
+  TempDir keys;
+  Key key;
+  std::string allowed;
+  LifecycleRepo repo;
+  std::string lineage;
+  SignedApproval()
+      : key(MakeKey(keys, "ana")), allowed(AllowedSigners(keys, {{"ana@example.com", key}})) {
+    UseKey(repo, key);
+    lineage = repo.StartNew()["lineage"];
+    REQUIRE(repo.Review(Approve(lineage, true)).exit_code == 0);
+  }
+};
+
+// A signature made for another namespace than git's (ssh-keygen -Y sign -n file over the same
+// payload, put in the commit's gpgsig) names that namespace.
+TEST_CASE("signing: a signature for another namespace is refused as wrong_namespace") {
+  SignedApproval signed_approval;
+  const Key& key = signed_approval.key;
+  const std::string& allowed = signed_approval.allowed;
+  LifecycleRepo& repo = signed_approval.repo;
+  const std::string& lineage = signed_approval.lineage;
+  const std::string tip = Tip(repo, lineage);
+  const std::string raw = repo.GitOk({"cat-file", "commit", tip});
+  const size_t header = raw.find("\ngpgsig ");
+  const size_t header_end = raw.find("-----END SSH SIGNATURE-----\n", header);
+  REQUIRE(header_end != std::string::npos);
+  const size_t after = header_end + std::string("-----END SSH SIGNATURE-----\n").size();
+  const std::string payload = raw.substr(0, header + 1) + raw.substr(after);
+  RunResult signed_file = Run({"ssh-keygen", "-q", "-Y", "sign", "-f", key.file, "-n", "file"},
+                              repo.root(), {}, payload);
+  INFO(signed_file.err);
+  REQUIRE(signed_file.exit_code == 0);
+  // The header's value: the armored signature, each line after the first indented by a space.
+  std::string gpgsig = "gpgsig";
+  const std::string& armored = signed_file.out;
+  for (size_t pos = 0; pos < armored.size();) {
+    const size_t end = armored.find('\n', pos);
+    gpgsig += " " + armored.substr(pos, end - pos) + "\n";
+    pos = end == std::string::npos ? armored.size() : end + 1;
+  }
+  const std::string forged_raw = raw.substr(0, header + 1) + gpgsig + raw.substr(after);
+  RunResult forged =
+      Run({"git", "hash-object", "-t", "commit", "-w", "--stdin"}, repo.root(), {}, forged_raw);
+  REQUIRE(forged.exit_code == 0);
+  const std::string forged_id = Trim(forged.out);
+  repo.GitOk({"update-ref", ReviewRef(lineage), forged_id, tip});
+
+  RunResult verify = repo.Review(VerifySigned(lineage, allowed));
+  ExpectError(verify, 10, "untrusted");
+  const Json error = verify.Json()["error"];
+  CHECK(error["details"]["reason"] == "wrong_namespace");
+  CHECK(error["details"]["namespace"] == "file");
+  CHECK(error["message"] == "the approval's history commit " + forged_id +
+                                " carries an SSH signature made for the namespace \"file\", not "
+                                "\"git\"");
 }
 
 // A signature altered after signing (the approval commit re-created with one character of its
@@ -350,10 +485,10 @@ TEST_CASE("signing: an approval signed by a key no allowed principal holds is un
 // intact, only the signature does not vouch for it.
 TEST_CASE("signing: a tampered signature is untrusted") {
   SignedApproval signed_approval;
-  const LifecycleRepo& repo = signed_approval.repo;
   const std::string& allowed = signed_approval.allowed;
+  LifecycleRepo& repo = signed_approval.repo;
   const std::string& lineage = signed_approval.lineage;
-  const std::string& tip = signed_approval.tip;
+  const std::string tip = Tip(repo, lineage);
   std::string raw = repo.GitOk({"cat-file", "commit", tip});
   const size_t end = raw.find("\n -----END SSH SIGNATURE-----");
   REQUIRE(end != std::string::npos);

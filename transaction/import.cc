@@ -14,6 +14,7 @@
 #include "store/history_ref.h"
 #include "store/history_sync.h"
 #include "store/lineage_id.h"
+#include "store/provenance.h"
 #include "store/store_scan.h"
 #include "store/strict_json.h"
 #include "store/tombstone.h"
@@ -269,6 +270,10 @@ Result<ImportResult> Import(const ImportRequest& request) {
     GENTLE_RETURN_IF_ERROR(store::SyncHistory(repo, scope->layout, lineage, "").status());
     GENTLE_ASSIGN_OR_RETURN(local, store::ReadHistoryTip(repo, lineage));
   }
+  if ((local ? std::optional<std::string>(local->id) : std::nullopt) != chain.local_tip) {
+    // The local tip moved since the chain was verified: the commits above it are judged again.
+    GENTLE_ASSIGN_OR_RETURN(chain, store::VerifyHistoryChain(repo, lineage, fetched.tip));
+  }
 
   ImportResult result;
   result.lineage = lineage;
@@ -310,11 +315,24 @@ Result<ImportResult> Import(const ImportRequest& request) {
                     local_record ? "a local record without a history"
                                  : "the lineage already ended in this store");
   }
+  if (local_record && !chain.terminal.empty() && !request.accept_terminal) {
+    return Diverged(lineage, local ? local->id : "", fetched.tip,
+                    "the history fetched from " + fetched.remote + " ends in a " + chain.terminal +
+                        " of a lineage that is live here; import it with --accept-terminal to "
+                        "take that ending")
+        .WithDetail("terminal", chain.terminal);
+  }
   const std::optional<std::string> from =
       local ? std::optional<std::string>(local->id) : std::nullopt;
   result.commits = position;
   result.outcome = "imported";
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
+  // Provenance before the ref moves: until the ref reaches the tip it names, it is not read.
+  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(
+      scope->layout.common_dir(), store::ProvenanceDir(scope->layout), store::kStoreDirMode));
+  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(
+      store::ProvenancePath(scope->layout, lineage),
+      store::EncodeProvenance(lineage, fetched.remote, fetched.tip), store::kRecordFileMode));
   if (entry == LocalEntry::kRetired) {
     GENTLE_RETURN_IF_ERROR(MoveRef(*scope, lineage, from, chain.tip().id));
   } else if (chain.terminal == "burn") {

@@ -9,6 +9,13 @@
 //   - the local tip is the fetched tip, or descends from it: nothing to do (`up_to_date`);
 //   - otherwise the histories diverged: `conflict` with both tips in details (local_tip,
 //     fetched_tip), and nothing is written.
+// Every commit the import brings (above the local tip) must be a transition the verbs could make
+// (store/history_replay.h); the chain is verified again under the lock when the local tip moved
+// since it was first verified. A fetched history ending in a burn or abandon, for a lineage with a
+// live record here, is `conflict` (details: local_tip, fetched_tip, terminal) unless
+// `accept_terminal`: a remote may not end a local review without the importer's consent.
+// The import records its remote and the fetched tip (store/provenance.h) before the local ref
+// moves, so the lineage reads with `source` that remote until a local mutation.
 // The local files then say what the fetched tip says: a live tip writes its record (byte for byte
 // the history's review-state.json); a burn tip writes this repository's tombstone for the approved
 // target and removes any local record; an abandon tip writes the history's audit record into a
@@ -35,6 +42,8 @@ struct ImportRequest {
   std::string cwd = ".";
   std::string lineage;
   std::optional<std::string> remote;
+  // --accept-terminal: a burn or abandon from the remote may end a lineage that is live here.
+  bool accept_terminal = false;
   store::Progress* progress = nullptr;  // told the fetched history's commits verified; may be null
 };
 

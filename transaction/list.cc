@@ -10,6 +10,7 @@
 #include "store/git/repository.h"
 #include "store/index/index_sync.h"
 #include "store/layout.h"
+#include "store/provenance.h"
 #include "store/record.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
@@ -139,11 +140,25 @@ Status VisitLineages(const std::string& cwd,
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   // Verified before anything is listed, so a damaged fetched history fails the list cleanly.
   GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> fetched, FetchedOnly(repo, layout));
+  // Import provenance (store/provenance.h), read before anything is listed for the same reason.
+  GENTLE_ASSIGN_OR_RETURN(std::set<std::string> imported, store::ImportedLineages(layout));
+  std::map<std::string, std::string> sources;
+  for (const std::string& id : imported) {
+    GENTLE_ASSIGN_OR_RETURN(std::string source, store::ImportedSource(repo, layout, id));
+    if (!source.empty()) sources.emplace(id, std::move(source));
+  }
+  const std::function<void(const LineageSummary&)> visit_local = [&](const LineageSummary& s) {
+    auto found = sources.find(s.lineage);
+    if (found == sources.end()) return visit(s);
+    LineageSummary with_source = s;
+    with_source.source = found->second;
+    visit(with_source);
+  };
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> db,
                           store::index::OpenIndexForReader(layout));
   if (!db) {
     GENTLE_ASSIGN_OR_RETURN(std::vector<LineageSummary> all, ListFromFiles(layout));
-    for (const LineageSummary& s : all) visit(s);
+    for (const LineageSummary& s : all) visit_local(s);
     for (const LineageSummary& s : fetched) visit(s);
     return Status::Ok();
   }
@@ -162,18 +177,20 @@ Status VisitLineages(const std::string& cwd,
   GENTLE_RETURN_IF_ERROR(db->ListLineages([&](const store::index::LineageRow& row) {
     if (row.status == store::index::RowStatus::kCommitted) {
       if (store::KindOf(layout.record_path(row.lineage_id)) != store::PathKind::kMissing) {
-        visit(SummaryOf(row));
+        visit_local(SummaryOf(row));
         return true;
       }
       // A committed row whose record is gone: the index is behind the files, which say what
       // became of the lineage (as `status --lineage` answers).
       Status absent = store::ClassifyRecordless(layout, row.lineage_id);
       if (absent.code() == Code::kConsumed) {
-        visit(Recordless(row.lineage_id, Standing::kConsumed, absent.details().at("tombstone")));
+        visit_local(
+            Recordless(row.lineage_id, Standing::kConsumed, absent.details().at("tombstone")));
       } else if (absent.code() == Code::kRetired) {
-        visit(Recordless(row.lineage_id, Standing::kRetired, absent.details().at("audit_record")));
+        visit_local(
+            Recordless(row.lineage_id, Standing::kRetired, absent.details().at("audit_record")));
       } else if (absent.code() == Code::kCorrupted && absent.details().count("directory")) {
-        visit(Recordless(row.lineage_id, Standing::kIncomplete, ""));
+        visit_local(Recordless(row.lineage_id, Standing::kIncomplete, ""));
       } else if (absent.code() != Code::kNotFound) {
         failure = absent;
         return false;
@@ -186,7 +203,7 @@ Status VisitLineages(const std::string& cwd,
       store::index::LineageRow resolved =
           store::LineageRowOf(*record, store::index::RowStatus::kCommitted);
       if (resolved.created_at.empty()) resolved.created_at = row.created_at;  // from the history
-      visit(SummaryOf(resolved));
+      visit_local(SummaryOf(resolved));
     }
     return true;
   }));
@@ -202,7 +219,7 @@ Status VisitLineages(const std::string& cwd,
       continue;  // consumed below
     GENTLE_ASSIGN_OR_RETURN(auto audit, keyed->FindQuarantineByLineage(id));
     if (audit && store::index::QuarantineEffective(layout, *audit)) continue;  // retired below
-    visit(Recordless(id, Standing::kIncomplete, ""));
+    visit_local(Recordless(id, Standing::kIncomplete, ""));
   }
   std::string previous;
   GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::index::TombstoneRow& row) {
@@ -214,7 +231,8 @@ Status VisitLineages(const std::string& cwd,
     }
     if (*is_live) return true;
     previous = row.lineage_id;
-    visit(Recordless(row.lineage_id, Standing::kConsumed, store::TombstonePath(layout, row.key)));
+    visit_local(
+        Recordless(row.lineage_id, Standing::kConsumed, store::TombstonePath(layout, row.key)));
     return true;
   }));
   GENTLE_RETURN_IF_ERROR(failure);
@@ -230,7 +248,7 @@ Status VisitLineages(const std::string& cwd,
     }
     if (*is_live || (*tombstone && store::index::TombstoneEffective(layout, **tombstone)))
       return true;
-    visit(Recordless(row.lineage_id, Standing::kRetired, row.audit_path));
+    visit_local(Recordless(row.lineage_id, Standing::kRetired, row.audit_path));
     return true;
   }));
   GENTLE_RETURN_IF_ERROR(failure);

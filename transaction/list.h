@@ -28,7 +28,9 @@ struct LineageSummary {
   size_t path_count = 0;
   std::string revision;  // empty for incomplete, consumed and retired
   std::string evidence;  // consumed: the tombstone file; retired: the audit record (local only)
-  std::string source;    // the remote of a fetched-only lineage; empty for the local store
+  // The remote of a fetched-only lineage, or the remote a local lineage was imported from while
+  // no local mutation followed (store/provenance.h); empty otherwise.
+  std::string source;
 };
 
 // Every lineage the store knows: live ones (by creation time), then incomplete entries (a lineage

@@ -1,6 +1,7 @@
 #include "transaction/status.h"
 
 #include <map>
+#include <set>
 
 #include "store/catalog.h"
 #include "store/digests.h"
@@ -11,6 +12,7 @@
 #include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
+#include "store/provenance.h"
 #include "store/record.h"
 #include "store/round_context.h"
 #include "store/store_guard.h"
@@ -135,11 +137,12 @@ void DecideNext(LineageStatus& s) {
 }
 
 // A lone lineage's status: Assess, then `ambiguous` if another lineage claims the same live target,
-// then its next action (`source`: the remote of a fetched-only lineage, or empty).
+// then its next action (`source`: the remote of a fetched-only lineage, or empty; `provenance`:
+// the remote a local record was imported from, or empty).
 Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
                                   const store::StoreLayout& layout, const std::string& lineage,
                                   const Result<store::RecordView>& record,
-                                  const std::string& source) {
+                                  const std::string& source, const std::string& provenance = "") {
   LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
   LineageStatus s = Assess(repo, live, here, lineage, record);
@@ -151,7 +154,8 @@ Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
       s.detail = kAmbiguousDetail;
     }
   }
-  s.source = source;
+  s.source = source.empty() ? provenance : source;
+  s.fetched_only = !source.empty();
   DecideNext(s);
   return s;
 }
@@ -186,7 +190,8 @@ Result<LineageStatus> InspectOne(const store::git::Repository& repo,
                        fetched->remote);
   }
   if (!record.ok()) return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
-  return AssessAlone(repo, layout, lineage, record, "");
+  GENTLE_ASSIGN_OR_RETURN(std::string provenance, store::ImportedSource(repo, layout, lineage));
+  return AssessAlone(repo, layout, lineage, record, "", provenance);
 }
 
 }  // namespace
@@ -211,9 +216,13 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   // How many live lineages claim each live identity here, so a contested target is `ambiguous`.
   std::map<std::string, int> claims;
   std::vector<LineageStatus>& out = report.lineages;
+  GENTLE_ASSIGN_OR_RETURN(std::set<std::string> imported, store::ImportedLineages(layout));
   for (const std::string& id : ids) {
     auto record = store::LoadRecord(layout, id);
     LineageStatus s = Assess(repo, live, here, id, record);
+    if (imported.count(id)) {
+      GENTLE_ASSIGN_OR_RETURN(s.source, store::ImportedSource(repo, layout, id));
+    }
     if (s.applicability == Applicability::kCurrentTarget) ++claims[s.target_identity];
     out.push_back(std::move(s));
   }

@@ -39,7 +39,10 @@ struct LineageStatus {
   std::string target_identity;
   std::string live_target_identity;  // empty when it could not be computed
   std::string detail;  // why: unrelated, ambiguous, corrupted, incomplete; or what next waits for
-  std::string source;  // the remote of a fetched-only lineage; empty for the local store
+  // The remote the answer comes from: a fetched-only lineage's, or the remote an imported lineage
+  // came from while no local mutation followed (store/provenance.h); empty otherwise.
+  std::string source;
+  bool fetched_only = false;  // read from a fetched history: nothing here to mutate
   // The current round's review-context binding, from the local history (store/round_context.h):
   // the digest of its context.json, or the harness's context-unavailable reason; empty when none
   // or not known (a fetched-only lineage, a round another tool opened).
@@ -47,7 +50,7 @@ struct LineageStatus {
   UnrelatedReason unrelated = UnrelatedReason::kNotUnrelated;
   NextAction next = NextAction::kNone;
 
-  EntryFacts Facts() const { return {state, applicability, unrelated, !source.empty()}; }
+  EntryFacts Facts() const { return {state, applicability, unrelated, fetched_only}; }
 };
 
 struct StatusReport {

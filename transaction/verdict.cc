@@ -3,6 +3,7 @@
 #include "store/clock.h"
 #include "store/fault_point.h"
 #include "store/history_ref.h"
+#include "store/history_replay.h"
 #include "store/lineage_id.h"
 #include "store/review_state.h"
 #include "store/round_context.h"
@@ -22,15 +23,6 @@ bool IsCodeVerdict(std::string_view verdict) {
 }
 bool IsDocsVerdict(std::string_view verdict) {
   return verdict == "APPROVE" || verdict == "FIXED" || verdict == "NO_CHANGES";
-}
-
-// The state a verdict moves to from `from`. FIXED and NO_CHANGES (docs verdicts) leave the state
-// as it is: they say what the docs reviewer did, not whether the change may land.
-store::ReviewState TargetOf(std::string_view verdict, store::ReviewState from) {
-  if (verdict == "APPROVE") return store::ReviewState::kApproved;
-  if (verdict == "REQUEST_CHANGES") return store::ReviewState::kCorrectionRequired;
-  if (verdict == "NEEDS_DISCUSSION") return store::ReviewState::kEscalated;
-  return from;
 }
 
 // The context-unavailable cap (DESIGN.md section 12): APPROVE is refused in a round whose
@@ -93,15 +85,16 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "verdict"));
+  // The transition table is the history replay's (store/history_replay.h), so a fetched history
+  // is held to exactly what this verb does.
   auto from = store::ParseReviewState(record.state);
-  if (!from || (*from != store::ReviewState::kReviewing &&
-                *from != store::ReviewState::kCorrectionRequired)) {
+  if (!from || !store::AcceptsVerdict(record.state)) {
     return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
                                          "; a verdict needs " + "reviewing or correction_required")
         .WithLineage(request.lineage)
         .WithDetail("state", record.state);
   }
-  const store::ReviewState target = TargetOf(request.verdict, *from);
+  const store::ReviewState target = store::VerdictTarget(request.verdict, *from).value_or(*from);
   if (target == store::ReviewState::kApproved) {
     GENTLE_RETURN_IF_ERROR(CheckContextAvailable(scope->repo, record));
   }

@@ -1,0 +1,150 @@
+#include "store/history_replay.h"
+
+#include <utility>
+
+namespace gentle::store {
+
+std::optional<ReviewState> VerdictTarget(std::string_view verdict, ReviewState from) {
+  if (verdict == "APPROVE") return ReviewState::kApproved;
+  if (verdict == "REQUEST_CHANGES") return ReviewState::kCorrectionRequired;
+  if (verdict == "NEEDS_DISCUSSION") return ReviewState::kEscalated;
+  if (verdict == "FIXED" || verdict == "NO_CHANGES") return from;
+  return std::nullopt;
+}
+
+bool AcceptsVerdict(std::string_view state) {
+  return IsState(state, ReviewState::kReviewing) ||
+         IsState(state, ReviewState::kCorrectionRequired);
+}
+
+HistoryReplay::HistoryReplay(std::string lineage, std::optional<std::string> local_tip)
+    : lineage_(std::move(lineage)), local_tip_(std::move(local_tip)) {}
+
+HistoryReplay::Point HistoryReplay::PointOf(const HistoryCommit& commit, const RecordView& record,
+                                            bool local) {
+  Point p;
+  p.id = commit.id;
+  p.verb = commit.verb;
+  p.verdict = commit.verdict;
+  p.state = record.state;
+  p.revision = record.revision;
+  p.context_unavailable = commit.context_unavailable;
+  p.generation = record.generation;
+  p.initial_identity = record.initial_snapshot.identity;
+  p.current_identity = record.current_snapshot.identity;
+  p.base_tree = record.current_snapshot.base_tree;
+  p.candidate_tree = record.current_snapshot.candidate_tree;
+  p.local = local;
+  return p;
+}
+
+Status HistoryReplay::Broken(const std::string& commit, const std::string& why) const {
+  return Status(Code::kCorrupted, "the history of lineage " + lineage_ +
+                                      " is not valid at commit " + commit + ": " + why)
+      .WithLineage(lineage_)
+      .WithDetail("commit", commit);
+}
+
+Status HistoryReplay::Step(const HistoryCommit& commit, const RecordView& record) {
+  if (local_tip_ && commit.id == *local_tip_) reached_local_ = true;
+  Point point = PointOf(commit, record, reached_local_);
+  if (later_) GENTLE_RETURN_IF_ERROR(CheckStep(point, *later_));
+  const bool opens_round = point.verb == "start" || point.verb == "revise";
+  if (approval_ && opens_round && point.generation == approval_->generation) {
+    if (!point.context_unavailable.empty()) {
+      return Broken(approval_->id, "an APPROVE in a round reviewed without its review context (" +
+                                       point.context_unavailable + ")");
+    }
+    approval_.reset();
+  }
+  if (!point.local && point.verb == "verdict" && IsState(point.state, ReviewState::kApproved)) {
+    approval_ = point;
+  }
+  later_ = std::move(point);
+  return Status::Ok();
+}
+
+Status HistoryReplay::Finish() const {
+  if (!later_) return Status::Ok();
+  return CheckRoot(*later_);
+}
+
+Status HistoryReplay::CheckRoot(const Point& root) const {
+  if (root.local) return Status::Ok();
+  if (root.verb != "start") {
+    return Broken(root.id, "the history does not begin with a start commit (a " + root.verb +
+                               " commit this store does not hold)");
+  }
+  if (root.generation != 1 || !IsState(root.state, ReviewState::kReviewing) ||
+      root.initial_identity != root.current_identity) {
+    return Broken(root.id, "its start commit is not a new reviewing record of generation 1");
+  }
+  return Status::Ok();
+}
+
+Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
+  if (child.local) return Status::Ok();  // this store's own history
+  const std::string from = " from " + parent.state;
+  if (child.verb == "sync") {
+    return Broken(child.id,
+                  "a sync commit above the local history's tip (it records a change no verb "
+                  "made)");
+  }
+  if (child.verb == "start") return Broken(child.id, "a start commit has a parent");
+  if (child.initial_identity != parent.initial_identity) {
+    return Broken(child.id, "its initial snapshot is not its parent's");
+  }
+  const bool same_round =
+      child.generation == parent.generation && child.current_identity == parent.current_identity &&
+      child.base_tree == parent.base_tree && child.candidate_tree == parent.candidate_tree;
+  const std::optional<ReviewState> parent_state = ParseReviewState(parent.state);
+  if (child.verb == "verdict") {
+    if (!parent_state || !AcceptsVerdict(parent.state)) {
+      return Broken(child.id, "a verdict" + from +
+                                  " (a verdict needs reviewing or "
+                                  "correction_required)");
+    }
+    const std::optional<ReviewState> target = VerdictTarget(child.verdict, *parent_state);
+    if (!target) return Broken(child.id, "its Verdict trailer names no verdict");
+    if (!IsState(child.state, *target)) {
+      return Broken(child.id, "a " + child.verdict + " verdict" + from + " cannot leave the " +
+                                  "record " + child.state);
+    }
+    if (!same_round) return Broken(child.id, "a verdict changes the round or its trees");
+    return Status::Ok();
+  }
+  if (child.verb == "revise") {
+    if (parent_state != ReviewState::kCorrectionRequired) {
+      return Broken(child.id, "a revise" + from + " (revise needs correction_required)");
+    }
+    if (child.generation != parent.generation + 1 ||
+        !IsState(child.state, ReviewState::kReviewing) ||
+        child.current_identity == parent.current_identity) {
+      return Broken(child.id, "a revise that does not open the next round on a new candidate");
+    }
+    return Status::Ok();
+  }
+  if (child.verb == "invalidate") {
+    if (parent_state != ReviewState::kReviewing || parent.generation != 1) {
+      return Broken(child.id,
+                    "an invalidate" + from + " (invalidate needs a pristine reviewing record)");
+    }
+    if (!IsState(child.state, ReviewState::kInvalidated) || !same_round) {
+      return Broken(child.id, "an invalidate that does not keep the round as it was");
+    }
+    return Status::Ok();
+  }
+  const bool burn = child.verb == "burn";
+  if (burn && parent_state != ReviewState::kApproved) {
+    return Broken(child.id, "a burn" + from + " (only an approved lineage can be burned)");
+  }
+  if (!burn && !AcceptsAbandon(parent.state)) {
+    return Broken(child.id, "an abandon" + from + " (a terminal lineage cannot be abandoned)");
+  }
+  if (child.revision != parent.revision) {
+    return Broken(child.id, "a terminal commit that does not hold its parent's record");
+  }
+  return Status::Ok();
+}
+
+}  // namespace gentle::store
