@@ -71,11 +71,12 @@ std::vector<std::string> VerifySigned(const std::string& lineage, const std::str
 // A lineage approved with a signature by `ana`, whom `allowed` allows; `tip` is the approval.
 struct SignedApproval {
   TempDir keys;
+  Key key;
+  std::string allowed;
   LifecycleRepo repo;
-  std::string allowed, lineage, tip;
-  SignedApproval() {
-    const Key key = MakeKey(keys, "ana");
-    allowed = AllowedSigners(keys, {{"ana@example.com", key}});
+  std::string lineage, tip;
+  SignedApproval()
+      : key(MakeKey(keys, "ana")), allowed(AllowedSigners(keys, {{"ana@example.com", key}})) {
     UseKey(repo, key);
     lineage = repo.StartNew()["lineage"];
     REQUIRE(repo.Review(Approve(lineage, true)).exit_code == 0);
@@ -420,21 +421,6 @@ TEST_CASE("signing: an allowed signer's validity window is judged at the commit'
   }
 }
 
-// A repository whose lineage holds an APPROVE signed with ana's key, and an allowed signers file
-// naming ana.
-struct SignedApproval {
-  TempDir keys;
-  Key key;
-  std::string allowed;
-  LifecycleRepo repo;
-  std::string lineage;
-  SignedApproval()
-      : key(MakeKey(keys, "ana")), allowed(AllowedSigners(keys, {{"ana@example.com", key}})) {
-    UseKey(repo, key);
-    lineage = repo.StartNew()["lineage"];
-    REQUIRE(repo.Review(Approve(lineage, true)).exit_code == 0);
-  }
-};
 
 // A signature made for another namespace than git's (ssh-keygen -Y sign -n file over the same
 // payload, put in the commit's gpgsig) names that namespace.
