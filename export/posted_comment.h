@@ -19,11 +19,12 @@
 // and `review comment` applies before it renders): at most kMaxBodyBytes, valid UTF-8, no NUL and
 // no carriage return (forges hand bodies back with CRLF line ends, which the reader turns into LF:
 // a CR of the body itself could not be read back), and nothing that would make the comment
-// ambiguous to the pipeline regexes of reference 001: no `###<spaces>Verdict:` (REVIEW_VERDICT_RE
-// takes the first such line), no `Code Review Summary` or `gentle-ai:review` in any case, and, in
-// a code comment, no `Docs Review` (DOCS_REVIEW_RE is a substring match). Anything else is `usage`
-// naming the reason. So every body CheckPostable accepts renders, and reads back to the same body
-// and verdict, with LF or CRLF line ends (tests/comment_property_test.cc).
+// ambiguous to the review pipeline's regexes (docs/context.md): no `###<spaces>Verdict:`
+// (REVIEW_VERDICT_RE takes the first such line), no `Code Review Summary` or `gentle-ai:review` in
+// any case, and, in a code comment, no `Docs Review` (DOCS_REVIEW_RE is a substring match).
+// Anything else is `usage` naming the reason. So every body CheckPostable accepts renders, and
+// reads back to the same body and verdict, with LF or CRLF line ends
+// (tests/comment_property_test.cc).
 //
 // ReadComment, the one reader: CRLF line ends are read as LF first (a forge's copy reads as the
 // posted one), then the text is read as
@@ -71,8 +72,8 @@ struct PostedComment {
   std::optional<std::string> session;  // as in the marker: at most 8 bytes
 };
 
-// The verdict words (reference 001's table): the one definition `review verdict` and `review
-// comment` share.
+// The verdict words (docs/lifecycle.md, "review verdict"): the one definition `review verdict` and
+// `review comment` share.
 bool IsCodeVerdict(std::string_view verdict);
 bool IsDocsVerdict(std::string_view verdict);
 
