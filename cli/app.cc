@@ -29,7 +29,7 @@ struct Invocation {
   std::string import_remote;
   AttestOptions attest_options;
   CommentOptions comment_options;
-  std::string comment_round, comment_model, comment_session;
+  std::string comment_round, comment_model, comment_session, comment_role;
   std::string parse_comment_file = "-";
   ContextImportOptions context_import;
   std::string pr_view, mr_view, aone_comments, resolved_comments;
@@ -239,12 +239,16 @@ void DefineComment(CLI::App* review, Invocation* in) {
   comment->add_option("--lineage", in->comment_options.lineage, "The lineage")->required();
   comment->add_option("--round", in->comment_round,
                       "The round (record generation) whose verdict to render (default: current)");
+  comment->add_option("--role", in->comment_role,
+                      "Render this role's newest verdict of the round: reviewer or docs-reviewer "
+                      "(default: the round's newest verdict, whatever its role)");
   comment->add_option("--model", in->comment_model,
                       "Put model=M in the marker (A-Z a-z 0-9 _ : + -, '.' between digits)");
   comment->add_option("--session", in->comment_session,
                       "Put session=<first 8 bytes of S> in the marker (same characters)");
   comment->callback([in, comment] {
     if (Given(comment, "--round")) in->comment_options.round = in->comment_round;
+    if (Given(comment, "--role")) in->comment_options.role = in->comment_role;
     if (Given(comment, "--model")) in->comment_options.model = in->comment_model;
     if (Given(comment, "--session")) in->comment_options.session = in->comment_session;
     in->action = [in] { return RunComment(in->common, in->comment_options); };
@@ -474,19 +478,21 @@ void DefineRepair(CLI::App* review, Invocation* in) {
 
 // review seen baseline|add|check|list|new: each verb takes only the flags it uses.
 void DefineSeen(CLI::App* review, Invocation* in) {
-  CLI::App* seen = AddGroup(
-      review, "seen",
-      "The seen ledger: per pull request, the comment ids handled or posted (review-loop.sqlite)");
+  CLI::App* seen =
+      AddGroup(review, "seen",
+               "The seen ledger: per pull request, the comment and review ids handled or posted "
+               "(review-loop.sqlite)");
   struct SeenVerb {
     const char* name;
     const char* description;
   };
   constexpr SeenVerb kSeenVerbs[] = {
-      {"baseline", "Record the PR's existing comment ids once (again only with --force)"},
-      {"add", "Record comment ids handled (or, with --posted, posted: record at post time)"},
-      {"check", "Whether one comment id is seen (read-only; exit 0 either way)"},
+      {"baseline",
+       "Record the PR's existing comment and review ids once (again only with --force)"},
+      {"add", "Record ids handled (or, with --posted, posted: record at post time)"},
+      {"check", "Whether one id is seen (read-only; exit 0 either way)"},
       {"list", "The PR's seen ids with kind and time, in insertion order (read-only)"},
-      {"new", "The comment ids of a ReviewContext not seen yet, in its order (read-only)"},
+      {"new", "The comment ids, then the review ids, of a ReviewContext not seen yet (read-only)"},
   };
   for (const SeenVerb& verb : kSeenVerbs) {
     const std::string name = verb.name;
@@ -495,13 +501,14 @@ void DefineSeen(CLI::App* review, Invocation* in) {
     if (name == "baseline" || name == "add" || name == "check") {
       auto* id = command->add_option(
           "--id", in->seen.ids,
-          name == "check" ? "The comment id (decimal)" : "A comment id (decimal; repeatable)");
+          name == "check" ? "The id: N (comment N) or review:N (the body of review N)"
+                          : "An id: N (comment N) or review:N (the body of review N); repeatable");
       if (name == "check") id->required();
     }
     if (name == "baseline" || name == "add") {
       command
           ->add_option("--ids-file", in->seen_ids_file,
-                       "A file of comment ids, one per line (- for stdin)")
+                       "A file of ids (N or review:N), one per line (- for stdin)")
           ->type_name("FILE");
     }
     if (name == "baseline") {
@@ -510,7 +517,8 @@ void DefineSeen(CLI::App* review, Invocation* in) {
     }
     if (name == "add") {
       command->add_flag("--posted", in->seen.posted,
-                        "The ids are comments you posted (recorded in the same step as the post)");
+                        "The ids are comments or reviews you posted (recorded in the same step as "
+                        "the post)");
     }
     if (name == "new") {
       command->add_option("--context", in->seen.context, "A ReviewContext JSON file")

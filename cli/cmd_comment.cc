@@ -14,10 +14,10 @@
 namespace gentle::cli {
 namespace {
 
-// At most kMaxCommentBytes + 1 bytes of `path` ("-": stdin), so an oversized input is refused
-// without reading all of it.
+// At most kMaxCommentInputBytes + 1 bytes of `path` ("-": stdin), so an oversized input is
+// refused without reading all of it.
 Result<std::string> ReadBounded(const std::string& path) {
-  const size_t limit = exporter::kMaxCommentBytes + 1;
+  const size_t limit = exporter::kMaxCommentInputBytes + 1;
   std::string text;
   std::FILE* in = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (in == nullptr) return Status(Code::kUsage, "cannot read " + path);
@@ -52,7 +52,7 @@ int RunComment(const CommonOptions& common, const CommentOptions& o) {
   }
   auto round = ParseRoundFlag("--round", o.round);
   if (!round.ok()) return ReportError(round.status(), common.json);
-  auto verdict = exporter::ReadRoundVerdict(common.cwd, o.lineage, *round);
+  auto verdict = exporter::ReadRoundVerdict(common.cwd, o.lineage, *round, o.role);
   if (!verdict.ok()) return ReportError(verdict.status(), common.json);
   auto kind = exporter::CommentKindFor(verdict->role, verdict->verdict);
   if (!kind.ok()) return ReportError(Status(kind.status()).WithLineage(o.lineage), common.json);

@@ -16,9 +16,10 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-// An ids file (or stdin for "-"): one id per line, the last line's newline optional; at most
-// loop::kMaxContextBytes. An empty line, a CR or anything but an id is `usage`.
-Result<std::vector<std::string>> ReadIdsFile(const std::string& path) {
+// An ids file (or stdin for "-"): one id per line (N, comment:N or review:N), the last line's
+// newline optional; at most loop::kMaxContextBytes. An empty line, a CR or anything but an id is
+// `usage`.
+Result<std::vector<loop::SeenId>> ReadIdsFile(const std::string& path) {
   std::FILE* in = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
   if (in == nullptr) return Status(Code::kUsage, "--ids-file " + path + ": cannot be read");
   std::string text;
@@ -33,36 +34,42 @@ Result<std::vector<std::string>> ReadIdsFile(const std::string& path) {
   if (in != stdin) std::fclose(in);
   if (failed) return Status(Code::kUsage, "--ids-file " + path + ": cannot be read");
   if (text.size() >= limit) return Status(Code::kUsage, "--ids-file " + path + ": over 64 MiB");
-  std::vector<std::string> ids;
+  std::vector<loop::SeenId> ids;
   size_t start = 0, line = 1;
   while (start < text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string::npos) end = text.size();
-    std::string id = text.substr(start, end - start);
-    if (Status st = loop::CheckCommentId(id); !st.ok()) {
-      return Status(Code::kUsage,
-                    "--ids-file " + path + " line " + std::to_string(line) + ": " + st.message());
+    auto id = loop::ParseSeenId(std::string_view(text).substr(start, end - start));
+    if (!id.ok()) {
+      return Status(Code::kUsage, "--ids-file " + path + " line " + std::to_string(line) + ": " +
+                                      id.status().message());
     }
-    ids.push_back(std::move(id));
+    ids.push_back(std::move(id).value());
     start = end + 1;
     ++line;
   }
   return ids;
 }
 
-Result<std::vector<std::string>> CollectIds(const SeenOptions& o) {
-  std::vector<std::string> ids;
-  for (const std::string& id : o.ids) {
-    if (Status st = loop::CheckCommentId(id); !st.ok()) {
-      return Status(Code::kUsage, "--id: " + st.message());
-    }
-    ids.push_back(id);
+Result<std::vector<loop::SeenId>> CollectIds(const SeenOptions& o) {
+  std::vector<loop::SeenId> ids;
+  for (const std::string& text : o.ids) {
+    auto id = loop::ParseSeenId(text);
+    if (!id.ok()) return Status(Code::kUsage, "--id: " + id.status().message());
+    ids.push_back(std::move(id).value());
   }
   if (o.ids_file) {
-    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> more, ReadIdsFile(*o.ids_file));
+    GENTLE_ASSIGN_OR_RETURN(std::vector<loop::SeenId> more, ReadIdsFile(*o.ids_file));
     ids.insert(ids.end(), more.begin(), more.end());
   }
   return ids;
+}
+
+// The ids as text: N for a comment, review:N for a review (loop/comment_id.h).
+Json IdsJson(const std::vector<loop::SeenId>& ids) {
+  Json out = Json::array();
+  for (const loop::SeenId& id : ids) out.push_back(loop::FormatSeenId(id));
+  return out;
 }
 
 Json Base(const std::string& verb, const std::string& pr) {
@@ -79,8 +86,8 @@ int PrintWrite(const CommonOptions& common, const SeenOptions& o, const std::str
     Json out = Base(o.verb, pr);
     out["kind"] = kind;
     out["recorded_at"] = w.recorded_at;
-    out["added"] = w.added;
-    out["already_seen"] = w.already_seen;
+    out["added"] = IdsJson(w.added);
+    out["already_seen"] = IdsJson(w.already_seen);
     if (o.verb == "baseline") out["forced"] = o.force;
     return PrintJson(out);
   }
@@ -90,7 +97,7 @@ int PrintWrite(const CommonOptions& common, const SeenOptions& o, const std::str
 }
 
 int Write(const CommonOptions& common, const SeenOptions& o, const std::string& pr,
-          const std::vector<std::string>& ids) {
+          const std::vector<loop::SeenId>& ids) {
   const bool baseline = o.verb == "baseline";
   if (!baseline && ids.empty()) {
     return ReportError(Status(Code::kUsage, "seen add needs at least one --id or --ids-file id"),
@@ -108,14 +115,14 @@ int Write(const CommonOptions& common, const SeenOptions& o, const std::string& 
 }
 
 int Read(const CommonOptions& common, const SeenOptions& o, const std::string& pr,
-         const std::vector<std::string>& ids) {
+         const std::vector<loop::SeenId>& ids) {
   // Everything the command was given is checked before the repository is opened.
-  std::vector<std::string> context_ids;
+  std::vector<loop::SeenId> context_ids;
   if (o.verb == "check" && (ids.size() != 1 || o.ids_file)) {
     return ReportError(Status(Code::kUsage, "seen check takes exactly one --id"), common.json);
   }
   if (o.verb == "new") {
-    auto read = loop::ReadContextCommentIds(o.context);
+    auto read = loop::ReadContextIds(o.context);
     if (!read.ok()) return ReportError(read.status(), common.json);
     context_ids = std::move(read).value();
   }
@@ -127,18 +134,19 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
     auto found = reader->Find(pr, ids[0]);
     if (!found.ok()) return ReportError(found.status(), common.json);
     const std::optional<loop::SeenEntry>& entry = *found;
+    const std::string id = loop::FormatSeenId(ids[0]);
     if (common.json) {
       Json out = Base("check", pr);
-      out["id"] = ids[0];
+      out["id"] = id;
       out["seen"] = entry.has_value();
       out["kind"] = entry ? Json(entry->kind) : Json();
       out["recorded_at"] = entry ? Json(entry->recorded_at) : Json();
       return PrintJson(out);
     }
     if (entry) {
-      std::cout << ids[0] << "  seen  " << entry->kind << "  " << entry->recorded_at << "\n";
+      std::cout << id << "  seen  " << entry->kind << "  " << entry->recorded_at << "\n";
     } else {
-      std::cout << ids[0] << "  not seen\n";
+      std::cout << id << "  not seen\n";
     }
     return 0;
   }
@@ -151,7 +159,7 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
       out["ids"] = Json::array();
       for (const loop::SeenEntry& e : listed->entries) {
         Json entry;
-        entry["id"] = e.id;
+        entry["id"] = loop::FormatSeenId(e.id);
         entry["kind"] = e.kind;
         entry["recorded_at"] = e.recorded_at;
         out["ids"].push_back(entry);
@@ -159,7 +167,7 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
       return PrintJson(out);
     }
     for (const loop::SeenEntry& e : listed->entries) {
-      std::cout << e.id << "  " << e.kind << "  " << e.recorded_at << "\n";
+      std::cout << loop::FormatSeenId(e.id) << "  " << e.kind << "  " << e.recorded_at << "\n";
     }
     return 0;
   }
@@ -167,10 +175,10 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
   if (!unseen.ok()) return ReportError(unseen.status(), common.json);
   if (common.json) {
     Json out = Base("new", pr);
-    out["ids"] = *unseen;
+    out["ids"] = IdsJson(*unseen);
     return PrintJson(out);
   }
-  for (const std::string& id : *unseen) std::cout << id << "\n";
+  for (const loop::SeenId& id : *unseen) std::cout << loop::FormatSeenId(id) << "\n";
   return 0;
 }
 

@@ -1,17 +1,15 @@
 // review verdict.
 #include <fstream>
 #include <iostream>
-#include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/render.h"
+#include "export/posted_comment.h"
 #include "transaction/verdict.h"
 
 namespace gentle::cli {
 namespace {
-
-constexpr size_t kMaxBodyBytes = 1u << 20;
 
 Result<std::string> ReadBody(const LifecycleOptions& o) {
   if (o.body.has_value() == o.body_file.has_value()) {
@@ -20,8 +18,14 @@ Result<std::string> ReadBody(const LifecycleOptions& o) {
   if (o.body) return *o.body;
   std::ifstream in(*o.body_file, std::ios::binary);
   if (!in) return Status(Code::kUsage, "cannot read --body-file " + *o.body_file);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  if (text.size() > kMaxBodyBytes) return Status(Code::kUsage, "--body-file exceeds 1 MiB");
+  // At most one byte past the limit is read.
+  std::string text(exporter::kMaxBodyBytes + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  if (in.bad()) return Status(Code::kUsage, "cannot read --body-file " + *o.body_file);
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > exporter::kMaxBodyBytes) {
+    return Status(Code::kUsage, "--body-file exceeds 1 MiB");
+  }
   return text;
 }
 

@@ -66,6 +66,7 @@ struct CommentOptions {
   std::string lineage;
   std::optional<std::string> round;  // checked as a decimal >= 1
   std::optional<std::string> model, session;
+  std::optional<std::string> role;  // reviewer | docs-reviewer: that role's newest verdict
 };
 int RunComment(const CommonOptions& common, const CommentOptions& options);
 // review parse-comment [FILE|-]: JSON gentle-ai.review-comment/v1 with or without --json.

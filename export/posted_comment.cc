@@ -16,14 +16,9 @@ constexpr std::string_view kCodeHeading = "## Code Review Summary\n\n";
 constexpr std::string_view kDocsHeading = "## Docs Review Summary\n\n";
 constexpr std::string_view kVerdictLine = "\n\n### Verdict: ";
 constexpr std::string_view kMarkerOpen = "<!-- gentle-ai:review ";
+// What makes a last line a marker to read (or to report unreadable).
+constexpr std::string_view kMarkerStart = "<!-- gentle-ai:review";
 constexpr std::string_view kMarkerClose = " -->";
-
-bool IsCodeVerdict(std::string_view v) {
-  return v == "APPROVE" || v == "REQUEST_CHANGES" || v == "NEEDS_DISCUSSION";
-}
-bool IsDocsVerdict(std::string_view v) {
-  return v == "APPROVE" || v == "FIXED" || v == "NO_CHANGES";
-}
 
 // One code point of valid UTF-8 at `text[*i]`, advancing `*i`.
 uint32_t NextCodePoint(std::string_view text, size_t* i) {
@@ -79,25 +74,6 @@ bool HoldsVerdictLine(const std::string& lower) {
     if (lower.compare(i, 8, "verdict:") == 0) return true;
   }
   return false;
-}
-
-Status CheckBody(CommentKind kind, std::string_view body) {
-  if (!store::IsValidUtf8(body)) {
-    return Status(Code::kUsage, "the verdict body is not valid UTF-8, which no forge posts");
-  }
-  const std::string lower = Lower(body);
-  auto refuse = [](const std::string& why) {
-    return Status(Code::kUsage, "the verdict body cannot be posted unambiguously: it holds " + why);
-  };
-  if (HoldsVerdictLine(lower)) return refuse("a \"### Verdict:\" line");
-  if (lower.find("code review summary") != std::string::npos) {
-    return refuse("\"Code Review Summary\"");
-  }
-  if (lower.find("gentle-ai:review") != std::string::npos) return refuse("\"gentle-ai:review\"");
-  if (kind == CommentKind::kCode && lower.find("docs review") != std::string::npos) {
-    return refuse("\"Docs Review\" (a docs review to the pipeline)");
-  }
-  return Status::Ok();
 }
 
 Result<int64_t> ParseRound(std::string_view text) {
@@ -174,7 +150,104 @@ Status ParseMarkerFields(std::string_view fields, PostedComment* out) {
   return Status::Ok();
 }
 
+Status ParseMarkerLine(std::string_view marker, PostedComment* out) {
+  if (marker.substr(0, kMarkerOpen.size()) != kMarkerOpen ||
+      marker.size() < kMarkerOpen.size() + kMarkerClose.size() ||
+      marker.substr(marker.size() - kMarkerClose.size()) != kMarkerClose) {
+    return Status(Code::kUsage,
+                  "the comment must end with the marker line \"<!-- gentle-ai:review ... -->\"");
+  }
+  return ParseMarkerFields(
+      marker.substr(kMarkerOpen.size(), marker.size() - kMarkerOpen.size() - kMarkerClose.size()),
+      out);
+}
+
+// The strict reading of `text` (LF line ends): the rendered shape exactly, or `usage`.
+Result<PostedComment> ParseStrict(std::string_view text) {
+  if (text.size() > kMaxCommentBytes) {
+    return Status(Code::kUsage,
+                  "the comment exceeds " + std::to_string(kMaxCommentBytes) + " bytes");
+  }
+  if (text.find('\0') != std::string_view::npos) {
+    return Status(Code::kUsage, "the comment holds a NUL byte");
+  }
+  if (!store::IsValidUtf8(text)) return Status(Code::kUsage, "the comment is not valid UTF-8");
+  PostedComment out;
+  if (text.substr(0, kCodeHeading.size()) == kCodeHeading) {
+    out.kind = CommentKind::kCode;
+  } else if (text.substr(0, kDocsHeading.size()) == kDocsHeading) {
+    out.kind = CommentKind::kDocs;
+  } else {
+    return Status(Code::kUsage,
+                  "the comment must start with the line \"## Code Review Summary\" or \"## Docs "
+                  "Review Summary\" and a blank line");
+  }
+  std::string_view rest = text.substr(kCodeHeading.size());  // both headings have one length
+  if (!rest.empty() && rest.back() == '\n') rest.remove_suffix(1);
+  // The marker: the last line.
+  const size_t marker_start = rest.rfind('\n');
+  std::string_view marker =
+      marker_start == std::string_view::npos ? rest : rest.substr(marker_start + 1);
+  GENTLE_RETURN_IF_ERROR(ParseMarkerLine(marker, &out));
+  // Before the marker: <body>\n\n### Verdict: <VERDICT>\n (the blank line's first newline).
+  std::string_view framed =
+      rest.substr(0, marker_start == std::string_view::npos ? 0 : marker_start);
+  if (framed.empty() || framed.back() != '\n') {
+    return Status(Code::kUsage, "a blank line must separate the verdict line from the marker");
+  }
+  framed.remove_suffix(1);
+  const std::string body_and_line = "\n\n" + std::string(framed);  // an empty body: \n\n\n\n###
+  const size_t line = body_and_line.rfind(kVerdictLine);
+  if (line == std::string::npos || line < 2) {
+    return Status(Code::kUsage,
+                  "the comment must hold a blank line then \"### Verdict: <VERDICT>\" after the "
+                  "body");
+  }
+  out.verdict = body_and_line.substr(line + kVerdictLine.size());
+  const bool docs = out.kind == CommentKind::kDocs;
+  if (docs ? !IsDocsVerdict(out.verdict) : !IsCodeVerdict(out.verdict)) {
+    return Status(Code::kUsage, "\"" + out.verdict + "\" is not a verdict of a " +
+                                    std::string(docs ? "docs review (APPROVE, FIXED or NO_CHANGES)"
+                                                     : "code review (APPROVE, REQUEST_CHANGES or "
+                                                       "NEEDS_DISCUSSION)"));
+  }
+  out.body = body_and_line.substr(2, line - 2);
+  GENTLE_RETURN_IF_ERROR(CheckBody(out.kind, out.body));
+  return out;
+}
+
+std::string_view LastLine(std::string_view text) {
+  while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+  const size_t newline = text.rfind('\n');
+  return newline == std::string_view::npos ? text : text.substr(newline + 1);
+}
+
+// The word of the last `### Verdict: <VERDICT>` line, when it is a verdict.
+std::optional<std::string> LooseVerdict(std::string_view text) {
+  std::optional<std::string> found;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    const std::string_view line = text.substr(start, end - start);
+    if (line.substr(0, kVerdictLine.size() - 2) == kVerdictLine.substr(2)) {
+      const std::string word(line.substr(kVerdictLine.size() - 2));
+      found = IsCodeVerdict(word) || IsDocsVerdict(word) ? std::optional<std::string>(word)
+                                                         : std::nullopt;
+    }
+    start = end + 1;
+  }
+  return found;
+}
+
 }  // namespace
+
+bool IsCodeVerdict(std::string_view v) {
+  return v == "APPROVE" || v == "REQUEST_CHANGES" || v == "NEEDS_DISCUSSION";
+}
+bool IsDocsVerdict(std::string_view v) {
+  return v == "APPROVE" || v == "FIXED" || v == "NO_CHANGES";
+}
 
 std::string_view CommentKindName(CommentKind kind) {
   return kind == CommentKind::kDocs ? "docs" : "code";
@@ -188,6 +261,52 @@ Result<CommentKind> CommentKindFor(const std::string& role, const std::string& v
                                       "REQUEST_CHANGES or NEEDS_DISCUSSION; docs-reviewer: "
                                       "APPROVE, FIXED or NO_CHANGES)")
       .WithDetail("role", role);
+}
+
+Status CheckBody(CommentKind kind, std::string_view body) {
+  if (body.size() > kMaxBodyBytes) {
+    return Status(Code::kUsage,
+                  "the verdict body exceeds " + std::to_string(kMaxBodyBytes) + " bytes (1 MiB)");
+  }
+  if (!store::IsValidUtf8(body)) {
+    return Status(Code::kUsage, "the verdict body is not valid UTF-8, which no forge posts");
+  }
+  if (body.find('\0') != std::string_view::npos) {
+    return Status(Code::kUsage, "the verdict body holds a NUL byte, which no forge posts");
+  }
+  if (body.find('\r') != std::string_view::npos) {
+    return Status(Code::kUsage,
+                  "the verdict body holds a carriage return: forges return line ends as CRLF, so "
+                  "it could not be read back; use LF line ends");
+  }
+  const std::string lower = Lower(body);
+  auto refuse = [](const std::string& why) {
+    return Status(Code::kUsage, "the verdict body cannot be posted unambiguously: it holds " + why);
+  };
+  if (HoldsVerdictLine(lower)) return refuse("a \"### Verdict:\" line");
+  if (lower.find("code review summary") != std::string::npos) {
+    return refuse("\"Code Review Summary\"");
+  }
+  if (lower.find("gentle-ai:review") != std::string::npos) return refuse("\"gentle-ai:review\"");
+  if (kind == CommentKind::kCode && lower.find("docs review") != std::string::npos) {
+    return refuse("\"Docs Review\" (a docs review to the pipeline)");
+  }
+  return Status::Ok();
+}
+
+Status CheckPostable(const std::string& role, const std::string& verdict, std::string_view body) {
+  GENTLE_ASSIGN_OR_RETURN(CommentKind kind, CommentKindFor(role, verdict));
+  return CheckBody(kind, body);
+}
+
+std::string WithLfLineEnds(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\r' && i + 1 < text.size() && text[i + 1] == '\n') continue;
+    out += text[i];
+  }
+  return out;
 }
 
 Status CheckMarkerValue(std::string_view flag, std::string_view value) {
@@ -244,69 +363,29 @@ Result<std::string> RenderComment(const PostedComment& c) {
   return out;
 }
 
-Status ParseMarkerLine(std::string_view marker, PostedComment* out) {
-  if (marker.substr(0, kMarkerOpen.size()) != kMarkerOpen ||
-      marker.size() < kMarkerOpen.size() + kMarkerClose.size() ||
-      marker.substr(marker.size() - kMarkerClose.size()) != kMarkerClose) {
-    return Status(Code::kUsage,
-                  "the comment must end with the marker line \"<!-- gentle-ai:review ... -->\"");
+CommentReading ReadComment(std::string_view raw) {
+  CommentReading out;
+  const std::string text = WithLfLineEnds(raw);
+  auto strict = ParseStrict(text);
+  if (strict.ok()) {
+    out.comment = std::move(strict).value();
+    out.has_marker = true;
+    out.verdict = out.comment.verdict;
+    return out;
   }
-  return ParseMarkerFields(
-      marker.substr(kMarkerOpen.size(), marker.size() - kMarkerOpen.size() - kMarkerClose.size()),
-      out);
+  out.strict = strict.status();
+  const std::string_view line = LastLine(text);
+  out.has_marker = line.substr(0, kMarkerStart.size()) == kMarkerStart;
+  if (!out.has_marker) return out;
+  out.marker = ParseMarkerLine(line, &out.comment);
+  out.verdict = LooseVerdict(text);
+  return out;
 }
 
 Result<PostedComment> ParseComment(std::string_view text) {
-  if (text.size() > kMaxCommentBytes) {
-    return Status(Code::kUsage,
-                  "the comment exceeds " + std::to_string(kMaxCommentBytes) + " bytes");
-  }
-  if (text.find('\0') != std::string_view::npos) {
-    return Status(Code::kUsage, "the comment holds a NUL byte");
-  }
-  if (!store::IsValidUtf8(text)) return Status(Code::kUsage, "the comment is not valid UTF-8");
-  PostedComment out;
-  if (text.substr(0, kCodeHeading.size()) == kCodeHeading) {
-    out.kind = CommentKind::kCode;
-  } else if (text.substr(0, kDocsHeading.size()) == kDocsHeading) {
-    out.kind = CommentKind::kDocs;
-  } else {
-    return Status(Code::kUsage,
-                  "the comment must start with the line \"## Code Review Summary\" or \"## Docs "
-                  "Review Summary\" and a blank line");
-  }
-  std::string_view rest = text.substr(kCodeHeading.size());  // both headings have one length
-  if (!rest.empty() && rest.back() == '\n') rest.remove_suffix(1);
-  // The marker: the last line.
-  const size_t marker_start = rest.rfind('\n');
-  std::string_view marker =
-      marker_start == std::string_view::npos ? rest : rest.substr(marker_start + 1);
-  GENTLE_RETURN_IF_ERROR(ParseMarkerLine(marker, &out));
-  // Before the marker: <body>\n\n### Verdict: <VERDICT>\n (the blank line's first newline).
-  std::string_view framed =
-      rest.substr(0, marker_start == std::string_view::npos ? 0 : marker_start);
-  if (framed.empty() || framed.back() != '\n') {
-    return Status(Code::kUsage, "a blank line must separate the verdict line from the marker");
-  }
-  framed.remove_suffix(1);
-  const std::string body_and_line = "\n\n" + std::string(framed);  // an empty body: \n\n\n\n###
-  const size_t line = body_and_line.rfind(kVerdictLine);
-  if (line == std::string::npos || line < 2) {
-    return Status(Code::kUsage,
-                  "the comment must hold a blank line then \"### Verdict: <VERDICT>\" after the "
-                  "body");
-  }
-  out.verdict = body_and_line.substr(line + kVerdictLine.size());
-  const bool docs = out.kind == CommentKind::kDocs;
-  if (docs ? !IsDocsVerdict(out.verdict) : !IsCodeVerdict(out.verdict)) {
-    return Status(Code::kUsage, "\"" + out.verdict + "\" is not a verdict of a " +
-                                    std::string(docs ? "docs review (APPROVE, FIXED or NO_CHANGES)"
-                                                     : "code review (APPROVE, REQUEST_CHANGES or "
-                                                       "NEEDS_DISCUSSION)"));
-  }
-  out.body = body_and_line.substr(2, line - 2);
-  if (Status st = CheckBody(out.kind, out.body); !st.ok()) return st;
-  return out;
+  CommentReading reading = ReadComment(text);
+  if (!reading.strict.ok()) return reading.strict;
+  return std::move(reading.comment);
 }
 
 }  // namespace gentle::exporter

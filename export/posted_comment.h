@@ -1,6 +1,7 @@
 // The comment a harness posts on a forge for one review round (DESIGN.md section 12, reference
-// 001): rendered from a recorded verdict by `review comment`, read back strictly by
-// `review parse-comment`. Pure text, no I/O.
+// 001; docs/lifecycle.md "Posted comments"): rendered from a recorded verdict by `review comment`,
+// read back by `review parse-comment` and `review ledger` through one reader (ReadComment). Pure
+// text, no I/O.
 //
 // Shape, byte for byte (one trailing newline after the marker):
 //   ## Code Review Summary\n\n<body>\n\n### Verdict: <VERDICT>\n\n
@@ -14,15 +15,29 @@
 // whitespace, newlines and `-->` cannot appear); a session is printed as its first 8 bytes, which
 // must pass the same rule. Anything else is `usage`.
 //
-// A body that would make the comment ambiguous to the pipeline regexes of reference 001 is refused
-// (`usage`): one holding `###<spaces>Verdict:` (REVIEW_VERDICT_RE takes the first such line), `Code
-// Review Summary` or `gentle-ai:review` in any case, or, in a code comment, `Docs Review`
-// (DOCS_REVIEW_RE is a substring match).
+// The body rule (CheckPostable, the one rule `review verdict` applies before it writes anything
+// and `review comment` applies before it renders): at most kMaxBodyBytes, valid UTF-8, no NUL and
+// no carriage return (forges hand bodies back with CRLF line ends, which the reader turns into LF:
+// a CR of the body itself could not be read back), and nothing that would make the comment
+// ambiguous to the review pipeline's regexes (docs/context.md): no `###<spaces>Verdict:`
+// (REVIEW_VERDICT_RE takes the first such line), no `Code Review Summary` or `gentle-ai:review` in
+// any case, and, in a code comment, no `Docs Review` (DOCS_REVIEW_RE is a substring match).
+// Anything else is `usage` naming the reason. So every body CheckPostable accepts renders, and
+// reads back to the same body and verdict, with LF or CRLF line ends
+// (tests/comment_property_test.cc).
 //
-// ParseComment accepts exactly that shape (the final newline may be missing, as forges trim it),
-// with the verdict word of the heading's kind, a lineage id, a decimal round >= 1 without leading
-// zeros, a `sha256:<64 hex>` revision and checked marker values; at most kMaxCommentBytes, valid
-// UTF-8, no NUL. Anything else is `usage` naming what is wrong.
+// ReadComment, the one reader: CRLF line ends are read as LF first (a forge's copy reads as the
+// posted one), then the text is read as
+//   - strict: exactly the shape above (the final newline may be missing, as forges trim it),
+//     with the verdict word of the heading's kind, a lineage id, a decimal round >= 1 without
+//     leading zeros, a `sha256:<64 hex>` revision, checked marker values and a body the rule
+//     accepts; at most kMaxCommentBytes after the line ends are read, valid UTF-8, no NUL (the
+//     CLI reads at most kMaxCommentInputBytes, twice that, of a file: a CRLF copy of the largest
+//     comment);
+//   - the marker: the last line (trailing newlines ignored), when it starts `<!--
+//   gentle-ai:review`;
+//   - the loose verdict: the word of the last `### Verdict: <VERDICT>` line, when it is a verdict.
+// ParseComment is the strict reading or `usage` naming what is wrong.
 #ifndef GENTLE_EXPORT_POSTED_COMMENT_H_
 #define GENTLE_EXPORT_POSTED_COMMENT_H_
 
@@ -36,7 +51,10 @@
 namespace gentle::exporter {
 
 inline constexpr std::string_view kCommentSchema = "gentle-ai.review-comment/v1";
-inline constexpr size_t kMaxCommentBytes = (1u << 20) + 4096;  // a 1 MiB body and the frame
+inline constexpr size_t kMaxBodyBytes = 1u << 20;
+inline constexpr size_t kMaxCommentBytes = kMaxBodyBytes + 4096;  // a 1 MiB body and the frame
+// The most a comment's text may hold before its CRLF line ends are read as LF.
+inline constexpr size_t kMaxCommentInputBytes = 2 * kMaxCommentBytes;
 inline constexpr size_t kMaxMarkerValueBytes = 64;
 inline constexpr size_t kSessionMarkerBytes = 8;
 
@@ -54,9 +72,24 @@ struct PostedComment {
   std::optional<std::string> session;  // as in the marker: at most 8 bytes
 };
 
+// The verdict words (docs/lifecycle.md, "review verdict"): the one definition `review verdict` and
+// `review comment` share.
+bool IsCodeVerdict(std::string_view verdict);
+bool IsDocsVerdict(std::string_view verdict);
+
 // The kind a role's verdict renders as: reviewer + code verdict -> code, docs-reviewer + docs
 // verdict -> docs; anything else `forbidden`.
 Result<CommentKind> CommentKindFor(const std::string& role, const std::string& verdict);
+
+// The body rule above for a comment of `kind`: ok, or `usage` naming the reason.
+Status CheckBody(CommentKind kind, std::string_view body);
+
+// Whether `role`'s `verdict` with `body` can be posted and read back: CommentKindFor, then
+// CheckBody. `review verdict` runs it before any write, `review comment` before it renders.
+Status CheckPostable(const std::string& role, const std::string& verdict, std::string_view body);
+
+// `text` with every CRLF pair read as LF (a lone CR stays).
+std::string WithLfLineEnds(std::string_view text);
 
 // Ok, or `usage` naming `flag` and the rule the value breaks.
 Status CheckMarkerValue(std::string_view flag, std::string_view value);
@@ -65,12 +98,24 @@ Status CheckMarkerValue(std::string_view flag, std::string_view value);
 // cut to its first 8 bytes here.
 Result<std::string> RenderComment(const PostedComment& comment);
 
-Result<PostedComment> ParseComment(std::string_view text);
+// What ReadComment finds in a comment's text.
+struct CommentReading {
+  // Ok when the text is exactly a rendered comment (`comment` then holds all of it); else the
+  // `usage` naming the first thing that is wrong.
+  Status strict;
+  // The last line starts `<!-- gentle-ai:review`. Its fields are in `comment` when `marker` is ok;
+  // else `marker` is the `usage` naming what is wrong with the line.
+  bool has_marker = false;
+  Status marker;
+  PostedComment comment;
+  // The verdict: the strict one, else the word of the last `### Verdict: <VERDICT>` line when it
+  // is a code or docs verdict, else none.
+  std::optional<std::string> verdict;
+};
 
-// The marker line alone (no newline): sets lineage, round, revision, model and session of `out`
-// under the rules above, or `usage` naming what is wrong. forge/ledger_recovery reads the markers
-// of comments that are not wholly this shape with it.
-Status ParseMarkerLine(std::string_view line, PostedComment* out);
+CommentReading ReadComment(std::string_view text);
+
+Result<PostedComment> ParseComment(std::string_view text);
 
 }  // namespace gentle::exporter
 

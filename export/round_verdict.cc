@@ -11,8 +11,12 @@
 namespace gentle::exporter {
 
 Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string& lineage,
-                                      std::optional<int64_t> round) {
+                                      std::optional<int64_t> round,
+                                      const std::optional<std::string>& role) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(lineage));
+  if (role && *role != "reviewer" && *role != "docs-reviewer") {
+    return Status(Code::kUsage, "--role must be reviewer or docs-reviewer, got \"" + *role + "\"");
+  }
   if (round && *round < 1) {
     return Status(Code::kUsage, "--round must be >= 1, got " + std::to_string(*round));
   }
@@ -22,33 +26,45 @@ Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string&
   GENTLE_ASSIGN_OR_RETURN(RoundHistory history, ReadRoundHistory(repo, lineage));
   const int64_t wanted = round.value_or(history.record.generation);
   auto none = [&] {
-    return Status(Code::kNotFound,
-                  "lineage " + lineage + " has no verdict for round " + std::to_string(wanted))
-        .WithLineage(lineage)
-        .WithDetail("round", std::to_string(wanted));
+    Status st(Code::kNotFound, "lineage " + lineage + " has no verdict" +
+                                   (role ? " by role " + *role : std::string()) + " for round " +
+                                   std::to_string(wanted));
+    st.WithLineage(lineage).WithDetail("round", std::to_string(wanted));
+    if (role) st.WithDetail("role", *role);
+    return st;
   };
-  GENTLE_ASSIGN_OR_RETURN(std::optional<RoundCommit> found,
-                          FindRoundCommit(repo, lineage, history.tip, wanted, "verdict"));
-  if (!found) return none();
+  // The newest verdict commit of the round, then older ones of the same round until the role
+  // matches. Each step starts below the last commit read, so the walk stays one pass of the chain.
+  std::optional<store::HistoryCommit> from = history.tip;
   const std::string name = "verdicts/" + std::to_string(wanted) + ".md";
-  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
-                          store::ReadHistoryFile(repo, found->commit.id, name));
-  if (!file) {
-    return Status(Code::kCorrupted, "the verdict commit " + found->commit.id + " of lineage " +
-                                        lineage + " has no " + name)
-        .WithLineage(lineage);
+  for (;;) {
+    GENTLE_ASSIGN_OR_RETURN(std::optional<RoundCommit> found,
+                            FindRoundCommit(repo, lineage, from, wanted, "verdict"));
+    if (!found) return none();
+    GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
+                            store::ReadHistoryFile(repo, found->commit.id, name));
+    if (!file) {
+      return Status(Code::kCorrupted, "the verdict commit " + found->commit.id + " of lineage " +
+                                          lineage + " has no " + name)
+          .WithLineage(lineage);
+    }
+    auto fields = store::ParseVerdictFile(*file);
+    if (!fields.ok()) return Status(fields.status()).WithLineage(lineage);
+    if (role && fields->role != *role) {
+      if (!found->commit.parent) return none();
+      GENTLE_ASSIGN_OR_RETURN(from, store::ReadHistoryCommit(repo, *found->commit.parent));
+      continue;
+    }
+    RoundVerdict out;
+    out.lineage = lineage;
+    out.round = wanted;
+    out.revision = found->record.revision;
+    out.verdict = fields->verdict;
+    out.actor = fields->actor;
+    out.role = fields->role;
+    out.body = fields->body;
+    out.source = history.source;
+    return out;
   }
-  auto fields = store::ParseVerdictFile(*file);
-  if (!fields.ok()) return Status(fields.status()).WithLineage(lineage);
-  RoundVerdict out;
-  out.lineage = lineage;
-  out.round = wanted;
-  out.revision = found->record.revision;
-  out.verdict = fields->verdict;
-  out.actor = fields->actor;
-  out.role = fields->role;
-  out.body = fields->body;
-  out.source = history.source;
-  return out;
 }
 }  // namespace gentle::exporter

@@ -7,12 +7,16 @@
 // a fetched-only lineage (`source`); for a burned lineage the history that keeps its burn commit.
 // The verdict of round N is the newest `verdict` commit of generation N on the first-parent chain
 // from that history's tip (export/round_record.h FindRoundCommit), with its `verdicts/<N>.md`
-// (actor, role, verdict, body) and its record's revision. Without --round the round is the
-// current record's generation.
+// (actor, role, verdict, body) and its record's revision. With `role` (reviewer or
+// docs-reviewer; anything else `usage`), the newest verdict commit of round N whose verdict file
+// names that role: so a docs-reviewer's FIXED and a reviewer's REQUEST_CHANGES of one round each
+// render. Without a role, the newest verdict of the round whatever its role. Without --round the
+// round is the current record's generation.
 //
 // An unknown lineage is `not_found`, an abandoned one `retired`, a burn without a history
-// `consumed`; a round < 1 `usage`; a round with no verdict (never given, or beyond the current
-// generation) `not_found`; a verdict commit without its verdict file `corrupted`.
+// `consumed`; a round < 1 `usage`; a round with no verdict (never given, by that role, or beyond
+// the current generation) `not_found` (details: round, role); a verdict commit without its verdict
+// file `corrupted`.
 #ifndef GENTLE_EXPORT_ROUND_VERDICT_H_
 #define GENTLE_EXPORT_ROUND_VERDICT_H_
 
@@ -33,7 +37,8 @@ struct RoundVerdict {
 };
 
 Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string& lineage,
-                                      std::optional<int64_t> round);
+                                      std::optional<int64_t> round,
+                                      const std::optional<std::string>& role = {});
 
 }  // namespace gentle::exporter
 

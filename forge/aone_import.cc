@@ -79,14 +79,7 @@ Result<ReviewContext> ImportAone(const AoneInput& input) {
   out.comments = comments.Take();
   for (const ContextComment& c : out.comments) {
     if (c.channel != kChannelThread || c.body.empty()) continue;
-    ContextVerdict carrier;
-    carrier.id = c.id;
-    carrier.author = c.author;
-    carrier.body = c.body;
-    carrier.state = "COMMENTED";
-    carrier.submitted_at = c.created_at;
-    carrier.parent_id = c.parent_id;
-    out.ledger_carriers.push_back(std::move(carrier));
+    out.ledger_carriers.push_back(CarrierOf(c));
   }
   SortReviewContext(&out);
   return out;

@@ -1,5 +1,6 @@
 #include "forge/ledger_recovery.h"
 
+#include <algorithm>
 #include <tuple>
 
 #include "forge/timestamp.h"
@@ -7,59 +8,51 @@
 namespace gentle::forge {
 namespace {
 
-// What makes a last line a marker to read (or to report unreadable).
-constexpr std::string_view kMarkerStart = "<!-- gentle-ai:review";
+using store::ForgeIdKind;
 
-std::string WithLf(std::string_view body) {
-  std::string out;
-  out.reserve(body.size());
-  for (size_t i = 0; i < body.size(); ++i) {
-    if (body[i] == '\r' && i + 1 < body.size() && body[i + 1] == '\n') continue;
-    out += body[i];
-  }
-  return out;
-}
+// A carrier with the kind of its id: GitHub review bodies and issue comments are two id spaces.
+struct Carrier {
+  const ContextVerdict* verdict;
+  ForgeIdKind kind;
+};
 
-std::string_view LastLine(std::string_view text) {
-  while (!text.empty() && text.back() == '\n') text.remove_suffix(1);
-  const size_t newline = text.rfind('\n');
-  return newline == std::string_view::npos ? text : text.substr(newline + 1);
-}
-
-bool IsVerdictWord(const std::string& word) {
-  return exporter::CommentKindFor("reviewer", word).ok() ||
-         exporter::CommentKindFor("docs-reviewer", word).ok();
-}
-
-// The word of the last `### Verdict: <VERDICT>` line, when it is a verdict.
-std::optional<std::string> LooseVerdict(std::string_view text) {
-  constexpr std::string_view kLine = "### Verdict: ";
-  std::optional<std::string> found;
-  size_t start = 0;
-  while (start <= text.size()) {
-    size_t end = text.find('\n', start);
-    if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = text.substr(start, end - start);
-    if (line.substr(0, kLine.size()) == kLine) {
-      const std::string word(line.substr(kLine.size()));
-      found = IsVerdictWord(word) ? std::optional<std::string>(word) : std::nullopt;
+// The carriers to read, in the context's order (time, then id, then reviews first): the ledger
+// carriers (GitHub: review bodies; Aone: thread comments) and, on GitHub, the thread comments
+// (issue comments, where a summary posted with `gh pr comment` lives), shaped as carriers.
+std::vector<Carrier> CarriersOf(const ReviewContext& context,
+                                std::vector<ContextVerdict>* issue_comments) {
+  const bool github = context.forge == "github";
+  if (github) {
+    for (const ContextComment& c : context.comments) {
+      if (c.channel == kChannelThread && !c.body.empty()) issue_comments->push_back(CarrierOf(c));
     }
-    start = end + 1;
   }
-  return found;
+  std::vector<Carrier> out;
+  for (const ContextVerdict& v : context.ledger_carriers) {
+    out.push_back({&v, github ? ForgeIdKind::kReview : ForgeIdKind::kComment});
+  }
+  for (const ContextVerdict& v : *issue_comments) out.push_back({&v, ForgeIdKind::kComment});
+  std::stable_sort(out.begin(), out.end(), [](const Carrier& a, const Carrier& b) {
+    return VerdictBefore(*a.verdict, *b.verdict) ||
+           (!VerdictBefore(*b.verdict, *a.verdict) && a.kind == ForgeIdKind::kReview &&
+            b.kind == ForgeIdKind::kComment);
+  });
+  return out;
 }
 
 bool IsCritical(const LedgerMarker& m) {
   return !m.verdict || *m.verdict == "REQUEST_CHANGES" || *m.verdict == "NEEDS_DISCUSSION";
 }
 
-// Round first, then the later time (an empty one earliest), then the larger id.
+// Round first, then the later time (an empty one earliest), then the larger id, then the comment
+// over the review of the same number.
 bool SelectedBefore(const LedgerMarker& a, const LedgerMarker& b) {
   if (a.marker.round != b.marker.round) return a.marker.round < b.marker.round;
   const auto ta = a.at.empty() ? std::nullopt : ParseTimestamp(a.at);
   const auto tb = b.at.empty() ? std::nullopt : ParseTimestamp(b.at);
   if (ta != tb) return ta < tb;
-  return IdLess(a.comment_id, b.comment_id);
+  if (a.comment_id != b.comment_id) return IdLess(a.comment_id, b.comment_id);
+  return a.id_kind == ForgeIdKind::kReview && b.id_kind == ForgeIdKind::kComment;
 }
 
 nlohmann::ordered_json NullOr(const std::optional<std::string>& value) {
@@ -69,6 +62,7 @@ nlohmann::ordered_json NullOr(const std::optional<std::string>& value) {
 nlohmann::ordered_json MarkerJson(const LedgerMarker& m) {
   nlohmann::ordered_json out;
   out["comment_id"] = m.comment_id;
+  out["id_kind"] = store::ForgeIdKindName(m.id_kind);
   out["author"] = m.author;
   out["at"] = m.at;
   out["root"] = m.root;
@@ -88,27 +82,26 @@ Result<Ledger> RecoverLedger(const ReviewContext& context, const std::string& me
   Ledger ledger;
   ledger.forge = context.forge;
   ledger.me = me;
-  for (const ContextVerdict& carrier : context.ledger_carriers) {
-    const std::string body = WithLf(carrier.body);
-    const std::string_view line = LastLine(body);
-    if (line.substr(0, kMarkerStart.size()) != kMarkerStart) continue;
+  std::vector<ContextVerdict> issue_comments;
+  for (const auto& [verdict, kind] : CarriersOf(context, &issue_comments)) {
+    const ContextVerdict& carrier = *verdict;
+    exporter::CommentReading reading = exporter::ReadComment(carrier.body);
+    if (!reading.has_marker) continue;
     const bool root = !carrier.parent_id.has_value();
-    LedgerMarker m;
-    if (Status st = exporter::ParseMarkerLine(line, &m.marker); !st.ok()) {
+    if (!reading.marker.ok()) {
       ledger.unreadable.push_back(
-          {carrier.id, carrier.author, carrier.submitted_at, root, st.message()});
+          {carrier.id, kind, carrier.author, carrier.submitted_at, root, reading.marker.message()});
       continue;
     }
+    LedgerMarker m;
+    m.id_kind = kind;
+    m.marker = std::move(reading.comment);
     m.comment_id = carrier.id;
     m.author = carrier.author;
     m.at = carrier.submitted_at;
     m.root = root;
-    if (auto whole = exporter::ParseComment(body); whole.ok()) {
-      m.verdict = whole->verdict;
-      m.strict = true;
-    } else {
-      m.verdict = LooseVerdict(body);
-    }
+    m.verdict = std::move(reading.verdict);
+    m.strict = reading.strict.ok();
     (!me.empty() && carrier.author == me ? ledger.own : ledger.foreign).push_back(std::move(m));
   }
   if (me.empty()) {
@@ -153,6 +146,7 @@ nlohmann::ordered_json LedgerJson(const Ledger& ledger) {
   for (const UnreadableMarker& u : ledger.unreadable) {
     nlohmann::ordered_json entry;
     entry["comment_id"] = u.comment_id;
+    entry["id_kind"] = store::ForgeIdKindName(u.id_kind);
     entry["author"] = u.author;
     entry["at"] = u.at;
     entry["root"] = u.root;

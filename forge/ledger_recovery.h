@@ -2,17 +2,22 @@
 // (DESIGN.md section 12, reference 000's recoverLedger), as JSON gentle-ai.review-ledger/v1
 // (docs/context.md, "The ledger").
 //
-// - A carrier holds a marker when the last line of its body (line ends CRLF or LF, trailing
-//   newlines ignored) starts with `<!-- gentle-ai:review`; that line is read with
-//   export/posted_comment's ParseMarkerLine. One that does not parse is listed as unreadable, never
-//   used.
+// - The carriers: the context's ledgerCarriers (GitHub: review bodies, id kind `review`; Aone:
+//   thread comments, id kind `comment`) and, on GitHub, its thread comments (issue comments, id
+//   kind `comment`: a summary posted with `gh pr comment`), read in the context's order (time,
+//   then id, then reviews before comments).
+// - Every carrier's body is read with export/posted_comment's ReadComment, the reader `review
+//   parse-comment` uses (CRLF read as LF). A carrier holds a marker when the last line of its body
+//   starts with `<!-- gentle-ai:review`; one whose marker does not parse is listed as unreadable,
+//   never used.
 // - Its verdict: the verdict of the whole body when it is exactly the comment `review comment`
-//   renders (ParseComment; "strict"), else the word of its last `### Verdict: <VERDICT>` line when
-//   that is a code or docs verdict, else none.
+//   renders ("strict"), else the word of its last `### Verdict: <VERDICT>` line when that is a
+//   code or docs verdict, else none.
 // - Own when the carrier's author is exactly `me` (not empty); everything else is foreign,
 //   whatever its marker says: a marker is attribution, never proof.
 // - previous: the own marker with the highest round, ties broken by the later time, then the
-//   larger id (round-first selection); none when there is no own marker.
+//   larger id, then the comment over the review of the same id (the later in the context's
+//   order; round-first selection); none when there is no own marker.
 // - Fail closed: with `me` empty (the login is unknown) and a root carrier (no parentId) holding a
 //   critical marker (verdict REQUEST_CHANGES or NEEDS_DISCUSSION, or no verdict or an unreadable
 //   marker: cannot tell), RecoverLedger answers `ambiguous` (exit 7) and no ledger.
@@ -27,6 +32,7 @@
 
 #include "export/posted_comment.h"
 #include "forge/review_context.h"
+#include "store/forge_id_kind.h"
 #include "store/status.h"
 
 namespace gentle::forge {
@@ -35,6 +41,7 @@ inline constexpr std::string_view kLedgerSchema = "gentle-ai.review-ledger/v1";
 
 struct LedgerMarker {
   std::string comment_id;
+  store::ForgeIdKind id_kind = store::ForgeIdKind::kComment;
   std::string author;
   std::string at;  // the carrier's submittedAt
   bool root = true;
@@ -45,6 +52,7 @@ struct LedgerMarker {
 
 struct UnreadableMarker {
   std::string comment_id;
+  store::ForgeIdKind id_kind = store::ForgeIdKind::kComment;
   std::string author;
   std::string at;
   bool root = true;

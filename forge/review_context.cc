@@ -147,6 +147,17 @@ bool VerdictBefore(const ContextVerdict& a, const ContextVerdict& b) {
   return TimeThenIdLess(a.submitted_at, a.id, b.submitted_at, b.id);
 }
 
+ContextVerdict CarrierOf(const ContextComment& comment) {
+  ContextVerdict carrier;
+  carrier.id = comment.id;
+  carrier.author = comment.author;
+  carrier.body = comment.body;
+  carrier.state = "COMMENTED";
+  carrier.submitted_at = comment.created_at;
+  carrier.parent_id = comment.parent_id;
+  return carrier;
+}
+
 void SortReviewContext(ReviewContext* context) {
   std::stable_sort(context->comments.begin(), context->comments.end(), CommentBefore);
   std::stable_sort(context->verdicts.begin(), context->verdicts.end(), VerdictBefore);

@@ -79,6 +79,10 @@ bool IdLess(std::string_view a, std::string_view b);
 // Whether `text` is "" or an RFC 3339 timestamp (forge/timestamp.h).
 bool IsTimeOrEmpty(std::string_view text);
 
+// A thread comment shaped as a ledger carrier: id, author, body, state COMMENTED, submittedAt its
+// createdAt, parentId kept, no commitId (Aone's carriers; GitHub's issue comments in the ledger).
+ContextVerdict CarrierOf(const ContextComment& comment);
+
 // Sorts the three lists into the canonical order.
 void SortReviewContext(ReviewContext* context);
 

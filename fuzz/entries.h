@@ -20,7 +20,7 @@
 //   ASCII.
 // - FuzzPostedComment: exporter::ParseComment (what `review parse-comment` runs). Refusals are
 //   `usage`; an accepted comment is what RenderComment writes for its fields (less at most the
-//   final newline), and that rendering parses back to the same fields.
+//   final newline; CRLF line ends read as LF), and that rendering parses back to the same fields.
 // - FuzzWorktreeIndex: store::git::ReadWorktreeIndex on the input with its trailing SHA-1
 //   appended. A file it accepts, libgit2's git_index_open accepts too, with the same entries
 //   (path, mode, id); its cache-tree directories are "" or "a/b/"-shaped.

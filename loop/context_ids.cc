@@ -18,10 +18,28 @@ Status Bad(const std::string& name, const std::string& path, const std::string& 
       .WithDetail("json_path", path);
 }
 
+// The ids of the array `key` of `doc` (each object's string `id`), as `kind`, appended to `out`
+// each once.
+Status AppendIds(const nlohmann::json& doc, const std::string& key, store::ForgeIdKind kind,
+                 const std::string& name, std::vector<SeenId>* out, std::set<SeenId>* seen) {
+  const nlohmann::json& list = doc.at(key);
+  for (size_t i = 0; i < list.size(); ++i) {
+    const nlohmann::json& item = list[i];
+    const std::string at = key + "[" + std::to_string(i) + "]";
+    if (!item.is_object()) return Bad(name, at, "must be an object");
+    auto id = item.find("id");
+    if (id == item.end() || !id->is_string()) return Bad(name, at + ".id", "must be a string");
+    const std::string& text_id = id->get_ref<const std::string&>();
+    if (Status st = CheckCommentId(text_id); !st.ok()) return Bad(name, at + ".id", st.message());
+    SeenId typed{kind, text_id};
+    if (seen->insert(typed).second) out->push_back(std::move(typed));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
-Result<std::vector<std::string>> ParseContextCommentIds(std::string_view text,
-                                                        const std::string& name) {
+Result<std::vector<SeenId>> ParseContextIds(std::string_view text, const std::string& name) {
   if (text.size() > kMaxContextBytes) {
     return Status(Code::kUsage, "context " + name + ": larger than 64 MiB (67108864 bytes)")
         .WithDetail("file", name);
@@ -47,22 +65,22 @@ Result<std::vector<std::string>> ParseContextCommentIds(std::string_view text,
   if (comments == doc.end() || !comments->is_array()) {
     return Bad(name, "comments", "must be an array");
   }
-  std::vector<std::string> ids;
-  std::set<std::string> seen;
-  for (size_t i = 0; i < comments->size(); ++i) {
-    const nlohmann::json& item = (*comments)[i];
-    const std::string at = "comments[" + std::to_string(i) + "]";
-    if (!item.is_object()) return Bad(name, at, "must be an object");
-    auto id = item.find("id");
-    if (id == item.end() || !id->is_string()) return Bad(name, at + ".id", "must be a string");
-    const std::string& text_id = id->get_ref<const std::string&>();
-    if (Status st = CheckCommentId(text_id); !st.ok()) return Bad(name, at + ".id", st.message());
-    if (seen.insert(text_id).second) ids.push_back(text_id);
+  auto verdicts = doc.find("verdicts");
+  if (verdicts != doc.end() && !verdicts->is_array()) {
+    return Bad(name, "verdicts", "must be an array");
+  }
+  std::vector<SeenId> ids;
+  std::set<SeenId> seen;
+  GENTLE_RETURN_IF_ERROR(
+      AppendIds(doc, "comments", store::ForgeIdKind::kComment, name, &ids, &seen));
+  if (verdicts != doc.end()) {
+    GENTLE_RETURN_IF_ERROR(
+        AppendIds(doc, "verdicts", store::ForgeIdKind::kReview, name, &ids, &seen));
   }
   return ids;
 }
 
-Result<std::vector<std::string>> ReadContextCommentIds(const std::string& path) {
+Result<std::vector<SeenId>> ReadContextIds(const std::string& path) {
   std::FILE* in = std::fopen(path.c_str(), "rb");
   if (in == nullptr) {
     return Status(Code::kUsage, "context " + path + ": cannot be read").WithDetail("file", path);
@@ -80,7 +98,7 @@ Result<std::vector<std::string>> ReadContextCommentIds(const std::string& path) 
   if (failed) {
     return Status(Code::kUsage, "context " + path + ": cannot be read").WithDetail("file", path);
   }
-  return ParseContextCommentIds(text, path);
+  return ParseContextIds(text, path);
 }
 
 }  // namespace gentle::loop

@@ -1,13 +1,16 @@
-// The comment ids of a ReviewContext file (schema `gentle-ai.review-context/v1`, docs/context.md),
-// for `review seen new` (docs/loop.md). Only `schema` and `comments[].id` are read; every other
-// member is ignored, so the reader does not depend on the rest of the importer's schema.
+// The comment and review ids of a ReviewContext file (schema `gentle-ai.review-context/v1`,
+// docs/context.md), for `review seen new` (docs/loop.md). Only `schema`, `comments[].id` (comment
+// ids) and `verdicts[].id` (review ids: GitHub's reviews, a human's CHANGES_REQUESTED body
+// included) are read; every other member is ignored, so the reader does not depend on the rest of
+// the importer's schema.
 //
 // Contract: the file is read whole up to kMaxContextBytes (64 MiB; a larger file is refused
 // without reading past the limit) and parsed strictly (store/strict_json.h: no duplicate key, at
 // most 64 levels deep). The top level must be an object whose `schema` is the string above and
-// whose `comments` is an array of objects, each with a string `id` that loop/comment_id.h accepts.
-// Anything else is `usage` naming the file and the JSON path (`comments[3].id`). The ids are
-// returned in the file's order, each once (a repeated id keeps its first place).
+// whose `comments` is an array of objects, each with a string `id` that loop/comment_id.h accepts;
+// `verdicts`, when present, the same. Anything else is `usage` naming the file and the JSON path
+// (`comments[3].id`, `verdicts[0].id`). The ids are returned in the file's order, the comments
+// first, then the reviews, each once (a repeated id keeps its first place).
 #ifndef GENTLE_LOOP_CONTEXT_IDS_H_
 #define GENTLE_LOOP_CONTEXT_IDS_H_
 
@@ -15,6 +18,7 @@
 #include <string_view>
 #include <vector>
 
+#include "loop/comment_id.h"
 #include "store/status.h"
 
 namespace gentle::loop {
@@ -22,11 +26,10 @@ namespace gentle::loop {
 inline constexpr std::string_view kReviewContextSchema = "gentle-ai.review-context/v1";
 inline constexpr size_t kMaxContextBytes = size_t{64} << 20;
 
-Result<std::vector<std::string>> ReadContextCommentIds(const std::string& path);
+Result<std::vector<SeenId>> ReadContextIds(const std::string& path);
 
 // The same rules on text already read (`name` is the file name used in messages).
-Result<std::vector<std::string>> ParseContextCommentIds(std::string_view text,
-                                                        const std::string& name);
+Result<std::vector<SeenId>> ParseContextIds(std::string_view text, const std::string& name);
 
 }  // namespace gentle::loop
 

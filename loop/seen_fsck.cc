@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cstdio>
+#include <vector>
 
 #include "loop/seen_ledger.h"
 #include "loop/seen_schema.h"
@@ -94,13 +95,19 @@ Result<SeenFsck> CheckSeenLedger(const std::string& common_dir) {
         "integrity_check: " + (*row ? check->ColumnText(0) : std::string("no answer")));
     return out;
   }
-  if (*version == kSeenSchemaVersion) {
-    for (const char* sql :
-         {kSelectEntry, kSelectEntries, kSelectBaseline, kInsertEntry, kUpsertBaseline}) {
+  if (*version >= 1) {
+    // A version-1 ledger is sound: the next writer migrates it.
+    const SeenReads reads = SeenReadsFor(*version);
+    std::vector<const char*> statements = {reads.entry, reads.entries, kSelectBaseline};
+    if (*version == kSeenSchemaVersion) {
+      statements.insert(statements.end(), {kInsertEntry, kUpsertBaseline});
+    }
+    for (const char* sql : statements) {
       auto stmt = (*conn)->PrepareUncached(sql);
       if (!stmt.ok()) {
         add(FindingCode::kLoopCorrupted, path,
-            "tables do not match schema version 1: " + LedgerStatus(stmt.status()).message());
+            "tables do not match schema version " + std::to_string(*version) + ": " +
+                LedgerStatus(stmt.status()).message());
         return out;
       }
     }

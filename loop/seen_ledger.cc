@@ -35,8 +35,8 @@ std::string_view SeenKindName(SeenKind kind) {
   return "handled";
 }
 
-SeenLedgerReader::SeenLedgerReader(std::unique_ptr<SqliteConnection> conn)
-    : conn_(std::move(conn)) {}
+SeenLedgerReader::SeenLedgerReader(std::unique_ptr<SqliteConnection> conn, int version)
+    : conn_(std::move(conn)), version_(version) {}
 SeenLedgerReader::SeenLedgerReader(SeenLedgerReader&&) noexcept = default;
 SeenLedgerReader& SeenLedgerReader::operator=(SeenLedgerReader&&) noexcept = default;
 SeenLedgerReader::~SeenLedgerReader() = default;
@@ -46,7 +46,7 @@ Result<SeenLedgerReader> SeenLedgerReader::Open(const std::string& common_dir) {
   GENTLE_ASSIGN_OR_RETURN(SeenReadiness readiness, InspectSeenLedger(common_dir));
   switch (readiness) {
     case SeenReadiness::kAbsent:
-      return SeenLedgerReader(nullptr);
+      return SeenLedgerReader(nullptr, 0);
     case SeenReadiness::kSideFilesMissing:
       return Unreadable(path, "is a WAL database without its -wal or -shm");
     case SeenReadiness::kWalInterrupted:
@@ -62,38 +62,37 @@ Result<SeenLedgerReader> SeenLedgerReader::Open(const std::string& common_dir) {
       SqliteConnection::Open(path, SqliteConnection::Mode::kReadOnly, store::LockTimeoutMillis());
   if (!conn.ok()) {
     // Removed between the check and the open: nothing seen.
-    if (conn.status().code() == Code::kNotFound) return SeenLedgerReader(nullptr);
+    if (conn.status().code() == Code::kNotFound) return SeenLedgerReader(nullptr, 0);
     return LedgerStatus(conn.status());
   }
   auto version = store::index::ReadSchemaVersion(**conn);
   if (!version.ok()) return LedgerStatus(version.status());
   GENTLE_RETURN_IF_ERROR(LedgerStatus(CheckSeenOwnership(**conn, *version)));
   // An empty file no writer migrated yet (a writer stopped right after creating it).
-  if (*version == 0) return SeenLedgerReader(nullptr);
+  if (*version == 0) return SeenLedgerReader(nullptr, 0);
   // Compiling the statements proves the tables match the version.
-  for (const char* sql : {kSelectEntry, kSelectEntries, kSelectBaseline}) {
+  const SeenReads reads = SeenReadsFor(*version);
+  for (const char* sql : {reads.entry, reads.entries, kSelectBaseline}) {
     auto stmt = (*conn)->Prepare(sql);
     if (!stmt.ok()) {
       Status st = LedgerStatus(stmt.status());
       if (st.code() == Code::kBusy) return st;
-      return Status(Code::kCorrupted,
-                    "seen ledger: tables do not match schema version 1: " + st.message());
+      return Status(Code::kCorrupted, "seen ledger: tables do not match schema version " +
+                                          std::to_string(*version) + ": " + st.message());
     }
   }
-  return SeenLedgerReader(std::move(conn).value());
+  return SeenLedgerReader(std::move(conn).value(), *version);
 }
 
-Result<std::optional<SeenEntry>> SeenLedgerReader::Find(const std::string& pr,
-                                                        const std::string& id) {
+Result<std::optional<SeenEntry>> SeenLedgerReader::Find(const std::string& pr, const SeenId& id) {
   if (!conn_) return std::optional<SeenEntry>();
-  auto stmt = conn_->Prepare(kSelectEntry);
+  auto stmt = conn_->Prepare(SeenReadsFor(version_).entry);
   if (!stmt.ok()) return LedgerStatus(stmt.status());
-  stmt->Bind(1, pr).Bind(2, id);
+  stmt->Bind(1, pr).Bind(2, store::ForgeIdKindName(id.kind)).Bind(3, id.id);
   auto row = stmt->Step();
   if (!row.ok()) return LedgerStatus(row.status());
   if (!*row) return std::optional<SeenEntry>();
-  return std::optional<SeenEntry>(
-      SeenEntry{stmt->ColumnText(0), stmt->ColumnText(1), stmt->ColumnText(2)});
+  return std::optional<SeenEntry>(SeenEntry{id, stmt->ColumnText(0), stmt->ColumnText(1)});
 }
 
 Result<SeenPr> SeenLedgerReader::List(const std::string& pr) {
@@ -108,12 +107,16 @@ Result<SeenPr> SeenLedgerReader::List(const std::string& pr) {
       GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
       if (row) out.baselined_at = stmt.ColumnText(0);
     }
-    GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kSelectEntries));
+    GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(SeenReadsFor(version_).entries));
     stmt.Bind(1, pr);
     while (true) {
       GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
       if (!row) break;
-      out.entries.push_back({stmt.ColumnText(0), stmt.ColumnText(1), stmt.ColumnText(2)});
+      // The table's CHECK constraints hold the kind to comment | review.
+      const auto kind = store::ParseForgeIdKind(stmt.ColumnText(0));
+      if (!kind) return Status(Code::kCorrupted, "seen ledger: a row with an unknown id kind");
+      out.entries.push_back(
+          {SeenId{*kind, stmt.ColumnText(1)}, stmt.ColumnText(2), stmt.ColumnText(3)});
     }
     return Status::Ok();
   }();
@@ -134,15 +137,15 @@ Result<std::optional<std::string>> SeenLedgerReader::BaselinedAt(const std::stri
   return std::optional<std::string>(stmt->ColumnText(0));
 }
 
-Result<std::vector<std::string>> SeenLedgerReader::Unseen(const std::string& pr,
-                                                          const std::vector<std::string>& ids) {
-  std::vector<std::string> out;
+Result<std::vector<SeenId>> SeenLedgerReader::Unseen(const std::string& pr,
+                                                     const std::vector<SeenId>& ids) {
+  std::vector<SeenId> out;
   if (!conn_) return ids;
   GENTLE_RETURN_IF_ERROR(LedgerStatus(conn_->Exec("BEGIN")));
   Status status = [&]() -> Status {
-    for (const std::string& id : ids) {
-      GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kSelectEntry));
-      stmt.Bind(1, pr).Bind(2, id);
+    for (const SeenId& id : ids) {
+      GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(SeenReadsFor(version_).entry));
+      stmt.Bind(1, pr).Bind(2, store::ForgeIdKindName(id.kind)).Bind(3, id.id);
       GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
       if (!row) out.push_back(id);
     }

@@ -1,7 +1,8 @@
 // The seen ledger (DESIGN.md section 12, reference 004 "The seen file"; docs/loop.md): per pull
-// request, the forge comment ids a session has handled or posted, so that its own replies and
-// what it already dealt with never come back as new feedback. Deduplicated by id, never by author
-// (there is no author column at all).
+// request, the forge comment and review ids a session has handled or posted, so that its own
+// replies and what it already dealt with never come back as new feedback. An id is keyed with its
+// kind (loop/comment_id.h: GitHub's review bodies have their own id space). Deduplicated by id,
+// never by author (there is no author column at all).
 //
 // Kept in `<common-dir>/gentle-ai/review-loop.sqlite`: primary data, not an index (nothing rebuilds
 // it; `review store reset` leaves it alone). Mode 0600, WAL, synchronous=FULL, PERSIST_WAL (readers
@@ -15,6 +16,10 @@
 // whose -wal or -shm is missing, or whose -wal holds a header and no frame (a writer killed between
 // the two), cannot be read without writing: readers refuse it with `corrupted` naming the writer
 // that recovers it (any `seen add` or `seen baseline`).
+//
+// Schema versions: 1 keyed ids without their kind; 2 keys (pr, id_kind, id). Readers read a
+// version-1 file as it is (every id a comment); the first writer migrates it to 2 in one
+// transaction, every id, its seq, kind and time kept.
 //
 // Writers (Baseline, Add: loop/seen_ledger_write.cc, the write target) first judge an existing
 // file as a reader does (read-only), so a file that is not ours, a newer schema, a -wal SQLite
@@ -34,6 +39,7 @@
 #include <string_view>
 #include <vector>
 
+#include "loop/comment_id.h"
 #include "store/status.h"
 
 namespace gentle::store::index {
@@ -44,7 +50,7 @@ namespace gentle::loop {
 
 inline constexpr std::string_view kSeenSchema = "gentle-ai.review-seen/v1";
 // PRAGMA user_version this release writes and reads.
-inline constexpr int kSeenSchemaVersion = 1;
+inline constexpr int kSeenSchemaVersion = 2;
 // PRAGMA application_id of a seen ledger ("GALP").
 inline constexpr int32_t kSeenApplicationId = 0x47414c50;
 
@@ -55,7 +61,7 @@ enum class SeenKind { kBaseline, kHandled, kPosted };
 std::string_view SeenKindName(SeenKind kind);  // "baseline" | "handled" | "posted"
 
 struct SeenEntry {
-  std::string id;
+  SeenId id;
   std::string kind;  // SeenKindName
   std::string recorded_at;
 };
@@ -73,34 +79,34 @@ class SeenLedgerReader {
   SeenLedgerReader& operator=(SeenLedgerReader&&) noexcept;
   ~SeenLedgerReader();
 
-  Result<std::optional<SeenEntry>> Find(const std::string& pr, const std::string& id);
+  Result<std::optional<SeenEntry>> Find(const std::string& pr, const SeenId& id);
   Result<SeenPr> List(const std::string& pr);
   // When `baseline` last ran for `pr`, or nothing.
   Result<std::optional<std::string>> BaselinedAt(const std::string& pr);
   // The ids of `ids` not seen for `pr`, in their order.
-  Result<std::vector<std::string>> Unseen(const std::string& pr,
-                                          const std::vector<std::string>& ids);
+  Result<std::vector<SeenId>> Unseen(const std::string& pr, const std::vector<SeenId>& ids);
 
  private:
-  explicit SeenLedgerReader(std::unique_ptr<store::index::SqliteConnection> conn);
+  SeenLedgerReader(std::unique_ptr<store::index::SqliteConnection> conn, int version);
   std::unique_ptr<store::index::SqliteConnection> conn_;  // null: no ledger, nothing seen
+  int version_ = 0;  // the file's schema version (1 is read as it is; writers migrate)
 };
 
 // What one write did: ids newly recorded and ids that were already there, each in argument order.
 struct SeenWrite {
-  std::vector<std::string> added;
-  std::vector<std::string> already_seen;
+  std::vector<SeenId> added;
+  std::vector<SeenId> already_seen;
   std::string recorded_at;
 };
 
 // Records `ids` for `pr` with `kind` (kHandled or kPosted). Idempotent per id.
 Result<SeenWrite> Add(const std::string& common_dir, const std::string& pr,
-                      const std::vector<std::string>& ids, SeenKind kind);
+                      const std::vector<SeenId>& ids, SeenKind kind);
 // Records the PR's existing `ids` (kind baseline) and marks the PR baselined, in one transaction.
 // A PR already baselined is `conflict` (nothing written) unless `force`: then the ids are added
 // (nothing seen is ever forgotten) and baselined_at moves to now.
 Result<SeenWrite> Baseline(const std::string& common_dir, const std::string& pr,
-                           const std::vector<std::string>& ids, bool force);
+                           const std::vector<SeenId>& ids, bool force);
 
 }  // namespace gentle::loop
 

@@ -56,7 +56,9 @@ Status Migrate(SqliteConnection& conn) {
     GENTLE_ASSIGN_OR_RETURN(int locked, store::index::ReadSchemaVersion(conn));
     GENTLE_RETURN_IF_ERROR(CheckSeenOwnership(conn, locked));
     if (locked == kSeenSchemaVersion) return Status::Ok();
-    GENTLE_RETURN_IF_ERROR(conn.Exec(kSeenMigrateTo1));
+    if (locked < 1) GENTLE_RETURN_IF_ERROR(conn.Exec(kSeenMigrateTo1));
+    GENTLE_RETURN_IF_ERROR(conn.Exec(kSeenMigrateTo2));
+    store::FaultPoint("seen:migrated");
     return conn.Exec(("PRAGMA user_version = " + std::to_string(kSeenSchemaVersion)).c_str());
   });
 }
@@ -160,13 +162,17 @@ Result<std::unique_ptr<SqliteConnection>> OpenForWrite(const std::string& common
 }
 
 // Inserts each id once (the first kind wins); sorts them into added / already_seen.
-Status InsertIds(SqliteConnection& conn, const std::string& pr, const std::vector<std::string>& ids,
+Status InsertIds(SqliteConnection& conn, const std::string& pr, const std::vector<SeenId>& ids,
                  SeenKind kind, const std::string& now, SeenWrite* out) {
-  std::set<std::string> done;
-  for (const std::string& id : ids) {
+  std::set<SeenId> done;
+  for (const SeenId& id : ids) {
     if (!done.insert(id).second) continue;
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(kInsertEntry));
-    stmt.Bind(1, pr).Bind(2, id).Bind(3, SeenKindName(kind)).Bind(4, now);
+    stmt.Bind(1, pr)
+        .Bind(2, store::ForgeIdKindName(id.kind))
+        .Bind(3, id.id)
+        .Bind(4, SeenKindName(kind))
+        .Bind(5, now);
     GENTLE_RETURN_IF_ERROR(stmt.Run());
     (conn.Changes() == 1 ? out->added : out->already_seen).push_back(id);
   }
@@ -176,7 +182,7 @@ Status InsertIds(SqliteConnection& conn, const std::string& pr, const std::vecto
 }  // namespace
 
 Result<SeenWrite> Add(const std::string& common_dir, const std::string& pr,
-                      const std::vector<std::string>& ids, SeenKind kind) {
+                      const std::vector<SeenId>& ids, SeenKind kind) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::Fd> lock, LockAndCheck(common_dir, nullptr));
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn, OpenForWrite(common_dir));
   SeenWrite out;
@@ -192,7 +198,7 @@ Result<SeenWrite> Add(const std::string& common_dir, const std::string& pr,
 }
 
 Result<SeenWrite> Baseline(const std::string& common_dir, const std::string& pr,
-                           const std::vector<std::string>& ids, bool force) {
+                           const std::vector<SeenId>& ids, bool force) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::Fd> lock,
                           LockAndCheck(common_dir, force ? nullptr : &pr));
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn, OpenForWrite(common_dir));

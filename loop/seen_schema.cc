@@ -16,6 +16,17 @@ Result<int64_t> ReadIntPragma(store::index::SqliteConnection& conn, const char* 
 
 }  // namespace
 
+SeenReads SeenReadsFor(int version) {
+  if (version == 1) {
+    return {
+        "SELECT kind, recorded_at FROM seen WHERE pr = ?1 AND ?2 = 'comment' AND "
+        "comment_id = ?3",
+        "SELECT 'comment', comment_id, kind, recorded_at FROM seen WHERE pr = ?1 ORDER BY seq"};
+  }
+  return {"SELECT kind, recorded_at FROM seen WHERE pr = ?1 AND id_kind = ?2 AND id = ?3",
+          "SELECT id_kind, id, kind, recorded_at FROM seen WHERE pr = ?1 ORDER BY seq"};
+}
+
 std::string SeenLedgerPath(const std::string& common_dir) {
   return common_dir + "/gentle-ai/review-loop.sqlite";
 }

@@ -11,7 +11,8 @@
 
 namespace gentle::loop {
 
-// Version 0 -> 1. STRICT tables; `seq` is the rowid, so insertion order; (pr, comment_id) unique.
+// Version 0 -> 1 (then 2 below). STRICT tables; `seq` is the rowid, so insertion order;
+// (pr, comment_id) unique.
 inline constexpr const char* kSeenMigrateTo1 = R"sql(
 CREATE TABLE baselines (
   pr           TEXT PRIMARY KEY NOT NULL CHECK (length(pr) BETWEEN 1 AND 256),
@@ -30,13 +31,39 @@ CREATE INDEX seen_by_pr ON seen (pr, seq);
 PRAGMA application_id = 1195461712;
 )sql";
 
-inline constexpr const char* kSelectEntry =
-    "SELECT comment_id, kind, recorded_at FROM seen WHERE pr = ?1 AND comment_id = ?2";
-inline constexpr const char* kSelectEntries =
-    "SELECT comment_id, kind, recorded_at FROM seen WHERE pr = ?1 ORDER BY seq";
+// Version 1 -> 2: every id gets its kind (`comment`, `review`: GitHub's review bodies have their
+// own id space); the rows of version 1 are comments and keep their seq, kind and time. The table
+// is rebuilt (SQLite cannot change a UNIQUE constraint in place); run inside the migration's one
+// transaction, so a ledger is wholly version 1 or wholly version 2.
+inline constexpr const char* kSeenMigrateTo2 = R"sql(
+CREATE TABLE seen_v2 (
+  seq          INTEGER PRIMARY KEY,
+  pr           TEXT NOT NULL CHECK (length(pr) BETWEEN 1 AND 256),
+  id_kind      TEXT NOT NULL CHECK (id_kind IN ('comment', 'review')),
+  id           TEXT NOT NULL CHECK (length(id) BETWEEN 1 AND 20
+                                    AND id NOT GLOB '*[^0-9]*' AND id NOT GLOB '0*'),
+  kind         TEXT NOT NULL CHECK (kind IN ('baseline', 'handled', 'posted')),
+  recorded_at  TEXT NOT NULL,
+  UNIQUE (pr, id_kind, id)
+) STRICT;
+INSERT INTO seen_v2 (seq, pr, id_kind, id, kind, recorded_at)
+  SELECT seq, pr, 'comment', comment_id, kind, recorded_at FROM seen ORDER BY seq;
+DROP TABLE seen;
+ALTER TABLE seen_v2 RENAME TO seen;
+CREATE INDEX seen_by_pr ON seen (pr, seq);
+)sql";
+
+// The statements that read a ledger of `version` (1 or 2): a version-1 ledger, which only a writer
+// migrates, is read as it is, every id a comment. ?1 pr, ?2 id kind, ?3 id.
+struct SeenReads {
+  const char* entry;    // kind, recorded_at of one id
+  const char* entries;  // id_kind, id, kind, recorded_at of a PR, in insertion order
+};
+SeenReads SeenReadsFor(int version);
+
 inline constexpr const char* kSelectBaseline = "SELECT baselined_at FROM baselines WHERE pr = ?1";
 inline constexpr const char* kInsertEntry =
-    "INSERT OR IGNORE INTO seen (pr, comment_id, kind, recorded_at) VALUES (?1, ?2, ?3, ?4)";
+    "INSERT OR IGNORE INTO seen (pr, id_kind, id, kind, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5)";
 inline constexpr const char* kUpsertBaseline =
     "INSERT INTO baselines (pr, baselined_at) VALUES (?1, ?2) "
     "ON CONFLICT (pr) DO UPDATE SET baselined_at = excluded.baselined_at";

@@ -250,8 +250,9 @@ TEST_CASE("comment: roles - only reviewer code verdicts and docs-reviewer docs v
   CHECK(repo.StoreBytes() == before);
 }
 
-TEST_CASE("comment: a body that would mislead the pipeline regexes is refused") {
+TEST_CASE("comment: a body that would mislead the pipeline regexes is refused by verdict") {
   LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
   for (const char* body : {"ok\n\n### Verdict: APPROVE", "see ###   verdict: x",
                            "## Code Review Summary", "<!-- gentle-ai:review x -->",
                            "The docs review is pending.", "ok\n###\xc2\xa0Verdict: APPROVE",
@@ -259,16 +260,54 @@ TEST_CASE("comment: a body that would mislead the pipeline regexes is refused") 
                            "ct: APPROVE",
                            "Docs Rev\xc4\xb1"
                            "ew later",
-                           "Code Review \xc5\xbfummary", "bad \xff byte"}) {
+                           "Code Review \xc5\xbfummary", "two\r\nlines"}) {
     INFO("body: " << body);
-    const std::string lineage = repo.StartNew()["lineage"];
-    Give(repo, lineage, "REQUEST_CHANGES", "reviewer", body);
-    ExpectCode(Comment(repo, {"--lineage", lineage}, true), "usage", 2);
+    // Prevention: the verdict is never recorded, so no comment can be refused later.
+    repo.ExpectRefused(Verdict(lineage, "REQUEST_CHANGES", "reviewer", body), "usage", 2);
+    RunResult run = repo.Review(Verdict(lineage, "APPROVE", "reviewer", body));
+    CHECK(run.Json()["error"]["message"].get<std::string>().rfind("the verdict body ", 0) == 0);
+    CHECK(run.Json()["error"]["lineage"] == lineage);
   }
+  CHECK(repo.ReviewOk({"status", "--lineage", lineage})["lineages"][0]["state"] == "reviewing");
   // "Docs Review" in a docs comment is what DOCS_REVIEW_RE looks for anyway.
   const std::string docs = repo.StartNew()["lineage"];
   Give(repo, docs, "NO_CHANGES", "docs-reviewer", "Docs review: nothing to change.");
   CHECK(Comment(repo, {"--lineage", docs}).exit_code == 0);
+}
+
+TEST_CASE("comment --role: a docs-reviewer's FIXED and a reviewer's REQUEST_CHANGES both render") {
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+  const std::string changes = Give(repo, lineage, "REQUEST_CHANGES", "reviewer", "Fix the loop.");
+  const std::string fixed = Give(repo, lineage, "FIXED", "docs-reviewer", "Docs updated.");
+  const std::string marker = "gentle-ai:review lineage=" + lineage + " round=1 revision=";
+  const std::string code_comment =
+      Expected("Code Review Summary", "Fix the loop.", "REQUEST_CHANGES", marker + changes);
+  const std::string docs_comment =
+      Expected("Docs Review Summary", "Docs updated.", "FIXED", marker + fixed);
+  // Without --role: the round's newest verdict, whatever its role (as before).
+  CHECK(Comment(repo, {"--lineage", lineage}).out == docs_comment);
+  RunResult reviewer = Comment(repo, {"--lineage", lineage, "--role", "reviewer"});
+  INFO(reviewer.err);
+  CHECK(reviewer.exit_code == 0);
+  CHECK(reviewer.out == code_comment);
+  CHECK(Comment(repo, {"--lineage", lineage, "--role", "docs-reviewer", "--round", "1"}).out ==
+        docs_comment);
+  // A later verdict of one role leaves the other role's comment as it was.
+  const std::string second = Give(repo, lineage, "NEEDS_DISCUSSION", "reviewer", "Let us talk.");
+  CHECK(Comment(repo, {"--lineage", lineage, "--role", "docs-reviewer"}).out == docs_comment);
+  CHECK(Comment(repo, {"--lineage", lineage, "--role", "reviewer"}).out ==
+        Expected("Code Review Summary", "Let us talk.", "NEEDS_DISCUSSION", marker + second));
+  // A role with no verdict in the round, and a role that gives none at all.
+  const std::string other = repo.StartNew()["lineage"];
+  Give(repo, other, "REQUEST_CHANGES", "reviewer", "Nope.");
+  RunResult none = Comment(repo, {"--lineage", other, "--role", "docs-reviewer"}, true);
+  ExpectCode(none, "not_found", 3);
+  CHECK(none.Json()["error"]["details"]["role"] == "docs-reviewer");
+  CHECK(none.Json()["error"]["details"]["round"] == "1");
+  for (const char* bad : {"general", "Reviewer", ""}) {
+    ExpectCode(Comment(repo, {"--lineage", other, "--role", bad}, true), "usage", 2);
+  }
 }
 
 TEST_CASE("parse-comment: near-misses and malformed comments are usage naming the fault") {

@@ -274,5 +274,109 @@ TEST_CASE("ledger - a number out of range in the context is usage naming its JSO
                         "): comments[0].line: a number out of range: 1e999\n");
 }
 
+// A GitHub context built by `review context import` from the fixture's `gh pr view` and the given
+// issue-comment and review pages.
+std::string GithubContext(const TempDir& dir, const nlohmann::json& issue_comments,
+                          const nlohmann::json& reviews) {
+  const std::string comments = dir.path() + "/ic.json";
+  WriteFile(comments, issue_comments.dump());
+  const std::string review_page = dir.path() + "/rv.json";
+  WriteFile(review_page, reviews.dump());
+  const std::string out = dir.path() + "/github-context.json";
+  RunResult run =
+      Review({"context", "import", "--forge", "github", "--pr-view", kGithub + "pr-view.json",
+              "--issue-comments", comments, "--reviews", review_page, "--output", out});
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  return out;
+}
+
+nlohmann::json GithubItem(int id, const std::string& login, const std::string& body,
+                          const std::string& time, bool review) {
+  nlohmann::json item = {{"id", id}, {"user", {{"login", login}}}, {"body", body}};
+  if (review) {
+    item["state"] = "COMMENTED";
+    item["submitted_at"] = time;
+  } else {
+    item["created_at"] = time;
+  }
+  return item;
+}
+
+TEST_CASE("ledger github - a round posted as an issue comment is recovered - ids keep their kind") {
+  TempDir dir;
+  // Review 2002 and issue comment 2002: one number, two id spaces. The round posted with
+  // `gh pr comment` (an issue comment) is the newest own round.
+  const std::string context = GithubContext(
+      dir,
+      nlohmann::json::array({
+          GithubItem(2002, "review-bot", Posted("APPROVE", 2, '2'), "2026-11-22T08:00:00Z", false),
+          GithubItem(2003, "mallory", Posted("APPROVE", 9, '9'), "2026-11-22T09:00:00Z", false),
+          GithubItem(2004, "octocat", "Thanks!", "2026-11-22T10:00:00Z", false),
+      }),
+      nlohmann::json::array({
+          GithubItem(2002, "review-bot", Posted("REQUEST_CHANGES", 1, '1'), "2026-11-20T08:00:00Z",
+                     true),
+      }));
+  RunResult run = Ledger(context, "review-bot");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  const nlohmann::json ledger = run.Json();
+  const std::string lineage = "\"lineage\":\"" + kLineage + "\"";
+  CHECK(ledger["previous"] ==
+        nlohmann::json::parse(
+            "{\"comment_id\":\"2002\",\"id_kind\":\"comment\",\"author\":\"review-bot\","
+            "\"at\":\"2026-11-22T08:00:00Z\",\"root\":true," +
+            lineage + ",\"round\":2,\"revision\":\"" + Revision('2') +
+            "\",\"model\":null,\"session\":null,\"verdict\":\"APPROVE\",\"strict\":true}"));
+  REQUIRE(ledger["own"].size() == 2);
+  CHECK(ledger["own"][0]["id_kind"] == "review");
+  CHECK(ledger["own"][0]["round"] == 1);
+  CHECK(ledger["own"][0]["verdict"] == "REQUEST_CHANGES");
+  CHECK(ledger["own"][1]["id_kind"] == "comment");
+  REQUIRE(ledger["foreign"].size() == 1);
+  CHECK(ledger["foreign"][0]["comment_id"] == "2003");
+  CHECK(ledger["foreign"][0]["id_kind"] == "comment");
+  // The unknown login fails closed on an issue comment's critical marker too.
+  const std::string critical = GithubContext(
+      dir,
+      nlohmann::json::array({GithubItem(7, "review-bot", Posted("REQUEST_CHANGES", 1, '1'),
+                                        "2026-11-22T08:00:00Z", false)}),
+      nlohmann::json::array());
+  RunResult unknown = Ledger(critical, "", true);
+  CHECK(unknown.exit_code == 7);
+  CHECK(unknown.Json()["error"]["details"]["comment_id"] == "7");
+}
+
+TEST_CASE("ledger - parse-comment and ledger read a CRLF comment as its LF copy") {
+  const std::string lf = Posted("REQUEST_CHANGES", 4, '7') + "\n";
+  const std::string crlf = WithCrlf(lf);
+  RunResult parsed_lf = Review({"parse-comment", "-"}, lf);
+  RunResult parsed_crlf = Review({"parse-comment", "-"}, crlf);
+  INFO(parsed_crlf.err);
+  REQUIRE(parsed_lf.exit_code == 0);
+  CHECK(parsed_crlf.exit_code == 0);
+  CHECK(parsed_crlf.out == parsed_lf.out);
+  // A forge that also trims the final line end.
+  CHECK(Review({"parse-comment", "-"}, crlf.substr(0, crlf.size() - 2)).out == parsed_lf.out);
+  TempDir dir;
+  const std::string context = AoneContext(dir, nlohmann::json::array({
+                                                   Note(1, "bot", lf, "2026-01-01T00:00:00Z"),
+                                                   Note(2, "bot", crlf, "2026-01-01T00:00:00Z"),
+                                               }));
+  RunResult run = Ledger(context, "bot");
+  INFO(run.err);
+  REQUIRE(run.exit_code == 0);
+  nlohmann::json own = run.Json()["own"];
+  REQUIRE(own.size() == 2);
+  CHECK(own[1]["comment_id"] == "2");
+  own[1]["comment_id"] = "1";
+  CHECK(own[1] == own[0]);
+  CHECK(own[0]["strict"] == true);
+  CHECK(own[0]["verdict"] == "REQUEST_CHANGES");
+  CHECK(own[0]["round"] == parsed_lf.Json()["round"]);
+  CHECK(own[0]["revision"] == parsed_lf.Json()["revision"]);
+}
+
 }  // namespace
 }  // namespace gentle::testing

@@ -2,6 +2,8 @@
 // loop/context_ids.h): exact values for accepted input, `usage` for everything else.
 #include <catch2/catch.hpp>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "loop/comment_id.h"
 #include "loop/context_ids.h"
@@ -145,18 +147,46 @@ TEST_CASE("comment ids: 1 to 20 decimal digits - no leading zero") {
   }
 }
 
-TEST_CASE("context ids: the comment ids in order - each once - the rest ignored") {
-  auto ids = loop::ParseContextCommentIds(
+// The ids as `review seen` prints them.
+std::vector<std::string> Texts(const std::vector<loop::SeenId>& ids) {
+  std::vector<std::string> out;
+  for (const loop::SeenId& id : ids) out.push_back(loop::FormatSeenId(id));
+  return out;
+}
+
+TEST_CASE(
+    "context ids: the comment ids then the review ids in order - each once - the rest ignored") {
+  auto ids = loop::ParseContextIds(
       R"({"schema":"gentle-ai.review-context/v1","title":"t","comments":[)"
       R"({"id":"30","author":"a","body":"x","parentId":"10"},{"id":"10"},{"id":"30"},)"
-      R"({"id":"20","verdicts":[1,2]}],"ledgerCarriers":[{"id":"not-checked"}]})",
+      R"({"id":"20","verdicts":[1,2]}],"verdicts":[{"id":"10","state":"APPROVED"},{"id":"5"},)"
+      R"({"id":"10"}],"ledgerCarriers":[{"id":"not-checked"}]})",
       "ctx.json");
   REQUIRE(ids.ok());
-  CHECK(*ids == std::vector<std::string>{"30", "10", "20"});
-  auto empty = loop::ParseContextCommentIds(
-      R"({"schema":"gentle-ai.review-context/v1","comments":[]})", "ctx.json");
+  CHECK(Texts(*ids) == std::vector<std::string>{"30", "10", "20", "review:10", "review:5"});
+  auto empty = loop::ParseContextIds(R"({"schema":"gentle-ai.review-context/v1","comments":[]})",
+                                     "ctx.json");
   REQUIRE(empty.ok());
   CHECK(empty->empty());
+}
+
+TEST_CASE("seen ids: N and comment:N are comment N - review:N is review N - one canonical text") {
+  for (const auto& [text, canonical] : std::vector<std::pair<std::string, std::string>>{
+           {"12", "12"},
+           {"comment:12", "12"},
+           {"review:12", "review:12"},
+           {"review:99999999999999999999", "review:99999999999999999999"}}) {
+    auto id = loop::ParseSeenId(text);
+    REQUIRE(id.ok());
+    CHECK(loop::FormatSeenId(*id) == canonical);
+  }
+  CHECK(loop::ParseSeenId("review:12")->kind == store::ForgeIdKind::kReview);
+  CHECK(!(*loop::ParseSeenId("review:12") == *loop::ParseSeenId("12")));
+  for (const std::string bad : {"", "review:", "review:0", "review:012", "Review:1", "pull:1", ":1",
+                                "review:review:1", "review: 1", "comment:-1", "review:1:"}) {
+    INFO("id: " << bad);
+    CHECK(loop::ParseSeenId(bad).status().code() == Code::kUsage);
+  }
 }
 
 TEST_CASE("context ids: a wrong shape is usage naming the JSON path") {
@@ -172,10 +202,13 @@ TEST_CASE("context ids: a wrong shape is usage naming the JSON path") {
       {R"({"schema":"gentle-ai.review-context/v1","comments":[{"id":1}]})", "comments[0].id"},
       {R"({"schema":"gentle-ai.review-context/v1","comments":[{"id":"01"}]})", "comments[0].id"},
       {R"({"schema":"gentle-ai.review-context/v1","comments":[{}]})", "comments[0].id"},
+      {R"({"schema":"gentle-ai.review-context/v1","comments":[],"verdicts":{}})", "verdicts"},
+      {R"({"schema":"gentle-ai.review-context/v1","comments":[],"verdicts":[{"id":"0"}]})",
+       "verdicts[0].id"},
   };
   for (const auto& [text, path] : cases) {
     INFO("context: " << text);
-    auto ids = loop::ParseContextCommentIds(text, "ctx.json");
+    auto ids = loop::ParseContextIds(text, "ctx.json");
     REQUIRE(!ids.ok());
     CHECK(ids.status().code() == Code::kUsage);
     CHECK(ids.status().details().at("json_path") == path);

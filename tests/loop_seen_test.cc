@@ -6,9 +6,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cerrno>
 #include <set>
 
+#include "loop/seen_schema.h"
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/lifecycle_repo.h"
@@ -207,6 +210,13 @@ TEST_CASE("seen: bad keys - ids and files are usage and change nothing") {
       {"add", "--pr", kPr, "--id", "abc"},
       {"add", "--pr", kPr, "--id", "123456789012345678901"},
       {"add", "--pr", kPr, "--id", "2", "--id", ""},
+      {"add", "--pr", kPr, "--id", "review:0"},
+      {"add", "--pr", kPr, "--id", "review:"},
+      {"add", "--pr", kPr, "--id", "pull:3"},
+      {"add", "--pr", kPr, "--id", "Review:3"},
+      {"add", "--pr", kPr, "--id", ":3"},
+      {"add", "--pr", kPr, "--id", "review:review:3"},
+      {"check", "--pr", kPr, "--id", "review:01"},
       {"add", "--pr", kPr},
       {"add", "--pr", kPr, "--ids-file", dir.path() + "/blank-line"},
       {"add", "--pr", kPr, "--ids-file", dir.path() + "/crlf"},
@@ -279,11 +289,11 @@ TEST_CASE("seen: a symlinked gentle-ai directory is corrupted - nothing written 
 TEST_CASE("seen: a ledger from a newer schema or another database is corrupted - untouched") {
   LifecycleRepo repo;
   REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
-  SetUserVersion(Ledger(repo), 2);
+  SetUserVersion(Ledger(repo), 3);
   const auto before = HashTree(repo.common_dir());
   RunResult check = Seen(repo, {"check", "--pr", kPr, "--id", "1"});
   CHECK(check.exit_code == 7);
-  CHECK(check.Json()["error"]["details"]["schema_version"] == "2");
+  CHECK(check.Json()["error"]["details"]["schema_version"] == "3");
   CHECK(Seen(repo, {"add", "--pr", kPr, "--id", "2"}).exit_code == 7);
   RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
@@ -370,7 +380,10 @@ TEST_CASE("seen: a crash at each fault point leaves the ledger before or after -
                                      "3"};
     if (!first) REQUIRE(Seen(probe, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
     const std::vector<std::string> points = TraceFaultPoints(probe, args);
-    CHECK(points == std::vector<std::string>{"seen:opened", "seen:rows-written", "seen:committed"});
+    // A new file is migrated (version 0 to the current one) before anything is recorded.
+    std::vector<std::string> expected = {"seen:opened", "seen:rows-written", "seen:committed"};
+    if (first) expected.insert(expected.begin(), "seen:migrated");
+    CHECK(points == expected);
     for (const std::string& point : points) {
       INFO(verb << " killed at " << point);
       LifecycleRepo repo;
@@ -395,6 +408,135 @@ TEST_CASE("seen: a crash at each fault point leaves the ledger before or after -
       CHECK(repo.Review({"fsck"}).exit_code == 0);
     }
   }
+}
+
+TEST_CASE("seen: review ids are their own id space - new reports a new review body") {
+  LifecycleRepo repo;
+  TempDir dir;
+  // A human's CHANGES_REQUESTED review 11 beside issue comment 11: one number, two ids.
+  const std::string context = dir.path() + "/context.json";
+  WriteFile(context, R"({"schema":"gentle-ai.review-context/v1","comments":[{"id":"11"}],)"
+                     R"("verdicts":[{"id":"11","state":"CHANGES_REQUESTED"},{"id":"12"}]})");
+  RunResult fresh = Seen(repo, {"new", "--pr", kPr, "--context", context});
+  INFO(fresh.err);
+  CHECK(fresh.out == R"({"schema":"gentle-ai.review-seen/v1","verb":"new","pr":")" + kPr +
+                         R"(","ids":["11","review:11","review:12"]})"
+                         "\n");
+  RunResult posted = Seen(repo, {"add", "--pr", kPr, "--id", "review:11", "--posted"});
+  CHECK(posted.Json()["added"] == Json::array({"review:11"}));
+  CHECK(Seen(repo, {"new", "--pr", kPr, "--context", context}, false).out == "11\nreview:12\n");
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "review:11"}).out ==
+        R"({"schema":"gentle-ai.review-seen/v1","verb":"check","pr":")" + kPr +
+            R"(","id":"review:11","seen":true,"kind":"posted","recorded_at":")" + kTime + "\"}\n");
+  // Comment 11 is another id; comment:N is N.
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "11"}).Json()["seen"] == false);
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "comment:11"}).Json()["id"] == "11");
+  WriteFile(dir.path() + "/ids", "review:12\ncomment:11\nreview:11\n");
+  RunResult from_file = Seen(repo, {"add", "--pr", kPr, "--ids-file", dir.path() + "/ids"});
+  CHECK(from_file.Json()["added"] == Json::array({"review:12", "11"}));
+  CHECK(from_file.Json()["already_seen"] == Json::array({"review:11"}));
+  CHECK(ListedIds(repo) == std::vector<std::string>{"review:11", "review:12", "11"});
+  CHECK(Seen(repo, {"new", "--pr", kPr, "--context", context}, false).out.empty());
+  // The GitHub import's reviews are review ids: review 2002 (review-bot's round 1) is new.
+  RunResult imported =
+      Seen(repo, {"new", "--pr", kPr, "--context",
+                  std::string(GENTLE_FIXTURES_DIR) + "/forge/github/expected-context.json"});
+  const Json ids = imported.Json()["ids"];
+  CHECK(std::find(ids.begin(), ids.end(), "review:2002") != ids.end());
+  CHECK(std::find(ids.begin(), ids.end(), "1001") != ids.end());
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+}
+
+// A ledger exactly as the release before id kinds wrote it: schema version 1.
+void WriteVersion1Ledger(const LifecycleRepo& repo) {
+  REQUIRE((mkdir((repo.common_dir() + "/gentle-ai").c_str(), 0755) == 0 || errno == EEXIST));
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(Ledger(repo).c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
+                          nullptr) == SQLITE_OK);
+  int persist = 1;
+  sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+  // The version-1 schema is the first step of the migration chain (loop/seen_schema.h).
+  const std::string sql = std::string("PRAGMA journal_mode = WAL; BEGIN;") + loop::kSeenMigrateTo1 +
+                          R"sql(
+INSERT INTO baselines VALUES ('github:acme/webapp#47', '2026-01-01T00:00:00Z');
+INSERT INTO seen (pr, comment_id, kind, recorded_at) VALUES
+  ('github:acme/webapp#47', '5', 'baseline', '2026-01-01T00:00:00Z'),
+  ('github:acme/webapp#48', '5', 'handled', '2026-01-02T00:00:00Z'),
+  ('github:acme/webapp#47', '7', 'posted', '2026-01-03T00:00:00Z');
+COMMIT;
+PRAGMA user_version = 1;
+)sql";
+  char* error = nullptr;
+  const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
+  INFO((error ? error : ""));
+  REQUIRE(rc == SQLITE_OK);
+  sqlite3_close(db);
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    REQUIRE(chmod((Ledger(repo) + suffix).c_str(), 0600) == 0);
+  }
+}
+
+int UserVersion(const std::string& path) {
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(path.c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &stmt, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_step(stmt) == SQLITE_ROW);
+  const int version = sqlite3_column_int(stmt, 0);
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  return version;
+}
+
+TEST_CASE("seen: a version-1 ledger is read as it is - its first writer migrates every id") {
+  LifecycleRepo repo;
+  TempDir dir;
+  WriteVersion1Ledger(repo);
+  REQUIRE(UserVersion(Ledger(repo)) == 1);
+  const std::string v1_list =
+      R"({"schema":"gentle-ai.review-seen/v1","verb":"list","pr":")" + kPr +
+      R"(","baselined_at":"2026-01-01T00:00:00Z","ids":[)"
+      R"({"id":"5","kind":"baseline","recorded_at":"2026-01-01T00:00:00Z"},)"
+      R"({"id":"7","kind":"posted","recorded_at":"2026-01-03T00:00:00Z"}]})"
+      "\n";
+  // Readers read it without writing a byte.
+  const auto before = HashTree(repo.common_dir());
+  CHECK(Seen(repo, {"list", "--pr", kPr}).out == v1_list);
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "5"}).Json()["kind"] == "baseline");
+  CHECK(Seen(repo, {"check", "--pr", kPr, "--id", "review:5"}).Json()["seen"] == false);
+  WriteFile(dir.path() + "/context.json",
+            R"({"schema":"gentle-ai.review-context/v1","comments":[{"id":"5"},{"id":"9"}],)"
+            R"("verdicts":[{"id":"5"}]})");
+  CHECK(Seen(repo, {"new", "--pr", kPr, "--context", dir.path() + "/context.json"}).Json()["ids"] ==
+        Json::array({"9", "review:5"}));
+  RunResult fsck = repo.Review({"fsck"});
+  INFO(fsck.out);
+  CHECK(fsck.exit_code == 0);
+  CHECK(HashTree(repo.common_dir()) == before);
+
+  // A writer killed inside the migration leaves version 1 with every id.
+  const std::vector<std::string> add = {"seen", "add", "--pr", kPr, "--id", "review:5"};
+  RunResult killed = repo.Review(add, {{"GENTLE_FAULT_POINT", "seen:migrated"}});
+  CHECK(killed.exit_code == 86);
+  CHECK(UserVersion(Ledger(repo)) == 1);
+  CHECK(Seen(repo, {"list", "--pr", kPr}).out == v1_list);
+
+  // The first writer migrates in one transaction: each id with its seq, kind and time.
+  RunResult added = Seen(repo, {"add", "--pr", kPr, "--id", "review:5", "--id", "5"});
+  INFO(added.err);
+  CHECK(added.Json()["added"] == Json::array({"review:5"}));
+  CHECK(added.Json()["already_seen"] == Json::array({"5"}));
+  CHECK(UserVersion(Ledger(repo)) == 2);
+  CHECK(Seen(repo, {"list", "--pr", kPr}).out ==
+        R"({"schema":"gentle-ai.review-seen/v1","verb":"list","pr":")" + kPr +
+            R"(","baselined_at":"2026-01-01T00:00:00Z","ids":[)"
+            R"({"id":"5","kind":"baseline","recorded_at":"2026-01-01T00:00:00Z"},)"
+            R"({"id":"7","kind":"posted","recorded_at":"2026-01-03T00:00:00Z"},)"
+            R"({"id":"review:5","kind":"handled","recorded_at":")" +
+            kTime + "\"}]}\n");
+  CHECK(ListedIds(repo, "github:acme/webapp#48") == std::vector<std::string>{"5"});
+  CHECK(Seen(repo, {"baseline", "--pr", kPr}).exit_code == 11);  // still baselined
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 
 TEST_CASE("hint parse: the JSON of a hint line - refusals are usage and create nothing") {

@@ -198,6 +198,47 @@ TEST_CASE("context-unavailable caps APPROVE in its round - a round with a contex
   ExpectFsckClean(repo);
 }
 
+TEST_CASE("git config gentle-ai.requireContext caps APPROVE of a round bound to no context") {
+  LifecycleRepo repo;
+  // Absent (today's behaviour): a round without a context approves.
+  repo.Write("a.txt", "changed\n");
+  const std::string open = repo.ReviewOk({"start"})["lineage"];
+  repo.GitOk({"config", "gentle-ai.requireContext", "true"});
+  repo.ExpectRefused(Verdict(open, "APPROVE"), "context_unavailable", 6);
+  repo.ExpectRefused(Verdict(open, "APPROVE", "docs-reviewer"), "context_unavailable", 6);
+  RunResult capped = repo.Review(Verdict(open, "APPROVE"));
+  CHECK(capped.Json()["error"]["message"] ==
+        "round 1 of lineage " + open +
+            " is bound to no review context and git config gentle-ai.requireContext is true: "
+            "APPROVE is capped; revise with --context to lift it");
+  CHECK(capped.Json()["error"]["details"]["round"] == "1");
+  CHECK(capped.Json()["error"]["details"]["config"] == "gentle-ai.requireContext");
+  // A value git does not read as a boolean is usage, never a silent false.
+  repo.GitOk({"config", "gentle-ai.requireContext", "maybe"});
+  repo.ExpectRefused(Verdict(open, "APPROVE"), "usage", 2);
+  // false (and yes/no spellings git reads) decide as told.
+  repo.GitOk({"config", "gentle-ai.requireContext", "off"});
+  Json approved = repo.ReviewOk(Verdict(open, "APPROVE"));
+  CHECK(approved["state"] == "approved");
+
+  // Required: the other verdicts stand, and a round revised with its context lifts the cap.
+  repo.GitOk({"config", "gentle-ai.requireContext", "yes"});
+  repo.Write("b.txt", "two\n");
+  const std::string lineage = repo.ReviewOk({"start", "--untracked", "b.txt"})["lineage"];
+  repo.ExpectRefused(Verdict(lineage, "APPROVE"), "context_unavailable", 6);
+  repo.ReviewOk(Verdict(lineage, "FIXED", "docs-reviewer"));
+  repo.ReviewOk(Verdict(lineage, "REQUEST_CHANGES"));
+  repo.Write("b.txt", "three\n");
+  repo.ReviewOk({"revise", "--lineage", lineage, "--context", kContextFile});
+  CHECK(repo.ReviewOk(Verdict(lineage, "APPROVE"))["state"] == "approved");
+  // A round started with its context approves at once.
+  repo.Write("c.txt", "four\n");
+  const std::string bound =
+      repo.ReviewOk({"start", "--untracked", "c.txt", "--context", kContextFile})["lineage"];
+  CHECK(repo.ReviewOk(Verdict(bound, "APPROVE"))["state"] == "approved");
+  ExpectFsckClean(repo);
+}
+
 TEST_CASE("an idempotent start with another binding of the round is conflict") {
   LifecycleRepo repo;
   repo.Write("a.txt", "changed\n");

@@ -9,6 +9,7 @@
 #include "store/git/git_util.h"
 #include "store/program_run.h"
 #include "store/scratch_dir.h"
+#include "transaction/config_flag.h"
 
 namespace gentle::transaction {
 namespace {
@@ -53,15 +54,7 @@ std::string FirstLine(const std::string& text) {
 }  // namespace
 
 Result<bool> SignApprovalsConfigured(const store::git::Repository& repo) {
-  GENTLE_ASSIGN_OR_RETURN(ConfigPtr config, Snapshot(repo));
-  int value = 0;
-  const int rc = git_config_get_bool(&value, config.get(), "gentle-ai.signApprovals");
-  if (rc == GIT_ENOTFOUND) return false;
-  if (rc != 0) {
-    return Status(Code::kUsage, "git config gentle-ai.signApprovals is not a boolean: " +
-                                    store::git::LastGitError());
-  }
-  return value != 0;
+  return ConfigFlag(repo, "gentle-ai.signApprovals");
 }
 
 Result<ApprovalSigner> LoadApprovalSigner(const store::git::Repository& repo) {

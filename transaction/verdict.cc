@@ -1,5 +1,6 @@
 #include "transaction/verdict.h"
 
+#include "export/posted_comment.h"
 #include "store/clock.h"
 #include "store/fault_point.h"
 #include "store/history_ref.h"
@@ -10,37 +11,49 @@
 #include "store/secret.h"
 #include "store/sha256.h"
 #include "transaction/approval_signer.h"
+#include "transaction/config_flag.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
 namespace gentle::transaction {
 namespace {
 
-// The verdict words each role may give (reference 001's table): `reviewer` the code verdicts,
-// `docs-reviewer` the docs verdicts; every other role none.
-bool IsCodeVerdict(std::string_view verdict) {
-  return verdict == "APPROVE" || verdict == "REQUEST_CHANGES" || verdict == "NEEDS_DISCUSSION";
-}
-bool IsDocsVerdict(std::string_view verdict) {
-  return verdict == "APPROVE" || verdict == "FIXED" || verdict == "NO_CHANGES";
-}
+using exporter::IsCodeVerdict;
+using exporter::IsDocsVerdict;
 
-// The context-unavailable cap (DESIGN.md section 12): APPROVE is refused in a round whose
-// harness could not read the review context.
+constexpr const char* kRequireContextKey = "gentle-ai.requireContext";
+
+// The context-unavailable cap (docs/context.md): APPROVE is refused in a round whose harness
+// could not read the review context, and, with git config gentle-ai.requireContext=true, in a
+// round bound to no context at all (no --context: the harness never said what it read).
 Status CheckContextAvailable(const store::git::Repository& repo, const store::RecordView& record) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
                           store::ReadHistoryTip(repo, record.lineage_id));
-  if (!tip) return Status::Ok();
-  GENTLE_ASSIGN_OR_RETURN(std::optional<store::RoundContext> round,
-                          store::ReadRoundContext(repo, tip->id, record.generation));
-  if (!round || round->unavailable_reason.empty()) return Status::Ok();
+  std::optional<store::RoundContext> round;
+  if (tip) {
+    GENTLE_ASSIGN_OR_RETURN(round, store::ReadRoundContext(repo, tip->id, record.generation));
+  }
+  const std::string number = std::to_string(record.generation);
+  if (round && !round->unavailable_reason.empty()) {
+    return Status(Code::kContextUnavailable,
+                  "round " + number + " of lineage " + record.lineage_id +
+                      " was reviewed without its review context (" + round->unavailable_reason +
+                      "): APPROVE is capped; revise with --context to lift it")
+        .WithLineage(record.lineage_id)
+        .WithDetail("round", number)
+        .WithDetail("reason", round->unavailable_reason);
+  }
+  if (round && !round->context_digest.empty()) return Status::Ok();
+  GENTLE_ASSIGN_OR_RETURN(bool required, ConfigFlag(repo, kRequireContextKey));
+  if (!required) return Status::Ok();
   return Status(Code::kContextUnavailable,
-                "round " + std::to_string(round->round) + " of lineage " + record.lineage_id +
-                    " was reviewed without its review context (" + round->unavailable_reason +
-                    "): APPROVE is capped; revise with --context to lift it")
+                "round " + number + " of lineage " + record.lineage_id +
+                    " is bound to no review context and git config " + kRequireContextKey +
+                    " is true: APPROVE is capped; revise with --context to lift it")
       .WithLineage(record.lineage_id)
-      .WithDetail("round", std::to_string(round->round))
-      .WithDetail("reason", round->unavailable_reason);
+      .WithDetail("round", number)
+      .WithDetail("reason", "no review context bound")
+      .WithDetail("config", kRequireContextKey);
 }
 
 }  // namespace
@@ -79,6 +92,10 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
 
 Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   GENTLE_RETURN_IF_ERROR(ValidateVerdictRequest(request));
+  // Prevention over detection: a verdict `review comment` could not post is never recorded.
+  if (Status st = exporter::CheckPostable(request.role, request.verdict, request.body); !st.ok()) {
+    return Status(st).WithLineage(request.lineage);
+  }
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
                           LockStore(request.cwd, LockKind::kWriter));
   store::FaultPoint("verdict:locked");

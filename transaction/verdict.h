@@ -12,11 +12,17 @@
 //   FIXED, NO_CHANGES -> the state stays, and with it the record's bytes and revision; the
 //                       history gets the verdict commit. They report the docs reviewer's work,
 //                       not whether the change may land
+// A body `review comment` could not render or `review parse-comment` could not read back
+// (export/posted_comment.h CheckPostable: a heading, a verdict line or a marker of its own, a CR,
+// NUL, invalid UTF-8, over 1 MiB) is `usage` naming the reason, before the store is locked.
 // Any other state is `wrong_state`. APPROVE in a round marked context-unavailable
-// (transaction/round_context_binding.h) is `context_unavailable` (exit 6); the other verdicts
-// stand. The record holds only gentle-ai's CompactState members (store/compact_state.h); the
-// verdict itself (body, actor, role, time, from and to state) is the history commit's
-// verdicts/<generation>.md, written before the record.
+// (transaction/round_context_binding.h) is `context_unavailable` (exit 6); so is APPROVE in a
+// round bound to no context (neither --context nor --context-unavailable, or opened by another
+// tool) when git config gentle-ai.requireContext is true (details: round, reason, config); a
+// value that is not a boolean is `usage`. The other verdicts stand. The record holds only
+// gentle-ai's CompactState members (store/compact_state.h); the verdict itself (body, actor, role,
+// time, from and to state) is the history commit's verdicts/<generation>.md, written before the
+// record.
 #ifndef GENTLE_TRANSACTION_VERDICT_H_
 #define GENTLE_TRANSACTION_VERDICT_H_
 

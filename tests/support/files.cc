@@ -71,4 +71,14 @@ std::map<std::string, std::string> HashTree(const std::string& root) {
   return out;
 }
 
+std::string WithCrlf(std::string_view text) {
+  std::string out;
+  out.reserve(text.size());
+  for (char c : text) {
+    if (c == '\n') out += '\r';
+    out += c;
+  }
+  return out;
+}
+
 }  // namespace gentle::testing
