@@ -408,7 +408,7 @@ TEST_CASE("next action: the envelope says start for a dirty worktree and none fo
   LifecycleRepo repo;
   Json status = Status(repo);
   CHECK(status == Json::parse(R"({"schema":"gentle-ai.review-status/v1","lineages":[],)"
-                              R"("next":"none"})"));
+                              R"("next":"none","next_reason":"clean"})"));
   RunResult human = repo.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
   CHECK(human.out == "no lineages\nnext: none\n");
@@ -461,7 +461,9 @@ TEST_CASE("next action: several actionable lineages say select_lineage") {
   CHECK(human.out.substr(human.out.rfind("next: ")) == "next: select_lineage\n");
 }
 
-TEST_CASE("next action: the status JSON appends context and next after the existing members") {
+TEST_CASE(
+    "next action: the status JSON appends context - next and next_reason after the existing "
+    "members") {
   LifecycleRepo repo;
   const Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
@@ -475,7 +477,8 @@ TEST_CASE("next action: the status JSON appends context and next after the exist
                      started["revision"].get<std::string>() + "\",\"target_identity\":\"" + target +
                      "\",\"live_target_identity\":\"" + target +
                      "\",\"source\":null,\"context_digest\":null,\"context_unavailable\":null,"
-                     "\"next\":\"export\"}],\"next\":\"export\"}\n");
+                     "\"next\":\"export\",\"next_reason\":\"review_due\"}],\"next\":\"export\","
+                     "\"next_reason\":\"review_due\"}\n");
 }
 
 TEST_CASE("next action: a two-round review walked by following only next") {

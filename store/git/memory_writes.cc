@@ -1,7 +1,9 @@
 #include "store/git/memory_writes.h"
 
+#include <fcntl.h>
 #include <git2/sys/odb_backend.h>
 #include <git2/sys/repository.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cstring>
@@ -25,6 +27,9 @@ struct HeldObject {
 struct Held {
   std::deque<HeldObject> objects;                 // stable addresses: read streams point into them
   std::unordered_map<std::string, size_t> by_id;  // raw id -> index in objects
+  // Objects a write found already on disk: git freshens them (a tree or blob about to be named
+  // must not be pruned as old and unreachable); Flush does, nothing before it.
+  std::vector<git_oid> to_freshen;
 
   // Keeps `data` as object `id` unless it is held already.
   void Add(const git_oid& id, git_object_t type, std::string data) {
@@ -54,6 +59,7 @@ int CopyOut(git_odb_backend* backend, std::string_view data, void** out, size_t*
 struct ReadThrough {
   git_odb_backend parent;  // first: libgit2 hands this pointer back
   git_odb* real;           // a reference of its own
+  Held* held;              // the memory backend's, which the same overlay frees
 };
 
 ReadThrough* AsReadThrough(git_odb_backend* b) { return reinterpret_cast<ReadThrough*>(b); }
@@ -106,6 +112,15 @@ int ReadThroughExistsPrefix(git_oid* out, git_odb_backend* b, const git_oid* sho
 }
 
 int ReadThroughRefresh(git_odb_backend* b) { return git_odb_refresh(AsReadThrough(b)->real); }
+
+// Asked before every write: an object already on disk is not written again, only noted for
+// freshening at Flush (0: it exists).
+int ReadThroughFreshen(git_odb_backend* b, const git_oid* id) {
+  ReadThrough* self = AsReadThrough(b);
+  if (git_odb_exists(self->real, id) == 0) return GIT_ENOTFOUND;
+  self->held->to_freshen.push_back(*id);
+  return 0;
+}
 
 void ReadThroughFree(git_odb_backend* b) {
   ReadThrough* self = AsReadThrough(b);
@@ -258,24 +273,6 @@ Result<std::unique_ptr<MemoryWrites>> MemoryWrites::Divert(git_repository* repo)
   if (git_odb_new(&overlay_raw) != 0) return GitFailure("cannot make an object database");
   OdbPtr overlay(overlay_raw);
 
-  // The read-through backend holds a reference of its own, freed with it.
-  GENTLE_ASSIGN_OR_RETURN(OdbPtr through_ref, RepositoryOdb(repo));
-  auto* through = new ReadThrough{};
-  git_odb_init_backend(&through->parent, GIT_ODB_BACKEND_VERSION);
-  through->parent.read = ReadThroughRead;
-  through->parent.read_prefix = ReadThroughReadPrefix;
-  through->parent.read_header = ReadThroughReadHeader;
-  through->parent.readstream = ReadThroughReadStream;
-  through->parent.exists = ReadThroughExists;
-  through->parent.exists_prefix = ReadThroughExistsPrefix;
-  through->parent.refresh = ReadThroughRefresh;
-  through->parent.free = ReadThroughFree;
-  through->real = through_ref.release();
-  if (git_odb_add_backend(overlay.get(), &through->parent, 1) != 0) {
-    ReadThroughFree(&through->parent);
-    return GitFailure("cannot read through the object database");
-  }
-
   auto* memory = new Backend{};
   git_odb_init_backend(&memory->parent, GIT_ODB_BACKEND_VERSION);
   memory->held = new Held();
@@ -291,6 +288,26 @@ Result<std::unique_ptr<MemoryWrites>> MemoryWrites::Divert(git_repository* repo)
     MemoryFree(&memory->parent);
     return GitFailure("cannot hold objects in memory");
   }
+  // The read-through backend holds a reference of its own, freed with it.
+  GENTLE_ASSIGN_OR_RETURN(OdbPtr through_ref, RepositoryOdb(repo));
+  auto* through = new ReadThrough{};
+  git_odb_init_backend(&through->parent, GIT_ODB_BACKEND_VERSION);
+  through->parent.read = ReadThroughRead;
+  through->parent.read_prefix = ReadThroughReadPrefix;
+  through->parent.read_header = ReadThroughReadHeader;
+  through->parent.readstream = ReadThroughReadStream;
+  through->parent.exists = ReadThroughExists;
+  through->parent.exists_prefix = ReadThroughExistsPrefix;
+  through->parent.refresh = ReadThroughRefresh;
+  through->parent.freshen = ReadThroughFreshen;
+  through->parent.free = ReadThroughFree;
+  through->held = memory->held;
+  through->real = through_ref.release();
+  if (git_odb_add_backend(overlay.get(), &through->parent, 1) != 0) {
+    ReadThroughFree(&through->parent);
+    return GitFailure("cannot read through the object database");
+  }
+
   if (git_repository_set_odb(repo, overlay.get()) != 0) {
     return GitFailure("cannot divert object writes");
   }
@@ -307,6 +324,12 @@ MemoryWrites::~MemoryWrites() { Restore(); }
 
 Status MemoryWrites::Flush() {
   if (restored_) return Status(Code::kInternal, "memory writes flushed twice");
+  // Freshened as git_odb_write freshens an object it finds loose: its file's times set to now.
+  const std::string objects = std::string(git_repository_commondir(repo_)) + "objects/";
+  for (const git_oid& id : memory_->held->to_freshen) {
+    const std::string hex = OidHex(id);
+    utimensat(AT_FDCWD, (objects + hex.substr(0, 2) + "/" + hex.substr(2)).c_str(), nullptr, 0);
+  }
   for (const HeldObject& object : memory_->held->objects) {
     git_oid written;
     if (git_odb_write(&written, real_.get(), object.data.data(), object.data.size(), object.type) !=
