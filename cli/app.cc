@@ -127,19 +127,33 @@ void RunsLifecycle(CLI::App* command, Invocation* in,
   });
 }
 
+// start's selector flags, defined once: start and status take the same ones (status answers for
+// the candidate they name).
+void AddSelectorFlags(CLI::App* command, transaction::Selector* selector) {
+  command->add_option("--kind", selector->kind, "current-changes | base-diff | commit-range");
+  command->add_option("--base", selector->base, "Base revision (base-diff, commit-range)")
+      ->type_name("REV");
+  command->add_option("--head", selector->head, "Head revision (commit-range)")->type_name("REV");
+  command->add_flag("--staged", selector->staged, "Review the index instead of the workspace");
+  command
+      ->add_option("--untracked", selector->untracked,
+                   "An untracked file to include (repeatable; relative to the worktree root)")
+      ->type_name("PATH");
+}
+
+// Whether any selector flag was given (once `command` is parsed).
+bool SelectorGiven(CLI::App* command) {
+  for (const char* name : {"--kind", "--base", "--head", "--staged", "--untracked"}) {
+    if (Given(command, name)) return true;
+  }
+  return false;
+}
+
 void DefineStart(CLI::App* review, Invocation* in) {
   CLI::App* start = AddCommand(
       review, "start",
       "Freeze the live candidate into a lineage (idempotent for the same candidate)", &in->common);
-  start->add_option("--kind", in->selector.kind, "current-changes | base-diff | commit-range");
-  start->add_option("--base", in->selector.base, "Base revision (base-diff, commit-range)")
-      ->type_name("REV");
-  start->add_option("--head", in->selector.head, "Head revision (commit-range)")->type_name("REV");
-  start->add_flag("--staged", in->selector.staged, "Review the index instead of the workspace");
-  start
-      ->add_option("--untracked", in->selector.untracked,
-                   "An untracked file to include (repeatable; relative to the worktree root)")
-      ->type_name("PATH");
+  AddSelectorFlags(start, &in->selector);
   AddContextFlags(start, in);
   start->callback([in, start] {
     in->start_context = GivenContextFlags(start, in);
@@ -150,13 +164,17 @@ void DefineStart(CLI::App* review, Invocation* in) {
 void DefineStatus(CLI::App* review, Invocation* in) {
   CLI::App* status = AddCommand(
       review, "status",
-      "State, applicability and next action of lineages against the live target (read-only)",
+      "State, applicability and next action of lineages against the live target (read-only; "
+      "with start's selector flags: of the candidate they name)",
       &in->common);
   status->add_option("--lineage", in->status_lineage, "Only this lineage");
+  AddSelectorFlags(status, &in->selector);
   status->callback([in, status] {
     std::optional<std::string> lineage;
     if (status->count("--lineage")) lineage = in->status_lineage;
-    in->action = [in, lineage] { return RunStatus(in->common, lineage); };
+    std::optional<transaction::Selector> selector;
+    if (SelectorGiven(status)) selector = in->selector;
+    in->action = [in, lineage, selector] { return RunStatus(in->common, lineage, selector); };
   });
 }
 

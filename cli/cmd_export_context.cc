@@ -106,7 +106,7 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
       // verdict.
       return exporter::Standing{
           std::string(transaction::ApplicabilityName(s.applicability)),
-          std::string(transaction::NextActionName(transaction::AfterExport(s.next)))};
+          std::string(transaction::NextActionName(transaction::AfterExport(s.next).action))};
     };
   }
   auto result = exporter::ExportContext(request);

@@ -9,8 +9,9 @@
 
 namespace gentle::cli {
 
-int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage) {
-  auto result = transaction::InspectStatus(common.cwd, lineage);
+int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage,
+              const std::optional<transaction::Selector>& selector) {
+  auto result = transaction::InspectStatus(common.cwd, lineage, selector);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) {
     nlohmann::ordered_json out;
@@ -29,10 +30,12 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
       entry["source"] = NullIfEmpty(s.source);
       entry["context_digest"] = NullIfEmpty(s.context_digest);
       entry["context_unavailable"] = NullIfEmpty(s.context_unavailable);
-      entry["next"] = std::string(transaction::NextActionName(s.next));
+      entry["next"] = std::string(transaction::NextActionName(s.next.action));
+      entry["next_reason"] = std::string(transaction::NextReasonName(s.next.reason));
       out["lineages"].push_back(entry);
     }
-    out["next"] = std::string(transaction::NextActionName(result->next));
+    out["next"] = std::string(transaction::NextActionName(result->next.action));
+    out["next_reason"] = std::string(transaction::NextReasonName(result->next.reason));
     return PrintJson(out);
   }
   if (result->lineages.empty()) std::cout << "no lineages\n";
@@ -45,7 +48,7 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     if (!s.source.empty()) std::cout << "  [from " << s.source << "]";
     std::cout << "\n";
   }
-  std::cout << "next: " << transaction::NextActionName(result->next) << "\n";
+  std::cout << "next: " << transaction::NextActionName(result->next.action) << "\n";
   return 0;
 }
 

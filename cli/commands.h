@@ -19,7 +19,9 @@ struct CommonOptions {
 
 int RunStart(const CommonOptions& common, const transaction::Selector& selector,
              const transaction::ContextFlags& context);
-int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage);
+// `selector`: start's selector flags, when any was given (status answers for that candidate).
+int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage,
+              const std::optional<transaction::Selector>& selector);
 int RunList(const CommonOptions& common);
 
 struct ExportOptions {

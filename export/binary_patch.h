@@ -17,6 +17,7 @@
 #ifndef GENTLE_EXPORT_BINARY_PATCH_H_
 #define GENTLE_EXPORT_BINARY_PATCH_H_
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -25,7 +26,12 @@
 
 namespace gentle::exporter {
 
-Status AppendBinaryPatch(std::string_view old_data, std::string_view new_data, std::string* out);
+// kBudgetExceeded (nothing appended) once `out` would pass max_bytes. A side of at least
+// kCountFirstMinBytes is deflated twice at most instead of held twice: its literal is counted
+// first (the delta's cap), and made only when the delta does not win and it fits.
+inline constexpr size_t kCountFirstMinBytes = size_t{64} << 20;
+Status AppendBinaryPatch(std::string_view old_data, std::string_view new_data, std::string* out,
+                         size_t max_bytes = SIZE_MAX);
 
 // One literal hunk: "literal <size>\n", the base85 lines of `zlib` (the level-1 zlib stream of the
 // `size` bytes it rebuilds), "\n".

@@ -6,6 +6,7 @@
 
 #include "export/oracle_runner.h"
 #include "export/patch_bound.h"
+#include "export/patch_budget.h"
 #include "store/digests.h"
 #include "store/git/git_tree_diff.h"
 #include "store/git/object_reader.h"
@@ -24,6 +25,21 @@ Result<git_oid> ParseTreeId(const std::string& hex) {
 }
 
 Status Mismatch(const std::string& what) { return Status(Code::kIntegrityMismatch, what); }
+
+// An engine's budget refusal stops wherever that engine noticed (a byte count that differs
+// between engines and, with the parallel writer, between runs): the refusal given is the
+// measured one (export/patch_budget.h), the same every time. Any other status passes through.
+Status StableRefusal(git_repository* repo, const std::vector<TreeChange>& changes, size_t max_bytes,
+                     Status status) {
+  if (status.code() != Code::kBudgetExceeded) return status;
+  auto budget = MeasurePatchBudget(repo, changes, max_bytes);
+  if (!budget.ok()) return budget.status();
+  if (budget->fits) {
+    return Status(Code::kInternal,
+                  "the engine refused a patch that the budget measures as fitting");
+  }
+  return BudgetRefusal(*budget, max_bytes);
+}
 
 }  // namespace
 
@@ -56,15 +72,21 @@ Result<Derived> DeriveContext(const store::git::Repository& repo, const store::S
     // The oracle's bytes are the engine's: the same sizes refuse it before git inflates anything.
     GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo.raw()));
     std::vector<ChangeFacts> facts = GatherFacts(odb.get(), changes);
-    GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb.get(), changes, max_bytes, &facts));
-    GENTLE_ASSIGN_OR_RETURN(derived.patch, RunOracleDiff(repo.common_dir(), snapshot.base_tree,
-                                                         snapshot.candidate_tree, max_bytes));
+    GENTLE_RETURN_IF_ERROR(
+        StableRefusal(repo.raw(), changes, max_bytes,
+                      RefuseIfProvablyOverBudget(odb.get(), changes, max_bytes, &facts)));
+    auto oracle =
+        RunOracleDiff(repo.common_dir(), snapshot.base_tree, snapshot.candidate_tree, max_bytes);
+    if (!oracle.ok()) return StableRefusal(repo.raw(), changes, max_bytes, oracle.status());
+    derived.patch = std::move(oracle).value();
     derived.engine = Engine::kGit;
     return derived;
   }
   PatchOptions options;
   options.max_bytes = max_bytes;
-  GENTLE_ASSIGN_OR_RETURN(DerivedPatch patch, WritePatch(repo.raw(), changes, options));
+  auto written = WritePatch(repo.raw(), changes, options);
+  if (!written.ok()) return StableRefusal(repo.raw(), changes, max_bytes, written.status());
+  DerivedPatch patch = std::move(written).value();
   std::vector<std::string> engine_paths;
   engine_paths.reserve(patch.manifest.size());
   for (const ManifestEntry& e : patch.manifest) engine_paths.push_back(e.path);

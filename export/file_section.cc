@@ -210,7 +210,7 @@ Status AppendFileSection(std::string_view path, const FileSide& old_side, const 
 
   const bool gitlink = old_side.mode == kModeGitlink || new_side.mode == kModeGitlink;
   if (!gitlink && (LooksBinary(old_side.content) || LooksBinary(new_side.content))) {
-    GENTLE_RETURN_IF_ERROR(AppendBinaryPatch(old_side.content, new_side.content, out));
+    GENTLE_RETURN_IF_ERROR(AppendBinaryPatch(old_side.content, new_side.content, out, max_bytes));
     if (out->size() > max_bytes) return BudgetExceeded(max_bytes);
     return Status::Ok();
   }

@@ -36,8 +36,8 @@ size_t CommonPrefix(const unsigned char* a, const unsigned char* b, size_t limit
 }
 
 struct Entry {
-  uint32_t fp;    // fingerprint of the 16-byte window ending at anchor
-  size_t anchor;  // offset of the window's last byte; matching starts here
+  uint32_t fp;      // fingerprint of the 16-byte window ending at anchor
+  uint32_t anchor;  // offset of the window's last byte; matching starts here (sources < 4 GiB)
 };
 
 // The source index, laid out as git lays out its own:
@@ -49,41 +49,50 @@ struct Entry {
 //    (count - 64) to an accumulator, and while the accumulator is positive the next entry is
 //    dropped and 64 subtracted.
 // All of it was established by probing the git CLI with crafted files (docs/binary-patch.md).
+// Memory: one 8-byte entry per kept block and one 4-byte count per bucket. The blocks' fingerprints
+// are computed twice (a counting pass, then a placing pass) so that no second copy of the entries
+// is ever held; thinning compacts the table in place.
 class SourceIndex {
  public:
   explicit SourceIndex(std::string_view source) {
     const auto* src = reinterpret_cast<const unsigned char*>(source.data());
     const WindowFingerprint& fingerprint = Fingerprinter();
-    size_t blocks = source.empty() ? 0 : (source.size() - 1) / kWindow;
+    const size_t blocks = source.empty() ? 0 : (source.size() - 1) / kWindow;
     bits_ = 4;
     while ((size_t{1} << bits_) < blocks / 4) ++bits_;
-    std::vector<Entry> kept;
-    kept.reserve(blocks);
-    uint32_t prev = 0;
-    for (size_t k = 0; k < blocks; ++k) {
-      uint32_t fp = fingerprint.Of(src + kWindow * k + 1);
-      if (k == 0 || fp != prev) kept.push_back({fp, kWindow * k + kWindow});
-      prev = fp;
-    }
-    size_t buckets = size_t{1} << bits_;
-    std::vector<uint32_t> count(buckets + 1, 0);
-    for (const Entry& e : kept) ++count[Bucket(e.fp) + 1];
-    for (size_t i = 1; i <= buckets; ++i) count[i] += count[i - 1];
-    std::vector<uint32_t> fill(count.begin(), count.end() - 1);
-    std::vector<Entry> sorted(kept.size());
-    for (const Entry& e : kept) sorted[fill[Bucket(e.fp)]++] = e;
+    const size_t buckets = size_t{1} << bits_;
+    // Calls visit(fp, anchor) for every kept block, in source order.
+    auto each_kept = [&](auto&& visit) {
+      uint32_t prev = 0;
+      for (size_t k = 0; k < blocks; ++k) {
+        const uint32_t fp = fingerprint.Of(src + kWindow * k + 1);
+        if (k == 0 || fp != prev) visit(fp, static_cast<uint32_t>(kWindow * k + kWindow));
+        prev = fp;
+      }
+    };
+    // start_[b] .. start_[b + 1]: bucket b, once counted and summed.
     start_.assign(buckets + 1, 0);
-    entries_.reserve(sorted.size());
+    each_kept([&](uint32_t fp, uint32_t) { ++start_[Bucket(fp) + 1]; });
+    for (size_t i = 1; i <= buckets; ++i) start_[i] += start_[i - 1];
+    entries_.resize(start_[buckets]);
+    {
+      std::vector<uint32_t> fill(start_.begin(), start_.end() - 1);
+      each_kept([&](uint32_t fp, uint32_t anchor) { entries_[fill[Bucket(fp)]++] = {fp, anchor}; });
+    }
+    // Thinning, compacting every bucket towards the front.
+    size_t out = 0;
+    size_t first = 0;
     for (size_t b = 0; b < buckets; ++b) {
-      size_t n = count[b + 1] - count[b];
-      const Entry* first = sorted.data() + count[b];
+      const size_t last = start_[b + 1];
+      const size_t n = last - first;
       if (n <= kBucketLimit) {
-        entries_.insert(entries_.end(), first, first + n);
+        if (out != first) std::memmove(&entries_[out], &entries_[first], n * sizeof(Entry));
+        out += n;
       } else {
         const long excess = static_cast<long>(n - kBucketLimit);
         long acc = 0;
         for (size_t k = 0; k < n; ++k) {
-          entries_.push_back(first[k]);
+          entries_[out++] = entries_[first + k];
           acc += excess;
           while (acc > 0 && k + 1 < n) {
             ++k;  // dropped
@@ -91,8 +100,10 @@ class SourceIndex {
           }
         }
       }
-      start_[b + 1] = static_cast<uint32_t>(entries_.size());
+      start_[b + 1] = static_cast<uint32_t>(out);
+      first = last;
     }
+    entries_.resize(out);
   }
 
   size_t Bucket(uint32_t fp) const { return fp & ((size_t{1} << bits_) - 1); }
@@ -215,6 +226,9 @@ class Encoder {
 std::optional<std::string> CreateGitDelta(std::string_view source, std::string_view target,
                                           size_t max_size) {
   if (source.empty() || target.empty()) return std::nullopt;
+  // Offsets into the source are kept in 32 bits (and copy offsets are encoded in at most four
+  // bytes): a larger source gets no delta (DeltaIsGitIdenticalFor is false for it anyway).
+  if (source.size() > 0xffffffffu) return std::nullopt;
   SourceIndex index(source);
   return Encoder(source, target, max_size, index).Run();
 }

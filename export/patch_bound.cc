@@ -139,8 +139,8 @@ uint64_t ChangeLowerBound(const TreeChange& change, const ChangeFacts& facts) {
   return ChangeBound(change, facts).lo;
 }
 
-Status RefuseIfProvablyOverBudget(git_odb* odb, const std::vector<TreeChange>& changes,
-                                  size_t max_bytes, std::vector<ChangeFacts>* facts) {
+uint64_t ProvenLowerBound(git_odb* odb, const std::vector<TreeChange>& changes, size_t max_bytes,
+                          std::vector<ChangeFacts>* facts) {
   std::vector<Bound> bounds(changes.size());
   uint64_t lo = 0;
   uint64_t hi = 0;
@@ -149,14 +149,7 @@ Status RefuseIfProvablyOverBudget(git_odb* odb, const std::vector<TreeChange>& c
     lo = SaturatingAdd(lo, bounds[i].lo);
     hi = SaturatingAdd(hi, bounds[i].hi);
   }
-  auto refusal = [&] {
-    return Status(Code::kBudgetExceeded, "derived patch exceeds the budget of " +
-                                             std::to_string(max_bytes) + " bytes (at least " +
-                                             std::to_string(lo) +
-                                             " bytes, from the sizes of the objects)");
-  };
-  if (lo > max_bytes) return refusal();
-  if (hi <= max_bytes) return Status::Ok();
+  if (lo > max_bytes || hi <= max_bytes) return lo;
 
   // Only a side's kind can still raise the bound: read first bytes where that gains the most.
   std::vector<size_t> order;
@@ -179,10 +172,83 @@ Status RefuseIfProvablyOverBudget(git_odb* odb, const std::vector<TreeChange>& c
     lo = SaturatingAdd(lo - bounds[i].lo, now.lo);
     hi = SaturatingAdd(hi - bounds[i].hi, now.hi);
     bounds[i] = now;
-    if (lo > max_bytes) return refusal();
-    if (hi <= max_bytes) return Status::Ok();
+    if (lo > max_bytes || hi <= max_bytes) return lo;
   }
-  return Status::Ok();
+  return lo;
+}
+
+Status RefuseIfProvablyOverBudget(git_odb* odb, const std::vector<TreeChange>& changes,
+                                  size_t max_bytes, std::vector<ChangeFacts>* facts) {
+  const uint64_t lo = ProvenLowerBound(odb, changes, max_bytes, facts);
+  if (lo <= max_bytes) return Status::Ok();
+  return Status(Code::kBudgetExceeded, "derived patch exceeds the budget of " +
+                                           std::to_string(max_bytes) + " bytes (at least " +
+                                           std::to_string(lo) +
+                                           " bytes, from the sizes of the objects)");
+}
+
+namespace {
+
+// zlib's compressBound: no zlib stream of n bytes (default window and memory level, any level)
+// is longer.
+uint64_t DeflatedUpperBound(uint64_t n) {
+  return SaturatingAdd(n, (n >> 12) + (n >> 14) + (n >> 25) + 13);
+}
+
+// "diff --git", mode, index, "---" and "+++" lines, every path byte quoted as "\ooo".
+uint64_t HeaderUpperBound(std::string_view path) {
+  return 256 + 16 * static_cast<uint64_t>(path.size());
+}
+
+constexpr uint64_t kHunkLineMaxBytes = 176;
+constexpr uint64_t kNoNewlineLinesBytes = 2 * 30;
+
+uint64_t TextUpperBound(uint64_t o, uint64_t n) {
+  const uint64_t lines = SaturatingAdd(SaturatingAdd(o, n), SaturatingAdd(o, n));
+  const uint64_t hunks = 1 + std::min(o, n) / 7;
+  const uint64_t hunk_lines = hunks > std::numeric_limits<uint64_t>::max() / kHunkLineMaxBytes
+                                  ? std::numeric_limits<uint64_t>::max()
+                                  : hunks * kHunkLineMaxBytes;
+  return SaturatingAdd(SaturatingAdd(lines, hunk_lines), kNoNewlineLinesBytes);
+}
+
+uint64_t LiteralUpperBound(uint64_t size) {
+  return LiteralHunkSize(size, DeflatedUpperBound(size));
+}
+
+uint64_t SectionUpperBound(std::string_view path, const Side& o, const Side& n) {
+  const uint64_t header = HeaderUpperBound(path);
+  if (git_oid_equal(&o.oid, &n.oid) != 0) return header;
+  const uint64_t text = TextUpperBound(o.facts.size, n.facts.size);
+  if (o.mode == kModeGitlink || n.mode == kModeGitlink) return SaturatingAdd(header, text);
+  const uint64_t binary = SaturatingAdd(
+      kBinaryPatchLineBytes,
+      SaturatingAdd(LiteralUpperBound(n.facts.size), LiteralUpperBound(o.facts.size)));
+  const ContentKind a = o.facts.kind;
+  const ContentKind b = n.facts.kind;
+  uint64_t body;
+  if (a == ContentKind::kBinary || b == ContentKind::kBinary) {
+    body = binary;
+  } else if (a == ContentKind::kText && b == ContentKind::kText) {
+    body = text;
+  } else {
+    body = std::max(text, binary);
+  }
+  return SaturatingAdd(header, body);
+}
+
+}  // namespace
+
+uint64_t ChangeUpperBound(const TreeChange& c, const ChangeFacts& f) {
+  if (!f.known) return std::numeric_limits<uint64_t>::max();
+  const Side old_side{c.old_mode, c.old_oid, f.old_side};
+  const Side new_side{c.new_mode, c.new_oid, f.new_side};
+  if (c.status == 'T') {
+    const Side absent{0, git_oid{}, SideFacts{}};
+    return SaturatingAdd(SectionUpperBound(c.path, old_side, absent),
+                         SectionUpperBound(c.path, absent, new_side));
+  }
+  return SectionUpperBound(c.path, old_side, new_side);
 }
 
 }  // namespace gentle::exporter

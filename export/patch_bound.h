@@ -59,6 +59,23 @@ std::vector<ChangeFacts> GatherFacts(git_odb* odb, const std::vector<TreeChange>
 // A lower bound on the bytes `change` adds to the patch (two sections for a type change).
 uint64_t ChangeLowerBound(const TreeChange& change, const ChangeFacts& facts);
 
+// An upper bound on the bytes `change` adds to the patch, from the facts alone (sizes; an unknown
+// kind counts as the larger of text and binary); UINT64_MAX when the facts are not known. A text
+// section prints each line of either side at most once, with a one-byte prefix, plus at most one
+// "\ No newline at end of file" line per side and one "@@" line (at most 176 bytes with its
+// function text) per hunk; hunks are at most 1 + min(old, new) / 7, since git merges two changes
+// fewer than seven unchanged lines apart into one hunk. A binary section is at most two literal
+// hunks, each of a zlib stream no longer than zlib's compressBound (a delta is chosen only when
+// shorter). Headers are bounded by the path's length, every byte quoted.
+uint64_t ChangeUpperBound(const TreeChange& change, const ChangeFacts& facts);
+
+// The lower bound the facts prove for the whole patch (ChangeLowerBound summed). While it is at
+// most max_bytes and telling text from binary could raise it past, reads the first bytes of loose
+// blobs of unknown kind (largest possible gain first) and records their kind in `facts`; stops as
+// soon as the bound passes max_bytes or can no longer pass it.
+uint64_t ProvenLowerBound(git_odb* odb, const std::vector<TreeChange>& changes, size_t max_bytes,
+                          std::vector<ChangeFacts>* facts);
+
 // kBudgetExceeded when the facts prove the patch longer than max_bytes. While they cannot, and
 // telling text from binary could, reads the first bytes of loose blobs of unknown kind (largest
 // possible gain first) and records their kind in `facts`.

@@ -40,7 +40,24 @@ struct LoadedSide {
   BlobPtr blob;
   std::string synthetic;  // "Subproject commit <hex>\n" for gitlinks
   std::optional<store::git::BlobStream> stream;
+  std::string owned;  // a large blob read whole through a stream
 };
+
+// A side at least this large that is read whole is read through a stream when it can be (as
+// BlobStream checks it): libgit2 reads a loose object's compressed file whole before inflating it,
+// which for a large blob of incompressible bytes holds it twice.
+constexpr uint64_t kReadWholeByStreamMinBytes = uint64_t{64} << 20;
+
+// Reads `stream` whole into `into`, checked.
+Status ReadWhole(store::git::BlobStream* stream, std::string* into) {
+  into->resize(static_cast<size_t>(stream->size()));
+  size_t at = 0;
+  while (at < into->size()) {
+    GENTLE_ASSIGN_OR_RETURN(size_t got, stream->Read(into->data() + at, into->size() - at));
+    at += got;
+  }
+  return stream->Finish();
+}
 
 // A failure reading the blob `id` at `path`, saying where.
 Status AtPath(const Status& cause, const git_oid& id, std::string_view path) {
@@ -53,7 +70,7 @@ Status AtPath(const Status& cause, const git_oid& id, std::string_view path) {
 // `may_stream`: the side is the only one of its section with content and is large enough to read
 // as a stream; it is, if the object database can stream it.
 Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::string_view path,
-                bool may_stream, LoadedSide* loaded) {
+                bool may_stream, uint64_t size_hint, LoadedSide* loaded) {
   loaded->side.mode = mode;
   if (mode == 0) return Status::Ok();
   loaded->side.oid = id;
@@ -67,6 +84,16 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
     if (odb.ok()) {
       loaded->stream = store::git::BlobStream::OpenLoose(odb->get(), id);
       if (loaded->stream) return Status::Ok();
+    }
+  } else if (size_hint >= kReadWholeByStreamMinBytes) {
+    auto odb = store::git::RepositoryOdb(repo);
+    std::optional<store::git::BlobStream> stream;
+    if (odb.ok()) stream = store::git::BlobStream::OpenLoose(odb->get(), id);
+    if (stream) {
+      Status read = ReadWhole(&*stream, &loaded->owned);
+      if (!read.ok()) return AtPath(read, id, path);
+      loaded->side.content = loaded->owned;
+      return Status::Ok();
     }
   }
   // Read and hash-checked by store/git/object_reader.h (libgit2's own check is off).
@@ -121,10 +148,10 @@ Status WriteFile(git_repository* repo, const FileWork& work, const ChangeFacts& 
                                type_change ? none : facts.old_side);
   LoadedSide old_side;
   LoadedSide new_side;
-  GENTLE_RETURN_IF_ERROR(
-      LoadSide(repo, work.old_oid, work.old_mode, work.path, stream_old, &old_side));
-  GENTLE_RETURN_IF_ERROR(
-      LoadSide(repo, work.new_oid, work.new_mode, work.path, stream_new, &new_side));
+  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_oid, work.old_mode, work.path, stream_old,
+                                  facts.known ? facts.old_side.size : 0, &old_side));
+  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.new_oid, work.new_mode, work.path, stream_new,
+                                  facts.known ? facts.new_side.size : 0, &new_side));
   if (type_change) {
     // git prints a type change as the old path deleted, then the new one added.
     LoadedSide absent;
@@ -289,6 +316,11 @@ Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
   GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes,
                           DiffTrees(repo, base_tree, candidate_tree));
   return WritePatch(repo, changes, options);
+}
+
+Status AppendChangeSection(git_repository* repo, const TreeChange& change, const ChangeFacts& facts,
+                           size_t max_bytes, std::string* out) {
+  return WriteFile(repo, change, facts, max_bytes, out);
 }
 
 ManifestEntry ManifestEntryOf(const TreeChange& change) {

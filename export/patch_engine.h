@@ -28,6 +28,7 @@
 #include <vector>
 
 #include "export/engine.h"
+#include "export/patch_bound.h"
 #include "export/tree_delta.h"
 #include "store/status.h"
 
@@ -65,6 +66,12 @@ ManifestEntry ManifestEntryOf(const TreeChange& change);
 // section (two for a type change) per change, in the order given.
 Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChange>& changes,
                                 const PatchOptions& options);
+
+// One change's section (two for a type change), exactly as WritePatch writes it, appended to
+// `out`; kBudgetExceeded once `out` would pass max_bytes (`facts`, from GatherFacts, refuse a
+// change that cannot fit before its blobs are read). On the calling thread, through `repo` alone.
+Status AppendChangeSection(git_repository* repo, const TreeChange& change, const ChangeFacts& facts,
+                           size_t max_bytes, std::string* out);
 
 }  // namespace gentle::exporter
 

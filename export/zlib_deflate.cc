@@ -63,7 +63,8 @@ struct ZlibStreamDeflater::State {
   bool ready = false;
 };
 
-ZlibStreamDeflater::ZlibStreamDeflater(int level) : state_(std::make_unique<State>()) {
+ZlibStreamDeflater::ZlibStreamDeflater(int level, bool keep_output)
+    : state_(std::make_unique<State>()), keep_output_(keep_output) {
   state_->ready = deflateInit(&state_->stream, level) == Z_OK;
 }
 
@@ -85,7 +86,8 @@ Status ZlibStreamDeflater::Run(std::string_view piece, int flush) {
       return Status(Code::kInternal, "deflate failed");
     }
     const size_t produced = sizeof(buffer) - z.avail_out;
-    out_.append(buffer, produced);
+    if (keep_output_) out_.append(buffer, produced);
+    size_ += produced;
     if (rc == Z_STREAM_END) return Status::Ok();
     if (rc == Z_BUF_ERROR && produced == 0 && z.avail_in == 0 && flush == Z_FINISH) {
       return Status(Code::kInternal, "deflate made no progress");

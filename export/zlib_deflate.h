@@ -8,6 +8,7 @@
 #ifndef GENTLE_EXPORT_ZLIB_DEFLATE_H_
 #define GENTLE_EXPORT_ZLIB_DEFLATE_H_
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -23,7 +24,8 @@ Result<std::string> DeflateZlib(std::string_view data, int level);
 // output so far never shrinks, so its size is a lower bound on the finished stream's at every step.
 class ZlibStreamDeflater {
  public:
-  explicit ZlibStreamDeflater(int level);
+  // keep_output false: the stream is only counted (size()), never held.
+  explicit ZlibStreamDeflater(int level, bool keep_output = true);
   ~ZlibStreamDeflater();
   ZlibStreamDeflater(const ZlibStreamDeflater&) = delete;
   ZlibStreamDeflater& operator=(const ZlibStreamDeflater&) = delete;
@@ -31,13 +33,17 @@ class ZlibStreamDeflater {
   Status Append(std::string_view piece);
   Status Finish();
   const std::string& output() const { return out_; }
+  // Bytes of the stream so far, held or not.
+  uint64_t size() const { return size_; }
 
  private:
   Status Run(std::string_view piece, int flush);
 
   struct State;
   std::unique_ptr<State> state_;
+  bool keep_output_;
   std::string out_;
+  uint64_t size_ = 0;
 };
 
 }  // namespace gentle::exporter

@@ -20,4 +20,8 @@ std::optional<std::string> FixedTime() {
   return installed_hooks.fixed_time();
 }
 
+bool AdmitOversizeCandidates() {
+  return installed_hooks.admit_oversize != nullptr && installed_hooks.admit_oversize();
+}
+
 }  // namespace gentle::store

@@ -23,6 +23,9 @@ struct TestHooks {
   void (*fault_point)(std::string_view name) = nullptr;
   // A fixed wall-clock time (RFC 3339 text) to use instead of the clock, or nothing.
   std::optional<std::string> (*fixed_time)() = nullptr;
+  // True to let start and revise take a candidate over the export budget, as releases before the
+  // budget check did (tests make such lineages to see how the other verbs answer for them).
+  bool (*admit_oversize)() = nullptr;
 };
 
 // Replaces the installed hooks (all null by default).
@@ -30,6 +33,9 @@ void InstallTestHooks(const TestHooks& hooks);
 
 // The installed fixed time, if a hook is installed and gives one.
 std::optional<std::string> FixedTime();
+
+// Whether an installed hook lets start and revise take an oversize candidate (false without one).
+bool AdmitOversizeCandidates();
 
 }  // namespace gentle::store
 

@@ -443,7 +443,13 @@ void DamageOutputs(Corpus* corpus) {
 
   std::string large;
   while (large.size() <= (size_t{4} << 20)) large += "a line of a file too large to export\n";
-  const std::string big = LineageOf(StartFile(repo, "large.txt", large));
+  repo.Write("large.txt", large);
+  corpus->Error("start-budget-exceeded", repo.Review({"start", "--untracked", "large.txt"}),
+                "budget_exceeded");
+  corpus->Ok("status-budget-exceeded", repo.Review({"status", "--untracked", "large.txt"}));
+  RunResult admitted =
+      repo.Review({"start", "--untracked", "large.txt"}, {{"GENTLE_ADMIT_OVERSIZE", "1"}});
+  const std::string big = LineageOf(admitted);
   corpus->Error("export-budget-exceeded", repo.Review({"export-context", "--lineage", big}),
                 "budget_exceeded");
 }
@@ -564,6 +570,8 @@ TEST_CASE("json schemas: the shared enums are the code's vocabularies") {
   CHECK(listed("state") ==
         Vocabulary(store::ReviewState::kDecisionRequired, store::ReviewStateName));
   CHECK(listed("next") == Vocabulary(transaction::NextAction::kNone, transaction::NextActionName));
+  CHECK(listed("next_reason") ==
+        Vocabulary(transaction::NextReason::kCandidateBurned, transaction::NextReasonName));
   CHECK(listed("applicability") ==
         Vocabulary(transaction::Applicability::kIncomplete, transaction::ApplicabilityName));
 }

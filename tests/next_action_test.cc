@@ -39,7 +39,7 @@ std::string Name(NextAction action) { return std::string(transaction::NextAction
 std::string EntryNextOf(std::string_view state, Applicability applicability,
                         UnrelatedReason unrelated = UnrelatedReason::kNotUnrelated,
                         bool fetched_only = false) {
-  return Name(transaction::EntryNext({state, applicability, unrelated, fetched_only}));
+  return Name(transaction::EntryNext({state, applicability, unrelated, fetched_only}).action);
 }
 
 // `review <args> --json` in `repo`, which must exit 0.
@@ -165,8 +165,8 @@ TEST_CASE("next action: every row of the table in the pure derivation") {
   CHECK(transaction::WaitingDetail({"correction_required", cur, {}, false}) == kWaiting);
   CHECK(transaction::WaitingDetail({"correction_required", unrel, moved, false}).empty());
   CHECK(transaction::WaitingDetail({"reviewing", cur, {}, false}).empty());
-  CHECK(Name(transaction::AfterExport(NextAction::kExport)) == "verdict");
-  CHECK(Name(transaction::AfterExport(NextAction::kBurn)) == "burn");
+  CHECK(Name(transaction::AfterExport({NextAction::kExport, {}}).action) == "verdict");
+  CHECK(Name(transaction::AfterExport({NextAction::kBurn, {}}).action) == "burn");
 }
 
 TEST_CASE("next action: the envelope derivation counts actionable entries") {
@@ -186,22 +186,24 @@ TEST_CASE("next action: the envelope derivation counts actionable entries") {
                                   UnrelatedReason::kTargetMoved, false};
   const EntryFacts fetched{"approved", Applicability::kCurrentTarget, {}, true};
   const EntryFacts corrupted{"", Applicability::kCorrupted, {}, false};
-  CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kStartable))) == "start");
-  CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kClean))) == "none");
-  CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kBurned))) == "none");
-  CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kUnavailable))) == "none");
+  CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kStartable)).action) == "start");
+  CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kClean)).action) == "none");
+  CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kBurned)).action) == "none");
+  CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kUnavailable)).action) == "none");
   CHECK(asked == 4);
   CHECK(Name(transaction::EnvelopeNext({foreign, approved_moved, fetched},
-                                       live(LiveStart::kStartable))) == "start");
+                                       live(LiveStart::kStartable))
+                 .action) == "start");
   CHECK(asked == 5);
-  CHECK(Name(transaction::EnvelopeNext({reviewing, foreign}, live(LiveStart::kStartable))) ==
+  CHECK(Name(transaction::EnvelopeNext({reviewing, foreign}, live(LiveStart::kStartable)).action) ==
         "export");
-  CHECK(Name(transaction::EnvelopeNext({sent_back_moved}, live(LiveStart::kStartable))) ==
+  CHECK(Name(transaction::EnvelopeNext({sent_back_moved}, live(LiveStart::kStartable)).action) ==
         "revise");
-  CHECK(Name(transaction::EnvelopeNext({reviewing, sent_back_moved},
-                                       live(LiveStart::kStartable))) == "select_lineage");
-  CHECK(Name(transaction::EnvelopeNext({reviewing, corrupted}, live(LiveStart::kStartable))) ==
-        "repair");
+  CHECK(Name(transaction::EnvelopeNext({reviewing, sent_back_moved}, live(LiveStart::kStartable))
+                 .action) == "select_lineage");
+  CHECK(
+      Name(transaction::EnvelopeNext({reviewing, corrupted}, live(LiveStart::kStartable)).action) ==
+      "repair");
   CHECK(asked == 5);  // the live target is probed only when no entry is actionable
 }
 
@@ -406,7 +408,7 @@ TEST_CASE("next action: the envelope says start for a dirty worktree and none fo
   LifecycleRepo repo;
   Json status = Status(repo);
   CHECK(status == Json::parse(R"({"schema":"gentle-ai.review-status/v1","lineages":[],)"
-                              R"("next":"none"})"));
+                              R"("next":"none","next_reason":"clean"})"));
   RunResult human = repo.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
   CHECK(human.out == "no lineages\nnext: none\n");
@@ -459,7 +461,9 @@ TEST_CASE("next action: several actionable lineages say select_lineage") {
   CHECK(human.out.substr(human.out.rfind("next: ")) == "next: select_lineage\n");
 }
 
-TEST_CASE("next action: the status JSON appends context and next after the existing members") {
+TEST_CASE(
+    "next action: the status JSON appends context - next and next_reason after the existing "
+    "members") {
   LifecycleRepo repo;
   const Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
@@ -473,7 +477,8 @@ TEST_CASE("next action: the status JSON appends context and next after the exist
                      started["revision"].get<std::string>() + "\",\"target_identity\":\"" + target +
                      "\",\"live_target_identity\":\"" + target +
                      "\",\"source\":null,\"context_digest\":null,\"context_unavailable\":null,"
-                     "\"next\":\"export\"}],\"next\":\"export\"}\n");
+                     "\"next\":\"export\",\"next_reason\":\"review_due\"}],\"next\":\"export\","
+                     "\"next_reason\":\"review_due\"}\n");
 }
 
 TEST_CASE("next action: a two-round review walked by following only next") {

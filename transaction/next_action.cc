@@ -30,42 +30,120 @@ std::string_view NextActionName(NextAction action) {
   return "none";  // unreachable: the switch names every enumerator
 }
 
+std::string_view NextReasonName(NextReason reason) {
+  switch (reason) {
+    case NextReason::kNoLineage:
+      return "no_lineage";
+    case NextReason::kReviewDue:
+      return "review_due";
+    case NextReason::kContextExported:
+      return "context_exported";
+    case NextReason::kCandidateChanged:
+      return "candidate_changed";
+    case NextReason::kApproved:
+      return "approved";
+    case NextReason::kAmbiguous:
+      return "ambiguous";
+    case NextReason::kSeveralActionable:
+      return "several_actionable";
+    case NextReason::kCorrupted:
+      return "corrupted";
+    case NextReason::kIncomplete:
+      return "incomplete";
+    case NextReason::kWaitingForAuthor:
+      return "waiting_for_author";
+    case NextReason::kOtherWorktree:
+      return "other_worktree";
+    case NextReason::kTargetNotComputable:
+      return "target_not_computable";
+    case NextReason::kFetchedOnly:
+      return "fetched_only";
+    case NextReason::kBudgetExceeded:
+      return "budget_exceeded";
+    case NextReason::kObjectsMissing:
+      return "objects_missing";
+    case NextReason::kEscalated:
+      return "escalated";
+    case NextReason::kInvalidated:
+      return "invalidated";
+    case NextReason::kDecisionRequired:
+      return "decision_required";
+    case NextReason::kUnknownState:
+      return "unknown_state";
+    case NextReason::kClean:
+      return "clean";
+    case NextReason::kCandidateBurned:
+      return "candidate_burned";
+  }
+  return "unknown_state";  // unreachable: the switch names every enumerator
+}
+
 namespace {
 
-bool NeedsRepair(const EntryFacts& f) {
-  return f.applicability == Applicability::kCorrupted ||
-         f.applicability == Applicability::kIncomplete;
-}
+constexpr Next None(NextReason reason) { return {NextAction::kNone, reason}; }
 
 bool IsCorrectionRequired(const EntryFacts& f) {
   return store::ParseReviewState(f.state) == ReviewState::kCorrectionRequired;
 }
 
+// The refusal a probed budget fact stands for, or nullopt when it fits.
+std::optional<Next> Unfit(Fit fit) {
+  if (fit == Fit::kOverBudget) return None(NextReason::kBudgetExceeded);
+  if (fit == Fit::kObjectsMissing) return None(NextReason::kObjectsMissing);
+  return std::nullopt;
+}
+
+Next CorrectionNext(const EntryFacts& f) {
+  if (f.foreign) return None(NextReason::kOtherWorktree);
+  switch (f.unrelated) {
+    case UnrelatedReason::kTargetMoved:
+      if (std::optional<Next> unfit = Unfit(f.live)) return *unfit;
+      return {NextAction::kRevise, NextReason::kCandidateChanged};
+    case UnrelatedReason::kNotComputable:
+      return None(NextReason::kTargetNotComputable);
+    case UnrelatedReason::kOtherWorktree:
+      return None(NextReason::kOtherWorktree);
+    case UnrelatedReason::kNotUnrelated:
+      break;
+  }
+  return None(NextReason::kWaitingForAuthor);
+}
+
 }  // namespace
 
-NextAction EntryNext(const EntryFacts& f) {
-  if (NeedsRepair(f)) return NextAction::kRepair;
-  if (f.applicability == Applicability::kAmbiguous) return NextAction::kSelectLineage;
-  if (f.fetched_only) return NextAction::kNone;
+Next EntryNext(const EntryFacts& f) {
+  if (f.applicability == Applicability::kCorrupted) {
+    return {NextAction::kRepair, NextReason::kCorrupted};
+  }
+  if (f.applicability == Applicability::kIncomplete) {
+    return {NextAction::kRepair, NextReason::kIncomplete};
+  }
+  if (f.applicability == Applicability::kAmbiguous) {
+    return {NextAction::kSelectLineage, NextReason::kAmbiguous};
+  }
+  if (f.fetched_only) return None(NextReason::kFetchedOnly);
   const std::optional<ReviewState> state = store::ParseReviewState(f.state);
-  if (!state) return NextAction::kNone;
+  if (!state) return None(NextReason::kUnknownState);
   switch (*state) {
     case ReviewState::kReviewing:
-      return NextAction::kExport;
+      if (std::optional<Next> unfit = Unfit(f.frozen)) return *unfit;
+      return {NextAction::kExport, NextReason::kReviewDue};
     case ReviewState::kCorrectionRequired:
-      return f.unrelated == UnrelatedReason::kTargetMoved ? NextAction::kRevise : NextAction::kNone;
+      return CorrectionNext(f);
     case ReviewState::kApproved:
-      return NextAction::kBurn;
+      return {NextAction::kBurn, NextReason::kApproved};
     case ReviewState::kEscalated:
+      return None(NextReason::kEscalated);
     case ReviewState::kInvalidated:
+      return None(NextReason::kInvalidated);
     case ReviewState::kDecisionRequired:
-      return NextAction::kNone;
+      return None(NextReason::kDecisionRequired);
   }
-  return NextAction::kNone;  // unreachable: the switch names every enumerator
+  return None(NextReason::kUnknownState);  // unreachable: the switch names every enumerator
 }
 
 std::string_view WaitingDetail(const EntryFacts& f) {
-  if (!f.fetched_only && f.applicability == Applicability::kCurrentTarget &&
+  if (!f.fetched_only && !f.foreign && f.applicability == Applicability::kCurrentTarget &&
       IsCorrectionRequired(f)) {
     return "waiting for a changed candidate: the live target is still the one sent back";
   }
@@ -78,28 +156,44 @@ bool IsActionable(const EntryFacts& f) {
       f.applicability == Applicability::kAmbiguous) {
     return true;
   }
-  return IsCorrectionRequired(f) && f.unrelated == UnrelatedReason::kTargetMoved;
+  return IsCorrectionRequired(f) && !f.foreign && f.unrelated == UnrelatedReason::kTargetMoved;
 }
 
-NextAction EnvelopeNext(const std::vector<EntryFacts>& entries,
-                        const std::function<LiveStart()>& live_start) {
+Next EnvelopeNext(const std::vector<EntryFacts>& entries,
+                  const std::function<LiveStart()>& live_start) {
+  for (const EntryFacts& f : entries) {
+    const Next next = EntryNext(f);
+    if (next.action == NextAction::kRepair) return next;
+  }
   const EntryFacts* actionable = nullptr;
   size_t count = 0;
-  for (const EntryFacts& f : entries) {
-    if (NeedsRepair(f)) return NextAction::kRepair;
-  }
   for (const EntryFacts& f : entries) {
     if (!IsActionable(f)) continue;
     actionable = &f;
     ++count;
   }
-  if (count > 1) return NextAction::kSelectLineage;
+  if (count > 1) return {NextAction::kSelectLineage, NextReason::kSeveralActionable};
   if (count == 1) return EntryNext(*actionable);
-  return live_start() == LiveStart::kStartable ? NextAction::kStart : NextAction::kNone;
+  switch (live_start()) {
+    case LiveStart::kStartable:
+      return {NextAction::kStart, NextReason::kNoLineage};
+    case LiveStart::kClean:
+      return None(NextReason::kClean);
+    case LiveStart::kBurned:
+      return None(NextReason::kCandidateBurned);
+    case LiveStart::kUnavailable:
+      return None(NextReason::kTargetNotComputable);
+    case LiveStart::kOverBudget:
+      return None(NextReason::kBudgetExceeded);
+  }
+  return None(NextReason::kTargetNotComputable);  // unreachable
 }
 
-NextAction AfterExport(NextAction status_next) {
-  return status_next == NextAction::kExport ? NextAction::kVerdict : status_next;
+Next AfterExport(Next status_next) {
+  if (status_next.action == NextAction::kExport) {
+    return {NextAction::kVerdict, NextReason::kContextExported};
+  }
+  return status_next;
 }
 
 }  // namespace gentle::transaction

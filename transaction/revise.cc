@@ -4,6 +4,7 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/git/memory_writes.h"
 #include "store/go_json.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
@@ -11,6 +12,7 @@
 #include "store/review_state.h"
 #include "store/store_guard.h"
 #include "store/tombstone.h"
+#include "transaction/candidate_budget.h"
 #include "transaction/capture.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
@@ -90,8 +92,15 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   GENTLE_RETURN_IF_ERROR(CheckRevisable(repo, seen));
   Selector selector = RecordedSelector(seen);
   selector.ledger_ids = binding.ledger_ids;
+  // As in start: the new round's objects stay in memory until its candidate passes the budget.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::git::MemoryWrites> held,
+                          store::git::MemoryWrites::Divert(repo.raw()));
   GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot,
                           CaptureSnapshot(repo, selector, store::git::ObjectWrites::kWrite));
+  if (!snapshot.paths.empty() && snapshot.identity != seen.current_snapshot.identity) {
+    GENTLE_RETURN_IF_ERROR(RefuseOversizeCandidate(repo, snapshot).WithLineage(request.lineage));
+  }
+  GENTLE_RETURN_IF_ERROR(held->Flush());
   store::FaultPoint("revise:captured");
 
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,

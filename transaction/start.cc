@@ -8,6 +8,7 @@
 #include "store/file_io.h"
 #include "store/file_modes.h"
 #include "store/file_write.h"
+#include "store/git/memory_writes.h"
 #include "store/git/repository.h"
 #include "store/go_json.h"
 #include "store/history_ref.h"
@@ -18,6 +19,7 @@
 #include "store/store_guard.h"
 #include "store/store_scan.h"
 #include "store/tombstone.h"
+#include "transaction/candidate_budget.h"
 #include "transaction/capture.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
@@ -79,6 +81,10 @@ Result<StartResult> Start(const StartRequest& request) {
   // Before the capture writes objects: a store the guard would refuse costs no object write.
   GENTLE_RETURN_IF_ERROR(store::PreflightWrite(layout));
 
+  // The candidate's objects are held in memory until it is accepted: a refusal up to the budget
+  // check writes nothing, not even an object.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::git::MemoryWrites> held,
+                          store::git::MemoryWrites::Divert(repo.raw()));
   GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot,
                           CaptureSnapshot(repo, selector, store::git::ObjectWrites::kWrite));
   if (snapshot.paths.empty()) {
@@ -90,6 +96,8 @@ Result<StartResult> Start(const StartRequest& request) {
                     "a changed path is not valid UTF-8 and cannot be recorded: " + path);
     }
   }
+  GENTLE_RETURN_IF_ERROR(RefuseOversizeCandidate(repo, snapshot));
+  GENTLE_RETURN_IF_ERROR(held->Flush());
   const std::string worktree_identity = repo.WorktreeIdentity();
   const std::string lineage = store::DerivedLineageId(worktree_identity, snapshot.identity);
 

@@ -1,12 +1,16 @@
 #include "transaction/status.h"
 
+#include <algorithm>
 #include <map>
 #include <set>
 
+#include "export/derivation.h"
+#include "export/patch_budget.h"
 #include "store/catalog.h"
 #include "store/digests.h"
 #include "store/fetched_lineage.h"
 #include "store/file_io.h"
+#include "store/git/memory_writes.h"
 #include "store/git/repository.h"
 #include "store/history_ref.h"
 #include "store/index/index_sync.h"
@@ -14,6 +18,7 @@
 #include "store/lineage_id.h"
 #include "store/provenance.h"
 #include "store/record.h"
+#include "store/review_state.h"
 #include "store/round_context.h"
 #include "store/store_guard.h"
 #include "transaction/capture.h"
@@ -95,6 +100,7 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
     return s;
   }
   const store::RecordView& r = *record;
+  s.foreign = !ClaimsHere(r, here);
   s.state = r.state;
   s.kind = r.initial_snapshot.kind;
   s.revision = r.revision;
@@ -128,11 +134,61 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   return s;
 }
 
-// Sets the entry's next action, and its detail when that action waits on the author.
-void DecideNext(LineageStatus& s) {
-  const EntryFacts facts = s.Facts();
-  s.next = EntryNext(facts);
-  const std::string_view waiting = WaitingDetail(facts);
+// Whether the patch between two trees passes the budget, read-only.
+Fit FitOf(const Status& measured) {
+  if (measured.ok()) return Fit::kFits;
+  if (measured.code() == Code::kBudgetExceeded) return Fit::kOverBudget;
+  return Fit::kObjectsMissing;
+}
+
+Fit FrozenFit(const store::git::Repository& repo, const std::string& base_tree,
+              const std::string& candidate_tree) {
+  return FitOf(exporter::RefuseOverBudget(repo.raw(), base_tree, candidate_tree,
+                                          exporter::kMaxContextBytes));
+}
+
+// What DecideNext needs of a record to probe the budget.
+struct Probe {
+  std::string base_tree, candidate_tree;  // the current snapshot's
+  Selector selector;                      // the recorded selector (revise captures with it)
+};
+
+Probe ProbeOf(const store::RecordView& r) {
+  return {r.current_snapshot.base_tree, r.current_snapshot.candidate_tree, RecordedSelector(r)};
+}
+
+// The candidate `selector` names, as start or revise would capture it, measured against the
+// budget: captured on a handle of its own whose object writes stay in memory, so nothing is
+// written and `repo`'s caches never see an object that is not on disk. A capture that fails here
+// fits (the verb reports its own error; the hash-only capture already succeeded).
+Fit LiveFit(const store::git::Repository& repo, const Selector& selector) {
+  auto own =
+      store::git::Repository::Discover(repo.is_bare() ? repo.git_dir() : repo.worktree_root());
+  if (!own.ok()) return Fit::kFits;
+  auto writes = store::git::MemoryWrites::Divert(own->raw());
+  if (!writes.ok()) return Fit::kFits;
+  auto snapshot = CaptureSnapshot(*own, selector, store::git::ObjectWrites::kWrite);
+  if (!snapshot.ok() || snapshot->paths.empty()) return Fit::kFits;
+  const Fit fit = FrozenFit(*own, snapshot->base_tree, snapshot->candidate_tree);
+  return fit == Fit::kOverBudget ? fit : Fit::kFits;
+}
+
+// Sets the entry's next action, and its detail when that action waits on the author. The budget
+// is probed only where the action depends on it: a reviewing lineage's frozen diff (skipped with
+// `frozen_known`: its context has just been exported), a sent-back lineage's moved candidate.
+void DecideNext(const store::git::Repository& repo, LineageStatus& s, const Probe* probe,
+                bool frozen_known = false) {
+  Next next = EntryNext(s.Facts());
+  if (probe != nullptr && next.action == NextAction::kExport && !frozen_known) {
+    s.frozen = FrozenFit(repo, probe->base_tree, probe->candidate_tree);
+    next = EntryNext(s.Facts());
+  }
+  if (probe != nullptr && next.action == NextAction::kRevise) {
+    s.live = LiveFit(repo, probe->selector);
+    next = EntryNext(s.Facts());
+  }
+  s.next = next;
+  const std::string_view waiting = WaitingDetail(s.Facts());
   if (!waiting.empty()) s.detail = std::string(waiting);
 }
 
@@ -142,7 +198,8 @@ void DecideNext(LineageStatus& s) {
 Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
                                   const store::StoreLayout& layout, const std::string& lineage,
                                   const Result<store::RecordView>& record,
-                                  const std::string& source, const std::string& provenance = "") {
+                                  const std::string& source, const std::string& provenance = "",
+                                  bool frozen_known = false) {
   LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
   LineageStatus s = Assess(repo, live, here, lineage, record);
@@ -156,23 +213,34 @@ Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
   }
   s.source = source.empty() ? provenance : source;
   s.fetched_only = !source.empty();
-  DecideNext(s);
+  const std::optional<Probe> probe =
+      record.ok() ? std::optional<Probe>(ProbeOf(*record)) : std::nullopt;
+  DecideNext(repo, s, probe ? &*probe : nullptr, frozen_known);
   return s;
 }
 
-// Whether `review start` could start the live target of the default selector here. Read-only: the
-// candidate is hashed in memory and the tombstone is one keyed file probe.
+// Whether `review start` could start the live candidate `selector` names here. Read-only: the
+// candidate is hashed in memory, the tombstone is one keyed file probe, and a startable candidate
+// is measured against the budget (LiveFit).
 LiveStart ProbeLiveStart(const store::git::Repository& repo, const store::StoreLayout& layout,
-                         LiveTargets& live) {
+                         LiveTargets& live, const Selector& selector) {
   if (repo.is_bare()) return LiveStart::kUnavailable;
-  const Result<LiveTarget>& target = live.For(Selector{});
+  const Result<LiveTarget>& target = live.For(selector);
   if (!target.ok()) return LiveStart::kUnavailable;
   if (target->clean) return LiveStart::kClean;
   const std::string tombstone =
       layout.tombstone_dir() + "/" +
       store::TombstoneFileName(store::RepoKey(repo.worktree_root()), target->identity);
   if (store::KindOf(tombstone) != store::PathKind::kMissing) return LiveStart::kBurned;
+  if (LiveFit(repo, selector) == Fit::kOverBudget) return LiveStart::kOverBudget;
   return LiveStart::kStartable;
+}
+
+// A selector as a query: what start was asked, without the round's ledger ids.
+Selector Query(Selector selector) {
+  selector.ledger_ids.clear();
+  std::sort(selector.untracked.begin(), selector.untracked.end());
+  return selector;
 }
 
 Result<LineageStatus> InspectOne(const store::git::Repository& repo,
@@ -197,8 +265,13 @@ Result<LineageStatus> InspectOne(const store::git::Repository& repo,
 }  // namespace
 
 Result<StatusReport> InspectStatus(const std::string& cwd,
-                                   const std::optional<std::string>& lineage) {
+                                   const std::optional<std::string>& lineage,
+                                   const std::optional<Selector>& selector) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
+  if (lineage && selector) {
+    return Status(Code::kUsage, "--lineage and the selector flags are exclusive");
+  }
+  if (selector) GENTLE_RETURN_IF_ERROR(ValidateSelector(*selector));
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
@@ -209,21 +282,41 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
     report.lineages.push_back(std::move(s));
     return report;
   }
+  LiveTargets live(repo);
+  // The queried candidate: refused as start refuses it when it cannot be captured.
+  std::optional<std::string> queried;
+  if (selector) {
+    if (selector->kind != "commit-range")
+      GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review status"));
+    const Result<LiveTarget>& target = live.For(*selector);
+    if (!target.ok()) return target.status();
+    queried = target->identity;
+  }
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
 
-  LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
   // How many live lineages claim each live identity here, so a contested target is `ambiguous`.
   std::map<std::string, int> claims;
   std::vector<LineageStatus>& out = report.lineages;
   GENTLE_ASSIGN_OR_RETURN(std::set<std::string> imported, store::ImportedLineages(layout));
+  // The records whose next depends on the budget (reviewing, or sent back), kept for DecideNext.
+  std::map<std::string, Probe> probed;
   for (const std::string& id : ids) {
     auto record = store::LoadRecord(layout, id);
     LineageStatus s = Assess(repo, live, here, id, record);
+    if (selector && !(record.ok() && !s.foreign &&
+                      (s.target_identity == *queried ||
+                       Query(RecordedSelector(*record)) == Query(*selector)))) {
+      continue;
+    }
     if (imported.count(id)) {
       GENTLE_ASSIGN_OR_RETURN(s.source, store::ImportedSource(repo, layout, id));
     }
     if (s.applicability == Applicability::kCurrentTarget) ++claims[s.target_identity];
+    if (record.ok() && (store::IsState(record->state, store::ReviewState::kReviewing) ||
+                        store::IsState(record->state, store::ReviewState::kCorrectionRequired))) {
+      probed.emplace(id, ProbeOf(*record));
+    }
     out.push_back(std::move(s));
   }
   std::vector<EntryFacts> facts;
@@ -233,17 +326,20 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
       s.applicability = Applicability::kAmbiguous;
       s.detail = kAmbiguousDetail;
     }
-    DecideNext(s);
+    auto it = probed.find(s.lineage);
+    DecideNext(repo, s, it == probed.end() ? nullptr : &it->second);
     facts.push_back(s.Facts());
   }
-  report.next = EnvelopeNext(facts, [&] { return ProbeLiveStart(repo, layout, live); });
+  const Selector asked = selector ? *selector : Selector{};
+  report.next = EnvelopeNext(facts, [&] { return ProbeLiveStart(repo, layout, live, asked); });
   return report;
 }
 
 Result<LineageStatus> AssessRecord(const store::git::Repository& repo,
                                    const store::RecordView& record, const std::string& source) {
   const store::StoreLayout layout(repo.common_dir());
-  return AssessAlone(repo, layout, record.lineage_id, Result<store::RecordView>(record), source);
+  return AssessAlone(repo, layout, record.lineage_id, Result<store::RecordView>(record), source,
+                     /*provenance=*/"", /*frozen_known=*/true);
 }
 
 }  // namespace gentle::transaction

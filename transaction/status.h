@@ -27,6 +27,7 @@
 #include "store/status.h"
 #include "transaction/applicability.h"
 #include "transaction/next_action.h"
+#include "transaction/selector.h"
 
 namespace gentle::transaction {
 
@@ -48,16 +49,21 @@ struct LineageStatus {
   // or not known (a fetched-only lineage, a round another tool opened).
   std::string context_digest, context_unavailable;
   UnrelatedReason unrelated = UnrelatedReason::kNotUnrelated;
-  NextAction next = NextAction::kNone;
+  bool foreign = false;     // its record names another worktree of the clone
+  Fit frozen = Fit::kFits;  // probed for a reviewing lineage (export/patch_budget.h)
+  Fit live = Fit::kFits;    // probed for a sent-back lineage whose live target moved
+  Next next;
 
-  EntryFacts Facts() const { return {state, applicability, unrelated, fetched_only}; }
+  EntryFacts Facts() const {
+    return {state, applicability, unrelated, fetched_only, foreign, frozen, live};
+  }
 };
 
 struct StatusReport {
   std::vector<LineageStatus> lineages;
-  // With a lineage: its next. Without: EnvelopeNext over every entry, the live target being the
-  // default current-changes selector's (startable unless clean, burned here, or not computable).
-  NextAction next = NextAction::kNone;
+  // With a lineage: its next. Without: EnvelopeNext over the entries, the live candidate being
+  // the selector's (startable unless clean, burned here, not computable, or over the budget).
+  Next next;
 };
 
 // With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors; an
@@ -67,12 +73,25 @@ struct StatusReport {
 // fetched_lineage.h: verified whole, `source` set; a terminal one answers consumed / retired).
 // Without: every live lineage directory (one without a readable record reports `corrupted`, one
 // without a record `incomplete`); fetched histories are not listed (`list` shows them).
+// With `selector` (start's selector flags; not with `lineage`): the candidate that selector names
+// here, and only the lineages of this worktree that hold it (their current target is its
+// identity) or were started with the same selector; the report's next is the candidate's: its
+// lineage's, or start when no lineage holds it and start would take it. A selector that cannot be
+// resolved is refused as start refuses it.
+//
+// Budget (DESIGN.md section 12, "A loop a harness can trust"): a reviewing lineage's frozen diff is
+// measured (export/patch_budget.h: headers first, so a small diff costs a few header reads) and a
+// candidate that start or revise would capture is captured again with its objects held in memory
+// (store/git/memory_writes.h) and measured, so that next never names export, start or revise for
+// a diff the verb refuses. Nothing is written.
 Result<StatusReport> InspectStatus(const std::string& cwd,
-                                   const std::optional<std::string>& lineage);
+                                   const std::optional<std::string>& lineage,
+                                   const std::optional<Selector>& selector = std::nullopt);
 
 // One record's status (applicability current_target, ambiguous or unrelated, and next) against the
-// live target of `repo`'s worktree, exactly as `status --lineage` reports it; `source` is the
-// remote of a record read from a fetched history, empty for the local store. Read-only.
+// live target of `repo`'s worktree, as `status --lineage` reports it, for a record whose context
+// has just been exported (its frozen diff is not measured again); `source` is the remote of a
+// record read from a fetched history, empty for the local store. Read-only.
 Result<LineageStatus> AssessRecord(const store::git::Repository& repo,
                                    const store::RecordView& record, const std::string& source);
 

@@ -75,12 +75,20 @@ std::optional<std::string> EnvironmentFixedTime() {
   return std::string(fixed);
 }
 
+// GENTLE_ADMIT_OVERSIZE=1: start and revise take a candidate over the export budget (a lineage as
+// releases before the budget check made it).
+bool EnvironmentAdmitOversize() {
+  const char* admit = std::getenv("GENTLE_ADMIT_OVERSIZE");
+  return admit != nullptr && std::string_view(admit) == "1";
+}
+
 }  // namespace
 
 void InstallEnvironmentTestHooks() {
   store::TestHooks hooks;
   hooks.fault_point = EnvironmentFaultPoint;
   hooks.fixed_time = EnvironmentFixedTime;
+  hooks.admit_oversize = EnvironmentAdmitOversize;
   store::InstallTestHooks(hooks);
 }
 

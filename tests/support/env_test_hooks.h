@@ -8,6 +8,8 @@
 //                             (blocking until a reader opens it), then read the FIFO DIR/resume
 //                             to its end: a test holds a writer still at one step, without sleeps
 //   GENTLE_FIXED_TIME=TEXT    the wall-clock time every record takes
+//   GENTLE_ADMIT_OVERSIZE=1   start and revise take a candidate over the export budget (a lineage
+//                             as releases before the budget check made it)
 // Linked only into gentle-ai-test and the test binary, never into the installed executable.
 #ifndef GENTLE_TESTS_SUPPORT_ENV_TEST_HOOKS_H_
 #define GENTLE_TESTS_SUPPORT_ENV_TEST_HOOKS_H_

@@ -1,0 +1,86 @@
+#include "export/patch_budget.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "export/patch_bound.h"
+#include "export/patch_engine.h"
+#include "store/git/git_util.h"
+#include "store/git/object_reader.h"
+
+namespace gentle::exporter {
+namespace {
+
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
+                                                      : a + b;
+}
+
+// Step 3: every section written and counted, in patch order, each within kMeasureLimitBytes.
+Result<PatchBudget> Measure(git_repository* repo, const std::vector<TreeChange>& changes,
+                            const std::vector<ChangeFacts>& facts, size_t max_bytes) {
+  PatchBudget budget;
+  budget.exact = true;
+  uint64_t total = 0;
+  std::string section;
+  for (size_t i = 0; i < changes.size(); ++i) {
+    section.clear();
+    Status status = AppendChangeSection(repo, changes[i], facts[i], kMeasureLimitBytes, &section);
+    if (status.code() == Code::kBudgetExceeded) {
+      // This section alone passes the measuring limit: it is at least one byte longer.
+      const uint64_t over =
+          std::max<uint64_t>(kMeasureLimitBytes + 1, ChangeLowerBound(changes[i], facts[i]));
+      total = SaturatingAdd(total, over);
+      budget.exact = false;
+      break;
+    }
+    GENTLE_RETURN_IF_ERROR(status);
+    total += section.size();
+    if (total > kMeasureLimitBytes && i + 1 < changes.size()) {
+      budget.exact = false;
+      break;
+    }
+  }
+  budget.fits = total <= max_bytes;
+  budget.byte_size = total;
+  return budget;
+}
+
+}  // namespace
+
+Result<PatchBudget> MeasurePatchBudget(git_repository* repo, const std::vector<TreeChange>& changes,
+                                       size_t max_bytes) {
+  GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo));
+  std::vector<ChangeFacts> facts = GatherFacts(odb.get(), changes);
+  uint64_t upper = 0;
+  for (size_t i = 0; i < changes.size() && upper <= max_bytes; ++i) {
+    upper = SaturatingAdd(upper, ChangeUpperBound(changes[i], facts[i]));
+  }
+  if (upper <= max_bytes) return PatchBudget{};
+  const uint64_t lower = ProvenLowerBound(odb.get(), changes, max_bytes, &facts);
+  if (lower > max_bytes) return PatchBudget{false, lower, false};
+  return Measure(repo, changes, facts, max_bytes);
+}
+
+Status BudgetRefusal(const PatchBudget& budget, size_t max_bytes) {
+  const std::string size = std::to_string(budget.byte_size);
+  const std::string max = std::to_string(max_bytes);
+  return Status(Code::kBudgetExceeded,
+                "the frozen diff is " + std::string(budget.exact ? "" : "at least ") + size +
+                    " bytes, over the budget of " + max + " bytes; nothing is truncated")
+      .WithDetail("byte_size", size)
+      .WithDetail("byte_size_bound", budget.exact ? "exact" : "at_least")
+      .WithDetail("max_bytes", max);
+}
+
+Status RefuseOverBudget(git_repository* repo, const std::string& base_tree,
+                        const std::string& candidate_tree, size_t max_bytes) {
+  GENTLE_ASSIGN_OR_RETURN(git_oid base, store::git::ParseOidHex(base_tree));
+  GENTLE_ASSIGN_OR_RETURN(git_oid candidate, store::git::ParseOidHex(candidate_tree));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes, DiffTrees(repo, base, candidate));
+  GENTLE_ASSIGN_OR_RETURN(PatchBudget budget, MeasurePatchBudget(repo, changes, max_bytes));
+  if (budget.fits) return Status::Ok();
+  return BudgetRefusal(budget, max_bytes);
+}
+
+}  // namespace gentle::exporter

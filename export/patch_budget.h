@@ -1,0 +1,56 @@
+// PatchBudget: whether the pinned patch between two trees fits the export budget (4 MiB,
+// export/derivation.h), decided the same way by every verb that must know (start and revise
+// refuse such a candidate before writing; status names no action that would meet the refusal;
+// export-context and verify refuse with the same details), and the refusal itself.
+//
+// The decision, cheapest first:
+//   1. an upper bound from the objects' headers (ChangeUpperBound, export/patch_bound.h: the sizes
+//      and per-file overhead) at most the budget: it fits, and nothing but headers was read;
+//   2. the lower bound the headers prove (ProvenLowerBound) above the budget: over, and that bound
+//      is the size reported (at least);
+//   3. otherwise the patch is measured: each section written in patch order on the calling
+//      thread, counted and dropped (memory stays near kMeasureLimitBytes). The size reported is
+//      exact, unless one section alone passes kMeasureLimitBytes (it then counts as the larger of
+//      that limit + 1 and its header bound) or the sections counted pass it; measuring stops
+//      there and the sum so far is reported as a lower bound.
+// Every step reads only the two trees' objects, in a fixed order, so a candidate gets the same
+// answer and the same numbers on every run, whichever engine is asked to export it.
+#ifndef GENTLE_EXPORT_PATCH_BUDGET_H_
+#define GENTLE_EXPORT_PATCH_BUDGET_H_
+
+#include <git2.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "export/tree_delta.h"
+#include "store/status.h"
+
+namespace gentle::exporter {
+
+// Measuring stops once the sections counted pass this many bytes (4x the export budget), so an
+// exact size is reported for any patch up to it.
+inline constexpr uint64_t kMeasureLimitBytes = uint64_t{16} << 20;
+
+struct PatchBudget {
+  bool fits = true;
+  uint64_t byte_size = 0;  // when !fits: the patch's size, exact or a proven lower bound
+  bool exact = false;      // when !fits: whether byte_size is the exact size
+};
+
+// Objects the derivation cannot read are the writer's errors (objects_missing), as for an export.
+Result<PatchBudget> MeasurePatchBudget(git_repository* repo, const std::vector<TreeChange>& changes,
+                                       size_t max_bytes);
+
+// budget_exceeded (exit 9) naming the size and the budget, with details byte_size (decimal),
+// byte_size_bound ("exact" or "at_least") and max_bytes (decimal).
+Status BudgetRefusal(const PatchBudget& budget, size_t max_bytes);
+
+// The trees' changes measured: Ok when the patch fits, else BudgetRefusal's status.
+Status RefuseOverBudget(git_repository* repo, const std::string& base_tree,
+                        const std::string& candidate_tree, size_t max_bytes);
+
+}  // namespace gentle::exporter
+
+#endif  // GENTLE_EXPORT_PATCH_BUDGET_H_
