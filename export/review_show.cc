@@ -20,6 +20,9 @@
 namespace gentle::exporter {
 namespace {
 
+// The message of the old single-commit pins (store/history_ref.h).
+constexpr std::string_view kLegacyPinSubject = "gentle-ai review pin";
+
 // The verified history a view reads: the local one, else a fetched one (`source`).
 struct ShownHistory {
   std::optional<store::VerifiedChain> chain;  // nullopt: a record without any history
@@ -40,9 +43,15 @@ Result<ShownHistory> ReadShownHistory(const store::git::Repository& repo,
     out.chain = std::move(chain).value();
     return out;
   }
-  // No local history. A lineage the local store does not know at all may have a fetched one
-  // (terminal or not: it is shown either way); a local one is the store's answer (a record
-  // without history, or its refusal).
+  if (tip && tip->subject != kLegacyPinSubject) {
+    return Status(Code::kCorrupted, "history ref of lineage " + lineage + " points at commit " +
+                                        tip->id + ", which is neither a history commit nor a pin")
+        .WithLineage(lineage)
+        .WithDetail("commit", tip->id);
+  }
+  // No local history (or an old single-commit pin only). A lineage the local store does not know at
+  // all may have a fetched one (terminal or not: it is shown either way); a local one is the
+  // store's answer (a record without history, or its refusal).
   GENTLE_ASSIGN_OR_RETURN(bool known, store::KnownLocally(layout, lineage));
   if (!known) {
     GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
