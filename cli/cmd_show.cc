@@ -60,6 +60,7 @@ int RunShow(const CommonOptions& common, const ShowOptions& o) {
   request.round = *round;
   request.derive_all = o.html || common.json;
   request.interdiffs = o.html;
+  request.keep_patches = !common.json;  // --json shows digests and sizes only
   request.allowed_signers = o.allowed_signers;
   auto view = exporter::ReadShowView(request);
   if (!view.ok()) return ReportError(view.status(), common.json);

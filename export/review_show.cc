@@ -127,7 +127,7 @@ Result<ShowEvent> EventOf(const store::git::Repository& repo, const std::string&
 }
 
 // The diff of `derived`, or its budget refusal; any other refusal fails the view.
-Result<ShowDiff> DiffOf(Result<Derived> derived, const std::string& lineage) {
+Result<ShowDiff> DiffOf(Result<Derived> derived, const std::string& lineage, bool keep) {
   ShowDiff out;
   if (!derived.ok()) {
     if (derived.status().code() != Code::kBudgetExceeded) {
@@ -139,6 +139,9 @@ Result<ShowDiff> DiffOf(Result<Derived> derived, const std::string& lineage) {
   out.derived = true;
   out.diff = std::move(derived).value();
   out.patch_sha256 = "sha256:" + store::Sha256Hex(out.diff.patch);
+  out.byte_size = out.diff.patch.size();
+  out.paths = out.diff.manifest.size();
+  if (!keep) out.diff = Derived{};
   return out;
 }
 
@@ -200,7 +203,7 @@ Result<ShowView> ReadShowView(const ShowRequest& request) {
     GENTLE_ASSIGN_OR_RETURN(round.diff,
                             DiffOf(DeriveContext(repo, round.snapshot, Engine::kNative,
                                                  PathsCheck::kListAndDigest, request.max_bytes),
-                                   request.lineage));
+                                   request.lineage, request.keep_patches));
   }
   if (request.interdiffs) {
     for (size_t i = 1; i < view.rounds.size(); ++i) {
@@ -211,7 +214,7 @@ Result<ShowView> ReadShowView(const ShowRequest& request) {
           interdiff.diff,
           DiffOf(DeriveInterdiff(repo, from.snapshot.candidate_tree, to.snapshot.candidate_tree,
                                  Engine::kNative, request.max_bytes),
-                 request.lineage));
+                 request.lineage, request.keep_patches));
       view.interdiffs.push_back(std::move(interdiff));
     }
   }

@@ -53,9 +53,11 @@ struct ShowEvent {
 
 // A derived diff, or the budget refusal that stands in for it.
 struct ShowDiff {
-  bool derived = false;  // false: not asked for, or refused (refusal set)
-  Derived diff;
-  std::string patch_sha256;  // "sha256:<hex>" of diff.patch
+  bool derived = false;      // false: not asked for, or refused (refusal set)
+  Derived diff;              // its patch and manifest emptied unless the request keeps them
+  std::string patch_sha256;  // "sha256:<hex>" of the patch
+  size_t byte_size = 0;      // of the patch
+  size_t paths = 0;          // manifest entries
   Status refusal;            // budget_exceeded when the derivation refused
 };
 
@@ -85,6 +87,7 @@ struct ShowRequest {
   std::optional<int64_t> round;  // the selected round; nullopt: the newest
   bool derive_all = false;       // derive every round's diff, not only the selected one's
   bool interdiffs = false;
+  bool keep_patches = true;     // false: only each diff's digest, size and path count are kept
   std::string allowed_signers;  // empty: signatures reported as signed / unsigned only
   size_t max_bytes = kMaxContextBytes;
 };

@@ -301,7 +301,7 @@ std::string RoundSection(const ShowRound& r) {
                     Row("Paths digest", r.snapshot.paths_digest);
   if (r.diff.derived) {
     out += Row("Patch sha256", r.diff.patch_sha256) +
-           Row("Patch size", std::to_string(r.diff.diff.patch.size()) + " bytes");
+           Row("Patch size", std::to_string(r.diff.byte_size) + " bytes");
   }
   out += "</dl>\n" + DiffBody(r.diff, id, true);
   return out + "</section>\n";

@@ -167,9 +167,8 @@ void Round(const ShowRound& r, size_t rounds, bool colour, std::string* out) {
             Visible(r.diff.refusal.message()) + "\n";
     return;
   }
-  *out += "Patch:          " + r.diff.patch_sha256 + " (" +
-          std::to_string(r.diff.diff.patch.size()) + " bytes, " +
-          std::to_string(r.diff.diff.manifest.size()) + " paths)\n\n";
+  *out += "Patch:          " + r.diff.patch_sha256 + " (" + std::to_string(r.diff.byte_size) +
+          " bytes, " + std::to_string(r.diff.paths) + " paths)\n\n";
   *out += colour ? ColourPatch(r.diff.diff.patch) : r.diff.diff.patch;
 }
 
