@@ -31,6 +31,8 @@ struct Invocation {
   CommentOptions comment_options;
   std::string comment_round, comment_model, comment_session, comment_role;
   std::string parse_comment_file = "-";
+  ShowOptions show_options;
+  std::string show_round;
   ContextImportOptions context_import;
   std::string pr_view, mr_view, aone_comments, resolved_comments;
   LedgerOptions ledger_options;
@@ -270,6 +272,33 @@ void DefineComment(CLI::App* review, Invocation* in) {
     if (Given(comment, "--model")) in->comment_options.model = in->comment_model;
     if (Given(comment, "--session")) in->comment_options.session = in->comment_session;
     in->action = [in] { return RunComment(in->common, in->comment_options); };
+  });
+}
+
+void DefineShow(CLI::App* review, Invocation* in) {
+  CLI::App* show = AddCommand(
+      review, "show",
+      "A lineage for people: its timeline and a round's diff in git's style (paged, coloured on a "
+      "terminal), --json the timeline as data, --html one self-contained page (read-only)",
+      &in->common);
+  ShowOptions& o = in->show_options;
+  show->add_option("--lineage", o.lineage, "The lineage")->required();
+  show->add_option("--round", in->show_round,
+                   "The round (record generation) whose diff to show (default: the newest)");
+  show->add_option("--color", o.color,
+                   "auto (default: on a terminal, unless NO_COLOR is set), always or never");
+  show->add_flag("--html", o.html,
+                 "One HTML page: timeline, every round's diff (unified and side by side), "
+                 "interdiffs, verdict bodies from Markdown, signatures and digests");
+  show->add_option("--output", o.output, "--html: write the page to FILE (atomically)")
+      ->type_name("FILE");
+  show->add_option("--allowed-signers", o.allowed_signers,
+                   "Check verdict signatures against git's allowed signers FILE (default: "
+                   "report signed or unsigned only)")
+      ->type_name("FILE");
+  show->callback([in, show] {
+    if (Given(show, "--round")) in->show_options.round = in->show_round;
+    in->action = [in] { return RunShow(in->common, in->show_options); };
   });
 }
 
@@ -567,18 +596,31 @@ struct Verb {
   void (*define)(CLI::App* review, Invocation* in);
 };
 constexpr Verb kVerbs[] = {
-    {"start", DefineStart},     {"status", DefineStatus},
-    {"list", DefineList},       {"export-context", DefineExportContext},
-    {"verify", DefineVerify},   {"attest", DefineAttest},
-    {"comment", DefineComment}, {"parse-comment", DefineParseComment},
-    {"verdict", DefineVerdict}, {"revise", DefineRevise},
-    {"burn", DefineBurn},       {"abandon", DefineAbandon},
-    {"reclaim", DefineReclaim}, {"invalidate", DefineInvalidate},
-    {"push", DefinePush},       {"fetch", DefineFetch},
-    {"import", DefineImport},   {"store", DefineStore},
-    {"fsck", DefineFsck},       {"index", DefineIndex},
-    {"repair", DefineRepair},   {"context", DefineContext},
-    {"ledger", DefineLedger},   {"seen", DefineSeen},
+    {"start", DefineStart},
+    {"status", DefineStatus},
+    {"list", DefineList},
+    {"export-context", DefineExportContext},
+    {"verify", DefineVerify},
+    {"attest", DefineAttest},
+    {"comment", DefineComment},
+    {"parse-comment", DefineParseComment},
+    {"show", DefineShow},
+    {"verdict", DefineVerdict},
+    {"revise", DefineRevise},
+    {"burn", DefineBurn},
+    {"abandon", DefineAbandon},
+    {"reclaim", DefineReclaim},
+    {"invalidate", DefineInvalidate},
+    {"push", DefinePush},
+    {"fetch", DefineFetch},
+    {"import", DefineImport},
+    {"store", DefineStore},
+    {"fsck", DefineFsck},
+    {"index", DefineIndex},
+    {"repair", DefineRepair},
+    {"context", DefineContext},
+    {"ledger", DefineLedger},
+    {"seen", DefineSeen},
     {"hint", DefineHint},
 };
 

@@ -71,6 +71,17 @@ struct CommentOptions {
   std::optional<std::string> role;  // reviewer | docs-reviewer: that role's newest verdict
 };
 int RunComment(const CommonOptions& common, const CommentOptions& options);
+// review show: a lineage's timeline and a round's diff for people (docs/show.md): text in git's
+// style (coloured and paged on a terminal), --json gentle-ai.review-show/v1, or --html one page.
+struct ShowOptions {
+  std::string lineage;
+  std::optional<std::string> round;  // checked as a decimal >= 1
+  std::string color = "auto";        // auto | always | never
+  bool html = false;
+  std::string output;           // --html: write to FILE (atomically); empty: stdout
+  std::string allowed_signers;  // check verdict signatures against git's allowed signers FILE
+};
+int RunShow(const CommonOptions& common, const ShowOptions& options);
 // review parse-comment [FILE|-]: JSON gentle-ai.review-comment/v1 with or without --json.
 int RunParseComment(const CommonOptions& common, const std::string& file);
 

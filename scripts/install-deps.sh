@@ -7,7 +7,9 @@ packages=(build-essential cmake ninja-build ccache pkg-config git libgit2-dev li
   python3-jsonschema  # tests/json_schema_test.cc validates outputs against docs/schema/ (/usr/bin/python3)
   bsdutils  # `script` (Essential on Debian): tests/progress_test.cc runs commands on a pseudo-terminal
   dpkg-dev file man-db groff-base  # the .deb: cpack's dpkg-shlibdeps; tests/package_check.sh
-  zsh fish)  # tests/command_docs_test.cc runs the generated completions in each shell
+  zsh fish  # tests/command_docs_test.cc runs the generated completions in each shell
+  libcmark-gfm-dev  # review show --html renders verdict bodies from Markdown (export/markdown_html.h)
+  chromium)  # tests/show_test.cc opens the HTML view in headless chromium
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -276,6 +276,8 @@ std::string RoundsOutputs(const LifecycleRepo& repo, const TempDir& tmp, const s
   corpus->Error("verify-not-reviewed", repo.Review({"verify", "--lineage", l, "--against", "HEAD"}),
                 "not_reviewed");
   corpus->Ok("attest", repo.Review({"attest", "--lineage", l}));
+  corpus->Ok("show", repo.Review({"show", "--lineage", l}));
+  corpus->Ok("show-round-1", repo.Review({"show", "--lineage", l, "--round", "1"}));
 
   RunResult envelope = repo.Review({"export-context", "--lineage", l});
   corpus->Ok("export-approved", envelope);
@@ -316,6 +318,7 @@ std::string LifecycleOutputs(const LifecycleRepo& repo, const TempDir& tmp,
   corpus->Ok("export-consumed-round",
              repo.Review({"export-context", "--lineage", burned, "--round", "1"}));
   corpus->Ok("attest-consumed", repo.Review({"attest", "--lineage", burned}));
+  corpus->Ok("show-consumed", repo.Review({"show", "--lineage", burned}));
 
   const std::string abandoned = LineageOf(StartFile(repo, "abandoned.txt", "abandoned\n"));
   corpus->Ok("abandon", repo.Review({"abandon", "--lineage", abandoned, "--reason",
@@ -410,6 +413,7 @@ void SharingOutputs(const LifecycleRepo& repo, const TempDir& tmp, const std::st
   corpus->Ok("status-fetched", ReviewAt(clone, {"status", "--lineage", lineage}));
   corpus->Ok("export-fetched", ReviewAt(clone, {"export-context", "--lineage", lineage}));
   corpus->Ok("verify-fetched", ReviewAt(clone, {"verify", "--lineage", lineage}));
+  corpus->Ok("show-fetched", ReviewAt(clone, {"show", "--lineage", lineage}));
   corpus->Ok("import", ReviewAt(clone, {"import", "--lineage", lineage}));
   corpus->Ok("import-up-to-date", ReviewAt(clone, {"import", "--lineage", lineage}));
 
@@ -452,6 +456,7 @@ void DamageOutputs(Corpus* corpus) {
   const std::string big = LineageOf(admitted);
   corpus->Error("export-budget-exceeded", repo.Review({"export-context", "--lineage", big}),
                 "budget_exceeded");
+  corpus->Ok("show-budget-exceeded", repo.Review({"show", "--lineage", big}));
 }
 
 }  // namespace

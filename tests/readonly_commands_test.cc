@@ -4,7 +4,8 @@
 // retired, historical-compat), by writing the files those verbs leave, as export_context_test.cc
 // does. Read commands: status, status --lineage, list, export-context (native, --engine git,
 // --output to a file outside the repository), verify --lineage [--against], verify --envelope
-// [--against], and `review fsck` (human and --json; see kFsckCommands below).
+// [--against], show (text, --json, --html --output outside the repository), and `review fsck`
+// (human and --json; see kFsckCommands below).
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -70,11 +71,13 @@ std::vector<std::vector<std::string>> ReadCommands(const Store& s, const std::st
              {"review", "export-context", "--lineage", l, "--engine", "git"},
              {"review", "export-context", "--lineage", l, "--output", scratch + "/out.patch"},
              {"review", "verify", "--lineage", l},
-             {"review", "verify", "--lineage", l, "--against", "HEAD"}}) {
+             {"review", "verify", "--lineage", l, "--against", "HEAD"},
+             {"review", "show", "--lineage", l}}) {
       out.push_back(args);
       args.push_back("--json");
       out.push_back(args);
     }
+    out.push_back({"review", "show", "--lineage", l, "--html", "--output", scratch + "/show.html"});
     if (e.exit_code == 0) {
       out.push_back({"review", "verify", "--envelope", envelope});
       out.push_back({"review", "verify", "--json", "--envelope", envelope, "--against", "HEAD"});

@@ -265,7 +265,8 @@ TEST_CASE("an unknown option is usage for every verb - in the --json shape") {
   for (const auto& verb :
        {"start", "status",  "list",    "export-context", "verify", "attest",  "verdict",
         "burn",  "abandon", "reclaim", "invalidate",     "fsck",   "repair",  "import",
-        "push",  "fetch",   "comment", "parse-comment",  "revise", "context", "ledger"}) {
+        "push",  "fetch",   "comment", "parse-comment",  "revise", "context", "ledger",
+        "show"}) {
     RunResult r = GentleAi({"review", verb, "--bogus", "--json"}, tmp.path());
     CHECK(r.exit_code == 2);
     CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "usage");

@@ -1,0 +1,73 @@
+// review show.
+#include <cstdio>
+#include <utility>
+
+#include "cli/commands.h"
+#include "cli/pager.h"
+#include "cli/render.h"
+#include "cli/round_flag.h"
+#include "cli/terminal.h"
+#include "export/review_show.h"
+#include "export/show_html.h"
+#include "export/show_json.h"
+#include "export/show_text.h"
+#include "store/file_write.h"
+
+namespace gentle::cli {
+namespace {
+
+// --color: always and never decide; auto colours a capable terminal unless NO_COLOR is set.
+Result<bool> WantsColour(const std::string& color) {
+  if (color == "always") return true;
+  if (color == "never") return false;
+  if (color == "auto") return ColourWanted(1, false);
+  return Status(Code::kUsage, "--color must be auto, always or never, got \"" + color + "\"");
+}
+
+// The flags that only some forms take.
+Status CheckForm(const CommonOptions& common, const ShowOptions& o) {
+  if (o.html && common.json) return Status(Code::kUsage, "--html and --json exclude each other");
+  if (!o.output.empty() && !o.html) return Status(Code::kUsage, "--output needs --html");
+  if (o.html && o.round) return Status(Code::kUsage, "--html shows every round; drop --round");
+  return Status::Ok();
+}
+
+int Html(const exporter::ShowView& view, const ShowOptions& o, bool json) {
+  auto page = exporter::RenderShowHtml(view);
+  if (!page.ok()) return ReportError(page.status(), json);
+  if (o.output.empty()) {
+    std::fwrite(page->data(), 1, page->size(), stdout);
+    std::fflush(stdout);
+    return 0;
+  }
+  Status st = store::WriteFileAtomic(o.output, *page, 0644);
+  if (!st.ok())
+    return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()), json);
+  return 0;
+}
+
+}  // namespace
+
+int RunShow(const CommonOptions& common, const ShowOptions& o) {
+  if (Status st = CheckForm(common, o); !st.ok()) return ReportError(st, common.json);
+  auto round = ParseRoundFlag("--round", o.round);
+  if (!round.ok()) return ReportError(round.status(), common.json);
+  auto colour = WantsColour(o.color);
+  if (!colour.ok()) return ReportError(colour.status(), common.json);
+  exporter::ShowRequest request;
+  request.cwd = common.cwd;
+  request.lineage = o.lineage;
+  request.round = *round;
+  request.derive_all = o.html || common.json;
+  request.interdiffs = o.html;
+  request.keep_patches = !common.json;  // --json shows digests and sizes only
+  request.allowed_signers = o.allowed_signers;
+  auto view = exporter::ReadShowView(request);
+  if (!view.ok()) return ReportError(view.status(), common.json);
+  if (common.json) return PrintJson(exporter::RenderShowJson(*view));
+  if (o.html) return Html(*view, o, common.json);
+  WritePaged(exporter::RenderShowText(*view, *colour), common.cwd);
+  return 0;
+}
+
+}  // namespace gentle::cli
