@@ -7,7 +7,9 @@ packages=(build-essential cmake ninja-build ccache pkg-config git libgit2-dev li
   python3-jsonschema  # tests/json_schema_test.cc validates outputs against docs/schema/ (/usr/bin/python3)
   bsdutils  # `script` (Essential on Debian): tests/progress_test.cc runs commands on a pseudo-terminal
   dpkg-dev file man-db groff-base  # the .deb: cpack's dpkg-shlibdeps; tests/package_check.sh
-  zsh fish)  # tests/command_docs_test.cc runs the generated completions in each shell
+  zsh fish  # tests/command_docs_test.cc runs the generated completions in each shell
+  libcurl4-openssl-dev  # watch/: the Gitea transport of `review watch` (the only user of libcurl)
+  gh openssl)  # tests/watch_*_test.cc: the real gh against a local HTTPS fake (openssl makes its certificate)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

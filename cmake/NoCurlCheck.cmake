@@ -1,0 +1,11 @@
+# cmake -DFILES="a;b" -DNM=nm -P NoCurlCheck.cmake: fails when any of FILES (executables or static
+# archives) references or defines a libcurl symbol (curl_*). watch/CMakeLists.txt: only
+# gentle_watch may.
+foreach(file IN LISTS FILES)
+  execute_process(COMMAND ${NM} ${file} OUTPUT_VARIABLE listing ERROR_QUIET)
+  execute_process(COMMAND ${NM} -D ${file} OUTPUT_VARIABLE dynamic ERROR_QUIET)
+  string(REGEX MATCH "[ \t]curl_[A-Za-z0-9_]*" hit "${listing}\n${dynamic}")
+  if(hit)
+    message(FATAL_ERROR "${file} reaches libcurl (${hit}): only gentle_watch may")
+  endif()
+endforeach()
