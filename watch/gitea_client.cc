@@ -1,8 +1,6 @@
-// The Gitea transport (watch/forge_client.h): libcurl, the only user of an HTTP client.
-#include <curl/curl.h>
-
-#include <mutex>
-
+// The Gitea transport (watch/forge_client.h): libcurl (loaded when first used, watch/curl_api.h),
+// the only user of an HTTP client.
+#include "watch/curl_api.h"
 #include "watch/forge_client.h"
 
 namespace gentle::watch {
@@ -40,27 +38,20 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   return bytes;
 }
 
-struct CurlDeleter {
-  void operator()(CURL* curl) const { curl_easy_cleanup(curl); }
-};
-struct SlistDeleter {
-  void operator()(curl_slist* list) const { curl_slist_free_all(list); }
-};
-
 class GiteaClient : public ForgeClient {
  public:
   GiteaClient(std::string base_url, std::string token)
-      : base_url_(std::move(base_url)), token_(std::move(token)) {
-    static std::once_flag once;
-    std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-  }
+      : base_url_(std::move(base_url)), token_(std::move(token)) {}
 
   Result<HttpResponse> Get(const std::string& path, const std::string& etag) override {
-    std::unique_ptr<CURL, CurlDeleter> curl(curl_easy_init());
+    GENTLE_ASSIGN_OR_RETURN(const CurlApi* api, LoadCurl());
+    auto cleanup = [api](CURL* c) { api->easy_cleanup(c); };
+    std::unique_ptr<CURL, decltype(cleanup)> curl(api->easy_init(), cleanup);
     if (!curl) return Status(Code::kInternal, "forge: cannot start an HTTP transfer");
-    std::unique_ptr<curl_slist, SlistDeleter> headers;
-    auto add = [&headers](const std::string& line) {
-      curl_slist* grown = curl_slist_append(headers.get(), line.c_str());
+    auto free_all = [api](curl_slist* list) { api->slist_free_all(list); };
+    std::unique_ptr<curl_slist, decltype(free_all)> headers(nullptr, free_all);
+    auto add = [&headers, api](const std::string& line) {
+      curl_slist* grown = api->slist_append(headers.get(), line.c_str());
       if (grown != nullptr) {
         (void)headers.release();
         headers.reset(grown);
@@ -72,24 +63,24 @@ class GiteaClient : public ForgeClient {
     const std::string url = base_url_ + "/api/v1/" + path;
     Transfer transfer;
     CURL* c = curl.get();
-    curl_easy_setopt(c, CURLOPT_URL, url.c_str());
-    curl_easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
-    curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-    curl_easy_setopt(c, CURLOPT_TIMEOUT, 60L);
-    curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, OnBody);
-    curl_easy_setopt(c, CURLOPT_WRITEDATA, &transfer);
-    curl_easy_setopt(c, CURLOPT_HEADERFUNCTION, OnHeader);
-    curl_easy_setopt(c, CURLOPT_HEADERDATA, &transfer);
-    const CURLcode rc = curl_easy_perform(c);
+    api->easy_setopt(c, CURLOPT_URL, url.c_str());
+    api->easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
+    api->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+    api->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+    api->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+    api->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
+    api->easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+    api->easy_setopt(c, CURLOPT_WRITEFUNCTION, OnBody);
+    api->easy_setopt(c, CURLOPT_WRITEDATA, &transfer);
+    api->easy_setopt(c, CURLOPT_HEADERFUNCTION, OnHeader);
+    api->easy_setopt(c, CURLOPT_HEADERDATA, &transfer);
+    const CURLcode rc = api->easy_perform(c);
     if (transfer.too_big) return Status(Code::kCorrupted, "forge answer: a body above 8 MiB");
     if (rc != CURLE_OK) {
-      return Status(Code::kBusy, std::string("forge unreachable: ") + curl_easy_strerror(rc));
+      return Status(Code::kBusy, std::string("forge unreachable: ") + api->easy_strerror(rc));
     }
     long status = 0;
-    curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+    api->easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
     transfer.response.status = static_cast<int>(status);
     return std::move(transfer.response);
   }

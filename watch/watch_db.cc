@@ -73,8 +73,7 @@ Status DbStatus(const Status& status) {
   return Status(status.code(), "watch state: " + message);
 }
 
-template <typename Body>
-Status InTransaction(SqliteConnection& conn, Body body) {
+Status Transaction(SqliteConnection& conn, const std::function<Status()>& body) {
   GENTLE_RETURN_IF_ERROR(DbStatus(conn.Exec("BEGIN IMMEDIATE")));
   Status status = body();
   if (status.ok()) status = DbStatus(conn.Exec("COMMIT"));
@@ -106,7 +105,7 @@ Status CheckVersion(int64_t version) {
 }
 
 Status Migrate(SqliteConnection& conn) {
-  return InTransaction(conn, [&]() -> Status {
+  return Transaction(conn, [&]() -> Status {
     GENTLE_ASSIGN_OR_RETURN(int64_t version, WatchVersion(conn));
     GENTLE_RETURN_IF_ERROR(CheckVersion(version));
     if (version == 0) return DbStatus(conn.Exec(kWatchMigrateTo1));
@@ -217,12 +216,16 @@ Result<std::optional<PrRow>> WatchDb::LoadPr(const std::string& pr) {
   return std::optional<PrRow>(std::move(out));
 }
 
+Status WatchDb::InTransaction(const std::function<Status()>& body) {
+  return Transaction(*conn_, body);
+}
+
 Status WatchDb::SavePr(const PrRow& row) { return WritePr(*conn_, row); }
 
 Result<int64_t> WatchDb::SavePrWithHint(const PrRow& row, const std::string& line,
                                         const std::string& worktree, int64_t now) {
   int64_t seq = 0;
-  GENTLE_RETURN_IF_ERROR(InTransaction(*conn_, [&]() -> Status {
+  GENTLE_RETURN_IF_ERROR(Transaction(*conn_, [&]() -> Status {
     GENTLE_RETURN_IF_ERROR(WritePr(*conn_, row));
     GENTLE_ASSIGN_OR_RETURN(Statement stmt,
                             conn_->Prepare("INSERT INTO watch_hints (pr, line, worktree, "

@@ -19,6 +19,7 @@
 #define GENTLE_WATCH_WATCH_DB_H_
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -88,6 +89,8 @@ class WatchDb {
   // PRs not dropped whose key starts with `prefix` ("github:o/r#").
   Result<std::vector<std::string>> LivePrs(const std::string& prefix);
 
+  // `body` in one BEGIN IMMEDIATE transaction: committed when it returns ok, else rolled back.
+  Status InTransaction(const std::function<Status()>& body);
   store::index::SqliteConnection& conn() { return *conn_; }
 
  private:
