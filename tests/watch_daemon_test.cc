@@ -194,7 +194,7 @@ TEST_CASE("watch github: the session's own posted comment (in the seen ledger) w
   CHECK(w.Watch(60).out == Hint("comments", "2026-12-02T10:01:10Z"));
 }
 
-TEST_CASE("watch github: head moved, unmergeable, draft flip and label-only change") {
+TEST_CASE("watch github: head moved - unmergeable - draft flip - label-only change") {
   WatchRepo w(FakeForge::Kind::kGithub);
   PrWorld pr;
   Baseline(w, pr);
@@ -223,7 +223,7 @@ TEST_CASE("watch github: head moved, unmergeable, draft flip and label-only chan
   CHECK(w.Watch(150).out == Hint("comments,ci,state", "2026-12-02T10:02:30Z"));
 }
 
-TEST_CASE("watch github: a merge gets its last hint, then the PR is dropped") {
+TEST_CASE("watch github: a merge gets its last hint and then the PR is dropped") {
   WatchRepo w(FakeForge::Kind::kGithub);
   PrWorld pr;
   Baseline(w, pr);
@@ -277,7 +277,7 @@ TEST_CASE("watch github: 403 with Retry-After waits exactly that long") {
   CHECK(w.Watch(30 + 120).out == Hint("ci", "2026-12-02T10:02:00Z"));
 }
 
-TEST_CASE("watch github: a forge that is down is retried with backoff, then read again") {
+TEST_CASE("watch github: a forge that is down is retried with backoff and then read again") {
   WatchRepo w(FakeForge::Kind::kGithub);
   PrWorld pr;
   Baseline(w, pr);
@@ -298,7 +298,7 @@ TEST_CASE("watch github: a forge that is down is retried with backoff, then read
   CHECK(back.err.empty());
 }
 
-TEST_CASE("watch github: malformed JSON is reported, never a crash, and read again later") {
+TEST_CASE("watch github: malformed JSON is reported (never a crash) and read again later") {
   WatchRepo w(FakeForge::Kind::kGithub);
   PrWorld pr;
   Baseline(w, pr);
@@ -348,7 +348,7 @@ TEST_CASE("watch github: a restart between a hint and its delivery delivers it o
   CHECK(w.Watch(62).out.empty());
 }
 
-TEST_CASE("watch github: --exec gets the hint and the owning worktree, --on-new the others") {
+TEST_CASE("watch github: --exec gets the hint and the owning worktree and --on-new the others") {
   WatchRepo w(FakeForge::Kind::kGithub);
   PrWorld owned;
   PrWorld stranger;
@@ -385,7 +385,7 @@ TEST_CASE("watch github: --exec gets the hint and the owning worktree, --on-new 
   CHECK(w.Watch(61, {"--pr", kPr}).out == Hint("ci", "2026-12-02T10:01:01Z"));
 }
 
-TEST_CASE("watch github: without --pr, the open PRs whose head is checked out here") {
+TEST_CASE("watch github: without --pr the open PRs whose head is checked out here") {
   WatchRepo w(FakeForge::Kind::kGithub);
   PrWorld owned;
   PrWorld stranger;

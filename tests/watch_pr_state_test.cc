@@ -12,7 +12,7 @@ namespace {
 
 const std::string kPr = "github:acme/webapp#47";
 
-TEST_CASE("pr-state: set records fields, show prints them as Markdown and JSON") {
+TEST_CASE("pr-state: set records fields and show prints them as Markdown and JSON") {
   LifecycleRepo repo;
   const Env at = {{"GENTLE_FIXED_TIME", "2026-12-02T10:00:00Z"}};
   RunResult none = repo.Review({"pr-state", "show", "--pr", kPr}, {}, false);

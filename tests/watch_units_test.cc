@@ -22,7 +22,7 @@ namespace {
 using watch::HttpResponse;
 using watch::PrMeta;
 
-TEST_CASE("watch units: gh -i transcripts (status, headers, body; LF or CRLF)") {
+TEST_CASE("watch units: gh -i transcripts (status - headers - body - LF or CRLF)") {
   auto ok = watch::ParseHttpTranscript(
       "HTTP/1.1 304 Not Modified\nContent-Length: 0\r\nEtag: \"abc\"\r\nX-Empty:\r\n\r\n");
   REQUIRE(ok.ok());
@@ -46,7 +46,7 @@ const char* kPull = R"({"number":7,"state":"closed","merged":true,"draft":false,
   "head":{"sha":"abc","ref":"topic"},"updated_at":"2026-08-21T18:00:00.5+08:00",
   "labels":[{"name":"z"},{"name":"a"}],"body":"ignored","user":{"login":"x"}})";
 
-TEST_CASE("watch units: PR metadata from the REST shape, refusals with the JSON path") {
+TEST_CASE("watch units: PR metadata from the REST shape and refusals with the JSON path") {
   auto meta = watch::ParsePrMeta(kPull, "pulls/7");
   REQUIRE(meta.ok());
   CHECK(meta->number == 7);
