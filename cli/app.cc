@@ -40,6 +40,10 @@ struct Invocation {
   SeenOptions seen;
   std::string seen_ids_file;
   std::string hint_line;
+  WatchOptions watch;
+  std::string watch_exec, watch_on_new;
+  PrStateOptions pr_state;
+  std::string pr_phase, pr_head_sha, pr_blocked_on, pr_round, pr_asked;
   std::string against;
   // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
   // --expected-revision is refused rather than ignored.
@@ -590,6 +594,70 @@ void DefineHint(CLI::App* review, Invocation* in) {
   parse->callback([in] { in->action = [in] { return RunHintParse(in->common, in->hint_line); }; });
 }
 
+// review watch: the PR daemon (docs/watch.md).
+void DefineWatch(CLI::App* review, Invocation* in) {
+  CLI::App* watch = AddCommand(
+      review, "watch",
+      "The PR daemon: poll GitHub (through gh) and Gitea for PR changes and deliver one-line "
+      "hints (--once: one cycle)",
+      &in->common);
+  watch
+      ->add_option("--repo", in->watch.repos,
+                   "A repository whose worktrees' PRs to watch (repeatable; default: the current "
+                   "one)")
+      ->type_name("DIR");
+  watch->add_option("--pr", in->watch.prs, "Watch this PR only: FORGE:OWNER/REPO#N (repeatable)")
+      ->type_name("PR");
+  watch->add_flag("--once", in->watch.once, "Run one cycle and exit");
+  watch
+      ->add_option("--exec", in->watch_exec,
+                   "Deliver each hint by running CMD with the hint and the owning worktree as "
+                   "arguments (default: print it)")
+      ->type_name("CMD");
+  watch
+      ->add_option("--on-new", in->watch_on_new,
+                   "Deliver the hints of PRs no worktree owns by running CMD with the hint")
+      ->type_name("CMD");
+  watch->callback([in, watch] {
+    if (Given(watch, "--exec")) in->watch.exec = in->watch_exec;
+    if (Given(watch, "--on-new")) in->watch.on_new = in->watch_on_new;
+    in->action = [in] { return RunWatch(in->common, in->watch); };
+  });
+}
+
+// review pr-state show|set: a session's PR state (docs/watch.md).
+void DefinePrState(CLI::App* review, Invocation* in) {
+  CLI::App* group = AddGroup(review, "pr-state",
+                             "A session's PR state: phase, head SHA, what each round asked for, "
+                             "what it is blocked on (review-loop.sqlite)");
+  CLI::App* show =
+      AddCommand(group, "show", "Print the PR's state as Markdown (read-only)", &in->common);
+  CLI::App* set = AddCommand(group, "set", "Record fields of the PR's state", &in->common);
+  for (CLI::App* command : {show, set}) {
+    command->add_option("--pr", in->pr_state.pr, "The pull request: FORGE:OWNER/REPO#N")
+        ->required();
+  }
+  set->add_option("--phase", in->pr_phase, "The current phase (one line)");
+  set->add_option("--head-sha", in->pr_head_sha, "The head commit the session works on");
+  set->add_option("--blocked-on", in->pr_blocked_on,
+                  "What the PR is blocked on (one line; empty clears it)");
+  set->add_option("--round", in->pr_round, "A round of feedback (N >= 1), with --asked");
+  set->add_option("--asked", in->pr_asked, "What that round asked for");
+  show->callback([in] {
+    in->pr_state.verb = "show";
+    in->action = [in] { return RunPrState(in->common, in->pr_state); };
+  });
+  set->callback([in, set] {
+    in->pr_state.verb = "set";
+    if (Given(set, "--phase")) in->pr_state.phase = in->pr_phase;
+    if (Given(set, "--head-sha")) in->pr_state.head_sha = in->pr_head_sha;
+    if (Given(set, "--blocked-on")) in->pr_state.blocked_on = in->pr_blocked_on;
+    if (Given(set, "--round")) in->pr_state.round = in->pr_round;
+    if (Given(set, "--asked")) in->pr_state.asked = in->pr_asked;
+    in->action = [in] { return RunPrState(in->common, in->pr_state); };
+  });
+}
+
 // The verbs of `gentle-ai review`, in the order --help lists them.
 struct Verb {
   std::string_view name;
@@ -622,6 +690,8 @@ constexpr Verb kVerbs[] = {
     {"ledger", DefineLedger},
     {"seen", DefineSeen},
     {"hint", DefineHint},
+    {"watch", DefineWatch},
+    {"pr-state", DefinePrState},
 };
 
 // The verb `gentle-ai review VERB ...` names, or null. Building CLI11 options costs about as much

@@ -142,6 +142,21 @@ struct SeenOptions {
   bool force = false;                   // baseline --force
 };
 int RunSeen(const CommonOptions& common, const SeenOptions& options);
+// review watch: the PR daemon (docs/watch.md). Runs until killed, or one cycle with --once.
+struct WatchOptions {
+  std::vector<std::string> repos;  // --repo DIR (repeatable); none: the current repository
+  std::vector<std::string> prs;    // --pr FORGE:OWNER/REPO#N (repeatable); none: discover
+  bool once = false;
+  std::optional<std::string> exec, on_new;
+};
+int RunWatch(const CommonOptions& common, const WatchOptions& options);
+// review pr-state show|set --pr P: a session's PR state, Markdown or JSON (docs/watch.md).
+struct PrStateOptions {
+  std::string verb;  // show | set
+  std::string pr;
+  std::optional<std::string> phase, head_sha, blocked_on, round, asked;
+};
+int RunPrState(const CommonOptions& common, const PrStateOptions& options);
 // review hint parse LINE: JSON gentle-ai.review-hint/v1 with or without --json.
 int RunHintParse(const CommonOptions& common, const std::string& line);
 // gentle-ai version [--json]: text, or JSON gentle-ai.version/v1 (cli/version_report.h).

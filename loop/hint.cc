@@ -118,4 +118,15 @@ Result<Hint> ParseHint(std::string_view line) {
   return hint;
 }
 
+Result<std::string> FormatHint(const Hint& hint) {
+  std::string line = std::string(kHintTag) + " " + FormatPrKey(hint.pr) + " reason=";
+  for (size_t i = 0; i < hint.reasons.size(); ++i) {
+    if (i > 0) line += ',';
+    line += hint.reasons[i];
+  }
+  line += " skill=" + hint.skill + " updated=" + hint.updated;
+  GENTLE_RETURN_IF_ERROR(ParseHint(line).status());
+  return line;
+}
+
 }  // namespace gentle::loop

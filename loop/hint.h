@@ -39,6 +39,11 @@ struct Hint {
 
 Result<Hint> ParseHint(std::string_view line);
 
+// The line ParseHint reads back as `hint` (the PR daemon's only way to write one): the fields
+// joined as above, then checked by ParseHint itself, so a hint that could not be parsed is never
+// produced (`usage` naming the rule instead).
+Result<std::string> FormatHint(const Hint& hint);
+
 // Ok when `text` is YYYY-MM-DDTHH:MM:SSZ naming a real instant (the rules above).
 bool IsUtcSecondTimestamp(std::string_view text);
 

@@ -9,7 +9,9 @@ packages=(build-essential cmake ninja-build ccache pkg-config git libgit2-dev li
   dpkg-dev file man-db groff-base  # the .deb: cpack's dpkg-shlibdeps; tests/package_check.sh
   zsh fish  # tests/command_docs_test.cc runs the generated completions in each shell
   libcmark-gfm-dev  # review show --html renders verdict bodies from Markdown (export/markdown_html.h)
-  chromium)  # tests/show_test.cc opens the HTML view in headless chromium
+  chromium  # tests/show_test.cc opens the HTML view in headless chromium
+  libcurl4-openssl-dev  # watch/: the Gitea transport of `review watch` (the only user of libcurl)
+  gh openssl)  # tests/watch_*_test.cc: the real gh against a local HTTPS fake (openssl makes its certificate)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

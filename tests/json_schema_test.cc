@@ -18,6 +18,7 @@
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/status.h"
+#include "tests/support/fake_forge.h"
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/git_env.h"
@@ -232,6 +233,45 @@ void SeenOutputs(const LifecycleRepo& repo, Corpus* corpus) {
   corpus->Ok("seen-check-unseen", seen({"check", "--id", "9"}));
   corpus->Ok("seen-list", seen({"list"}));
   corpus->Ok("seen-new", seen({"new", "--context", kGithub + "expected-context.json"}));
+}
+
+// The PR daemon against a Gitea fake (a baseline cycle, then one with a hint and one with a
+// forge that is down) and the PR state.
+void WatchOutputs(const TempDir& tmp, Corpus* corpus) {
+  LifecycleRepo repo;
+  FakeForge forge(FakeForge::Kind::kGitea, tmp.path() + "/gitea");
+  repo.GitOk({"remote", "add", "origin", forge.OriginUrl("acme", "webapp")});
+  Json pr = {{"number", 47},
+             {"state", "open"},
+             {"draft", false},
+             {"mergeable", true},
+             {"head", {{"sha", std::string(40, 'a')}, {"ref", "nobody"}}},
+             {"updated_at", "2026-12-01T09:00:00Z"}};
+  auto world = [&](const Json& comments) {
+    forge.SetWorld(
+        {{"pulls", {{"acme/webapp#47", pr}}}, {"issue_comments", {{"acme/webapp#47", comments}}}});
+  };
+  auto watch = [&](const std::string& at) {
+    Env env = forge.ClientEnv();
+    env["GENTLE_FIXED_TIME"] = at;
+    return GentleAi({"review", "watch", "--once", "--pr", "gitea:acme/webapp#47", "--cwd",
+                     repo.root(), "--json"},
+                    repo.root(), env);
+  };
+  world(Json::array());
+  corpus->Ok("watch-baseline", watch("2026-12-02T10:00:00Z"));
+  pr["updated_at"] = "2026-12-02T10:00:10Z";
+  world(Json::array({{{"id", 5}, {"body", "hi"}}}));
+  corpus->Ok("watch-hint", watch("2026-12-02T10:00:30Z"));
+  forge.Stop();
+  corpus->Ok("watch-forge-down", watch("2026-12-02T10:01:00Z"));
+  corpus->Error("watch-usage", repo.Review({"watch", "--once", "--pr", "aone:acme/webapp#1"}),
+                "usage");
+  corpus->Error("pr-state-none", repo.Review({"pr-state", "show", "--pr", kPr}), "not_found");
+  corpus->Ok("pr-state-set", repo.Review({"pr-state", "set", "--pr", kPr, "--phase", "fixing",
+                                          "--round", "1", "--asked", "rename x\nadd a test"}));
+  corpus->Ok("pr-state-show", repo.Review({"pr-state", "set", "--pr", kPr, "--head-sha",
+                                           std::string(40, 'c'), "--blocked-on", "CI"}));
 }
 
 // Edits the `state` of a record file and writes it back re-sealed (a new revision).
@@ -467,6 +507,7 @@ TEST_CASE("json schemas: every verb's output and every reachable error code vali
   ForgeOutputs(tmp, &corpus);
   LifecycleRepo repo;
   SeenOutputs(repo, &corpus);
+  WatchOutputs(tmp, &corpus);
   const std::string allowed = UseNewSigningKey(repo, tmp);
   const std::string rounds = RoundsOutputs(repo, tmp, allowed, &corpus);
   const std::string invalidated = LifecycleOutputs(repo, tmp, allowed, &corpus);

@@ -36,7 +36,7 @@ expect_eq Package "$(field Package)" gentle-ai
 expect_eq Version "$(field Version)" "$version"
 expect_eq Architecture "$(field Architecture)" "$arch"
 expect_eq Section "$(field Section)" vcs
-expect_eq Suggests "$(field Suggests)" openssh-client
+expect_eq Suggests "$(field Suggests)" "openssh-client, gh, libcurl4"
 depends=$(field Depends)
 [[ "$depends" =~ ^git,\ libc6\ \(\>=\ [0-9]+\.[0-9]+\)$ ]] ||
   fail "Depends: got '$depends', expected 'git, libc6 (>= N.N)' (dpkg-shlibdeps)"
@@ -48,7 +48,7 @@ dpkg-deb -c "$deb" | awk '{print $6}' | sort >"$work/contents"
 for f in ./usr/bin/gentle-ai ./usr/share/man/man1/gentle-ai.1 ./usr/share/man/man1/gentle-ai-review.1 \
   ./usr/share/man/man1/gentle-ai-review-start.1 ./usr/share/man/man1/gentle-ai-version.1 \
   ./usr/share/bash-completion/completions/gentle-ai ./usr/share/zsh/vendor-completions/_gentle-ai \
-  ./usr/share/fish/vendor_completions.d/gentle-ai.fish; do
+  ./usr/share/fish/vendor_completions.d/gentle-ai.fish ./usr/lib/systemd/user/gentle-ai-watch.service; do
   grep -qxF "$f" "$work/contents" || fail "no $f in the package"
 done
 # Every man page the build generated, and no other.
