@@ -2,12 +2,16 @@
 
 #include <git2.h>
 
+#include "store/audit_record.h"
 #include "store/file_io.h"
+#include "store/git/git_file_check.h"
 #include "store/git/object_reader.h"
 #include "store/git/raw_tree.h"
 #include "store/git/tree_rows.h"
 #include "store/layout.h"
+#include "store/record.h"
 #include "store/time_order.h"
+#include "store/tombstone.h"
 
 namespace gentle::store {
 namespace {
@@ -20,7 +24,8 @@ struct ParsedCommit {
 };
 
 Result<ParsedCommit> ReadCommitObject(git_odb* odb, const git_oid& id) {
-  GENTLE_ASSIGN_OR_RETURN(git::OdbObjectPtr object, git::ReadObject(odb, id, GIT_OBJECT_COMMIT));
+  GENTLE_ASSIGN_OR_RETURN(git::OdbObjectPtr object,
+                          git::ReadObject(odb, id, GIT_OBJECT_COMMIT, kMaxHistoryObjectBytes));
   const std::string_view data(static_cast<const char*>(git_odb_object_data(object.get())),
                               git_odb_object_size(object.get()));
   ParsedCommit out;
@@ -47,21 +52,40 @@ std::string Trailer(const std::string& message, const std::string& key) {
   return message.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
-Result<std::string> ReadBlob(git_odb* odb, const git_oid& id) {
-  GENTLE_ASSIGN_OR_RETURN(git::OdbObjectPtr object, git::ReadObject(odb, id, GIT_OBJECT_BLOB));
-  return std::string(static_cast<const char*>(git_odb_object_data(object.get())),
-                     git_odb_object_size(object.get()));
+// The blob of the history file `name`, refused over its limit before it is inflated.
+Result<std::string> ReadBlob(git_odb* odb, const git_oid& id, std::string_view name) {
+  auto object = git::ReadObject(odb, id, GIT_OBJECT_BLOB, HistoryFileLimit(name));
+  if (!object.ok()) {
+    Status st = object.status();
+    return st.WithDetail("file", std::string(name));
+  }
+  return std::string(static_cast<const char*>(git_odb_object_data(object->get())),
+                     git_odb_object_size(object->get()));
+}
+
+Result<git::RawTree> ReadHistoryTree(git_odb* odb, const git_oid& id) {
+  return git::ReadTree(odb, id, kMaxHistoryObjectBytes);
 }
 
 }  // namespace
 
+uint64_t HistoryFileLimit(std::string_view name) {
+  if (name == kHistoryRecordName) return kMaxRecordBytes;
+  if (name == kHistoryTombstoneName) return kMaxTombstoneBytes;
+  if (name == kHistoryAuditName) return kMaxAuditBytes;
+  if (name == kHistoryContextName) return kMaxHistoryContextBytes;
+  if (name.substr(0, 9) == "verdicts/") return kMaxHistoryVerdictBytes;
+  return kMaxHistoryObjectBytes;
+}
+
 std::string HistoryRefName(const std::string& lineage) { return StoreLayout::PinRef(lineage); }
 
-Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::string& id) {
+Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::string& id,
+                                        RecordBytes record) {
   GENTLE_ASSIGN_OR_RETURN(git_oid oid, git::ParseOidHex(id));
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
   GENTLE_ASSIGN_OR_RETURN(ParsedCommit parsed, ReadCommitObject(odb.get(), oid));
-  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, git::ReadTree(odb.get(), parsed.tree));
+  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, ReadHistoryTree(odb.get(), parsed.tree));
   HistoryCommit out;
   out.id = id;
   out.parent = parsed.parent;
@@ -82,7 +106,10 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
     if (e.name == "base") out.base_tree = git::OidHex(e.id);
     if (e.name == "candidate") out.candidate_tree = git::OidHex(e.id);
     if (e.name == kHistoryRecordName && !e.is_tree()) {
-      GENTLE_ASSIGN_OR_RETURN(out.record_file, ReadBlob(odb.get(), e.id));
+      out.record_blob = git::OidHex(e.id);
+      if (record == RecordBytes::kRead) {
+        GENTLE_ASSIGN_OR_RETURN(out.record_file, ReadBlob(odb.get(), e.id, kHistoryRecordName));
+      }
       out.legacy_pin = false;
     }
   }
@@ -90,9 +117,27 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   return out;
 }
 
+Result<uint64_t> HistoryRecordSize(const git::Repository& repo, const HistoryCommit& commit) {
+  GENTLE_ASSIGN_OR_RETURN(git_oid oid, git::ParseOidHex(commit.record_blob));
+  GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
+  auto header = git::ReadObjectHeaderWithin(odb.get(), oid, HistoryFileLimit(kHistoryRecordName));
+  if (!header.ok()) {
+    Status st = header.status();
+    return st.WithDetail("file", std::string(kHistoryRecordName));
+  }
+  return header->size;
+}
+
+Result<std::string> ReadHistoryRecord(const git::Repository& repo, const HistoryCommit& commit) {
+  GENTLE_ASSIGN_OR_RETURN(git_oid oid, git::ParseOidHex(commit.record_blob));
+  GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
+  return ReadBlob(odb.get(), oid, kHistoryRecordName);
+}
+
 Result<std::optional<HistoryCommit>> ReadHistoryTip(const git::Repository& repo,
                                                     const std::string& lineage) {
   const std::string name = HistoryRefName(lineage);
+  GENTLE_RETURN_IF_ERROR(git::CheckRefFile(repo, name).WithLineage(lineage));
   git_oid target;
   const int rc = git_reference_name_to_id(&target, repo.raw(), name.c_str());
   if (rc == GIT_ENOTFOUND) return std::optional<HistoryCommit>();
@@ -109,7 +154,7 @@ Result<std::optional<std::string>> ReadHistoryFile(const git::Repository& repo,
   git_oid tree_id = parsed.tree;
   std::string rest = name;
   while (true) {
-    GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, git::ReadTree(odb.get(), tree_id));
+    GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, ReadHistoryTree(odb.get(), tree_id));
     const size_t slash = rest.find('/');
     const std::string part = rest.substr(0, slash);
     const git::RawTreeEntry* found = nullptr;
@@ -119,7 +164,7 @@ Result<std::optional<std::string>> ReadHistoryFile(const git::Repository& repo,
     if (found == nullptr) return std::optional<std::string>();
     if (slash == std::string::npos) {
       if (found->is_tree()) return std::optional<std::string>();
-      GENTLE_ASSIGN_OR_RETURN(std::string bytes, ReadBlob(odb.get(), found->id));
+      GENTLE_ASSIGN_OR_RETURN(std::string bytes, ReadBlob(odb.get(), found->id, name));
       return std::optional<std::string>(std::move(bytes));
     }
     if (!found->is_tree()) return std::optional<std::string>();
@@ -133,11 +178,11 @@ Result<std::vector<std::pair<std::string, std::string>>> ReadHistoryVerdicts(
   GENTLE_ASSIGN_OR_RETURN(git_oid oid, git::ParseOidHex(id));
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
   GENTLE_ASSIGN_OR_RETURN(ParsedCommit parsed, ReadCommitObject(odb.get(), oid));
-  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, git::ReadTree(odb.get(), parsed.tree));
+  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, ReadHistoryTree(odb.get(), parsed.tree));
   std::vector<std::pair<std::string, std::string>> out;
   for (const git::RawTreeEntry& e : tree.entries()) {
     if (e.name != "verdicts" || !e.is_tree()) continue;
-    GENTLE_ASSIGN_OR_RETURN(git::RawTree sub, git::ReadTree(odb.get(), e.id));
+    GENTLE_ASSIGN_OR_RETURN(git::RawTree sub, ReadHistoryTree(odb.get(), e.id));
     for (const git::RawTreeEntry& v : sub.entries()) {
       if (!v.is_tree()) out.emplace_back(std::string(v.name), git::OidHex(v.id));
     }

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/file_io.h"
+#include "store/git/git_file_check.h"
 #include "store/git/git_util.h"
 #include "store/git/object_reader.h"
 #include "store/git/pin_ref.h"
@@ -154,6 +155,7 @@ Status MoveHistoryRef(const git::Repository& repo, const std::string& lineage,
   FsyncScope fsync;
   GENTLE_RETURN_IF_ERROR(UseFsyncingRefdb(repo.raw()));
   const std::string name = HistoryRefName(lineage);
+  GENTLE_RETURN_IF_ERROR(git::CheckRefFile(repo, name).WithLineage(lineage));
   int rc = 0;
   if (!to) {
     git_reference* ref = nullptr;
