@@ -219,12 +219,8 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
   git_repository* repo = objects_only ? objects_only.get() : caller_repo;
   RepositoryPtr helper_repo;
   if (files.size() >= kParallelMinFiles && std::thread::hardware_concurrency() > 1) {
-    git_repository* opened = nullptr;
-    if (git_repository_open_ext(&opened, git_repository_path(caller_repo),
-                                GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) == 0) {
-      RepositoryPtr full(opened);
-      helper_repo = ObjectsOnly(full.get());
-    }
+    auto full = store::git::ReopenRepository(caller_repo);
+    if (full.ok()) helper_repo = ObjectsOnly(full->get());
   }
   if (!helper_repo) return WriteFilesSequentially(repo, files, facts, max_bytes, out);
 

@@ -10,6 +10,7 @@
 #include "export/interdiff_export.h"
 #include "store/digests.h"
 #include "store/fetched_lineage.h"
+#include "store/git/git_file_check.h"
 #include "store/git/git_util.h"
 #include "store/git/tree_rows.h"
 #include "store/history_chain.h"
@@ -136,6 +137,7 @@ Result<std::optional<std::string>> HistoryTip(const store::git::Repository& repo
                                               const std::string& source) {
   const std::string name = source.empty() ? store::HistoryRefName(lineage)
                                           : store::FetchedHistoryRefName(source, lineage);
+  GENTLE_RETURN_IF_ERROR(store::git::CheckRefFile(repo, name).WithLineage(lineage));
   git_oid target;
   const int rc = git_reference_name_to_id(&target, repo.raw(), name.c_str());
   if (rc == GIT_ENOTFOUND) return std::optional<std::string>();

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <string_view>
 
+#include "store/git/git_file_check.h"
 #include "store/git/git_util.h"
 #include "store/git/object_reader.h"
 #include "store/history_replay.h"
@@ -34,6 +35,17 @@ Status Broken(const std::string& lineage, const std::string& commit, const std::
       .WithDetail("commit", commit);
 }
 
+// Broken, `why` followed by `cause`'s message and its details (an object over its size limit
+// keeps object, file, size and limit).
+Status BrokenBy(const std::string& lineage, const std::string& commit, const std::string& why,
+                const Status& cause) {
+  Status out = Broken(lineage, commit, why + cause.message());
+  for (const auto& [key, value] : cause.details()) {
+    if (key != "commit") out.WithDetail(key, value);
+  }
+  return out;
+}
+
 bool IsHistoryVerb(const std::string& verb) {
   static const char* const kVerbs[] = {"start",   "verdict", "invalidate", "burn",
                                        "abandon", "sync",    "revise"};
@@ -60,10 +72,8 @@ Status CheckTreePresent(git_odb* odb, const std::string& lineage, const HistoryC
   return Status::Ok();
 }
 
-// One commit on its own; `is_tip` allows a terminal commit.
-Result<RecordView> CheckCommit(const git::Repository& repo, git_odb* odb,
-                               const std::string& lineage, const HistoryCommit& commit,
-                               bool is_tip) {
+// What a commit must be before its record is read.
+Status CheckShape(const std::string& lineage, const HistoryCommit& commit) {
   if (commit.parent_count > 1) return Broken(lineage, commit.id, "it has more than one parent");
   if (commit.legacy_pin) return Broken(lineage, commit.id, "it holds no review-state.json");
   if (!IsHistoryVerb(commit.verb) || commit.subject != commit.verb + " " + lineage) {
@@ -72,27 +82,36 @@ Result<RecordView> CheckCommit(const git::Repository& repo, git_odb* odb,
   if (commit.lineage != lineage) {
     return Broken(lineage, commit.id, "its Lineage trailer does not name the lineage");
   }
-  auto record = ParseRecordFile(commit.record_file, lineage);
-  if (!record.ok()) {
-    return Broken(lineage, commit.id, "its review-state.json: " + record.status().message());
-  }
-  if (commit.revision != record->revision) {
+  return Status::Ok();
+}
+
+// The commit against its record; `later` is its successor (null for the tip, which may be
+// terminal).
+Status CheckCommit(const git::Repository& repo, git_odb* odb, const std::string& lineage,
+                   const HistoryCommit& commit, const RecordView& record,
+                   const HistoryCommit* later) {
+  if (commit.revision != record.revision) {
     return Broken(lineage, commit.id, "its Revision trailer is not the record's revision");
   }
-  if (commit.state != ExpectedState(commit, *record)) {
+  if (commit.state != ExpectedState(commit, record)) {
     return Broken(lineage, commit.id, "its State trailer does not match the record");
   }
-  if (commit.base_tree != record->current_snapshot.base_tree ||
-      commit.candidate_tree != record->current_snapshot.candidate_tree) {
+  if (commit.base_tree != record.current_snapshot.base_tree ||
+      commit.candidate_tree != record.current_snapshot.candidate_tree) {
     return Broken(lineage, commit.id, "its base and candidate trees are not the record's");
   }
-  GENTLE_RETURN_IF_ERROR(CheckTreePresent(odb, lineage, commit, commit.base_tree, "base"));
-  GENTLE_RETURN_IF_ERROR(
-      CheckTreePresent(odb, lineage, commit, commit.candidate_tree, "candidate"));
+  // Trees the successor holds too were found present one step ago.
+  if (later == nullptr || later->base_tree != commit.base_tree) {
+    GENTLE_RETURN_IF_ERROR(CheckTreePresent(odb, lineage, commit, commit.base_tree, "base"));
+  }
+  if (later == nullptr || later->candidate_tree != commit.candidate_tree) {
+    GENTLE_RETURN_IF_ERROR(
+        CheckTreePresent(odb, lineage, commit, commit.candidate_tree, "candidate"));
+  }
   if (commit.terminal()) {
-    if (!is_tip) return Broken(lineage, commit.id, "a terminal commit has a successor");
+    if (later != nullptr) return Broken(lineage, commit.id, "a terminal commit has a successor");
     const bool burn = commit.verb == "burn";
-    if (burn && !IsState(record->state, ReviewState::kApproved)) {
+    if (burn && !IsState(record.state, ReviewState::kApproved)) {
       return Broken(lineage, commit.id, "a burn commit holds a record that is not approved");
     }
     const std::string file(burn ? kHistoryTombstoneName : kHistoryAuditName);
@@ -100,7 +119,63 @@ Result<RecordView> CheckCommit(const git::Repository& repo, git_odb* odb,
                             ReadHistoryFile(repo, commit.id, file));
     if (!bytes || bytes->empty()) return Broken(lineage, commit.id, "it holds no " + file);
   }
+  return Status::Ok();
+}
+
+// `commit`'s record: `later`'s when the two commits hold the same blob (a sync, or a commit that
+// changed only its trailers), else read (its bytes kept in commit->record_file when `keep`) and
+// parsed.
+Result<RecordView> ReadRecord(const git::Repository& repo, const std::string& lineage,
+                              HistoryCommit* commit, const HistoryCommit* later,
+                              const RecordView& later_record, bool keep) {
+  if (later != nullptr && commit->record_blob == later->record_blob) return later_record;
+  auto bytes = ReadHistoryRecord(repo, *commit);
+  if (!bytes.ok()) return BrokenBy(lineage, commit->id, "its review-state.json: ", bytes.status());
+  auto record = ParseRecordFile(*bytes, lineage);
+  if (!record.ok()) {
+    return Broken(lineage, commit->id, "its review-state.json: " + record.status().message());
+  }
+  if (keep) commit->record_file = std::move(bytes).value();
   return record;
+}
+
+// Measures the history from `tip` before any record of it is read: the commits (their objects
+// and trees, each under its own limit) are counted, and the sizes of their records summed from
+// the blobs' headers (a record that a commit shares with its successor counted once). `corrupted`
+// for a history longer than kMaxHistoryCommits, a record over kMaxRecordBytes, or records over
+// kMaxHistoryRecordBytes in all. The number of commits otherwise.
+Result<size_t> MeasureHistory(const git::Repository& repo, const std::string& lineage,
+                              const std::string& tip) {
+  std::optional<std::string> next = tip;
+  std::string later_blob;
+  uint64_t record_bytes = 0;
+  size_t count = 0;
+  for (; next; ++count) {
+    if (count == kMaxHistoryCommits) {
+      return Broken(lineage, *next,
+                    "the history is longer than " + std::to_string(kMaxHistoryCommits) +
+                        " commits, the limit of one history")
+          .WithDetail("limit", std::to_string(kMaxHistoryCommits));
+    }
+    auto commit = ReadHistoryCommit(repo, *next, RecordBytes::kSkip);
+    if (!commit.ok()) {
+      return BrokenBy(lineage, *next, "the commit cannot be read: ", commit.status());
+    }
+    if (!commit->legacy_pin && commit->record_blob != later_blob) {
+      auto size = HistoryRecordSize(repo, *commit);
+      if (!size.ok()) return BrokenBy(lineage, *next, "its review-state.json: ", size.status());
+      record_bytes += *size;
+      if (record_bytes > kMaxHistoryRecordBytes) {
+        return Broken(lineage, *next,
+                      "its records exceed " + std::to_string(kMaxHistoryRecordBytes) +
+                          " bytes in all, the limit of one history")
+            .WithDetail("limit", std::to_string(kMaxHistoryRecordBytes));
+      }
+      later_blob = commit->record_blob;
+    }
+    next = commit->parent;
+  }
+  return count;
 }
 
 }  // namespace
@@ -124,6 +199,7 @@ Status ValidateRemoteName(const std::string& remote) {
 Result<std::vector<FetchedHistory>> ListFetchedHistories(
     const git::Repository& repo, const std::optional<std::string>& lineage) {
   const std::string glob = std::string(kFetchedPrefix) + "*";
+  GENTLE_RETURN_IF_ERROR(git::CheckRefFiles(repo, std::string(kFetchedPrefix)));
   git_reference_iterator* raw = nullptr;
   if (git_reference_iterator_glob_new(&raw, repo.raw(), glob.c_str()) != 0) {
     return Status(Code::kInternal, "cannot list fetched histories: " + git::LastGitError());
@@ -160,33 +236,41 @@ Result<VerifiedChain> VerifyHistoryChain(const git::Repository& repo, const std:
                                          const std::string& tip, Progress* progress) {
   GENTLE_RETURN_IF_ERROR(ValidateLineageId(lineage));
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
+  GENTLE_ASSIGN_OR_RETURN(size_t length, MeasureHistory(repo, lineage, tip));
   VerifiedChain chain;
   GENTLE_ASSIGN_OR_RETURN(chain.local_tip, LocalHistoryTip(repo, lineage));
   HistoryReplay replay(lineage, chain.local_tip);
+  chain.commits.reserve(length);
+  // The walk keeps the successor of the commit it checks and that successor's record, nothing
+  // else of the commits before (chain.commits holds no record bytes but the tip's).
+  HistoryCommit later;
+  RecordView later_record;
   std::optional<std::string> next = tip;
-  int64_t later_generation = INT64_MAX;
   while (next) {
     ReportProgress(progress, "history commits verified", chain.commits.size(), 0);
-    if (chain.commits.size() >= kMaxHistoryCommits) {
-      return Broken(lineage, *next, "the history is longer than the limit");
-    }
-    auto commit = ReadHistoryCommit(repo, *next);
+    auto commit = ReadHistoryCommit(repo, *next, RecordBytes::kSkip);
     if (!commit.ok()) {
-      return Broken(lineage, *next, "the commit cannot be read: " + commit.status().message());
+      return BrokenBy(lineage, *next, "the commit cannot be read: ", commit.status());
     }
+    GENTLE_RETURN_IF_ERROR(CheckShape(lineage, *commit));
+    const bool is_tip = chain.commits.empty();
     GENTLE_ASSIGN_OR_RETURN(RecordView record,
-                            CheckCommit(repo, odb.get(), lineage, *commit, chain.commits.empty()));
-    if (record.generation > later_generation) {
+                            ReadRecord(repo, lineage, &*commit, is_tip ? nullptr : &later,
+                                       later_record, /*keep=*/is_tip));
+    GENTLE_RETURN_IF_ERROR(
+        CheckCommit(repo, odb.get(), lineage, *commit, record, is_tip ? nullptr : &later));
+    if (!is_tip && record.generation > later_record.generation) {
       return Broken(lineage, commit->id, "its generation is above its successor's");
     }
-    later_generation = record.generation;
     GENTLE_RETURN_IF_ERROR(replay.Step(*commit, record));
-    if (chain.commits.empty()) {
-      chain.record = std::move(record);
+    if (is_tip) {
+      chain.record = record;
       if (commit->terminal()) chain.terminal = commit->verb;
     }
     next = commit->parent;
-    chain.commits.push_back(std::move(commit).value());
+    chain.commits.push_back(*commit);
+    later = std::move(commit).value();
+    later_record = std::move(record);
   }
   GENTLE_RETURN_IF_ERROR(replay.Finish());
   ReportProgress(progress, "history commits verified", chain.commits.size(), 0);

@@ -10,17 +10,16 @@
 //     (the snapshot identities bind their fields), and the Revision trailer is that revision;
 //   - the State trailer is the record's state (`consumed` on a burn, `retired` on an abandon);
 //   - the `base` and `candidate` entries are the record's current snapshot trees, and both trees
-//   are
-//     in the object database;
+//     are in the object database;
 //   - generations never fall from the root to the tip; only the tip may be terminal; a burn holds
-//   an
-//     approved record and tombstone.json, an abandon holds reclaim-record.json;
+//     an approved record and tombstone.json, an abandon holds reclaim-record.json;
 //   - every commit above the local history's tip is a transition the verbs could make from its
 //     parent (store/history_replay.h), so a history cannot launder a state nobody reached.
 // Any failure is `corrupted`, with the commit in details. Nothing is written.
 #ifndef GENTLE_STORE_HISTORY_CHAIN_H_
 #define GENTLE_STORE_HISTORY_CHAIN_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -33,9 +32,18 @@
 
 namespace gentle::store {
 
-// A history longer than this many commits is refused as `corrupted` (a lineage makes one commit
-// per mutation; no review loop comes near it).
-inline constexpr size_t kMaxHistoryCommits = 100000;
+// The bounds of one verification (docs/reliability.md, "Bounded reads of histories"). Before any
+// record is read, the history is measured from its commit objects, trees and the record blobs'
+// headers; each bound is a `corrupted` refusal naming the limit (details.limit):
+//   - a history longer than kMaxHistoryCommits commits (a lineage makes one commit per mutation;
+//     a review loop of hundreds of rounds stays far below);
+//   - records that add up to more than kMaxHistoryRecordBytes (a record a commit shares with its
+//     successor counted once), so that a maximal history verifies in bounded time;
+//   - every object over its own limit (store/history_ref.h), refused from its header.
+// The walk that verifies then holds one commit and its successor's record at a time: memory does
+// not grow with the history.
+inline constexpr size_t kMaxHistoryCommits = 4096;
+inline constexpr uint64_t kMaxHistoryRecordBytes = 64u << 20;
 
 // refs/gentle-ai/remotes/<remote>/reviews/<lineage>
 std::string FetchedHistoryRefName(const std::string& remote, const std::string& lineage);
@@ -57,9 +65,11 @@ Result<std::vector<FetchedHistory>> ListFetchedHistories(const git::Repository& 
                                                          const std::optional<std::string>& lineage);
 
 struct VerifiedChain {
-  std::vector<HistoryCommit> commits;  // tip first, root last
-  RecordView record;                   // the tip's record (a burn: the approved record it spent)
-  std::string terminal;                // "", "burn" or "abandon"
+  // Tip first, root last. Only the tip keeps its record's bytes (record_file); the other commits
+  // carry record_blob, their records verified and dropped.
+  std::vector<HistoryCommit> commits;
+  RecordView record;     // the tip's record (a burn: the approved record it spent)
+  std::string terminal;  // "", "burn" or "abandon"
   // The local history's tip when the chain was verified (nullopt: no local history): the replay
   // judged every commit above it.
   std::optional<std::string> local_tip;

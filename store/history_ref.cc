@@ -2,12 +2,16 @@
 
 #include <git2.h>
 
+#include "store/audit_record.h"
 #include "store/file_io.h"
+#include "store/git/git_file_check.h"
 #include "store/git/object_reader.h"
 #include "store/git/raw_tree.h"
 #include "store/git/tree_rows.h"
 #include "store/layout.h"
+#include "store/record.h"
 #include "store/time_order.h"
+#include "store/tombstone.h"
 
 namespace gentle::store {
 namespace {
@@ -20,7 +24,8 @@ struct ParsedCommit {
 };
 
 Result<ParsedCommit> ReadCommitObject(git_odb* odb, const git_oid& id) {
-  GENTLE_ASSIGN_OR_RETURN(git::OdbObjectPtr object, git::ReadObject(odb, id, GIT_OBJECT_COMMIT));
+  GENTLE_ASSIGN_OR_RETURN(git::OdbObjectPtr object,
+                          git::ReadObject(odb, id, GIT_OBJECT_COMMIT, kMaxHistoryObjectBytes));
   const std::string_view data(static_cast<const char*>(git_odb_object_data(object.get())),
                               git_odb_object_size(object.get()));
   ParsedCommit out;
@@ -47,10 +52,21 @@ std::string Trailer(const std::string& message, const std::string& key) {
   return message.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
 }
 
-// A history tree, refused unless canonical: with a name twice (or out of order) git reads one
-// entry and a linear scan another.
+// The blob of the history file `name`, refused over its limit before it is inflated.
+Result<std::string> ReadBlob(git_odb* odb, const git_oid& id, std::string_view name) {
+  auto object = git::ReadObject(odb, id, GIT_OBJECT_BLOB, HistoryFileLimit(name));
+  if (!object.ok()) {
+    Status st = object.status();
+    return st.WithDetail("file", std::string(name));
+  }
+  return std::string(static_cast<const char*>(git_odb_object_data(object->get())),
+                     git_odb_object_size(object->get()));
+}
+
+// A history tree, read within its size limit and refused unless canonical: with a name twice (or
+// out of order) git reads one entry and a linear scan another.
 Result<git::RawTree> ReadHistoryTree(git_odb* odb, const git_oid& id) {
-  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, git::ReadTree(odb, id));
+  GENTLE_ASSIGN_OR_RETURN(git::RawTree tree, git::ReadTree(odb, id, kMaxHistoryObjectBytes));
   if (!tree.CanonicalOrder()) {
     return Status(Code::kCorrupted, "history tree " + git::OidHex(id) +
                                         " names an entry twice or is not in git's tree order")
@@ -59,17 +75,21 @@ Result<git::RawTree> ReadHistoryTree(git_odb* odb, const git_oid& id) {
   return tree;
 }
 
-Result<std::string> ReadBlob(git_odb* odb, const git_oid& id) {
-  GENTLE_ASSIGN_OR_RETURN(git::OdbObjectPtr object, git::ReadObject(odb, id, GIT_OBJECT_BLOB));
-  return std::string(static_cast<const char*>(git_odb_object_data(object.get())),
-                     git_odb_object_size(object.get()));
-}
-
 }  // namespace
+
+uint64_t HistoryFileLimit(std::string_view name) {
+  if (name == kHistoryRecordName) return kMaxRecordBytes;
+  if (name == kHistoryTombstoneName) return kMaxTombstoneBytes;
+  if (name == kHistoryAuditName) return kMaxAuditBytes;
+  if (name == kHistoryContextName) return kMaxHistoryContextBytes;
+  if (name.substr(0, 9) == "verdicts/") return kMaxHistoryVerdictBytes;
+  return kMaxHistoryObjectBytes;
+}
 
 std::string HistoryRefName(const std::string& lineage) { return StoreLayout::PinRef(lineage); }
 
-Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::string& id) {
+Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::string& id,
+                                        RecordBytes record) {
   GENTLE_ASSIGN_OR_RETURN(git_oid oid, git::ParseOidHex(id));
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
   GENTLE_ASSIGN_OR_RETURN(ParsedCommit parsed, ReadCommitObject(odb.get(), oid));
@@ -95,7 +115,10 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
     if (e.name == "base") out.base_tree = git::OidHex(e.id);
     if (e.name == "candidate") out.candidate_tree = git::OidHex(e.id);
     if (e.name == kHistoryRecordName && !e.is_tree()) {
-      GENTLE_ASSIGN_OR_RETURN(out.record_file, ReadBlob(odb.get(), e.id));
+      out.record_blob = git::OidHex(e.id);
+      if (record == RecordBytes::kRead) {
+        GENTLE_ASSIGN_OR_RETURN(out.record_file, ReadBlob(odb.get(), e.id, kHistoryRecordName));
+      }
       out.legacy_pin = false;
     }
   }
@@ -103,9 +126,27 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   return out;
 }
 
+Result<uint64_t> HistoryRecordSize(const git::Repository& repo, const HistoryCommit& commit) {
+  GENTLE_ASSIGN_OR_RETURN(git_oid oid, git::ParseOidHex(commit.record_blob));
+  GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
+  auto header = git::ReadObjectHeaderWithin(odb.get(), oid, HistoryFileLimit(kHistoryRecordName));
+  if (!header.ok()) {
+    Status st = header.status();
+    return st.WithDetail("file", std::string(kHistoryRecordName));
+  }
+  return header->size;
+}
+
+Result<std::string> ReadHistoryRecord(const git::Repository& repo, const HistoryCommit& commit) {
+  GENTLE_ASSIGN_OR_RETURN(git_oid oid, git::ParseOidHex(commit.record_blob));
+  GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
+  return ReadBlob(odb.get(), oid, kHistoryRecordName);
+}
+
 Result<std::optional<std::string>> LocalHistoryTip(const git::Repository& repo,
                                                    const std::string& lineage) {
   const std::string name = HistoryRefName(lineage);
+  GENTLE_RETURN_IF_ERROR(git::CheckRefFile(repo, name).WithLineage(lineage));
   git_oid target;
   const int rc = git_reference_name_to_id(&target, repo.raw(), name.c_str());
   if (rc == GIT_ENOTFOUND) return std::optional<std::string>();
@@ -139,7 +180,7 @@ Result<std::optional<std::string>> ReadHistoryFile(const git::Repository& repo,
     if (found == nullptr) return std::optional<std::string>();
     if (slash == std::string::npos) {
       if (found->is_tree()) return std::optional<std::string>();
-      GENTLE_ASSIGN_OR_RETURN(std::string bytes, ReadBlob(odb.get(), found->id));
+      GENTLE_ASSIGN_OR_RETURN(std::string bytes, ReadBlob(odb.get(), found->id, name));
       return std::optional<std::string>(std::move(bytes));
     }
     if (!found->is_tree()) return std::optional<std::string>();

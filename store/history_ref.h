@@ -29,9 +29,11 @@
 #ifndef GENTLE_STORE_HISTORY_REF_H_
 #define GENTLE_STORE_HISTORY_REF_H_
 
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -43,6 +45,26 @@ namespace gentle::store {
 inline constexpr std::string_view kHistoryRecordName = "review-state.json";
 inline constexpr std::string_view kHistoryTombstoneName = "tombstone.json";
 inline constexpr std::string_view kHistoryAuditName = "reclaim-record.json";
+inline constexpr std::string_view kHistoryContextName = "context.json";
+
+// Size limits of a history's objects (docs/reliability.md, "Bounded reads of histories"). A
+// history may come from a remote, so every object read from one is refused as `corrupted` from
+// its header, before it is inflated, when it is larger than its limit (details: object, size,
+// limit):
+//   - the commit object (message, trailers, signature) and the trees (the commit's tree and its
+//     verdicts/): kMaxHistoryObjectBytes;
+//   - review-state.json: kMaxRecordBytes (store/record.h), as the record file;
+//   - verdicts/<generation>.md: kMaxHistoryVerdictBytes (a body of at most 1 MiB, the
+//     --body-file limit, plus the front matter);
+//   - context.json: kMaxHistoryContextBytes (the --context file limit);
+//   - tombstone.json: kMaxTombstoneBytes, reclaim-record.json: kMaxAuditBytes, as their files.
+inline constexpr uint64_t kMaxHistoryObjectBytes = 1u << 20;
+inline constexpr uint64_t kMaxHistoryVerdictBytes = 4u << 20;
+inline constexpr uint64_t kMaxHistoryContextBytes = 64u << 20;
+
+// The limit of the history file `name` ("review-state.json", "verdicts/3.md", ...):
+// kMaxHistoryObjectBytes for a name not listed above.
+uint64_t HistoryFileLimit(std::string_view name);
 
 struct HistoryCommitSpec {
   std::string verb;  // start, verdict, revise, invalidate, burn, abandon, sync
@@ -70,7 +92,8 @@ struct HistoryCommit {
   std::string lineage;                          // the Lineage trailer ("" when absent)
   std::string verb;                             // first word of the subject; "pin" for a legacy pin
   bool legacy_pin = false;                      // no review-state.json in the tree
-  std::string record_file;                      // review-state.json's bytes
+  std::string record_blob;                      // review-state.json's blob id (hex)
+  std::string record_file;                      // its bytes (unless read without them)
   std::string revision, state, at, created_at;  // trailers ("" when absent)
   // start and revise: the round the commit opens (Round trailer; a start opens round 1) and how
   // its review context was bound (transaction/round_context_binding.h): Context (the digest of
@@ -89,8 +112,22 @@ Result<std::optional<std::string>> LocalHistoryTip(const git::Repository& repo,
 // The commit the ref points at, or nullopt when there is no ref.
 Result<std::optional<HistoryCommit>> ReadHistoryTip(const git::Repository& repo,
                                                     const std::string& lineage);
-Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::string& id);
-// The file `name` ("verdicts/1.md", "tombstone.json", ...) of commit `id`; nullopt when absent.
+// Whether ReadHistoryCommit reads review-state.json's bytes (record_file) or only names its blob
+// (record_blob): a walk that needs only the chain, or that already holds a record of the same
+// blob, skips them.
+enum class RecordBytes { kRead, kSkip };
+
+// The commit `id`, every object refused over its limit (above) from its header.
+Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::string& id,
+                                        RecordBytes record = RecordBytes::kRead);
+// The size of review-state.json's blob of `commit` (read with either RecordBytes), from its
+// header alone; `corrupted` over kMaxRecordBytes, as ReadHistoryRecord would refuse it.
+Result<uint64_t> HistoryRecordSize(const git::Repository& repo, const HistoryCommit& commit);
+// review-state.json's bytes of `commit` (read with RecordBytes::kSkip), refused over
+// kMaxRecordBytes from its header.
+Result<std::string> ReadHistoryRecord(const git::Repository& repo, const HistoryCommit& commit);
+// The file `name` ("verdicts/1.md", "tombstone.json", ...) of commit `id`; nullopt when absent;
+// `corrupted` over HistoryFileLimit(name).
 Result<std::optional<std::string>> ReadHistoryFile(const git::Repository& repo,
                                                    const std::string& id, const std::string& name);
 

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "store/file_io.h"
+#include "store/git/git_file_check.h"
 #include "store/git/git_util.h"
 #include "store/git/object_reader.h"
 #include "store/git/pin_ref.h"
@@ -181,6 +182,7 @@ Status MoveHistoryRef(const git::Repository& repo, const std::string& lineage,
   FsyncScope fsync;
   GENTLE_RETURN_IF_ERROR(UseFsyncingRefdb(repo.raw()));
   const std::string name = HistoryRefName(lineage);
+  GENTLE_RETURN_IF_ERROR(git::CheckRefFile(repo, name).WithLineage(lineage));
   // The locks libgit2 takes are named in the writer's owner record first, so that the next writer
   // removes them if this process dies holding one (store/writer_owner.h). A deletion may also
   // lock packed-refs.

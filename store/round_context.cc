@@ -23,7 +23,7 @@ Result<std::optional<RoundContext>> ReadRoundContext(const git::Repository& repo
                                                      const std::string& tip, int64_t generation) {
   std::optional<std::string> at = tip;
   while (at) {
-    GENTLE_ASSIGN_OR_RETURN(HistoryCommit commit, ReadHistoryCommit(repo, *at));
+    GENTLE_ASSIGN_OR_RETURN(HistoryCommit commit, ReadHistoryCommit(repo, *at, RecordBytes::kSkip));
     if (commit.verb == "start" || commit.verb == "revise") {
       const int64_t round = OpenedRound(commit);
       if (round > generation) {

@@ -1,13 +1,15 @@
 // A FIFO in place of a file the store reads (a record, a lock file, a tombstone, an audit record,
-// git's index) or of the --envelope argument: opening it must not wait for a writer that never
-// comes. Every command answers at once with a code (Hostile() kills a hang after 60 s, which fails
-// the test), and nothing in .git changes.
+// git's index), of a file libgit2 opens (a history ref, packed-refs, a loose object) or of the
+// --envelope argument: opening it must not wait for a writer that never comes. Every command
+// answers at once with a code (Hostile() kills a hang, which fails the test), and nothing in .git
+// changes.
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 #include "tests/support/files.h"
 #include "tests/support/hostile.h"
@@ -36,7 +38,85 @@ std::string Burn(const StoreFixture& f) {
   return nlohmann::json::parse(consumed.out)["error"]["details"]["tombstone"];
 }
 
+// The loose object of the lineage's history tip.
+std::string TipObjectPath(const StoreFixture& f) {
+  RunResult tip = Run({"git", "rev-parse", "refs/gentle-ai/reviews/" + f.lineage}, f.repo);
+  REQUIRE(tip.exit_code == 0);
+  const std::string id = Trim(tip.out);
+  return f.git() + "/objects/" + id.substr(0, 2) + "/" + id.substr(2);
+}
+
+// Where the FIFO is, and so who reads it: packed-refs every command (before any ref is read); the
+// history ref and its tip object the commands that need the history. status, list,
+// export-context and verify of a local lineage answer from its record (status and
+// export-context read the history only for the round's context binding, as information), so
+// they answer 0; fsck reports a history it cannot read as a finding.
+enum class Fifo { kPackedRefs, kHistoryRef, kTipObject };
+
+// Every command answers within 10 s (a hang is killed and fails the case): `corrupted` (7) naming
+// `fifo`, or as described above; nothing changes but what a writer's lock and a start's capture
+// may (StartMayChange).
+void ExpectNoHang(const StoreFixture& f, Fifo where, const std::string& fifo) {
+  const bool history_only = where != Fifo::kPackedRefs;
+  const std::vector<std::string> may_change = StartMayChange(true);
+  for (const auto& args :
+       {std::vector<std::string>{"review", "status", "--lineage", f.lineage},
+        std::vector<std::string>{"review", "list"},
+        std::vector<std::string>{"review", "export-context", "--lineage", f.lineage},
+        std::vector<std::string>{"review", "verify", "--lineage", f.lineage}}) {
+    if (history_only) {
+      ExpectOutcome(args, f.repo, 0, "", {}, may_change, 10);
+    } else {
+      nlohmann::json refused = ExpectOutcome(args, f.repo, 7, "corrupted", {}, may_change, 10);
+      CHECK(refused["error"]["details"]["path"] == fifo);
+    }
+  }
+  if (where == Fifo::kTipObject) {
+    RunResult fsck = Hostile({"review", "fsck", "--json"}, f.repo, 10);
+    INFO(fsck.out << fsck.err);
+    REQUIRE_FALSE(fsck.timed_out);
+    CHECK(fsck.exit_code == 7);
+    bool named = false;
+    for (const auto& finding : nlohmann::json::parse(fsck.out)["findings"]) {
+      named |= finding["code"] == "history_corrupted" &&
+               finding["message"].get<std::string>().find(fifo) != std::string::npos;
+    }
+    CHECK(named);
+  } else {
+    nlohmann::json refused =
+        ExpectOutcome({"review", "fsck"}, f.repo, 7, "corrupted", {}, may_change, 10);
+    CHECK(refused["error"]["details"]["path"] == fifo);
+  }
+  for (const auto& args :
+       {std::vector<std::string>{"review", "verdict", "--lineage", f.lineage, "--verdict",
+                                 "APPROVE", "--actor", "ana", "--role", "reviewer", "--body", "ok"},
+        std::vector<std::string>{"review", "start"},
+        std::vector<std::string>{"review", "index", "rebuild"}}) {
+    nlohmann::json refused = ExpectOutcome(args, f.repo, 7, "corrupted", {}, may_change, 10);
+    CHECK(refused["error"]["details"]["path"] == fifo);
+  }
+}
+
 }  // namespace
+
+TEST_CASE("a FIFO at a history ref or packed-refs or a loose object never hangs a command") {
+  StoreFixture f;
+  SECTION("packed-refs") {
+    const std::string packed = f.git() + "/packed-refs";
+    REQUIRE(mkfifo(packed.c_str(), 0600) == 0);
+    ExpectNoHang(f, Fifo::kPackedRefs, packed);
+  }
+  SECTION("the lineage's history ref") {
+    const std::string ref = f.git() + "/refs/gentle-ai/reviews/" + f.lineage;
+    ReplaceWithFifo(ref);
+    ExpectNoHang(f, Fifo::kHistoryRef, ref);
+  }
+  SECTION("the loose object of the history's tip commit") {
+    const std::string object = TipObjectPath(f);
+    ReplaceWithFifo(object);
+    ExpectNoHang(f, Fifo::kTipObject, object);
+  }
+}
 
 TEST_CASE("a FIFO in place of a record is corrupted for every reader and writer") {
   StoreFixture f;

@@ -13,6 +13,7 @@
 #include "store/git/git_tree_diff.h"
 #include "store/git/object_reader.h"
 #include "store/git/raw_tree.h"
+#include "store/git/repository.h"
 #include "transaction/workspace_rows.h"
 
 namespace gentle::transaction {
@@ -76,13 +77,12 @@ class BaseRowsReader {
  public:
   BaseRowsReader(git_repository* repo, const git_oid& tree, const store::git::SubtreeFold* fold)
       : repo_(repo), tree_(tree), fold_(fold) {
-    git_repository* opened = nullptr;
-    if (git_repository_open_ext(&opened, git_repository_path(repo), GIT_REPOSITORY_OPEN_NO_SEARCH,
-                                nullptr) != 0) {
+    auto opened = store::git::ReopenRepository(repo);
+    if (!opened.ok()) {
       git_error_clear();
       return;
     }
-    own_.reset(opened);
+    own_ = std::move(opened).value();
     try {
       helper_ = std::thread([this] { Read(own_.get()); });
     } catch (const std::system_error&) {

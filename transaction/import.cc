@@ -60,7 +60,8 @@ Result<bool> LocalDescendsFrom(const store::git::Repository& repo, const std::st
   std::optional<std::string> next = tip;
   for (size_t steps = 0; next && steps < store::kMaxHistoryCommits; ++steps) {
     if (*next == ancestor) return true;
-    GENTLE_ASSIGN_OR_RETURN(store::HistoryCommit commit, store::ReadHistoryCommit(repo, *next));
+    GENTLE_ASSIGN_OR_RETURN(store::HistoryCommit commit,
+                            store::ReadHistoryCommit(repo, *next, store::RecordBytes::kSkip));
     next = commit.parent;
   }
   return false;

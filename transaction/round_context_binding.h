@@ -32,7 +32,7 @@
 
 namespace gentle::transaction {
 
-inline constexpr size_t kMaxContextFileBytes = 64u << 20;
+inline constexpr size_t kMaxContextFileBytes = store::kMaxHistoryContextBytes;
 inline constexpr std::string_view kReviewContextSchema = "gentle-ai.review-context/v1";
 
 struct ContextFlags {

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "store/git/git_util.h"
+#include "store/git/loose_object_guard.h"
 
 namespace gentle::store::git {
 namespace {
@@ -25,10 +26,12 @@ Status Mismatch(const git_oid& id) {
       .WithDetail("reason", "hash_mismatch");
 }
 
-Status ReadFailure(int rc, const git_oid& id) {
+Status ReadFailure(int rc, git_odb* odb, const git_oid& id) {
   if (rc == GIT_ENOTFOUND) {
     return Refused(id, "is not in the object database").WithDetail("reason", "missing");
   }
+  // The guard's refusal (a loose object that is not a file) names the path.
+  if (Status guard = CheckLooseObject(odb, id); !guard.ok()) return guard;
   return Status(Code::kInternal, "cannot read object " + OidHex(id) + ": " + LastGitError())
       .WithDetail("object", OidHex(id));
 }
@@ -63,9 +66,13 @@ Result<OdbPtr> RepositoryOdb(git_repository* repo) {
   return OdbPtr(odb);
 }
 
-Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t type) {
+Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t type,
+                                uint64_t max_bytes) {
+  if (max_bytes != kNoSizeLimit) {
+    GENTLE_RETURN_IF_ERROR(ReadObjectHeaderWithin(odb, id, max_bytes).status());
+  }
   git_odb_object* raw = nullptr;
-  if (int rc = git_odb_read(&raw, odb, &id); rc != 0) return ReadFailure(rc, id);
+  if (int rc = git_odb_read(&raw, odb, &id); rc != 0) return ReadFailure(rc, odb, id);
   OdbObjectPtr object(raw);
   const git_object_t actual = git_odb_object_type(raw);
   if (actual != type) {
@@ -81,7 +88,10 @@ Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t ty
 
 Result<BlobPtr> LookupBlob(git_repository* repo, const git_oid& id) {
   git_blob* raw = nullptr;
-  if (int rc = git_blob_lookup(&raw, repo, &id); rc != 0) return ReadFailure(rc, id);
+  if (int rc = git_blob_lookup(&raw, repo, &id); rc != 0) {
+    GENTLE_ASSIGN_OR_RETURN(OdbPtr odb, RepositoryOdb(repo));
+    return ReadFailure(rc, odb.get(), id);
+  }
   BlobPtr blob(raw);
   const std::string_view data(static_cast<const char*>(git_blob_rawcontent(raw)),
                               static_cast<size_t>(git_blob_rawsize(raw)));
@@ -92,8 +102,21 @@ Result<BlobPtr> LookupBlob(git_repository* repo, const git_oid& id) {
 Result<ObjectHeader> ReadObjectHeader(git_odb* odb, const git_oid& id) {
   size_t size = 0;
   git_object_t type = GIT_OBJECT_INVALID;
-  if (int rc = git_odb_read_header(&size, &type, odb, &id); rc != 0) return ReadFailure(rc, id);
+  if (int rc = git_odb_read_header(&size, &type, odb, &id); rc != 0) {
+    return ReadFailure(rc, odb, id);
+  }
   return ObjectHeader{type, static_cast<uint64_t>(size)};
+}
+
+Result<ObjectHeader> ReadObjectHeaderWithin(git_odb* odb, const git_oid& id, uint64_t max_bytes) {
+  GENTLE_ASSIGN_OR_RETURN(ObjectHeader header, ReadObjectHeader(odb, id));
+  if (header.size <= max_bytes) return header;
+  return Status(Code::kCorrupted, "object " + OidHex(id) + " is " + std::to_string(header.size) +
+                                      " bytes, over the " + std::to_string(max_bytes) +
+                                      "-byte limit")
+      .WithDetail("object", OidHex(id))
+      .WithDetail("size", std::to_string(header.size))
+      .WithDetail("limit", std::to_string(max_bytes));
 }
 
 BlobStream::BlobStream(OdbStreamPtr stream, const git_oid& id, uint64_t size)
@@ -102,6 +125,9 @@ BlobStream::BlobStream(OdbStreamPtr stream, const git_oid& id, uint64_t size)
 }
 
 std::optional<BlobStream> BlobStream::OpenLoose(git_odb* odb, const git_oid& id) {
+  // libgit2 tries the next backend when one fails to open a stream, so the guard cannot stop it:
+  // a loose object that is not a file is left to LookupBlob, which refuses it.
+  if (!CheckLooseObject(odb, id).ok()) return std::nullopt;
   git_odb_stream* raw = nullptr;
   size_t size = 0;
   git_object_t type = GIT_OBJECT_INVALID;

@@ -23,9 +23,10 @@
 //
 // A replaced or corrupted object (bytes that do not hash to its id), a missing one, or one of
 // another type is refused with kObjectsMissing (details.object), the code DESIGN.md section 8 gives
-// an object that is not there: the object with that id is not to be had. Other read failures
-// (zlib, I/O) are kInternal with libgit2's message; callers reading trees report every failure as
-// kObjectsMissing.
+// an object that is not there: the object with that id is not to be had. A loose object that is
+// not a regular file (a FIFO: store/git/loose_object_guard.h) is kCorrupted naming its path
+// (details.path). Other read failures (zlib, I/O) are kInternal with libgit2's message; callers
+// reading trees report every failure as kObjectsMissing.
 //
 // Thread-safety: the functions keep no state between calls; a call uses only the handles it is
 // given, and those (git_repository, git_odb, a BlobStream) are used by one thread at a time. Two
@@ -64,8 +65,14 @@ bool ObjectHashMatches(const git_oid& id, git_object_t type, std::string_view da
 // The object database of `repo`; kInternal when libgit2 cannot open it.
 Result<OdbPtr> RepositoryOdb(git_repository* repo);
 
-// The object `id` of type `type` from `odb`, its hash checked.
-Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t type);
+inline constexpr uint64_t kNoSizeLimit = UINT64_MAX;
+
+// The object `id` of type `type` from `odb`, its hash checked. Given `max_bytes`, the object's
+// header is read first and an object larger than that is refused before its data is inflated:
+// kCorrupted naming the object, its size and the limit (details object, size, limit). The size
+// comes from the unchecked header (see ReadObjectHeader): it can only ever cause a refusal.
+Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t type,
+                                uint64_t max_bytes = kNoSizeLimit);
 
 // The blob `id` from `repo`, its hash checked.
 Result<BlobPtr> LookupBlob(git_repository* repo, const git_oid& id);
@@ -78,6 +85,10 @@ struct ObjectHeader {
 // The type and size `odb` records for `id`; kObjectsMissing (reason missing) when it has none,
 // kInternal for other read failures.
 Result<ObjectHeader> ReadObjectHeader(git_odb* odb, const git_oid& id);
+
+// ReadObjectHeader, and kCorrupted (details object, size, limit) for an object larger than
+// `max_bytes`: the refusal ReadObject gives it.
+Result<ObjectHeader> ReadObjectHeaderWithin(git_odb* odb, const git_oid& id, uint64_t max_bytes);
 
 using OdbStreamPtr = GitPtr<git_odb_stream, git_odb_stream_free>;
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "store/file_io.h"
+#include "store/git/git_file_check.h"
 #include "store/git/git_util.h"
 #include "store/layout.h"
 
@@ -10,6 +11,7 @@ namespace gentle::store::git {
 
 Result<std::vector<std::string>> ListPinRefs(const Repository& repo) {
   const std::string prefix = StoreLayout::PinRef("");
+  GENTLE_RETURN_IF_ERROR(CheckRefFiles(repo, prefix));
   git_reference_iterator* it = nullptr;
   if (git_reference_iterator_glob_new(&it, repo.raw(), (prefix + "*").c_str()) != 0) {
     return Status(Code::kInternal, "cannot list pin refs: " + LastGitError());

@@ -1,6 +1,7 @@
 #include "store/git/pin_ref_write.h"
 
 #include "store/file_io.h"
+#include "store/git/git_file_check.h"
 #include "store/git/git_util.h"
 #include "store/git/pin_ref.h"
 #include "store/layout.h"
@@ -9,6 +10,7 @@
 namespace gentle::store::git {
 Status DeletePinRef(const Repository& repo, const std::string& lineage) {
   const std::string name = StoreLayout::PinRef(lineage);
+  GENTLE_RETURN_IF_ERROR(CheckRefFile(repo, name));
   git_reference* ref = nullptr;
   if (git_reference_lookup(&ref, repo.raw(), name.c_str()) != 0) return Status::Ok();
   // Named in the writer's owner record before libgit2 locks them (store/writer_owner.h).

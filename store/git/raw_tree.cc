@@ -85,8 +85,8 @@ bool RawTree::FileNamedLikeSubtree(size_t subtree) const {
   return false;
 }
 
-Result<RawTree> ReadTree(git_odb* odb, const git_oid& id) {
-  auto object = ReadObject(odb, id, GIT_OBJECT_TREE);
+Result<RawTree> ReadTree(git_odb* odb, const git_oid& id, uint64_t max_bytes) {
+  auto object = ReadObject(odb, id, GIT_OBJECT_TREE, max_bytes);
   if (!object.ok()) return object.status();
   RawTree tree;
   tree.object_ = std::move(object).value();

@@ -51,7 +51,7 @@ class RawTree {
  private:
   // Whether a file of the same name as the subtree at `subtree` precedes it (entries in order).
   bool FileNamedLikeSubtree(size_t subtree) const;
-  friend Result<RawTree> ReadTree(git_odb* odb, const git_oid& id);
+  friend Result<RawTree> ReadTree(git_odb* odb, const git_oid& id, uint64_t max_bytes);
   friend Result<RawTree> ParseRawTree(std::string data, const git_oid& id);
   OdbObjectPtr object_;                           // read from an object database, or
   std::shared_ptr<const std::string> in_memory_;  // given to ParseRawTree
@@ -59,8 +59,9 @@ class RawTree {
 };
 
 // The tree `id`, hash checked and parsed. kObjectsMissing (details.object) when it is absent,
-// not a tree, does not hash to its id, or is malformed; other read failures as ReadObject.
-Result<RawTree> ReadTree(git_odb* odb, const git_oid& id);
+// not a tree, does not hash to its id, or is malformed; other read failures, and a tree over
+// `max_bytes` (refused from its header), as ReadObject.
+Result<RawTree> ReadTree(git_odb* odb, const git_oid& id, uint64_t max_bytes = kNoSizeLimit);
 
 // The tree object whose data is `data`, held in memory by a caller that computed its id `id` from
 // those bytes (BuildTree's trees when nothing is written); parsed, not hashed again.

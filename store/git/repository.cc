@@ -6,6 +6,8 @@
 #include <mutex>
 
 #include "store/digests.h"
+#include "store/git/git_file_check.h"
+#include "store/git/loose_object_guard.h"
 #include "store/git/object_reader.h"
 #include "store/git/verified_view.h"
 
@@ -78,7 +80,21 @@ Result<Repository> Repository::Discover(const std::string& start_dir) {
   if (repo.common_dir_.empty() || repo.git_dir_.empty()) {
     return Status(Code::kUsage, "cannot resolve the git directories of " + start);
   }
+  // Before libgit2 reads a ref (every ref lookup may read packed-refs) or an object.
+  GENTLE_RETURN_IF_ERROR(CheckGitFile(repo.common_dir_ + "/packed-refs"));
+  GENTLE_RETURN_IF_ERROR(GuardLooseObjects(raw));
   return repo;
+}
+
+Result<RepositoryPtr> ReopenRepository(git_repository* repo) {
+  git_repository* opened = nullptr;
+  if (git_repository_open_ext(&opened, git_repository_path(repo), GIT_REPOSITORY_OPEN_NO_SEARCH,
+                              nullptr) != 0) {
+    return Status(Code::kInternal, "cannot reopen the repository: " + LastGitError());
+  }
+  RepositoryPtr owned(opened);
+  GENTLE_RETURN_IF_ERROR(GuardLooseObjects(opened));
+  return owned;
 }
 
 Status Repository::RequireWorktree(std::string_view command) const {

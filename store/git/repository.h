@@ -1,9 +1,12 @@
 // Repository: an open libgit2 repository plus the canonical paths the store is keyed by.
 //
-// Discover() walks up from a directory like git does. Paths are absolute, symlink-resolved and
-// carry no trailing slash (Go's filepath.Clean form), because they feed the worktree identity
-// digest. A linked worktree reports its own git_dir and worktree root and the shared common dir. A
-// bare repository has no worktree root; RequireWorktree() refuses it with `usage`.
+// Discover() walks up from a directory like git does. Before any ref or object is read it refuses
+// (`corrupted`) a packed-refs that is not a file and guards the loose objects
+// (store/git/git_file_check.h, store/git/loose_object_guard.h): a FIFO there would block libgit2.
+// Paths are absolute, symlink-resolved and carry no trailing slash (Go's filepath.Clean form),
+// because they feed the worktree identity digest. A linked worktree reports its own git_dir and
+// worktree root and the shared common dir. A bare repository has no worktree root;
+// RequireWorktree() refuses it with `usage`.
 //
 // Thread-safety: a Repository, like every libgit2 object it hands out (raw(), object databases,
 // blobs, trees), is used by one thread at a time. A thread that reads the repository concurrently
@@ -43,6 +46,10 @@ class Repository {
   std::string git_dir_;
   std::string worktree_root_;
 };
+
+// Another handle on `repo`'s git directory, for a helper thread (a handle is used by one thread
+// at a time), with the same loose object guard as Discover's (store/git/loose_object_guard.h).
+Result<RepositoryPtr> ReopenRepository(git_repository* repo);
 
 // Resolves a revision expression and peels it to `type` (GIT_OBJECT_COMMIT or GIT_OBJECT_TREE);
 // `usage` when it does not resolve or does not peel (also when an object on the way does not hash

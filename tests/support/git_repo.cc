@@ -14,12 +14,13 @@
 
 namespace gentle::testing {
 
-RunResult GitRun(const std::string& repo, const std::vector<std::string>& args, const Env& env) {
+RunResult GitRun(const std::string& repo, const std::vector<std::string>& args, const Env& env,
+                 const std::string& input) {
   std::vector<std::string> argv = {"git", "-c", "protocol.file.allow=always"};
   argv.insert(argv.end(), args.begin(), args.end());
   Env merged = GitEnv();
   for (const auto& [k, v] : env) merged[k] = v;
-  return Run(argv, repo, merged);
+  return Run(argv, repo, merged, input);
 }
 
 std::string Git(const std::string& repo, const std::vector<std::string>& args) {

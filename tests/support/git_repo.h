@@ -10,9 +10,10 @@
 
 namespace gentle::testing {
 
-// git -c protocol.file.allow=always <args> in `repo`, under GitEnv() plus `env`.
-RunResult GitRun(const std::string& repo, const std::vector<std::string>& args,
-                 const Env& env = {});
+// git -c protocol.file.allow=always <args> in `repo`, under GitEnv() plus `env`, `input` on its
+// standard input.
+RunResult GitRun(const std::string& repo, const std::vector<std::string>& args, const Env& env = {},
+                 const std::string& input = "");
 // The same, failing the test unless git exits 0; returns its stdout.
 std::string Git(const std::string& repo, const std::vector<std::string>& args);
 

@@ -13,19 +13,19 @@
 
 namespace gentle::testing {
 
-RunResult Hostile(const std::vector<std::string>& args, const std::string& cwd) {
+RunResult Hostile(const std::vector<std::string>& args, const std::string& cwd, int timeout_s) {
   // GENTLE_HOSTILE_LOG=FILE counts the runs for docs/reliability.md (one line per command).
   if (const char* log = std::getenv("GENTLE_HOSTILE_LOG")) {
     std::ofstream(log, std::ios::app)
         << args.size() << " " << (args.size() > 1 ? args[1] : "") << "\n";
   }
-  return GentleAi(args, cwd, {{"GENTLE_LOCK_TIMEOUT_MS", "200"}}, {"timeout", "-k", "5", "60"});
+  return GentleAi(args, cwd, {{"GENTLE_LOCK_TIMEOUT_MS", "200"}}, {}, timeout_s * 1000);
 }
 
 nlohmann::json ExpectOutcome(const std::vector<std::string>& args, const std::string& cwd,
                              int exit_code, const std::string& code,
                              const std::vector<std::string>& untouched,
-                             const std::vector<std::string>& may_change) {
+                             const std::vector<std::string>& may_change, int timeout_s) {
   std::vector<std::string> with_json = args;
   with_json.push_back("--json");
   // The git common dir of cwd: tests always run in a worktree root or a linked worktree of a
@@ -42,11 +42,12 @@ nlohmann::json ExpectOutcome(const std::vector<std::string>& args, const std::st
   };
   std::vector<std::map<std::string, std::string>> before;
   for (const auto& t : trees) before.push_back(HashTree(t));
-  RunResult r = Hostile(with_json, cwd);
+  RunResult r = Hostile(with_json, cwd, timeout_s);
   std::string joined;
   for (const auto& a : with_json) joined += a + " ";
   INFO("gentle-ai " << joined << "\nexit " << r.exit_code << "\nstdout: " << r.out.substr(0, 2000)
                     << "\nstderr: " << r.err.substr(0, 2000));
+  REQUIRE_FALSE(r.timed_out);
   CHECK(r.exit_code == exit_code);
   for (size_t i = 0; i < trees.size(); ++i) {
     const auto after = HashTree(trees[i]);

@@ -1,9 +1,10 @@
 // Support for the hostile-input and read-only tests (tests/hostile_*.cc, tests/readonly_*.cc).
 //
-// Hostile runs the built gentle-ai under coreutils `timeout` (60 s, then KILL), so a hang fails the
-// test with exit 124 or 137 instead of stalling the suite, and a crash shows as 128+signal instead
-// of a lost process. With GENTLE_HOSTILE_LOG=FILE each run appends one line to FILE (to count
-// runs for docs/reliability.md).
+// Hostile runs the built gentle-ai with a hard timeout (Run's: 60 s unless given, then SIGKILL to
+// its process group), so a hang fails the test with exit 137 (RunResult::timed_out) instead of
+// stalling the suite, and a crash shows as 128+signal instead of a lost process. With
+// GENTLE_HOSTILE_LOG=FILE each run appends one line to FILE (to count runs for
+// docs/reliability.md).
 //
 // ExpectOutcome runs one command with --json and checks: the exit code, the error envelope's code
 // (stdout is exactly one JSON document), and that the git common dir and every `untouched`
@@ -22,18 +23,19 @@
 
 namespace gentle::testing {
 
-RunResult Hostile(const std::vector<std::string>& args, const std::string& cwd);
+RunResult Hostile(const std::vector<std::string>& args, const std::string& cwd, int timeout_s = 60);
 
 // Runs args + {"--json"}; requires `exit_code` and, unless it is 0, the error `code`; requires the
 // repository's .git (cwd/.git) and each `untouched` tree unchanged, except for .git paths starting
-// with one of `may_change`. Returns the parsed stdout.
+// with one of `may_change`; a run still going after `timeout_s` seconds is killed and fails.
+// Returns the parsed stdout.
 // `review fsck --json` exits 7 with a finding naming `lineage`, and changes nothing.
 void ExpectFsckFinding(const std::string& cwd, const std::string& lineage);
 
 nlohmann::json ExpectOutcome(const std::vector<std::string>& args, const std::string& cwd,
                              int exit_code, const std::string& code,
                              const std::vector<std::string>& untouched = {},
-                             const std::vector<std::string>& may_change = {});
+                             const std::vector<std::string>& may_change = {}, int timeout_s = 60);
 
 // What a refused `start` may change: a writer rewrites v2/LOCK's owner record when it takes the
 // lock (the locking protocol, not damage), and a start that gets past the store-wide preflight

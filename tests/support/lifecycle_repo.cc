@@ -33,8 +33,9 @@ RunResult LifecycleRepo::Git(const std::vector<std::string>& args) const {
   return GitRun(root_, args);
 }
 
-std::string LifecycleRepo::GitOk(const std::vector<std::string>& args) const {
-  RunResult run = Git(args);
+std::string LifecycleRepo::GitOk(const std::vector<std::string>& args,
+                                 const std::string& input) const {
+  RunResult run = GitRun(root_, args, {}, input);
   INFO("git " << nlohmann::json(args).dump() << ": " << run.err);
   REQUIRE(run.exit_code == 0);
   return run.out;

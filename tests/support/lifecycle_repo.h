@@ -35,8 +35,9 @@ class LifecycleRepo {
 
   // git <args> in the worktree (git_repo.h GitRun).
   RunResult Git(const std::vector<std::string>& args) const;
-  // The same, failing the running test unless git exits 0; returns its stdout as printed.
-  std::string GitOk(const std::vector<std::string>& args) const;
+  // The same (`input` on git's standard input), failing the running test unless git exits 0;
+  // returns its stdout as printed.
+  std::string GitOk(const std::vector<std::string>& args, const std::string& input = "") const;
   // The arguments `review <args> --cwd <root> [--json]`.
   std::vector<std::string> ReviewArgs(const std::vector<std::string>& args, bool json = true) const;
   // gentle-ai review <args> --cwd <root> [--json], with GENTLE_LOCK_TIMEOUT_MS=2000 unless `env`

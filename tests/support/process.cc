@@ -7,6 +7,8 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
+#include <csignal>
 #include <stdexcept>
 
 extern char** environ;
@@ -23,7 +25,7 @@ nlohmann::json RunResult::Json() const {
 }
 
 RunResult Run(const std::vector<std::string>& argv, const std::string& cwd, const Env& env,
-              const std::string& stdin_data) {
+              const std::string& stdin_data, int timeout_ms) {
   RunResult result;
   if (argv.empty()) {
     result.err = "spawn failed: no program";
@@ -57,8 +59,17 @@ RunResult Run(const std::vector<std::string>& argv, const std::string& cwd, cons
   posix_spawn_file_actions_adddup2(&actions, out_pipe[1], 1);
   posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
   if (!cwd.empty()) posix_spawn_file_actions_addchdir_np(&actions, cwd.c_str());
+  // With a timeout the child leads a process group of its own, so that a kill takes whatever it
+  // started with it.
+  posix_spawnattr_t attributes;
+  posix_spawnattr_init(&attributes);
+  if (timeout_ms > 0) {
+    posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
+    posix_spawnattr_setpgroup(&attributes, 0);
+  }
   pid_t pid;
-  int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, nullptr, args.data(), envp.data());
+  int rc = posix_spawnp(&pid, argv[0].c_str(), &actions, &attributes, args.data(), envp.data());
+  posix_spawnattr_destroy(&attributes);
   posix_spawn_file_actions_destroy(&actions);
   close(in_pipe[0]);
   close(out_pipe[1]);
@@ -81,12 +92,30 @@ RunResult Run(const std::vector<std::string>& argv, const std::string& cwd, cons
   int out_fd = out_pipe[0];
   int err_fd = err_pipe[0];
   char buf[65536];
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
   while (in_fd >= 0 || out_fd >= 0 || err_fd >= 0) {
+    int wait_ms = -1;
+    if (timeout_ms > 0) {
+      const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+          deadline - std::chrono::steady_clock::now());
+      if (left.count() <= 0) {
+        kill(-pid, SIGKILL);
+        result.timed_out = true;
+        for (int* fd : {&in_fd, &out_fd, &err_fd}) {
+          if (*fd >= 0) close(*fd);
+          *fd = -1;
+        }
+        break;
+      }
+      wait_ms = static_cast<int>(left.count());
+    }
     pollfd fds[3] = {{in_fd, POLLOUT, 0}, {out_fd, POLLIN, 0}, {err_fd, POLLIN, 0}};
-    if (poll(fds, 3, -1) < 0) {
+    const int ready = poll(fds, 3, wait_ms);
+    if (ready < 0) {
       if (errno == EINTR) continue;
       break;
     }
+    if (ready == 0) continue;  // the deadline passed: killed above
     if (in_fd >= 0 && (fds[0].revents & (POLLOUT | POLLERR | POLLHUP))) {
       ssize_t n = write(in_fd, stdin_data.data() + written, stdin_data.size() - written);
       if (n > 0) written += static_cast<size_t>(n);
