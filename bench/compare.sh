@@ -48,7 +48,7 @@
 #           '+refs/gentle-ai/reviews/*:refs/gentle-ai/remotes/origin/reviews/*'`) + `gentle-ai review
 #           verify --lineage L --against HEAD`; B = `git fetch` of the same refs into refs/bench/ +
 #           the pinned `git diff` of the same two trees. Then verify alone (the fetch in the prepare
-#           step) against the git diff alone: DESIGN.md section 10's target (verify <= git diff +
+#           step) against the git diff alone: docs/performance.md's target (verify <= git diff +
 #           20%).
 #   store   list, status --lineage, and export-context of a consumed / retired / unknown lineage
 #           (exit 4 / 5 / 3), with N live records + N tombstones + N quarantine entries, for each
@@ -431,7 +431,7 @@ EOS
   note "<!-- $name: ${base:0:12}..${head:0:12}, patch $size bytes, verify exit $rc, fetch: ${fetch_a%% *} -->"
   local saved_runs=$runs
   if [ "$rc" != 0 ]; then
-    # A build without fetched-history reads (DESIGN.md 11) answers not_found in the fresh clone.
+    # A build without fetched-history reads (docs/format.md) answers not_found in the fresh clone.
     note "| $name: verify in the fresh clone exits $rc ($(head -c 120 "$work/fv-$name.verify")): skipped | | | | | | |"
   else
     pair_shell "$name: fetch + verify vs git fetch + git diff ($((size / 1024)) KiB)" \

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # make-big-tree.sh DIR [FILES] [SEED]: a generated repository of Linux-kernel size for
-# bench/compare.sh --sections bigtree (docs/performance.md, DESIGN.md section 10).
+# bench/compare.sh --sections bigtree (docs/performance.md).
 #
 # Deterministic for one FILES and SEED (default 80,000 files, seed 1): FILES files in about
 # FILES/16 directories (5,000 for 80,000) nested up to six deep, directory sizes skewed (a few

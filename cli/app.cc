@@ -318,8 +318,7 @@ void DefineParseComment(CLI::App* review, Invocation* in) {
 }
 
 void DefineContext(CLI::App* review, Invocation* in) {
-  CLI::App* context =
-      AddGroup(review, "context", "A forge review's context (DESIGN.md section 12)");
+  CLI::App* context = AddGroup(review, "context", "A forge review's context (docs/loop.md)");
   CLI::App* command = AddCommand(
       context, "import",
       "Normalize what gh or a1 printed into one ReviewContext JSON (gentle-ai.review-context/v1)",

@@ -1,4 +1,4 @@
-// review context import | review ledger (DESIGN.md section 12, docs/context.md).
+// review context import | review ledger (docs/loop.md, docs/context.md).
 #include <cstdio>
 #include <nlohmann/json.hpp>
 

@@ -42,7 +42,7 @@ struct VerifyOptions {
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 
-// review push | fetch (DESIGN.md section 11)
+// review push | fetch (docs/format.md)
 struct RemoteOptions {
   std::string remote = "origin";
   std::vector<std::string> lineages;  // push only; empty: every local history
@@ -62,7 +62,7 @@ struct AttestOptions {
 };
 int RunAttest(const CommonOptions& common, const AttestOptions& options);
 
-// review comment: the forge comment for a round's verdict (DESIGN.md section 12). The comment is
+// review comment: the forge comment for a round's verdict (docs/loop.md). The comment is
 // text with or without --json (which makes errors JSON).
 struct CommentOptions {
   std::string lineage;

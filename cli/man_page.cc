@@ -68,7 +68,7 @@ std::string CommandsSection(const CommandDoc& command) {
   return out;
 }
 
-// Every code of the vocabulary under its exit status (DESIGN.md section 7).
+// Every code of the vocabulary under its exit status (docs/design.md).
 std::string ExitStatusSection() {
   std::map<int, std::string> codes_by_exit;
   // CodeName answers "internal" for a value past the last code: the walk stops there, so a code

@@ -1,4 +1,4 @@
-// Rendering shared by every command: the error envelope of DESIGN.md section 7 (JSON on stdout with
+// Rendering shared by every command: the error envelope of docs/design.md (JSON on stdout with
 // --json, one `gentle-ai: <code>: <message>` line on stderr otherwise) and JSON output helpers.
 #ifndef GENTLE_CLI_RENDER_H_
 #define GENTLE_CLI_RENDER_H_

@@ -1,4 +1,4 @@
-// Signed approvals, the read side (DESIGN.md sections 9 and 11): which history commit holds a
+// Signed approvals, the read side (docs/ci.md, docs/format.md): which history commit holds a
 // lineage's approval, and whether its SSH signature is by a principal the caller allows.
 //
 // FindApprovalCommit walks from `tip` by first parent (any history: the local ref's or a fetched

@@ -1,4 +1,4 @@
-// Attest: `review attest`, an in-toto Statement v1 for an approval (DESIGN.md section 11;
+// Attest: `review attest`, an in-toto Statement v1 for an approval (docs/format.md;
 // docs/attestation.md). Read-only by construction, as export-context: the shared maintenance lock
 // only, nothing written or created.
 //

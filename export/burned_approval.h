@@ -1,5 +1,5 @@
-// BurnedApproval: the approved record a burned lineage's history keeps (DESIGN.md sections 9 and
-// 11). Read-only; shared by verify --against and attest.
+// BurnedApproval: the approved record a burned lineage's history keeps (docs/ci.md,
+// docs/format.md). Read-only; shared by verify --against and attest.
 //
 // The history's tip must be the terminal `burn` commit and hold a record of the lineage that
 // verifies. Without such a history (burned by the Go gentle-ai, or by an earlier build, which

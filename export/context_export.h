@@ -1,4 +1,4 @@
-// ExportContext: `review export-context`, read-only by construction (DESIGN.md section 8).
+// ExportContext: `review export-context`, read-only by construction (docs/engine.md).
 //
 // Takes the shared maintenance lock only (and only if the store exists), writes and creates
 // nothing, and classifies the lineage fail-closed before deriving anything:
@@ -12,7 +12,7 @@
 //                                             fetched_lineage.h), `source` = the remote
 // then objects_missing, budget_exceeded and integrity_mismatch from the derivation.
 //
-// Rounds (DESIGN.md section 12): the export is of the lineage's current round, the record's
+// Rounds (docs/loop.md): the export is of the lineage's current round, the record's
 // `current_snapshot` (for a one-round lineage the initial one), and names it (`round`, the record's
 // generation). With `round` it is round N's snapshot, read from the lineage's history
 // (export/round_record.h: the local history, a verified fetched one, or a burned lineage's history

@@ -1,5 +1,5 @@
 // Engine: which patch engine derives an export, one enum with one name table. The names are the
-// values of `--engine` and of the envelope's derivation.engine (DESIGN.md section 8): "native", the
+// values of `--engine` and of the envelope's derivation.engine (docs/engine.md): "native", the
 // in-process engine (export/patch_engine.h), and "git", the pinned git CLI
 // (export/oracle_runner.h). Code compares engines as enum values; the names are only for input and
 // output.

@@ -7,7 +7,7 @@
 // bind), also a duplicate object key or nesting deeper than 64 levels. Members the envelope
 // carries beyond these are ignored; none of what is returned is proven by parsing alone.
 //
-// Rounds (DESIGN.md section 12): `round` (an integer >= 1) and `round_revision` (a string; only
+// Rounds (docs/loop.md): `round` (an integer >= 1) and `round_revision` (a string; only
 // with `round`) are optional, so envelopes written before rounds still read. A foreign schema (an
 // interdiff envelope among them) names it in the details (`schema`).
 #ifndef GENTLE_EXPORT_ENVELOPE_READER_H_

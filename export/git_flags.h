@@ -1,4 +1,4 @@
-// The pinned git CLI invocation of DESIGN.md section 8: the flags, configuration pins and
+// The pinned git CLI invocation of docs/engine.md: the flags, configuration pins and
 // environment under which `git diff` is the oracle the native engine must match byte for byte.
 #ifndef GENTLE_EXPORT_GIT_FLAGS_H_
 #define GENTLE_EXPORT_GIT_FLAGS_H_

@@ -1,4 +1,4 @@
-// ExportInterdiff: `review export-context --since-round N` (DESIGN.md section 12). Read-only by
+// ExportInterdiff: `review export-context --since-round N` (docs/loop.md). Read-only by
 // construction, as ExportContext: the shared maintenance lock only, nothing written or created.
 //
 // The interdiff is the patch from round N's candidate tree to the current round's candidate tree,

@@ -1,4 +1,4 @@
-// RunOracleDiff: the pinned git CLI of DESIGN.md section 8 as a subprocess, for `--engine git`.
+// RunOracleDiff: the pinned git CLI of docs/engine.md as a subprocess, for `--engine git`.
 //
 // git runs against a private temporary bare GIT_DIR whose object directory is the repository's
 // (GIT_OBJECT_DIRECTORY), with no system, global or repository configuration and no attributes, so

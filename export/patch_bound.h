@@ -1,5 +1,5 @@
 // PatchBound: lower bounds on the bytes of the pinned git patch, from object headers, so that a
-// patch over the budget is refused before its blobs are inflated (DESIGN.md section 8: the budget
+// patch over the budget is refused before its blobs are inflated (docs/engine.md: the budget
 // refuses and never truncates; a patch that fits is never refused).
 //
 // A bound is a proof of "at least"; a patch is refused only when its bound passes the budget:

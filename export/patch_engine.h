@@ -1,4 +1,4 @@
-// DerivePatch: the native patch engine of DESIGN.md section 8.
+// DerivePatch: the native patch engine of docs/engine.md.
 //
 // Re-derives, in process, the patch between two trees, byte-identical to the pinned git CLI oracle
 // (export/git_flags.h) run against a bare repository with no attributes. libgit2 supplies objects

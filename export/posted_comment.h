@@ -1,7 +1,7 @@
-// The comment a harness posts on a forge for one review round (DESIGN.md section 12, reference
-// 001; docs/lifecycle.md "Posted comments"): rendered from a recorded verdict by `review comment`,
-// read back by `review parse-comment` and `review ledger` through one reader (ReadComment). Pure
-// text, no I/O.
+// The comment a harness posts on a forge for one review round (docs/loop.md, docs/commands.md;
+// docs/context.md "Posted comments"): rendered from a recorded verdict by `review comment`, read
+// back by `review parse-comment` and `review ledger` through one reader (ReadComment). Pure text,
+// no I/O.
 //
 // Shape, byte for byte (one trailing newline after the marker):
 //   ## Code Review Summary\n\n<body>\n\n### Verdict: <VERDICT>\n\n

@@ -1,4 +1,4 @@
-// RoundRecord: a review round's record from a lineage's history (DESIGN.md section 12). Read-only.
+// RoundRecord: a review round's record from a lineage's history (docs/loop.md). Read-only.
 // Shared by `review comment` (export/round_verdict.h) and `export-context --round` /
 // `--since-round` (export/round_export.h), so both read the same history the same way.
 //

@@ -1,5 +1,5 @@
 // RoundVerdict: the verdict a lineage's history holds for one review round, for `review comment`
-// (DESIGN.md section 12). Read-only by construction, as attest: the shared maintenance lock only,
+// (docs/loop.md). Read-only by construction, as attest: the shared maintenance lock only,
 // nothing written or created.
 //
 // A round is a record generation. The history is the one the lineage's reads use

@@ -1,5 +1,5 @@
 // DiffTrees: the changed entries between two trees, as `git diff --no-renames` (with the pinned
-// flags of DESIGN.md section 8) sees them, in patch output order. Shared by the patch engine and
+// flags of docs/engine.md) sees them, in patch output order. Shared by the patch engine and
 // the derivation's manifest check.
 //
 // The walk is store::git::GitTreeDiff (store/git/git_tree_diff.h): both trees as stored, merged

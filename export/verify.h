@@ -1,4 +1,4 @@
-// Verify: the CI check of DESIGN.md section 9. Read-only.
+// Verify: the CI check of docs/ci.md. Read-only.
 //
 // VerifyLineage: the record verifies (classification as export-context, a lineage known only from
 // a fetched history included: its whole chain verifies first), its objects are present,
@@ -23,7 +23,7 @@
 // such (EnvelopeSelfAsserted): the lineage, revision and state (who approved, and whether
 // anyone did), the applicability and next action, the snapshot's kind, projection, ledger ids,
 // intended untracked paths and unborn_head, and derivation.engine and tool_version. Only a signed
-// history (DESIGN.md section 11) can back them.
+// history (docs/format.md) can back them.
 #ifndef GENTLE_EXPORT_VERIFY_H_
 #define GENTLE_EXPORT_VERIFY_H_
 
@@ -50,8 +50,8 @@ struct VerifyResult {
   size_t byte_size = 0;
   std::string sha256;
   Engine engine = Engine::kNative;  // the engine that re-derived the patch
-  // Lineage mode with --against: the approval was burned after it was given (DESIGN.md section
-  // 9); the record is the one the history's terminal burn commit holds.
+  // Lineage mode with --against: the approval was burned after it was given (docs/ci.md); the
+  // record is the one the history's terminal burn commit holds.
   bool consumed = false;
   // Lineage mode: the remote whose fetched history answered, or the remote an imported lineage
   // came from while no local mutation followed (store/provenance.h); empty otherwise.

@@ -1,9 +1,10 @@
-// Aone's review context (reference 000, "Phase 3b"): the JSON of `a1 repo mr view` plus the
+// Aone's review context (docs/context.md, "Phase 3b"): the JSON of `a1 repo mr view` plus the
 // default and the `--resolved` comment lists (each one JSON array; Aone does not paginate them),
 // normalized into a ReviewContext (docs/context.md has the field-by-field table):
 // - metadata: title; description -> body; author -> authorLogin; state; targetBranch ->
 //   baseRefName; sourceBranch -> headRefName and headRefOid (the head SHA under AGit-Flow, a
-//   branch name otherwise: reference 000's #9620); no diff stats, so those members are absent;
+//   branch name otherwise: Aone's branch-based merge requests); no diff stats, so those members are
+//   absent;
 // - comments: the two lists unioned by id; isDraft ones skipped; a comment with a path is inline,
 //   one without is a thread comment and, when its body is not empty, a ledger carrier (state
 //   COMMENTED, submittedAt its createdAt, no commitId, parentId kept); parentNoteId -> parentId;

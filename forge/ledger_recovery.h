@@ -1,5 +1,5 @@
 // `review ledger`: the previous rounds' markers recovered from a ReviewContext's ledger carriers
-// (DESIGN.md section 12, reference 000's recoverLedger), as JSON gentle-ai.review-ledger/v1
+// (docs/loop.md, ledger recovery in docs/context.md), as JSON gentle-ai.review-ledger/v1
 // (docs/context.md, "The ledger").
 //
 // - The carriers: the context's ledgerCarriers (GitHub: review bodies, id kind `review`; Aone:

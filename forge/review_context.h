@@ -1,8 +1,8 @@
 // The ReviewContext (schema gentle-ai.review-context/v1, docs/context.md): one forge review's
 // metadata, its comments split into the inline and thread channels, its review-level verdicts and
 // the ledger carriers (where earlier rounds' markers live), normalized from GitHub or Aone output
-// by forge/github_import and forge/aone_import (reference 000's ReviewContext, with ids as decimal
-// strings).
+// by forge/github_import and forge/aone_import (the ReviewContext of docs/context.md, with ids as
+// decimal strings).
 //
 // Bytes: RenderReviewContext is the one canonical form: nlohmann's dump with two-space indentation,
 // members in the order below, optional members absent (never null, never zero for absent stats),

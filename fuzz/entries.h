@@ -10,7 +10,7 @@
 //   binds its compact state; re-encoding the state parses back to the same revision and fields.
 // - FuzzEnvelopeReader: exporter::ParseEnvelope. Failures are `integrity_mismatch`; a parsed
 //   envelope's sha256 binds its decoded patch, which is within the 4 MiB budget.
-// - FuzzLineageId: store::IsValidLineageId agrees with the syntax of DESIGN.md section 3 and the
+// - FuzzLineageId: store::IsValidLineageId agrees with the syntax of docs/format.md and the
 //   128-byte cap, restated independently; refusals are `usage`; a valid id builds a path that
 //   stays inside its lineage directory.
 // - FuzzCliArguments: gentle::cli::Run on argv built from the input (tokens split at '\n' or NUL)

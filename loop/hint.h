@@ -1,6 +1,6 @@
-// Hint: one `[pr-daemon]` line a PR daemon types into a session (DESIGN.md section 12, reference
-// 004 "Hints"; docs/loop.md). A hint is a cue to query, never an instruction: the line carries an
-// identifier, reason labels, a skill name and a timestamp, nothing else.
+// Hint: one `[pr-daemon]` line a PR daemon types into a session (docs/loop.md "Hints"). A hint is a
+// cue to query, never an instruction: the line carries an identifier, reason labels, a skill name
+// and a timestamp, nothing else.
 //
 // ParseHint accepts exactly
 //   [pr-daemon] <forge>:<owner>/<repo>#<n> reason=<r>[,<r>...] skill=<skill> updated=<time>

@@ -1,5 +1,5 @@
 // PrKey: the pull request a seen ledger entry or a hint line names, written
-// `<forge>:<owner>/<repo>#<n>` (DESIGN.md section 12, reference 004; docs/loop.md).
+// `<forge>:<owner>/<repo>#<n>` (docs/loop.md).
 //
 // Syntax, checked whole (anything else is `usage`, naming the rule that failed):
 // - forge: `github`, `gitea` or `aone`, lowercase;

@@ -3,7 +3,7 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build ccache pkg-config git libgit2-dev libsqlite3-dev libssl-dev
   nlohmann-json3-dev libcli11-dev catch2 zlib1g-dev libbenchmark-dev strace clang-format openssh-client
-  python3  # python3: tests/comment_test.cc runs reference 001's pipeline regexes with re
+  python3  # python3: tests/comment_test.cc runs the posting pipeline's regexes (docs/commands.md) with re
   python3-jsonschema  # tests/json_schema_test.cc validates outputs against docs/schema/ (/usr/bin/python3)
   bsdutils  # `script` (Essential on Debian): tests/progress_test.cc runs commands on a pseudo-terminal
   dpkg-dev file man-db groff-base  # the .deb: cpack's dpkg-shlibdeps; tests/package_check.sh

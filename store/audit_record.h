@@ -1,5 +1,5 @@
 // Quarantine audit records, <root>/quarantine/<lineage>-<random>/reclaim-record.json (gentle-ai's
-// CompactReclaimRecord; DESIGN.md section 3).
+// CompactReclaimRecord; docs/format.md).
 //
 // Written with two-space indentation and a trailing newline, members in gentle-ai's order:
 // schema, status, lineage_id, reason, actor, reclaimed_at, source_path, quarantine_path, residue,

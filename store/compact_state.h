@@ -1,5 +1,5 @@
 // The members of gentle-ai's newest CompactState, in its declaration order
-// (reference/gentle-ai-store-facts.md section 2; DESIGN.md section 4, decided): a record this
+// (gentle-ai's CompactState; docs/format.md, decided): a record this
 // project writes holds only these, in this order, because gentle-ai decodes strictly and refuses
 // any other member.
 //

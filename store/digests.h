@@ -1,4 +1,4 @@
-// The content-addressing formulas of DESIGN.md section 4, each a pure function of its inputs.
+// The content-addressing formulas of docs/format.md, each a pure function of its inputs.
 // Every formula is pinned by known-answer vectors in fixtures/vectors/digests.json.
 #ifndef GENTLE_STORE_DIGESTS_H_
 #define GENTLE_STORE_DIGESTS_H_

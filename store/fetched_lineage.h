@@ -1,4 +1,4 @@
-// Fetched lineages (DESIGN.md section 11): how the read verbs answer for a lineage that exists only
+// Fetched lineages (docs/format.md): how the read verbs answer for a lineage that exists only
 // as a history fetched from a remote (refs/gentle-ai/remotes/<remote>/reviews/<lineage>), never
 // written to the local store. Read-only.
 //

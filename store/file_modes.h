@@ -1,5 +1,5 @@
 // The modes of the store's files and directories: gentle-ai's wherever gentle-ai writes the same
-// kind of file (DESIGN.md section 3): records, tombstones and audit records 0644, directories
+// kind of file (docs/format.md): records, tombstones and audit records 0644, directories
 // 0755, quarantine entries 0700. Files only this project writes (the index) keep 0600.
 #ifndef GENTLE_STORE_FILE_MODES_H_
 #define GENTLE_STORE_FILE_MODES_H_

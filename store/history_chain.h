@@ -1,4 +1,4 @@
-// Fetched histories and whole-chain verification (DESIGN.md section 11).
+// Fetched histories and whole-chain verification (docs/format.md).
 //
 // `review fetch` brings a remote's history refs to
 // refs/gentle-ai/remotes/<remote>/reviews/<lineage>, never over the local refs/gentle-ai/reviews/*.

@@ -1,4 +1,4 @@
-// History refs (DESIGN.md section 11): refs/gentle-ai/reviews/<lineage> points at the lineage's
+// History refs (docs/format.md): refs/gentle-ai/reviews/<lineage> points at the lineage's
 // history, one commit per successful mutation, each with the previous as its parent.
 //
 // A commit's tree: `base` and `candidate` (the snapshot trees of that revision),
@@ -20,7 +20,7 @@
 // A tree without `review-state.json` is an old single-commit pin (time 0, message "gentle-ai
 // review pin"); ReadHistoryCommit reports it as `legacy_pin`.
 //
-// A spec with `sign` set (an approval signed as `git commit -S` signs, DESIGN.md section 11) gets
+// A spec with `sign` set (an approval signed as `git commit -S` signs, docs/format.md) gets
 // the commit above with a `gpgsig` header holding what `sign` returns for the unsigned commit's
 // bytes (git_commit_create_with_signature); the bytes are signed before any object is written, so
 // when `sign` fails nothing is written and its Status is returned. The ref moves by

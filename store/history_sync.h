@@ -1,5 +1,5 @@
-// History and files: where a lineage's history ref stands against its record file (DESIGN.md
-// section 11; docs/lifecycle.md, "History refs").
+// History and files: where a lineage's history ref stands against its record file (docs/format.md;
+// docs/lifecycle.md, "History refs").
 //
 // The record file is the truth. A mutation writes its history commit (the ref moved, durable)
 // before its record, so after a crash the history can be one step ahead of the files, never

@@ -1,4 +1,4 @@
-// StoreLayout: every path of the on-disk layout (DESIGN.md section 3), derived from the git common
+// StoreLayout: every path of the on-disk layout (docs/format.md), derived from the git common
 // dir. Lineage-specific paths are only built from ids that passed ValidateLineageId.
 #ifndef GENTLE_STORE_LAYOUT_H_
 #define GENTLE_STORE_LAYOUT_H_

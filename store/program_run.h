@@ -1,5 +1,5 @@
-// RunProgram: runs an external program (the user's ssh-keygen for signed approvals, DESIGN.md
-// section 11) with an exec argv, no shell, and collects what it prints.
+// RunProgram: runs an external program (the user's ssh-keygen for signed approvals, docs/format.md)
+// with an exec argv, no shell, and collects what it prints.
 //
 // argv[0] is looked up on PATH (posix_spawnp). The child inherits the environment (ssh-agent's
 // SSH_AUTH_SOCK, HOME) and the working directory; `input` is written to its stdin, which is then

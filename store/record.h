@@ -1,4 +1,4 @@
-// The lineage record codec (DESIGN.md section 4).
+// The lineage record codec (docs/format.md).
 //
 // File: {"schema":"gentle-ai.review-state-record/v2","revision":"sha256:<hex>","state":{...}},
 // two-space indentation, one trailing newline. The revision is verified from the raw bytes of the

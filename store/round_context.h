@@ -1,5 +1,5 @@
 // RoundContext: how a review round of a lineage was bound to its forge review context, read from
-// the lineage's history (DESIGN.md section 12; written by transaction/round_context_binding.h).
+// the lineage's history (docs/loop.md; written by transaction/round_context_binding.h).
 //
 // A round is opened by a `start` (round 1) or a `revise` commit (its `Round` trailer). Round
 // `generation` is bound by the newest opening commit of that round on the first-parent chain from

@@ -1,4 +1,4 @@
-// Snapshot: the frozen candidate a lineage binds (DESIGN.md section 4): two tree ids, the changed
+// Snapshot: the frozen candidate a lineage binds (docs/format.md): two tree ids, the changed
 // paths between them and the digests over both. Immutable once written into a record.
 #ifndef GENTLE_STORE_SNAPSHOT_H_
 #define GENTLE_STORE_SNAPSHOT_H_

@@ -1,7 +1,7 @@
 // Status and Result: errors as values.
 //
 // Every expected failure in the store, the transaction layer and the export layer is a Status
-// carrying one Code from DESIGN.md section 7. The vocabulary is append-only: a code's name and exit
+// carrying one Code from docs/design.md. The vocabulary is append-only: a code's name and exit
 // code never change once released. Exceptions never cross a module boundary; the CLI edge maps them
 // to Status. Both are [[nodiscard]]: a Status or Result that is dropped unread is a compile error
 // (-Werror). Reading the value of a Result that holds an error is a checked failure: it throws

@@ -1,4 +1,4 @@
-// StoreGuard: the locks one store operation holds, taken in the order DESIGN.md section 3 fixes.
+// StoreGuard: the locks one store operation holds, taken in the order docs/format.md fixes.
 //
 //   ForRead      batch marker check, shared maintenance lock (only if the lock file exists, so
 //                a read creates nothing), batch marker re-check.

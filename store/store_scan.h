@@ -1,4 +1,5 @@
-// StoreScan: what the files of a store say, independent of index.sqlite (DESIGN.md sections 3, 5).
+// StoreScan: what the files of a store say, independent of index.sqlite (docs/format.md,
+// docs/index.md).
 //
 // ScanStoreFiles reads every lineage directory under v2/, every tombstone under
 // terminal-consumption/v1/ and every quarantine audit record, and returns the rows an index of

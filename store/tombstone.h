@@ -1,4 +1,4 @@
-// Burn tombstones, <root>/terminal-consumption/v1/<key>.json (DESIGN.md section 3; gentle-ai's
+// Burn tombstones, <root>/terminal-consumption/v1/<key>.json (docs/format.md; gentle-ai's
 // compact_terminal_consumption format).
 //
 // key = hex(sha256(repoKey + "\n" + target)), repoKey = "sha256:" + hex(sha256(worktree root)).

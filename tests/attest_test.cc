@@ -1,4 +1,4 @@
-// review attest (DESIGN.md section 11, docs/attestation.md): the in-toto Statement v1 of an
+// review attest (docs/format.md, docs/attestation.md): the in-toto Statement v1 of an
 // approval, checked against the Statement layer's rules (a checker written from the in-toto
 // attestation spec v1: statement.md, resource_descriptor.md, digest_set.md), with exact values
 // (trees, paths digest, the patch's sha256 against the pinned git CLI, the approval commit), for a

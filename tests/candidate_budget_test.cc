@@ -1,4 +1,4 @@
-// The export budget before every write (DESIGN.md section 12, "A loop a harness can trust";
+// The export budget before every write (docs/loop.md, "A loop a harness can trust";
 // docs/lifecycle.md "Start"): start and revise refuse a candidate whose frozen diff passes 4 MiB
 // with budget_exceeded (exit 9) and exact details, the same on every run, and write nothing (the
 // whole common dir, object database included, byte-identical); export-context (both engines) and

@@ -1,4 +1,4 @@
-// The CI recipe of docs/ci.md, end to end (DESIGN.md sections 9 and 11): a reviewer's clone
+// The CI recipe of docs/ci.md, end to end (docs/ci.md, docs/format.md): a reviewer's clone
 // approves, commits the reviewed tree with a Review-Lineage trailer and pushes the branch and the
 // review history to a bare origin; a fresh CI clone runs scripts/ci-verify.sh, the recipe itself,
 // with the released gentle-ai binary. Over file:// and over git daemon on 127.0.0.1.

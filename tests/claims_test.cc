@@ -1,4 +1,4 @@
-// Worktree-aware claims (DESIGN.md section 6) through the built CLI: the same candidate started in
+// Worktree-aware claims (docs/lifecycle.md) through the built CLI: the same candidate started in
 // two linked worktrees is, in each worktree, that worktree's own lineage's `current_target`, and
 // the other lineage reads `unrelated` there with a detail naming the other worktree; two lineages
 // of one worktree (a forged copy, or a legacy record that names no worktree) claiming the live

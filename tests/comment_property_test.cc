@@ -1,4 +1,4 @@
-// Prevention over detection for posted comments (docs/lifecycle.md "Posted comments"): the one
+// Prevention over detection for posted comments (docs/context.md "Posted comments"): the one
 // body rule (export/posted_comment.h CheckPostable) that `review verdict` applies before it writes
 // and `review comment` applies before it renders. Over generated bodies (headings, verdict lines,
 // markers, CR and CRLF, NUL, Unicode spaces and case folds, invalid UTF-8, up to 64 KiB; a fixed

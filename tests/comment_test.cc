@@ -1,7 +1,7 @@
-// review comment and review parse-comment (DESIGN.md section 12, reference 001): the exact bytes a
+// review comment and review parse-comment (docs/loop.md, docs/commands.md): the exact bytes a
 // harness posts for a round's code or docs verdict, round selection, marker value and role
-// refusals, the strict parser's round trip, and reference 001's two pipeline regexes run with
-// python3's `re` exactly as written there.
+// refusals, the strict parser's round trip, and the posting pipeline's two regexes
+// (docs/commands.md) run with python3's `re` exactly as written there.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -57,7 +57,7 @@ void ExpectCode(const RunResult& run, const std::string& code, int exit_code) {
   CHECK(run.Json()["error"]["code"] == code);
 }
 
-// Reference 001's regexes, exactly as written there, searched over the file argv[1]; prints the
+// docs/commands.md's regexes, exactly as written there, searched over the file argv[1]; prints the
 // REVIEW_VERDICT_RE group (or -) and whether DOCS_REVIEW_RE matches (docs or -).
 constexpr const char* kPipelineRegexes = R"PY(import re, sys
 REVIEW_VERDICT_RE = re.compile(r"## Code Review Summary.*?###\s*Verdict:\s*(\w+)", re.IGNORECASE | re.DOTALL)
@@ -380,7 +380,7 @@ TEST_CASE("parse-comment: near-misses and malformed comments are usage naming th
   ExpectCode(missing, "usage", 2);
 }
 
-TEST_CASE("comment: every rendered comment matches reference 001 regexes - near-misses do not") {
+TEST_CASE("comment: every rendered comment matches docs/commands.md regexes - near-misses do not") {
   // A missing python3 fails the test (scripts/install-deps.sh installs it): never a silent pass.
   REQUIRE(HavePython());
   LifecycleRepo repo;
@@ -405,7 +405,7 @@ TEST_CASE("comment: every rendered comment matches reference 001 regexes - near-
     CHECK(Pipeline(text) == reading);
     CHECK(ParseText(text).exit_code == 0);
   }
-  // Reference 001's near-misses: a wrong heading is no match at all; a verdict typo matches the
+  // docs/commands.md's near-misses: a wrong heading is no match at all; a verdict typo matches the
   // regex's (\w+) with a word that is no verdict (APROVE; REQUEST of REQUEST CHANGES), which the
   // pipeline reads as NOT_DONE. Neither yields a verdict, and parse-comment refuses all four.
   const std::string marker =

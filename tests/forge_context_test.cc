@@ -1,6 +1,6 @@
-// review context import (DESIGN.md section 12, reference 000, docs/context.md): GitHub's and
+// review context import (docs/loop.md, docs/context.md): GitHub's and
 // Aone's CLI output normalized into one ReviewContext. The fixtures under fixtures/forge/ were
-// written by hand from the REST documentation and reference 000, and so were the expected
+// written by hand from the REST documentation and docs/context.md, and so were the expected
 // contexts: the output must equal them byte for byte, whatever the order of the pages. Then one
 // case per mapping rule and per refusal, each with its exact code and message.
 #include <sys/stat.h>

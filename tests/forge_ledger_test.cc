@@ -1,4 +1,4 @@
-// review ledger (DESIGN.md section 12, reference 000's recoverLedger, docs/context.md): the
+// review ledger (docs/loop.md, ledger recovery in docs/context.md): the
 // markers of earlier rounds read back from a ReviewContext's ledger carriers with
 // export/posted_comment's parser; own vs foreign by the login, round-first selection, a foreign
 // comment with our marker staying foreign, and the fail-closed refusal when the login is unknown

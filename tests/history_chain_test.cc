@@ -1,4 +1,4 @@
-// Whole-chain verification of a history (store/history_chain.h, DESIGN.md section 11): what a
+// Whole-chain verification of a history (store/history_chain.h, docs/format.md): what a
 // fetched history must pass before any verb reads it. Histories are made by the real CLI; forged
 // ones with git's own plumbing (hash-object, mktree, commit-tree), as an attacker would.
 #include "store/history_chain.h"

@@ -1,4 +1,4 @@
-// History refs (DESIGN.md section 11, docs/format.md "The history tree"): one deterministic commit
+// History refs (docs/format.md "The history tree"): one deterministic commit
 // per successful mutation, its tree holding the record of that revision byte for byte, verdict
 // bodies, and on a terminal commit the tombstone or audit record; written before the record, so a
 // crash leaves the history at most one step ahead, which fsck reports and the next writer rolls

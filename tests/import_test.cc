@@ -1,4 +1,4 @@
-// review import (transaction/import.h, DESIGN.md section 11): a fetched lineage enters the local
+// review import (transaction/import.h, docs/format.md): a fetched lineage enters the local
 // store only after its whole history verifies, fast-forward only, as its record, tombstone or
 // audit record. Two real clones; the review refs travel with git's own fetch (the refspec `review
 // fetch` uses).

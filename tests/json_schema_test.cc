@@ -1,4 +1,4 @@
-// The JSON Schemas of docs/schema/ (DESIGN.md section 13) against real outputs: every verb is run
+// The JSON Schemas of docs/schema/ (docs/development.md) against real outputs: every verb is run
 // through the CLI and its --json stdout kept (each success shape, and the error envelope of every
 // code a run can be made to answer), then tests/tools/validate_json_schema.py validates the whole
 // corpus with Debian's python3-jsonschema and must accept all of it. The corpus must reach every

@@ -47,7 +47,7 @@ TEST_CASE(
   CHECK(token.size() == 64);
   Json state = repo.RecordState(lineage);
   CHECK(state["state"] == "approved");
-  // The plain token, as gentle-ai keeps it (DESIGN.md section 4), and no member gentle-ai lacks.
+  // The plain token, as gentle-ai keeps it (docs/format.md), and no member gentle-ai lacks.
   CHECK(state["approved_ack_token"] == token);
   CHECK_FALSE(state.contains("approved_ack_token_sha256"));
   CHECK_FALSE(state.contains("verdict_history"));

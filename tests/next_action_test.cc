@@ -1,4 +1,4 @@
-// The next action (DESIGN.md sections 6 and 12, docs/lifecycle.md "Next action"): every row of the
+// The next action (docs/loop.md, docs/lifecycle.md "Next action"): every row of the
 // table through the pure derivation, then each situation built for real and read through the
 // built CLI: `status` entries, the status envelope's `next` (JSON and the human last line) and
 // the export-context envelope's, with status still writing nothing.

@@ -1,7 +1,7 @@
-// Records gentle-ai can read back (DESIGN.md section 4, decided): every record any verb writes
+// Records gentle-ai can read back (docs/format.md, decided): every record any verb writes
 // holds only the members of gentle-ai's newest CompactState, in its order
-// (reference/gentle-ai-store-facts.md section 2), keeps the plain approved_ack_token, and the
-// store's files take gentle-ai's modes (DESIGN.md section 3). Records of earlier builds (with
+// (gentle-ai's CompactState), keeps the plain approved_ack_token, and the
+// store's files take gentle-ai's modes (docs/format.md). Records of earlier builds (with
 // created_at, verdict_history, approved_ack_token_sha256) are read and migrated on their next
 // write.
 #include <sys/stat.h>

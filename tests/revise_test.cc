@@ -1,4 +1,4 @@
-// review revise (DESIGN.md section 12): the next round of a lineage after REQUEST_CHANGES. The
+// review revise (docs/loop.md): the next round of a lineage after REQUEST_CHANGES. The
 // oracle for the new round's trees is git itself: the author's fix committed with `git commit`
 // has exactly the candidate tree revise must capture, and the parent commit the base tree.
 #include "transaction/revise.h"

@@ -1,4 +1,4 @@
-// A review round bound to its forge review context (DESIGN.md section 12): `start --context` and
+// A review round bound to its forge review context (docs/loop.md): `start --context` and
 // `revise --context` put the context's comment ids into the snapshot's ledger ids and keep the file
 // in the history; `--context-unavailable` caps APPROVE for that round (`context_unavailable`).
 #include <catch2/catch.hpp>

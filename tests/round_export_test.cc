@@ -1,4 +1,4 @@
-// export-context per review round (DESIGN.md sections 8 and 12) through the built CLI: the
+// export-context per review round (docs/engine.md, docs/loop.md) through the built CLI: the
 // current round, `--round N` and `--since-round N` are byte-identical to the pinned git oracle on
 // the same two trees; the envelopes name their rounds; the classification rows (usage, not_found,
 // burned and fetched-only lineages); and verify --envelope with old, round and interdiff envelopes.

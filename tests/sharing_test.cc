@@ -1,4 +1,4 @@
-// review push / review fetch and the read verbs on fetched-only lineages (DESIGN.md section 11),
+// review push / review fetch and the read verbs on fetched-only lineages (docs/format.md),
 // through the built CLI against a real bare origin over file://: a clone approves and pushes, a
 // fresh clone fetches and every read verb answers with `source`, byte-identical to git's own diff
 // and without writing a byte; pushes are never forced; remote names are checked before git runs;

@@ -1,6 +1,6 @@
-// Signed approvals (DESIGN.md sections 7, 9 and 11): `verdict APPROVE --sign` (or git config
-// gentle-ai.signApprovals=true) signs the approval's history commit as `git commit -S` does, with
-// the user's SSH key through ssh-keygen, so `git verify-commit` accepts it; `verify
+// Signed approvals (docs/design.md, docs/ci.md, docs/format.md): `verdict APPROVE --sign` (or git
+// config gentle-ai.signApprovals=true) signs the approval's history commit as `git commit -S` does,
+// with the user's SSH key through ssh-keygen, so `git verify-commit` accepts it; `verify
 // --require-signature --allowed-signers FILE` answers `untrusted` (exit 10) for an approval that
 // is unsigned, badly signed, or signed by a key no principal of FILE holds. Keys are made by
 // ssh-keygen in a temp dir; the repository is configured as a user would configure git.
@@ -420,7 +420,6 @@ TEST_CASE("signing: an allowed signer's validity window is judged at the commit'
                 "ana@example.com: namespaces excludes git)");
   }
 }
-
 
 // A signature made for another namespace than git's (ssh-keygen -Y sign -n file over the same
 // payload, put in the commit's gpgsig) names that namespace.

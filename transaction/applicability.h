@@ -1,5 +1,5 @@
 // Applicability: how a lineage relates to the live target of the worktree a reader runs in
-// (DESIGN.md section 6), one enum with one name table, and why an `unrelated` lineage is
+// (docs/lifecycle.md), one enum with one name table, and why an `unrelated` lineage is
 // unrelated (the next action differs: a moved target can be revised, a foreign one cannot).
 #ifndef GENTLE_TRANSACTION_APPLICABILITY_H_
 #define GENTLE_TRANSACTION_APPLICABILITY_H_

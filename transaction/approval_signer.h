@@ -1,4 +1,4 @@
-// Signing an approval's history commit the way `git commit -S` signs (DESIGN.md section 11,
+// Signing an approval's history commit the way `git commit -S` signs (docs/format.md,
 // signed approvals). In the write side only: the signing program runs under the writer lock.
 //
 // The user's git configuration, read with libgit2 (the repository's config with the global and

@@ -1,4 +1,4 @@
-// BURN: consume an approved lineage's one-time acknowledgement (DESIGN.md section 6; gentle-ai's
+// BURN: consume an approved lineage's one-time acknowledgement (docs/lifecycle.md; gentle-ai's
 // AcknowledgeApprovedCompactAuthority plus its terminal-consumption tombstone).
 //
 // Needs the token and the revision the caller read. Takes the exclusive maintenance lock, requires

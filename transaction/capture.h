@@ -1,6 +1,7 @@
-// CaptureSnapshot: the live candidate a Selector names, as a store::Snapshot (DESIGN.md sections 4
-// and 6). With ObjectWrites::kHashOnly nothing is written anywhere (STATUS computes the live target
-// this way); with kWrite the new blobs and trees are written to the object database (START).
+// CaptureSnapshot: the live candidate a Selector names, as a store::Snapshot (docs/format.md,
+// docs/lifecycle.md). With ObjectWrites::kHashOnly nothing is written anywhere (STATUS computes the
+// live target this way); with kWrite the new blobs and trees are written to the object database
+// (START).
 #ifndef GENTLE_TRANSACTION_CAPTURE_H_
 #define GENTLE_TRANSACTION_CAPTURE_H_
 

@@ -1,4 +1,4 @@
-// FETCH: `review fetch [--remote R]` (DESIGN.md section 11). Brings the remote's review histories
+// FETCH: `review fetch [--remote R]` (docs/format.md). Brings the remote's review histories
 // into refs/gentle-ai/remotes/<R>/reviews/<lineage> with the user's own git (transaction/
 // git_cli.h), never over the local refs/gentle-ai/reviews/*, then verifies each fetched history
 // whole (store/history_chain.h VerifyHistoryChain) and reports it per lineage.

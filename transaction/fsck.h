@@ -1,4 +1,4 @@
-// FSCK (DESIGN.md section 5).
+// FSCK (docs/index.md).
 //
 // Fsck proves that the files, index.sqlite and the pin refs agree, read-only (the index is opened
 // read-only, with PRAGMA quick_check). Each disagreement is one store::Finding with a stable code

@@ -1,5 +1,5 @@
 // RunGit: the user's own `git` as a subprocess, for the verbs that talk to remotes (review push,
-// review fetch; DESIGN.md section 11). libgit2 in this process never touches the network: git's
+// review fetch; docs/format.md). libgit2 in this process never touches the network: git's
 // transports, credentials, configuration and hooks are the user's.
 //
 // Runs `git -C <dir> <args...>`: argv is executed directly (posix_spawnp, PATH lookup for `git`),

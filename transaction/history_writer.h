@@ -1,5 +1,5 @@
-// AppendHistory: the history step every mutation takes before its record is written (DESIGN.md
-// section 11; docs/lifecycle.md, "History refs").
+// AppendHistory: the history step every mutation takes before its record is written
+// (docs/format.md; docs/lifecycle.md, "History refs").
 //
 // Under the writer lock it first brings the lineage's history level with the files: a tip ahead
 // of the record (an interrupted mutation) is rolled back; a record the history does not hold (no

@@ -1,4 +1,4 @@
-// IMPORT: bring a fetched lineage into the local store (DESIGN.md section 11).
+// IMPORT: bring a fetched lineage into the local store (docs/format.md).
 //
 // `review import --lineage L [--remote R]` reads refs/gentle-ai/remotes/<R>/reviews/<L> (without
 // --remote: the one remote that has it; several remotes with different tips are `ambiguous`),

@@ -1,4 +1,4 @@
-// INDEX REBUILD (DESIGN.md section 5).
+// INDEX REBUILD (docs/index.md).
 //
 // RebuildIndexCommand regenerates index.sqlite from the files alone, under the exclusive
 // maintenance lock and the writer lock, after removing the temp files of interrupted writes (the

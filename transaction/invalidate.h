@@ -1,4 +1,4 @@
-// INVALIDATE: withdraw a lineage before any verdict (DESIGN.md section 6).
+// INVALIDATE: withdraw a lineage before any verdict (docs/lifecycle.md).
 //
 // Only from a pristine `reviewing` record (no verdict_history entry); anything else is
 // `wrong_state`. The record stays in place, state `invalidated`, with invalidation_reason,

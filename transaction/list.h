@@ -1,4 +1,4 @@
-// LIST: every lineage the store knows, read-only (DESIGN.md section 6).
+// LIST: every lineage the store knows, read-only (docs/lifecycle.md).
 #ifndef GENTLE_TRANSACTION_LIST_H_
 #define GENTLE_TRANSACTION_LIST_H_
 

@@ -1,5 +1,5 @@
-// MutationScope: the common frame of every mutating operation on a lineage (DESIGN.md sections
-// 4-6).
+// MutationScope: the common frame of every mutating operation on a lineage (docs/format.md,
+// docs/lifecycle.md).
 //
 //   LockStore          discover the repository, check the batch marker, take the store locks
 //                      (shared or exclusive maintenance lock, then v2/LOCK).

@@ -1,4 +1,4 @@
-// NextAction: the one action a harness should take now, and why (DESIGN.md sections 6 and 12;
+// NextAction: the one action a harness should take now, and why (docs/lifecycle.md, docs/loop.md;
 // docs/lifecycle.md "Next action"), derived from a lineage's state and applicability so that a
 // harness needs no state machine of its own. The rule: `next` never names an action the tool
 // would then refuse; where every action would be refused (or none is due), it is `none`, and

@@ -1,4 +1,4 @@
-// PUSH: `review push [--remote R] [--lineage L]...` (DESIGN.md section 11). Pushes each lineage's
+// PUSH: `review push [--remote R] [--lineage L]...` (docs/format.md). Pushes each lineage's
 // history refs/gentle-ai/reviews/<L> (every local history ref when no lineage is named) to the
 // same name on the remote with the user's own git (transaction/git_cli.h), never forced.
 //

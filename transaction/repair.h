@@ -1,4 +1,4 @@
-// REPAIR (DESIGN.md section 11; docs/lifecycle.md, "review repair").
+// REPAIR (docs/format.md; docs/lifecycle.md, "review repair").
 //
 // Repair brings lineage histories level with their records, under the writer lock, for every
 // lineage (every history ref and every lineage directory) or only `lineage`: what fsck reports as

@@ -1,4 +1,4 @@
-// ABANDON and RECLAIM: retire a lineage into quarantine (DESIGN.md section 6; gentle-ai's
+// ABANDON and RECLAIM: retire a lineage into quarantine (docs/lifecycle.md; gentle-ai's
 // quarantineCompactStoreEntry protocol, reference facts section 7).
 //
 //   abandon  a complete lineage (a record) that is not terminal (approved, escalated, invalidated)

@@ -1,4 +1,4 @@
-// REVISE: the next review round of a lineage (DESIGN.md section 12, gentle-ai's own model:
+// REVISE: the next review round of a lineage (docs/loop.md, gentle-ai's own model:
 // `initial_snapshot` stays, `current_snapshot` moves).
 //
 // After REQUEST_CHANGES (state `correction_required`) and the author's fix, re-captures the live

@@ -1,4 +1,4 @@
-// START: freezes the live candidate into a lineage (DESIGN.md section 6).
+// START: freezes the live candidate into a lineage (docs/lifecycle.md).
 //
 // Captures the snapshot without touching the user's index, worktree or HEAD, derives the
 // content-addressed lineage id from the worktree identity and the target identity, and under the

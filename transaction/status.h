@@ -1,4 +1,4 @@
-// STATUS: a read-only view of the store (DESIGN.md section 6).
+// STATUS: a read-only view of the store (docs/lifecycle.md).
 //
 // Status reports each lineage's state and its applicability to the live target of the worktree the
 // command runs in: the live target is recomputed with the lineage's own selector by hashing in
@@ -79,7 +79,7 @@ struct StatusReport {
 // lineage's, or start when no lineage holds it and start would take it. A selector that cannot be
 // resolved is refused as start refuses it.
 //
-// Budget (DESIGN.md section 12, "A loop a harness can trust"): a reviewing lineage's frozen diff is
+// Budget (docs/loop.md, "A loop a harness can trust"): a reviewing lineage's frozen diff is
 // measured (export/patch_budget.h: headers first, so a small diff costs a few header reads) and a
 // candidate that start or revise would capture is captured again with its objects held in memory
 // (store/git/memory_writes.h) and measured, so that next never names export, start or revise for

@@ -1,4 +1,4 @@
-// STORE RESET: the explicit destructive seam (DESIGN.md section 6).
+// STORE RESET: the explicit destructive seam (docs/lifecycle.md).
 //
 // Without `yes`, a read-only plan: what would be removed (the store root's entries and every
 // refs/gentle-ai/reviews/* pin ref). With `yes`, under the exclusive maintenance lock:

@@ -1,4 +1,4 @@
-// TargetClaims: which live lineages claim a worktree's live target (DESIGN.md section 6, decided:
+// TargetClaims: which live lineages claim a worktree's live target (docs/lifecycle.md, decided:
 // claims are worktree-aware).
 //
 // A lineage claims this worktree's live target when its current snapshot's identity is the live

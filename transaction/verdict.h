@@ -1,10 +1,10 @@
-// VERDICT: a reviewer's decision on a lineage (DESIGN.md section 6).
+// VERDICT: a reviewer's decision on a lineage (docs/lifecycle.md).
 //
-// Verdicts and roles are closed sets, checked before anything is read (reference 001's table):
-// role `reviewer` gives the code verdicts APPROVE, REQUEST_CHANGES, NEEDS_DISCUSSION; role
-// `docs-reviewer` the docs verdicts APPROVE, FIXED, NO_CHANGES. A word of neither set is `usage`;
-// any other role, or a word of the other role's set, is `forbidden`. From `reviewing` or
-// `correction_required`:
+// Verdicts and roles are closed sets, checked before anything is read (the role table
+// (docs/lifecycle.md)): role `reviewer` gives the code verdicts APPROVE, REQUEST_CHANGES,
+// NEEDS_DISCUSSION; role `docs-reviewer` the docs verdicts APPROVE, FIXED, NO_CHANGES. A word of
+// neither set is `usage`; any other role, or a word of the other role's set, is `forbidden`. From
+// `reviewing` or `correction_required`:
 //   APPROVE          -> approved, with a one-time acknowledgement token (32 random bytes, hex)
 //                       returned once and kept as gentle-ai keeps it (approved_ack_token)
 //   REQUEST_CHANGES  -> correction_required

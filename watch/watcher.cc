@@ -4,9 +4,11 @@
 #include <cstdlib>
 #include <set>
 
+#include "loop/comment_id.h"
 #include "loop/hint.h"
 #include "loop/seen_ledger.h"
 #include "store/fault_point.h"
+#include "store/forge_id_kind.h"
 #include "store/program_run.h"
 #include "watch/reasons.h"
 
@@ -74,18 +76,26 @@ std::vector<std::string> NewIds(const std::vector<std::string>& before,
 }
 
 // The ids of `fresh` ("<kind>:<id>") the PR's seen ledger does not hold, through the ledger's
-// reader (the ledger records forge ids; the kind prefix is the watcher's own).
+// reader. The ledger keys ids by their forge id space: a review body is a `review` id, an issue
+// comment or a review comment a `comment` id (loop/comment_id.h).
 Result<std::vector<std::string>> UnseenIds(const std::string& common_dir, const std::string& pr,
                                            const std::vector<std::string>& fresh) {
   if (fresh.empty()) return fresh;
   GENTLE_ASSIGN_OR_RETURN(loop::SeenLedgerReader reader, loop::SeenLedgerReader::Open(common_dir));
-  std::vector<std::string> bare;
-  for (const std::string& id : fresh) bare.push_back(id.substr(id.find(':') + 1));
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> unseen, reader.Unseen(pr, bare));
-  const std::set<std::string> wanted(unseen.begin(), unseen.end());
+  std::vector<loop::SeenId> keyed;
+  for (const std::string& id : fresh) {
+    const size_t colon = id.find(':');
+    loop::SeenId seen;
+    seen.kind = id.compare(0, colon, "review") == 0 ? store::ForgeIdKind::kReview
+                                                    : store::ForgeIdKind::kComment;
+    seen.id = id.substr(colon + 1);
+    keyed.push_back(std::move(seen));
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::vector<loop::SeenId> unseen, reader.Unseen(pr, keyed));
+  const std::set<loop::SeenId> wanted(unseen.begin(), unseen.end());
   std::vector<std::string> out;
   for (size_t i = 0; i < fresh.size(); ++i) {
-    if (wanted.count(bare[i])) out.push_back(fresh[i]);
+    if (wanted.count(keyed[i])) out.push_back(fresh[i]);
   }
   return out;
 }

@@ -1,4 +1,4 @@
-// The signature of a commit as `git commit -S` writes it (DESIGN.md section 11, signed approvals).
+// The signature of a commit as `git commit -S` writes it (docs/format.md, signed approvals).
 //
 // ReadCommitSignature reads commit `id` (its hash checked, store/git/object_reader.h) and splits
 // it the way git's verify-commit does: the value of the `gpgsig` header (continuation lines

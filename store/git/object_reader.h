@@ -22,7 +22,7 @@
 // git_tree_walk.
 //
 // A replaced or corrupted object (bytes that do not hash to its id), a missing one, or one of
-// another type is refused with kObjectsMissing (details.object), the code DESIGN.md section 8 gives
+// another type is refused with kObjectsMissing (details.object), the code docs/engine.md gives
 // an object that is not there: the object with that id is not to be had. A loose object that is
 // not a regular file (a FIFO: store/git/loose_object_guard.h) is kCorrupted naming its path
 // (details.path). Other read failures (zlib, I/O) are kInternal with libgit2's message; callers

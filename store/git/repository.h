@@ -37,7 +37,7 @@ class Repository {
 
   Status RequireWorktree(std::string_view command) const;
 
-  // "sha256:" + hex(sha256({"repository_root","git_common_dir","git_dir"})), DESIGN.md section 4.
+  // "sha256:" + hex(sha256({"repository_root","git_common_dir","git_dir"})), docs/format.md.
   std::string WorktreeIdentity() const;
 
  private:

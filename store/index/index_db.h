@@ -1,4 +1,4 @@
-// IndexDb: the SQLite index of the review store (<root>/index.sqlite, DESIGN.md section 5).
+// IndexDb: the SQLite index of the review store (<root>/index.sqlite, docs/index.md).
 //
 // The index mirrors what the files say; the files are the source of truth. It holds three tables:
 // the live-lineage catalog, burn tombstones by lineage, and quarantine audit records by lineage.

@@ -1,5 +1,5 @@
 // IndexReader: how commands open index.sqlite to read it, and what a prepared row says when the
-// files are asked (DESIGN.md section 5; protocol in docs/index.md). In the store's read target;
+// files are asked (protocol in docs/index.md). In the store's read target;
 // writers open the index through store/index/index_sync.h.
 //
 // Every open first checks that index.sqlite, -wal, -shm and -journal are each missing or a regular

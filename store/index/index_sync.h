@@ -1,5 +1,5 @@
 // IndexSync: how writers open index.sqlite, and how the index is kept in step with the files
-// (DESIGN.md section 5; protocol in docs/index.md and docs/lifecycle.md). In the store's write
+// (protocol in docs/index.md and docs/lifecycle.md). In the store's write
 // target; how readers open it is store/index/index_reader.h.
 //
 // Every open first checks that index.sqlite, -wal, -shm and -journal are each missing or a regular

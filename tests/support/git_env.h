@@ -1,6 +1,6 @@
 // The pinned environments git (and the built gentle-ai) run under in tests and tools.
 //
-// OracleEnv() is the environment pin of DESIGN.md section 8 for the git CLI oracle: no system or
+// OracleEnv() is the environment pin of docs/engine.md for the git CLI oracle: no system or
 // global configuration, no system attributes, the C locale, an empty HOME, no terminal prompt.
 // GitEnv() is OracleEnv() plus a fixed author and committer (name, email, date), for building
 // fixture repositories whose commit ids do not depend on the clock or the user. Both need no test
