@@ -152,7 +152,13 @@ Status ReadChain(const store::git::Repository& repo, const std::string& lineage,
   std::map<int64_t, ShowRound> rounds;
   for (auto it = chain.commits.rbegin(); it != chain.commits.rend(); ++it) {
     if (it->legacy_pin) continue;  // an old single-commit pin at the root: no record
-    auto record = store::ParseRecordFile(it->record_file, lineage);
+    // The verified chain keeps only the tip's record bytes; the others are read again, each
+    // under the record limit.
+    std::string bytes = it->record_file;
+    if (bytes.empty()) {
+      GENTLE_ASSIGN_OR_RETURN(bytes, store::ReadHistoryRecord(repo, *it));
+    }
+    auto record = store::ParseRecordFile(bytes, lineage);
     if (!record.ok()) return Status(record.status()).WithLineage(lineage);
     GENTLE_ASSIGN_OR_RETURN(ShowEvent event, EventOf(repo, lineage, *it, *record, allowed_signers));
     view->events.push_back(std::move(event));
