@@ -115,7 +115,7 @@ std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t 
 }
 
 size_t SweepRunsPerSyscall(size_t full) {
-  const char* sample = std::getenv("GENTLE_SANITIZER_SAMPLE");
+  const char* sample = std::getenv("GENTLE_SANITIZER_BUILD");
   if (sample != nullptr && std::string(sample) == "1") return std::min(full, kSanitizerSampleRuns);
   return full;
 }

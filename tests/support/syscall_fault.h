@@ -45,7 +45,7 @@ std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
 std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit);
 
 // How many calls of one system call a sweep kills: `full` in the normal build, and
-// kSanitizerSampleRuns (the first, the last and two between) when GENTLE_SANITIZER_SAMPLE=1, which
+// kSanitizerSampleRuns (the first, the last and two between) when GENTLE_SANITIZER_BUILD=1, which
 // CTest sets in a sanitizer build (tests/CMakeLists.txt): there the sweep looks for memory errors
 // on the recovery paths, and the normal build's full sweep proves the recovery itself.
 inline constexpr size_t kSanitizerSampleRuns = 4;
