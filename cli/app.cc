@@ -472,22 +472,22 @@ void DefineRevise(CLI::App* review, Invocation* in) {
 }
 
 void DefineImport(CLI::App* review, Invocation* in) {
-  CLI::App* import = AddCommand(
+  CLI::App* command = AddCommand(
       review, "import",
       "Bring a fetched lineage into the local store: verify its whole history, fast-forward only "
       "(exclusive lock)",
       &in->common);
-  import->add_option("--lineage", in->import_options.lineage, "The lineage id")->required();
-  import->add_option("--remote", in->import_remote,
-                     "The remote it was fetched from (default: the only one that has it)");
-  import->add_flag("--accept-terminal", in->import_options.accept_terminal,
-                   "Take a burn or abandon from the remote for a lineage that is live here "
-                   "(refused as conflict without it)");
-  import->callback([in, import] {
-    if (Given(import, "--remote")) in->import_options.remote = in->import_remote;
-  in->action = [in] { return RunImport(in->common, in->import_options); };
-});
-}  // namespace
+  command->add_option("--lineage", in->import_options.lineage, "The lineage id")->required();
+  command->add_option("--remote", in->import_remote,
+                      "The remote it was fetched from (default: the only one that has it)");
+  command->add_flag("--accept-terminal", in->import_options.accept_terminal,
+                    "Take a burn or abandon from the remote for a lineage that is live here "
+                    "(refused as conflict without it)");
+  command->callback([in, command] {
+    if (Given(command, "--remote")) in->import_options.remote = in->import_remote;
+    in->action = [in] { return RunImport(in->common, in->import_options); };
+  });
+}
 
 void DefineStore(CLI::App* review, Invocation* in) {
   CLI::App* store = AddGroup(review, "store", "The store as a whole");
@@ -768,7 +768,7 @@ int ReportEscapedException(const char* what, bool json) {
   return ReportError(Status(Code::kInternal, std::string("unexpected exception: ") + what), json);
 }
 
-}  // namespace gentle::cli
+}  // namespace
 
 void VisitCommandTree(const std::function<void(const CLI::App& root)>& visit) {
   CLI::App app{kAppDescription};
