@@ -64,10 +64,10 @@ struct ReadThrough {
 
 ReadThrough* AsReadThrough(git_odb_backend* b) { return reinterpret_cast<ReadThrough*>(b); }
 
-int ReadThroughRead(void** out, size_t* len, git_object_t* type, git_odb_backend* b,
-                    const git_oid* id) {
-  git_odb_object* object = nullptr;
-  if (int rc = git_odb_read(&object, AsReadThrough(b)->real, id); rc != 0) return rc;
+// Hands `object`, read from the real database, to libgit2 as this backend's answer (its type and
+// a copy of its bytes), and frees it.
+int HandOut(git_odb_backend* b, git_odb_object* object, void** out, size_t* len,
+            git_object_t* type) {
   *type = git_odb_object_type(object);
   const int rc = CopyOut(b,
                          std::string_view(static_cast<const char*>(git_odb_object_data(object)),
@@ -77,6 +77,13 @@ int ReadThroughRead(void** out, size_t* len, git_object_t* type, git_odb_backend
   return rc;
 }
 
+int ReadThroughRead(void** out, size_t* len, git_object_t* type, git_odb_backend* b,
+                    const git_oid* id) {
+  git_odb_object* object = nullptr;
+  if (int rc = git_odb_read(&object, AsReadThrough(b)->real, id); rc != 0) return rc;
+  return HandOut(b, object, out, len, type);
+}
+
 int ReadThroughReadPrefix(git_oid* out_id, void** out, size_t* len, git_object_t* type,
                           git_odb_backend* b, const git_oid* short_id, size_t short_len) {
   git_odb_object* object = nullptr;
@@ -84,13 +91,7 @@ int ReadThroughReadPrefix(git_oid* out_id, void** out, size_t* len, git_object_t
     return rc;
   }
   git_oid_cpy(out_id, git_odb_object_id(object));
-  *type = git_odb_object_type(object);
-  const int rc = CopyOut(b,
-                         std::string_view(static_cast<const char*>(git_odb_object_data(object)),
-                                          git_odb_object_size(object)),
-                         out, len);
-  git_odb_object_free(object);
-  return rc;
+  return HandOut(b, object, out, len, type);
 }
 
 int ReadThroughReadHeader(size_t* len, git_object_t* type, git_odb_backend* b, const git_oid* id) {
