@@ -104,9 +104,10 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
                               transaction::AssessRecord(repo, record, source));
       // The context has just been read: a lineage that waited for its export now waits for a
       // verdict.
-      return exporter::Standing{
-          std::string(transaction::ApplicabilityName(s.applicability)),
-          std::string(transaction::NextActionName(transaction::AfterExport(s.next).action))};
+      const transaction::Next next = transaction::AfterExport(s.next);
+      return exporter::Standing{std::string(transaction::ApplicabilityName(s.applicability)),
+                                std::string(transaction::NextActionName(next.action)),
+                                std::string(transaction::NextReasonName(next.reason))};
     };
   }
   auto result = exporter::ExportContext(request);

@@ -48,7 +48,8 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     if (!s.source.empty()) std::cout << "  [from " << s.source << "]";
     std::cout << "\n";
   }
-  std::cout << "next: " << transaction::NextActionName(result->next.action) << "\n";
+  std::cout << "next: " << transaction::NextActionName(result->next.action) << " ("
+            << transaction::NextReasonName(result->next.reason) << ")\n";
   return 0;
 }
 

@@ -127,7 +127,7 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     return st.WithLineage(request.lineage);
   }
   out.derived = std::move(derived).value();
-  out.standing = Standing{"unrelated", "none"};
+  out.standing = Standing{"unrelated", "none", "candidate_burned"};
   if (request.standing && !consumed) {
     auto standing = request.standing(repo, out.record, out.fetched ? out.source : "");
     if (!standing.ok()) {
@@ -194,6 +194,7 @@ std::string RenderEnvelope(const ContextExport& c) {
   j["context_unavailable"] =
       c.context_unavailable.empty() ? Json(nullptr) : Json(c.context_unavailable);
   j["next"] = c.standing.next;
+  j["next_reason"] = c.standing.next_reason;
   return store::MarshalCompact(j);
 }
 

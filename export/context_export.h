@@ -38,11 +38,12 @@ namespace gentle::exporter {
 
 inline constexpr std::string_view kToolVersion = "gentle-ai-review 0.1.0";
 
-// A record's applicability to the live target and the next action once its context has been read
-// (transaction/next_action.h), by name.
+// A record's applicability to the live target and the next action once its context has been read,
+// with its reason (transaction/next_action.h), by name.
 struct Standing {
   std::string applicability;
   std::string next;
+  std::string next_reason;
 };
 
 // Computes a record's Standing, read-only; `source` is the remote of a fetched-only lineage, empty
@@ -55,7 +56,7 @@ struct ContextRequest {
   std::string lineage;
   std::string engine = "native";  // an engine name (export/engine.h)
   std::optional<int64_t> round;   // export-context --round N; nullopt: the current round
-  StandingFn standing;            // unset: applicability "unrelated", next "none"
+  StandingFn standing;            // unset: "unrelated", next "none" / "candidate_burned"
 };
 
 struct ContextExport {
@@ -63,7 +64,7 @@ struct ContextExport {
   std::string state;           // the lineage's state (`consumed` for a burned one's round)
   std::string source;          // LoadedRecord::source
   bool fetched = false;        // LoadedRecord::fetched
-  Standing standing;           // "unrelated" / "none" for a burned lineage's round
+  Standing standing;           // "unrelated", "none" / "candidate_burned" for a burned round
   int64_t round = 0;           // the exported round
   store::Snapshot snapshot;    // that round's snapshot
   std::string round_revision;  // --round: the revision of that round's record; else empty

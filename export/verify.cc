@@ -230,6 +230,7 @@ const std::vector<std::string>& EnvelopeSelfAsserted() {
                                                     "state",
                                                     "applicability",
                                                     "next",
+                                                    "next_reason",
                                                     "source",
                                                     "snapshot.kind",
                                                     "snapshot.projection",

@@ -190,19 +190,29 @@ TEST_CASE(
 TEST_CASE("next is self-asserted - the envelope verifies with it changed or absent") {
   ApprovedEnvelope f;
   CHECK(f.envelope["next"] == "burn");
+  CHECK(f.envelope["next_reason"] == "approved");
   CHECK(f.reviewing_envelope["next"] == "verdict");
-  CHECK(f.envelope.back() == "burn");  // the last member: every other one is where it was
+  CHECK(f.reviewing_envelope["next_reason"] == "context_exported");
+  // The last two members: every other one is where it was.
+  const std::vector<std::string> last = {std::prev(f.envelope.end(), 2).key(),
+                                         std::prev(f.envelope.end()).key()};
+  CHECK(last == std::vector<std::string>{"next", "next_reason"});
   nlohmann::json out = f.Verify(f.envelope, 0, "");
-  CHECK(std::find(out["self_asserted"].begin(), out["self_asserted"].end(), "next") !=
-        out["self_asserted"].end());
+  for (const char* member : {"next", "next_reason"}) {
+    CHECK(std::find(out["self_asserted"].begin(), out["self_asserted"].end(), member) !=
+          out["self_asserted"].end());
+  }
   for (const Json& next : {Json("start"), Json("none"), Json("not-a-next-action"), Json(7)}) {
     INFO(next.dump());
     Json changed = f.envelope;
     changed["next"] = next;
+    changed["next_reason"] = next;
     CheckSelfAsserted(f.Verify(changed, 0, ""));
   }
-  // An envelope written before the member existed.
+  // Envelopes written before the members existed.
   Json older = f.envelope;
+  older.erase("next_reason");
+  CheckSelfAsserted(f.Verify(older, 0, ""));
   older.erase("next");
   CheckSelfAsserted(f.Verify(older, 0, ""));
   // The strict parser still refuses a second copy of it.

@@ -1,18 +1,27 @@
 // A harness that follows only `status --json`'s `next` (docs/loop.md, "Following next"): a small
 // interpreter reads next, performs the action it names with generic arguments (the lineage is
 // the entry whose next it is; the selector flags are the ones status was asked with; burn's token
-// is the one the APPROVE gave), and loops until next is none. Every scenario is one row of the
-// table below: how the repository is prepared, the selector, the verdicts the reviewer gives, what
-// the author does after each REQUEST_CHANGES, and the actions and final reason expected. The test
-// fails when a next leads to a refusal, when status writes anything, or when the loop does not
-// end (a next that repeats forever).
+// is the one the APPROVE gave), and loops until next is none. next_reason changes the arguments
+// only as docs/loop.md says: `context_required` binds the round with --context, `approve_capped`
+// gives NEEDS_DISCUSSION where the reviewer would approve. After every verdict the harness renders
+// `review comment --role` for it; a PR harness (a scenario that posts) also reads a simulated
+// GitHub before it opens a round (`context import`, `ledger`, `seen new`, bound with --context),
+// posts each comment as an issue comment or a review body, records it with `seen add --posted`,
+// and reads the forge's CRLF copy back with `parse-comment`. Every scenario is one row of the
+// table below: how the repository is prepared, the selector, the verdicts the reviewers give, what
+// the author does after each REQUEST_CHANGES, and the actions, final reason and forge readings
+// expected. The test fails when a next leads to a refusal, when status writes anything, or when
+// the loop does not end (a next that repeats forever).
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <memory>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "tests/support/files.h"
@@ -20,6 +29,7 @@
 #include "tests/support/git_repo.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {
@@ -33,6 +43,31 @@ std::string Oversize() {
   return text;
 }
 
+// A pull request on a simulated GitHub: the issue comments and reviews `gh api` would list, each
+// body as the forge hands it back (CRLF line ends). Comments and reviews are numbered from the same
+// first number in two id spaces, so issue comment 101 and review 101 are two ids.
+struct Forge {
+  struct Item {
+    int id;
+    bool review;
+    std::string login, body, state, time;
+  };
+  std::vector<Item> items;
+  int comments = 100, reviews = 100, clock = 0;
+
+  int Add(bool review, const std::string& login, const std::string& body,
+          const std::string& state = "COMMENTED") {
+    const int id = review ? ++reviews : ++comments;
+    char time[32];
+    std::snprintf(time, sizeof time, "2026-12-01T10:%02d:00Z", ++clock);
+    items.push_back({id, review, login, WithCrlf(body), state, time});
+    return id;
+  }
+};
+
+constexpr char kPrKey[] = "github:acme/widget#7";
+constexpr char kBot[] = "review-bot";  // the harness's own login
+
 // The repository a scenario runs in, and where the harness runs.
 struct World {
   LifecycleRepo repo;
@@ -40,6 +75,11 @@ struct World {
   std::string cwd;     // the harness's worktree: the repository's, a linked one, or the clone's
   std::string common;  // the common dir of cwd's repository, which status must leave unchanged
   Env env;             // for the commands the harness runs
+  Forge forge;         // the PR, for a harness that reads and posts
+  TempDir files;       // what the harness writes: gh's pages, contexts, id lists
+  std::vector<std::string> log;  // what the harness read from the forge, in order
+  int reads = 0;                 // forge reads so far
+  std::string lineage;           // the lineage the harness last acted on
 
   World() : cwd(repo.root()), common(repo.common_dir()) {}
 
@@ -78,11 +118,110 @@ struct Scenario {
   std::function<void(World&, int)> author;
   const char* actions;       // the actions performed, space-separated
   const char* final_reason;  // next_reason of the status that said none
+  // A PR harness: where it posts each comment (and then it reads the forge before each round).
+  enum class Post { kNothing, kIssueComment, kReviewBody } post = Post::kNothing;
+  const char* forge_log = "";                   // World::log expected, joined with "; "
+  std::function<void(World&)> check = nullptr;  // what else must hold at the end
 };
 
-Json Verdict(const World& w, const std::string& lineage, const std::string& verdict) {
-  return w.Ok({"verdict", "--lineage", lineage, "--verdict", verdict, "--actor", "ana", "--role",
-               "reviewer", "--body", "Reviewed by the loop.\n"});
+std::string Join(const std::vector<std::string>& words, const char* separator = " ") {
+  std::ostringstream out;
+  for (size_t i = 0; i < words.size(); ++i) out << (i ? separator : "") << words[i];
+  return out.str();
+}
+std::string Join(const Json& words) { return Join(words.get<std::vector<std::string>>()); }
+
+// A verdict as the table writes it: VERDICT for role reviewer, docs-reviewer:VERDICT.
+struct Given {
+  std::string role, verdict;
+};
+Given Parse(const std::string& scripted) {
+  const size_t colon = scripted.find(':');
+  if (colon == std::string::npos) return {"reviewer", scripted};
+  return {scripted.substr(0, colon), scripted.substr(colon + 1)};
+}
+
+Json Verdict(const World& w, const std::string& lineage, const Given& given) {
+  return w.Ok({"verdict", "--lineage", lineage, "--verdict", given.verdict, "--actor", "ana",
+               "--role", given.role, "--body", "Reviewed by the loop.\n\n- one finding\n"});
+}
+
+// The forge's pages as `gh api` prints them, imported into a ReviewContext (docs/context.md).
+std::string ImportContext(World& w) {
+  Json comments = Json::array(), reviews = Json::array();
+  for (const Forge::Item& item : w.forge.items) {
+    Json page = {{"id", item.id}, {"user", {{"login", item.login}}}, {"body", item.body}};
+    if (item.review) {
+      page["state"] = item.state;
+      page["submitted_at"] = item.time;
+      reviews.push_back(page);
+    } else {
+      page["created_at"] = item.time;
+      comments.push_back(page);
+    }
+  }
+  const std::string at = w.files.path() + "/read-" + std::to_string(++w.reads);
+  WriteFile(at + "-ic.json", comments.dump());
+  WriteFile(at + "-rv.json", reviews.dump());
+  const std::string context = at + "-context.json";
+  // With --output the context goes to the file and nothing to stdout.
+  RunResult imported =
+      w.Review({"context", "import", "--forge", "github", "--pr-view",
+                std::string(GENTLE_FIXTURES_DIR) + "/forge/github/pr-view.json", "--issue-comments",
+                at + "-ic.json", "--reviews", at + "-rv.json", "--output", context},
+               w.cwd);
+  INFO(imported.out << imported.err);
+  REQUIRE(imported.exit_code == 0);
+  return context;
+}
+
+// What a PR harness reads before it opens a round: the context, where the last round left off
+// (ledger), and the ids not seen yet (baselined the first time, handled after). Returns the
+// context file to bind.
+std::string ReadForge(World& w) {
+  const std::string context = ImportContext(w);
+  const Json ledger = w.Ok({"ledger", "--context", context, "--me", kBot});
+  const Json& previous = ledger["previous"];
+  if (previous.is_null()) {
+    w.log.push_back("previous none");
+  } else {
+    CHECK(previous["strict"] == true);  // the CRLF copy reads as the comment rendered
+    w.log.push_back("previous round " + previous["round"].dump() + " " +
+                    previous["id_kind"].get<std::string>() + " " +
+                    previous["verdict"].get<std::string>());
+  }
+  const Json fresh = w.Ok({"seen", "new", "--pr", kPrKey, "--context", context});
+  std::string ids;
+  for (const Json& id : fresh["ids"]) ids += id.get<std::string>() + "\n";
+  const std::string list = context + ".ids";
+  WriteFile(list, ids);
+  if (w.reads == 1) {
+    w.Ok({"seen", "baseline", "--pr", kPrKey, "--ids-file", list});
+    w.log.push_back("baseline " + std::to_string(fresh["ids"].size()));
+  } else {
+    w.log.push_back("new " + (ids.empty() ? std::string("none") : Join(fresh["ids"])));
+    if (!ids.empty()) w.Ok({"seen", "add", "--pr", kPrKey, "--ids-file", list});
+  }
+  return context;
+}
+
+// After a verdict: the comment to post renders; a PR harness posts it, records the posted id in
+// the same step, and reads the forge's copy (CRLF) back strictly.
+void Post(World& w, const Scenario& s, const std::string& lineage, const Given& given) {
+  RunResult comment =
+      GentleAi({"review", "comment", "--lineage", lineage, "--role", given.role}, w.cwd, w.env);
+  INFO(comment.err);
+  REQUIRE(comment.exit_code == 0);
+  if (s.post == Scenario::Post::kNothing) return;
+  const bool review = s.post == Scenario::Post::kReviewBody;
+  const int id = w.forge.Add(review, kBot, comment.out);
+  w.Ok({"seen", "add", "--pr", kPrKey, "--posted", "--id",
+        (review ? "review:" : "") + std::to_string(id)});
+  const std::string copy = w.files.path() + "/posted-" + std::to_string(w.forge.items.size());
+  WriteFile(copy, w.forge.items.back().body);
+  const Json back = w.Ok({"parse-comment", copy});
+  CHECK(back["verdict"] == given.verdict);
+  CHECK(back["lineage"] == lineage);
 }
 
 // The one entry whose next is the status's own (the lineage the action is for).
@@ -96,12 +235,6 @@ Json ActedOn(const Json& status) {
   INFO(status.dump());
   REQUIRE(found.size() == 1);
   return found.front();
-}
-
-std::string Join(const std::vector<std::string>& words) {
-  std::ostringstream out;
-  for (size_t i = 0; i < words.size(); ++i) out << (i ? " " : "") << words[i];
-  return out.str();
 }
 
 // The interpreter: follows next until none; returns the actions performed and the final status.
@@ -118,31 +251,50 @@ std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
     CHECK(HashTree(w.common) == before);  // status writes nothing
     REQUIRE(status.contains("next_reason"));
     const std::string next = status["next"];
+    const std::string reason = status["next_reason"];
     if (next == "none") return {Join(actions), status};
-    actions.push_back(next);
+    // A round is bound to the forge's context when a PR harness opens it, or when next says the
+    // round would be capped without one.
+    const bool bind = reason == "context_required" || s.post != Scenario::Post::kNothing;
+    actions.push_back(next + (reason == "context_required" ? "+context" : ""));
     if (next == "start") {
       std::vector<std::string> start = {"start"};
       start.insert(start.end(), s.selector.begin(), s.selector.end());
-      w.Ok(start);
+      if (bind) start.insert(start.end(), {"--context", ReadForge(w)});
+      w.lineage = w.Ok(start)["lineage"];
       continue;
     }
     const Json entry = ActedOn(status);
     const std::string lineage = entry["lineage"];
+    w.lineage = lineage;
     if (next == "export") {
       const Json envelope = w.Ok({"export-context", "--lineage", lineage});
       REQUIRE(envelope["next"] == "verdict");
+      const bool capped = reason == "approve_capped";
+      CHECK(envelope["next_reason"] == (capped ? "approve_capped" : "context_exported"));
       REQUIRE(verdict_at < s.verdicts.size());
-      const std::string verdict = s.verdicts[verdict_at++];
-      actions.push_back("verdict:" + verdict);
-      const Json given = Verdict(w, lineage, verdict);
-      if (verdict == "APPROVE") tokens[lineage] = given["token"];
-      if (verdict == "REQUEST_CHANGES" && s.author) s.author(w, ++sent_back);
+      Given given = Parse(s.verdicts[verdict_at++]);
+      // The cap: the verdict due may be any but APPROVE; a person decides instead.
+      if (capped && given.verdict == "APPROVE") given = {given.role, "NEEDS_DISCUSSION"};
+      actions.push_back(
+          "verdict:" + s.verdicts[verdict_at - 1] +
+          (given.verdict != Parse(s.verdicts[verdict_at - 1]).verdict ? "->" + given.verdict : ""));
+      const Json result = Verdict(w, lineage, given);
+      Post(w, s, lineage, given);
+      if (given.verdict == "APPROVE") tokens[lineage] = result["token"];
+      if (given.verdict == "REQUEST_CHANGES" && s.author) s.author(w, ++sent_back);
     } else if (next == "revise") {
-      w.Ok({"revise", "--lineage", lineage});
+      std::vector<std::string> revise = {"revise", "--lineage", lineage};
+      if (bind) revise.insert(revise.end(), {"--context", ReadForge(w)});
+      w.Ok(revise);
     } else if (next == "burn") {
       REQUIRE(tokens.count(lineage) == 1);
       w.Ok({"burn", "--lineage", lineage, "--token", tokens[lineage], "--expected-revision",
             entry["revision"]});
+      // A PR harness is done when its approval is spent: the PR lands. (A round bound to comment
+      // ids has them in its identity; the selector's candidate has none, so status may name start
+      // for the same trees again: the final reason says what it answers.)
+      if (s.post != Scenario::Post::kNothing) return {Join(actions), w.Ok(ask)};
     } else {
       FAIL("the loop has no generic action for next " << next << ": " << status.dump());
     }
@@ -167,6 +319,14 @@ void PushToPr(World& w, int round) {
   w.repo.GitOk({"checkout", "-q", "main"});
 }
 const std::vector<std::string> kPr = {"--kind", "commit-range", "--base", "main", "--head", "pr"};
+void EditRequiringContext(World& w) {
+  Edit(w);
+  w.repo.GitOk({"config", "gentle-ai.requireContext", "true"});
+}
+void StartedContextUnavailable(World& w) {
+  Edit(w);
+  w.Ok({"start", "--context-unavailable", "gh: HTTP 502"});
+}
 
 // A lineage of the repository's own worktree sent back on `content`, then the harness moved to
 // a linked worktree with `linked_content` in a.txt (empty: left clean).
@@ -380,6 +540,138 @@ std::vector<Scenario> Scenarios() {
        nullptr,
        "",
        "clean"},
+      // A PR harness: the forge read before each round, every comment posted and read back.
+      {"both roles in one round, posted as issue comments",
+       PrBranch,
+       kPr,
+       {"docs-reviewer:FIXED", "REQUEST_CHANGES", "APPROVE"},
+       PushToPr,
+       "start export verdict:docs-reviewer:FIXED export verdict:REQUEST_CHANGES revise export "
+       "verdict:APPROVE burn",
+       "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
+       Scenario::Post::kIssueComment,
+       // Round 2 was opened knowing round 1's newest verdict, from an issue comment (the docs
+       // reviewer's summary came first); the harness's own comments never came back as new.
+       "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none",
+       [](World& w) {
+         // Each role's newest verdict of round 1 renders, as it was posted then.
+         REQUIRE(w.forge.items.size() == 3);
+         const std::vector<std::pair<std::string, std::string>> round1 = {
+             {"docs-reviewer", "## Docs Review Summary"}, {"reviewer", "## Code Review Summary"}};
+         for (size_t i = 0; i < round1.size(); ++i) {
+           const auto& [role, heading] = round1[i];
+           RunResult again = GentleAi(
+               {"review", "comment", "--lineage", w.lineage, "--round", "1", "--role", role}, w.cwd,
+               w.env);
+           INFO(again.err);
+           REQUIRE(again.exit_code == 0);
+           CHECK(again.out.rfind(heading + "\n", 0) == 0);
+           CHECK(WithCrlf(again.out) == w.forge.items[i].body);
+         }
+       }},
+      {"a PR round posted as a review body, read back from CRLF",
+       PrBranch,
+       kPr,
+       {"REQUEST_CHANGES", "APPROVE"},
+       PushToPr,
+       "start export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
+       "candidate_burned",
+       Scenario::Post::kReviewBody,
+       "previous none; baseline 0; previous round 1 review REQUEST_CHANGES; new none",
+       [](World& w) {
+         REQUIRE(w.forge.items.size() == 2);
+         CHECK(w.forge.items[0].review);
+         CHECK(w.forge.items[0].body.find("\r\n### Verdict: REQUEST_CHANGES\r\n") !=
+               std::string::npos);
+       }},
+      {"a human's CHANGES_REQUESTED review is new feedback, apart from comment ids",
+       [](World& w) {
+         PrBranch(w);
+         w.forge.Add(false, "octocat", "Please have a look.\n");  // comment 101, baselined
+       },
+       kPr,
+       {"REQUEST_CHANGES", "APPROVE"},
+       [](World& w, int round) {
+         // Review 101: the same number as the human's comment, in the other id space.
+         w.forge.Add(true, "octocat", "Rename the flag too.\n", "CHANGES_REQUESTED");
+         PushToPr(w, round);
+       },
+       "start export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
+       "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
+       Scenario::Post::kIssueComment,
+       "previous none; baseline 1; previous round 1 comment REQUEST_CHANGES; new review:101",
+       nullptr},
+      {"a round summary posted as an issue comment is where the ledger resumes",
+       Edit,
+       {},
+       {"REQUEST_CHANGES", "REQUEST_CHANGES", "APPROVE"},
+       EditAgain,
+       "start export verdict:REQUEST_CHANGES revise export verdict:REQUEST_CHANGES revise export "
+       "verdict:APPROVE burn",
+       "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
+       Scenario::Post::kIssueComment,
+       "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none; previous "
+       "round 2 comment REQUEST_CHANGES; new none",
+       nullptr},
+      // The APPROVE cap (docs/lifecycle.md, "Review context binding").
+      {"requireContext: start binds the context",
+       EditRequiringContext,
+       {},
+       {"APPROVE"},
+       nullptr,
+       "start+context export verdict:APPROVE burn",
+       "candidate_burned",
+       Scenario::Post::kNothing,
+       "previous none; baseline 0",
+       nullptr},
+      {"requireContext: the next round is revised with the context",
+       EditRequiringContext,
+       {},
+       {"REQUEST_CHANGES", "APPROVE"},
+       EditAgain,
+       "start+context export verdict:REQUEST_CHANGES revise+context export verdict:APPROVE burn",
+       "candidate_burned",
+       Scenario::Post::kNothing,
+       "previous none; baseline 0; previous none; new none",
+       nullptr},
+      {"requireContext not a boolean: read as true",
+       [](World& w) {
+         PrBranch(w);
+         w.repo.GitOk({"config", "gentle-ai.requireContext", "maybe"});
+       },
+       kPr,
+       {"APPROVE"},
+       nullptr,
+       "start+context export verdict:APPROVE burn",
+       "candidate_burned",
+       Scenario::Post::kNothing,
+       "previous none; baseline 0",
+       nullptr},
+      {"requireContext set after a round opened without context: a person decides",
+       [](World& w) {
+         Edit(w);
+         w.Ok({"start"});
+         w.repo.GitOk({"config", "gentle-ai.requireContext", "true"});
+       },
+       {},
+       {"APPROVE"},
+       nullptr,
+       "export verdict:APPROVE->NEEDS_DISCUSSION",
+       "escalated"},
+      {"a round marked context-unavailable: sent back, the next round approves",
+       StartedContextUnavailable,
+       {},
+       {"REQUEST_CHANGES", "APPROVE"},
+       EditAgain,
+       "export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
+       "candidate_burned"},
+      {"a round marked context-unavailable: APPROVE is capped",
+       StartedContextUnavailable,
+       {},
+       {"APPROVE"},
+       nullptr,
+       "export verdict:APPROVE->NEEDS_DISCUSSION",
+       "escalated"},
   };
 }
 
@@ -393,6 +685,8 @@ TEST_CASE("harness loop: following only next never meets a refusal", "[harness]"
       const auto [actions, status] = FollowNext(w, s);
       CHECK(actions == s.actions);
       CHECK(status["next_reason"] == s.final_reason);
+      CHECK(Join(w.log, "; ") == s.forge_log);
+      if (s.check) s.check(w);
       // None is stable: asking again answers the same, and the refusal it stands for is real.
       if (std::string(s.final_reason) == "budget_exceeded" && std::string(s.actions).empty()) {
         std::vector<std::string> start = {"start"};
@@ -409,6 +703,15 @@ TEST_CASE("harness loop: following only next never meets a refusal", "[harness]"
 
 TEST_CASE("harness loop: the table holds at least twenty scenarios", "[harness]") {
   CHECK(Scenarios().size() >= 20);
+  // The shapes the loop must get through unattended, each a row of its own.
+  std::vector<std::string> names;
+  for (const Scenario& s : Scenarios()) names.push_back(s.name);
+  for (const char* shape : {"another worktree", "PR", "oversize", "both roles", "CRLF", "review",
+                            "issue comment", "requireContext", "context-unavailable"}) {
+    INFO(shape);
+    CHECK(std::any_of(names.begin(), names.end(),
+                      [&](const std::string& n) { return n.find(shape) != std::string::npos; }));
+  }
 }
 
 }  // namespace gentle::testing

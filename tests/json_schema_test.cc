@@ -617,7 +617,7 @@ TEST_CASE("json schemas: the shared enums are the code's vocabularies") {
         Vocabulary(store::ReviewState::kDecisionRequired, store::ReviewStateName));
   CHECK(listed("next") == Vocabulary(transaction::NextAction::kNone, transaction::NextActionName));
   CHECK(listed("next_reason") ==
-        Vocabulary(transaction::NextReason::kCandidateBurned, transaction::NextReasonName));
+        Vocabulary(transaction::NextReason::kApproveCapped, transaction::NextReasonName));
   CHECK(listed("applicability") ==
         Vocabulary(transaction::Applicability::kIncomplete, transaction::ApplicabilityName));
 }

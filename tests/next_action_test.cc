@@ -230,7 +230,7 @@ TEST_CASE("next action: a corrupted record and an incomplete entry say repair") 
   CHECK(status["next"] == "repair");
   RunResult human = other.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
-  CHECK(human.out.substr(human.out.rfind("next: ")) == "next: repair\n");
+  CHECK(human.out.substr(human.out.rfind("next: ")) == "next: repair (incomplete)\n");
 }
 
 TEST_CASE("next action: two lineages claiming the live target say select_lineage") {
@@ -308,8 +308,8 @@ TEST_CASE("next action: correction_required says revise once the author changed 
   CHECK(Status(repo)["next"] == "none");
   RunResult human = repo.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
-  CHECK(human.out ==
-        lineage + "  correction_required  current_target  (" + kWaiting + ")\nnext: none\n");
+  CHECK(human.out == lineage + "  correction_required  current_target  (" + kWaiting +
+                         ")\nnext: none (waiting_for_author)\n");
 
   repo.Write("a.txt", "fixed\n");
   entry = EntryOf(Status(repo), lineage);
@@ -411,14 +411,14 @@ TEST_CASE("next action: the envelope says start for a dirty worktree and none fo
                               R"("next":"none","next_reason":"clean"})"));
   RunResult human = repo.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
-  CHECK(human.out == "no lineages\nnext: none\n");
+  CHECK(human.out == "no lineages\nnext: none (clean)\n");
 
   repo.Write("a.txt", "dirty\n");
   status = Status(repo);
   CHECK(status["lineages"].empty());
   CHECK(status["next"] == "start");
   human = repo.Review({"status"}, {}, false);
-  CHECK(human.out == "no lineages\nnext: start\n");
+  CHECK(human.out == "no lineages\nnext: start (no_lineage)\n");
   // An untracked file alone is not a candidate `start` captures without --untracked.
   repo.Write("a.txt", "one\n");
   repo.Write("untracked.txt", "x\n");
@@ -458,7 +458,8 @@ TEST_CASE("next action: several actionable lineages say select_lineage") {
   CHECK(status["next"] == "select_lineage");
   RunResult human = repo.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
-  CHECK(human.out.substr(human.out.rfind("next: ")) == "next: select_lineage\n");
+  CHECK(human.out.substr(human.out.rfind("next: ")) ==
+        "next: select_lineage (several_actionable)\n");
 }
 
 TEST_CASE(

@@ -75,6 +75,24 @@ TEST_CASE("next reason: every row of the table names its reason") {
   CHECK(Reason({"invalidated", cur}) == "none/invalidated");
   CHECK(Reason({"decision_required", cur}) == "none/decision_required");
   CHECK(Reason({"validating", cur}) == "none/unknown_state");
+  // The APPROVE cap (transaction/context_cap.h): a capped round is exported and then given any
+  // verdict but APPROVE; a round opened under gentle-ai.requireContext is bound with --context.
+  EntryFacts capped = {"reviewing", cur};
+  capped.approve_capped = true;
+  CHECK(Reason(capped) == "export/approve_capped");
+  capped.frozen = Fit::kOverBudget;
+  CHECK(Reason(capped) == "none/budget_exceeded");
+  EntryFacts required = {"correction_required", unrel, moved};
+  required.require_context = true;
+  CHECK(Reason(required) == "revise/context_required");
+  required.live = Fit::kOverBudget;
+  CHECK(Reason(required) == "none/budget_exceeded");
+  required = {"correction_required", cur};
+  required.require_context = true;
+  CHECK(Reason(required) == "none/waiting_for_author");
+  capped = {"approved", cur};
+  capped.approve_capped = true;
+  CHECK(Reason(capped) == "burn/approved");
 
   auto envelope = [](const std::vector<EntryFacts>& entries, LiveStart live) {
     const transaction::Next next = transaction::EnvelopeNext(entries, [live] { return live; });
@@ -94,6 +112,18 @@ TEST_CASE("next reason: every row of the table names its reason") {
   const transaction::Next after =
       transaction::AfterExport(transaction::EntryNext({"reviewing", cur}));
   CHECK(transaction::NextReasonName(after.reason) == "context_exported");
+  EntryFacts capped_round = {"reviewing", cur};
+  capped_round.approve_capped = true;
+  const transaction::Next capped_after =
+      transaction::AfterExport(transaction::EntryNext(capped_round));
+  CHECK(transaction::NextActionName(capped_after.action) == "verdict");
+  CHECK(transaction::NextReasonName(capped_after.reason) == "approve_capped");
+  const transaction::Next start = transaction::EnvelopeNext(
+      {}, [] { return LiveStart::kStartable; }, /*require_context=*/true);
+  CHECK(transaction::NextReasonName(start.reason) == "context_required");
+  CHECK(transaction::NextReasonName(transaction::EnvelopeNext(
+                                        {}, [] { return LiveStart::kClean; }, true)
+                                        .reason) == "clean");
 }
 
 TEST_CASE("next reason: a sent-back lineage of another worktree is none - other_worktree") {

@@ -253,4 +253,50 @@ TEST_CASE("an idempotent start with another binding of the round is conflict") {
 }
 
 }  // namespace
+TEST_CASE("the APPROVE cap in next: approve_capped and context_required before verdict meets it") {
+  LifecycleRepo repo;
+  auto next = [&](const std::vector<std::string>& args) {
+    const Json status = repo.ReviewOk(args);
+    return status["next"].get<std::string>() + "/" + status["next_reason"].get<std::string>();
+  };
+  repo.Write("a.txt", "changed\n");
+  CHECK(next({"status"}) == "start/no_lineage");
+  // Marked context-unavailable: exported, then any verdict but APPROVE.
+  const std::string marked =
+      repo.ReviewOk({"start", "--context-unavailable", "gh: HTTP 502"})["lineage"];
+  CHECK(next({"status", "--lineage", marked}) == "export/approve_capped");
+  Json envelope = repo.ReviewOk({"export-context", "--lineage", marked});
+  CHECK(envelope["next"] == "verdict");
+  CHECK(envelope["next_reason"] == "approve_capped");
+  repo.ExpectRefused(Verdict(marked, "APPROVE"), "context_unavailable", 6);
+  repo.ReviewOk(Verdict(marked, "REQUEST_CHANGES"));
+  repo.Write("a.txt", "changed again\n");
+  CHECK(next({"status", "--lineage", marked}) == "revise/candidate_changed");
+
+  // gentle-ai.requireContext: the round to open needs --context; an open unbound round is capped.
+  repo.GitOk({"config", "gentle-ai.requireContext", "true"});
+  CHECK(next({"status", "--lineage", marked}) == "revise/context_required");
+  CHECK(next({"status"}) == "revise/context_required");
+  repo.Write("b.txt", "two\n");
+  CHECK(next({"status", "--untracked", "b.txt"}) == "start/context_required");
+  const std::string unbound = repo.ReviewOk({"start", "--untracked", "b.txt"})["lineage"];
+  CHECK(next({"status", "--lineage", unbound}) == "export/approve_capped");
+  repo.ExpectRefused(Verdict(unbound, "APPROVE"), "context_unavailable", 6);
+  // A value git does not read as a boolean: verdict refuses APPROVE with usage, status reads it
+  // as true and does not fail.
+  repo.GitOk({"config", "gentle-ai.requireContext", "maybe"});
+  CHECK(next({"status", "--lineage", unbound}) == "export/approve_capped");
+  repo.ExpectRefused(Verdict(unbound, "APPROVE"), "usage", 2);
+  // A round bound with --context is never capped.
+  repo.Write("c.txt", "three\n");
+  const std::string bound =
+      repo.ReviewOk({"start", "--untracked", "c.txt", "--context", kContextFile})["lineage"];
+  CHECK(next({"status", "--lineage", bound}) == "export/review_due");
+  envelope = repo.ReviewOk({"export-context", "--lineage", bound});
+  CHECK(envelope["next_reason"] == "context_exported");
+  repo.GitOk({"config", "gentle-ai.requireContext", "false"});
+  CHECK(next({"status", "--lineage", unbound}) == "export/review_due");
+  CHECK(next({"status", "--lineage", marked}) == "revise/candidate_changed");
+}
+
 }  // namespace gentle::testing

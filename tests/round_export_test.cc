@@ -244,7 +244,7 @@ TEST_CASE("rounds: one round - the export names round 1 - --round 1 is the curre
         std::vector<std::string>{"schema", "lineage", "revision", "round", "snapshot", "state",
                                  "applicability", "source", "candidate_diff",
                                  "changed_path_manifest", "derivation", "budget", "context_digest",
-                                 "context_unavailable", "next"});
+                                 "context_unavailable", "next", "next_reason"});
 
   Json round = Envelope(repo, lineage, {"--round", "1"});
   CHECK(round["round"] == 1);
@@ -270,7 +270,7 @@ TEST_CASE("rounds: one round - the export names round 1 - --round 1 is the curre
         std::vector<std::string>{"schema", "lineage", "revision", "round", "round_revision",
                                  "snapshot", "state", "applicability", "source", "candidate_diff",
                                  "changed_path_manifest", "derivation", "budget", "context_digest",
-                                 "context_unavailable", "next"});
+                                 "context_unavailable", "next", "next_reason"});
   CHECK(repo.StoreBytes() == before);
 }
 
@@ -390,6 +390,7 @@ TEST_CASE("rounds: verify --envelope reads old and round envelopes and refuses i
                                                       "state",
                                                       "applicability",
                                                       "next",
+                                                      "next_reason",
                                                       "source",
                                                       "snapshot.kind",
                                                       "snapshot.projection",

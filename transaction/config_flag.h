@@ -4,7 +4,7 @@
 // the key, so a typo never silently turns a safety switch off.
 //
 // The switches: gentle-ai.signApprovals (transaction/approval_signer.h) and
-// gentle-ai.requireContext (transaction/verdict.h).
+// gentle-ai.requireContext (transaction/context_cap.h).
 #ifndef GENTLE_TRANSACTION_CONFIG_FLAG_H_
 #define GENTLE_TRANSACTION_CONFIG_FLAG_H_
 

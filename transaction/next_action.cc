@@ -74,6 +74,10 @@ std::string_view NextReasonName(NextReason reason) {
       return "clean";
     case NextReason::kCandidateBurned:
       return "candidate_burned";
+    case NextReason::kContextRequired:
+      return "context_required";
+    case NextReason::kApproveCapped:
+      return "approve_capped";
   }
   return "unknown_state";  // unreachable: the switch names every enumerator
 }
@@ -98,7 +102,8 @@ Next CorrectionNext(const EntryFacts& f) {
   switch (f.unrelated) {
     case UnrelatedReason::kTargetMoved:
       if (std::optional<Next> unfit = Unfit(f.live)) return *unfit;
-      return {NextAction::kRevise, NextReason::kCandidateChanged};
+      return {NextAction::kRevise,
+              f.require_context ? NextReason::kContextRequired : NextReason::kCandidateChanged};
     case UnrelatedReason::kNotComputable:
       return None(NextReason::kTargetNotComputable);
     case UnrelatedReason::kOtherWorktree:
@@ -127,7 +132,8 @@ Next EntryNext(const EntryFacts& f) {
   switch (*state) {
     case ReviewState::kReviewing:
       if (std::optional<Next> unfit = Unfit(f.frozen)) return *unfit;
-      return {NextAction::kExport, NextReason::kReviewDue};
+      return {NextAction::kExport,
+              f.approve_capped ? NextReason::kApproveCapped : NextReason::kReviewDue};
     case ReviewState::kCorrectionRequired:
       return CorrectionNext(f);
     case ReviewState::kApproved:
@@ -160,7 +166,7 @@ bool IsActionable(const EntryFacts& f) {
 }
 
 Next EnvelopeNext(const std::vector<EntryFacts>& entries,
-                  const std::function<LiveStart()>& live_start) {
+                  const std::function<LiveStart()>& live_start, bool require_context) {
   for (const EntryFacts& f : entries) {
     const Next next = EntryNext(f);
     if (next.action == NextAction::kRepair) return next;
@@ -176,7 +182,8 @@ Next EnvelopeNext(const std::vector<EntryFacts>& entries,
   if (count == 1) return EntryNext(*actionable);
   switch (live_start()) {
     case LiveStart::kStartable:
-      return {NextAction::kStart, NextReason::kNoLineage};
+      return {NextAction::kStart,
+              require_context ? NextReason::kContextRequired : NextReason::kNoLineage};
     case LiveStart::kClean:
       return None(NextReason::kClean);
     case LiveStart::kBurned:
@@ -191,7 +198,9 @@ Next EnvelopeNext(const std::vector<EntryFacts>& entries,
 
 Next AfterExport(Next status_next) {
   if (status_next.action == NextAction::kExport) {
-    return {NextAction::kVerdict, NextReason::kContextExported};
+    return {NextAction::kVerdict, status_next.reason == NextReason::kApproveCapped
+                                      ? NextReason::kApproveCapped
+                                      : NextReason::kContextExported};
   }
   return status_next;
 }

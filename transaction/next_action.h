@@ -9,10 +9,13 @@
 //   corrupted / incomplete                                     repair / corrupted, incomplete
 //   ambiguous                                                  select_lineage / ambiguous
 //   fetched-only (read from a remote's history; nothing here)  none / fetched_only
+//   reviewing, frozen diff exportable, APPROVE capped          export / approve_capped
 //   reviewing, frozen diff exportable                          export / review_due
 //   reviewing, frozen diff over the budget                     none / budget_exceeded
 //   reviewing, frozen diff's objects missing here              none / objects_missing
 //   correction_required, started in another worktree          none / other_worktree
+//   correction_required, live target moved, within budget,
+//     git config gentle-ai.requireContext true                 revise / context_required
 //   correction_required, live target moved, within budget      revise / candidate_changed
 //   correction_required, live target moved, over the budget    none / budget_exceeded
 //   correction_required, current_target                        none / waiting_for_author
@@ -23,9 +26,16 @@
 // For a whole worktree (EnvelopeNext): repair if any entry needs it (that entry's reason); else
 // the actionable entries (current_target or ambiguous here, or correction_required with a moved
 // live target and started here; never fetched-only): one -> its next; more -> select_lineage /
-// several_actionable; none -> the live candidate: start / no_lineage when start would take it,
-// else none / clean, candidate_burned, target_not_computable or budget_exceeded.
-// After an export (AfterExport): export becomes verdict / context_exported.
+// several_actionable; none -> the live candidate: start / no_lineage when start would take it
+// (start / context_required when gentle-ai.requireContext is true), else none / clean,
+// candidate_burned, target_not_computable or budget_exceeded.
+// After an export (AfterExport): export becomes verdict / context_exported (verdict /
+// approve_capped when the round's APPROVE is capped).
+//
+// The APPROVE cap (transaction/context_cap.h) is the one refusal a verdict can meet that next
+// cannot avoid by naming another action: `approve_capped` says that the verdict due may be any
+// but APPROVE (which is `context_unavailable`), and `context_required` that the round start or
+// revise opens must be bound with --context, or its APPROVE will be capped.
 #ifndef GENTLE_TRANSACTION_NEXT_ACTION_H_
 #define GENTLE_TRANSACTION_NEXT_ACTION_H_
 
@@ -66,12 +76,15 @@ enum class NextReason {
   kUnknownState,         // none: a state this tool does not know
   kClean,                // none: the live candidate has no changed paths
   kCandidateBurned,      // none: the live candidate's approval was already spent here
+  kContextRequired,      // start, revise: gentle-ai.requireContext is true; bind with --context
+  kApproveCapped,        // export, verdict: the round's APPROVE is context_unavailable
 };
 
 // "no_lineage", "review_due", "context_exported", "candidate_changed", "approved", "ambiguous",
 // "several_actionable", "corrupted", "incomplete", "waiting_for_author", "other_worktree",
 // "target_not_computable", "fetched_only", "budget_exceeded", "objects_missing", "escalated",
-// "invalidated", "decision_required", "unknown_state", "clean", "candidate_burned".
+// "invalidated", "decision_required", "unknown_state", "clean", "candidate_burned",
+// "context_required", "approve_capped".
 std::string_view NextReasonName(NextReason reason);
 
 struct Next {
@@ -89,10 +102,12 @@ struct EntryFacts {
   std::string_view state;  // the record's state name; empty when there is no readable record
   Applicability applicability = Applicability::kUnrelated;
   UnrelatedReason unrelated = UnrelatedReason::kNotUnrelated;
-  bool fetched_only = false;  // read from a fetched history: no local record to mutate
-  bool foreign = false;       // its record names another worktree of the clone
-  Fit frozen = Fit::kFits;    // reviewing: its current snapshot's diff (probed by the caller)
-  Fit live = Fit::kFits;      // correction_required, target moved: the candidate revise takes
+  bool fetched_only = false;     // read from a fetched history: no local record to mutate
+  bool foreign = false;          // its record names another worktree of the clone
+  Fit frozen = Fit::kFits;       // reviewing: its current snapshot's diff (probed by the caller)
+  Fit live = Fit::kFits;         // correction_required, target moved: the candidate revise takes
+  bool approve_capped = false;   // its current round's APPROVE is capped (context_cap.h)
+  bool require_context = false;  // git config gentle-ai.requireContext is true (or unreadable)
 };
 
 Next EntryNext(const EntryFacts& facts);
@@ -114,12 +129,13 @@ enum class LiveStart {
 };
 
 // The worktree's next action over all of its entries; `live_start` is asked only when no entry is
-// actionable.
+// actionable; `require_context`: git config gentle-ai.requireContext is true (or unreadable).
 Next EnvelopeNext(const std::vector<EntryFacts>& entries,
-                  const std::function<LiveStart()>& live_start);
+                  const std::function<LiveStart()>& live_start, bool require_context = false);
 
 // The next action once the context of a lineage whose next is `status_next` has been exported:
-// export becomes verdict, anything else stays.
+// export becomes verdict (its reason context_exported, or approve_capped kept), anything else
+// stays.
 Next AfterExport(Next status_next);
 
 }  // namespace gentle::transaction

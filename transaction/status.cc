@@ -22,6 +22,7 @@
 #include "store/round_context.h"
 #include "store/store_guard.h"
 #include "transaction/capture.h"
+#include "transaction/context_cap.h"
 #include "transaction/recorded_selector.h"
 #include "transaction/target_claims.h"
 
@@ -80,11 +81,14 @@ std::optional<store::RoundContext> CurrentRoundContext(const store::git::Reposit
   return *bound;
 }
 
-// `here`: this worktree's identity (Repository::WorktreeIdentity).
+// `here`: this worktree's identity (Repository::WorktreeIdentity); `require_context`: git config
+// gentle-ai.requireContext (RequireContextOrTrue).
 LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, const std::string& here,
-                     const std::string& lineage, const Result<store::RecordView>& record) {
+                     const std::string& lineage, const Result<store::RecordView>& record,
+                     bool require_context) {
   LineageStatus s;
   s.lineage = lineage;
+  s.require_context = require_context;
   if (!record.ok() && record.status().code() == Code::kNotFound) {
     // A lineage directory without a record: an interrupted start (undone by the next mutation)
     // or residue another tool left (retired by `review reclaim`).
@@ -105,10 +109,12 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   s.kind = r.initial_snapshot.kind;
   s.revision = r.revision;
   s.target_identity = r.current_snapshot.identity;
-  if (std::optional<store::RoundContext> bound = CurrentRoundContext(repo, r)) {
+  const std::optional<store::RoundContext> bound = CurrentRoundContext(repo, r);
+  if (bound) {
     s.context_digest = bound->context_digest;
     s.context_unavailable = bound->unavailable_reason;
   }
+  s.approve_capped = ApproveCapped(BindingOf(bound), require_context);
   const Result<LiveTarget>& live_target =
       repo.is_bare() && s.kind != "commit-range"
           ? Result<LiveTarget>(Status(Code::kUsage, "a bare repository has no workspace"))
@@ -202,7 +208,7 @@ Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
                                   bool frozen_known = false) {
   LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
-  LineageStatus s = Assess(repo, live, here, lineage, record);
+  LineageStatus s = Assess(repo, live, here, lineage, record, RequireContextOrTrue(repo));
   if (s.applicability == Applicability::kCurrentTarget) {
     GENTLE_ASSIGN_OR_RETURN(std::optional<store::RecordView> other,
                             FindClaimant(layout, s.target_identity, here, lineage));
@@ -295,6 +301,7 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, store::ListLiveLineages(layout));
 
   const std::string here = repo.WorktreeIdentity();
+  const bool require_context = RequireContextOrTrue(repo);
   // How many live lineages claim each live identity here, so a contested target is `ambiguous`.
   std::map<std::string, int> claims;
   std::vector<LineageStatus>& out = report.lineages;
@@ -303,7 +310,7 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   std::map<std::string, Probe> probed;
   for (const std::string& id : ids) {
     auto record = store::LoadRecord(layout, id);
-    LineageStatus s = Assess(repo, live, here, id, record);
+    LineageStatus s = Assess(repo, live, here, id, record, require_context);
     if (selector && !(record.ok() && !s.foreign &&
                       (s.target_identity == *queried ||
                        Query(RecordedSelector(*record)) == Query(*selector)))) {
@@ -331,7 +338,8 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
     facts.push_back(s.Facts());
   }
   const Selector asked = selector ? *selector : Selector{};
-  report.next = EnvelopeNext(facts, [&] { return ProbeLiveStart(repo, layout, live, asked); });
+  report.next = EnvelopeNext(
+      facts, [&] { return ProbeLiveStart(repo, layout, live, asked); }, require_context);
   return report;
 }
 

@@ -52,17 +52,21 @@ struct LineageStatus {
   bool foreign = false;     // its record names another worktree of the clone
   Fit frozen = Fit::kFits;  // probed for a reviewing lineage (export/patch_budget.h)
   Fit live = Fit::kFits;    // probed for a sent-back lineage whose live target moved
+  // The APPROVE cap (transaction/context_cap.h): of the current round, and of a round opened now.
+  bool approve_capped = false, require_context = false;
   Next next;
 
   EntryFacts Facts() const {
-    return {state, applicability, unrelated, fetched_only, foreign, frozen, live};
+    return {state,  applicability, unrelated,      fetched_only,   foreign,
+            frozen, live,          approve_capped, require_context};
   }
 };
 
 struct StatusReport {
   std::vector<LineageStatus> lineages;
   // With a lineage: its next. Without: EnvelopeNext over the entries, the live candidate being
-  // the selector's (startable unless clean, burned here, not computable, or over the budget).
+  // the selector's (startable unless clean, burned here, not computable, or over the budget), with
+  // git config gentle-ai.requireContext read once (transaction/context_cap.h).
   Next next;
 };
 

@@ -11,7 +11,7 @@
 #include "store/secret.h"
 #include "store/sha256.h"
 #include "transaction/approval_signer.h"
-#include "transaction/config_flag.h"
+#include "transaction/context_cap.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 
@@ -21,11 +21,9 @@ namespace {
 using exporter::IsCodeVerdict;
 using exporter::IsDocsVerdict;
 
-constexpr const char* kRequireContextKey = "gentle-ai.requireContext";
-
-// The context-unavailable cap (docs/context.md): APPROVE is refused in a round whose harness
-// could not read the review context, and, with git config gentle-ai.requireContext=true, in a
-// round bound to no context at all (no --context: the harness never said what it read).
+// The context-unavailable cap (transaction/context_cap.h): APPROVE is refused in a round whose
+// harness could not read the review context, and, with git config gentle-ai.requireContext=true,
+// in a round bound to no context at all (no --context: the harness never said what it read).
 Status CheckContextAvailable(const store::git::Repository& repo, const store::RecordView& record) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
                           store::ReadHistoryTip(repo, record.lineage_id));
@@ -34,7 +32,8 @@ Status CheckContextAvailable(const store::git::Repository& repo, const store::Re
     GENTLE_ASSIGN_OR_RETURN(round, store::ReadRoundContext(repo, tip->id, record.generation));
   }
   const std::string number = std::to_string(record.generation);
-  if (round && !round->unavailable_reason.empty()) {
+  const RoundBinding binding = BindingOf(round);
+  if (binding == RoundBinding::kUnavailable) {
     return Status(Code::kContextUnavailable,
                   "round " + number + " of lineage " + record.lineage_id +
                       " was reviewed without its review context (" + round->unavailable_reason +
@@ -43,9 +42,9 @@ Status CheckContextAvailable(const store::git::Repository& repo, const store::Re
         .WithDetail("round", number)
         .WithDetail("reason", round->unavailable_reason);
   }
-  if (round && !round->context_digest.empty()) return Status::Ok();
-  GENTLE_ASSIGN_OR_RETURN(bool required, ConfigFlag(repo, kRequireContextKey));
-  if (!required) return Status::Ok();
+  if (binding == RoundBinding::kBound) return Status::Ok();
+  GENTLE_ASSIGN_OR_RETURN(bool required, RequireContext(repo));
+  if (!ApproveCapped(binding, required)) return Status::Ok();
   return Status(Code::kContextUnavailable,
                 "round " + number + " of lineage " + record.lineage_id +
                     " is bound to no review context and git config " + kRequireContextKey +
