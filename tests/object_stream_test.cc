@@ -6,6 +6,7 @@
 // gives, whatever the size.
 #include <git2.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <zlib.h>
 
 #include <catch2/catch.hpp>
@@ -14,6 +15,7 @@
 #include <random>
 
 #include "store/git/loose_stream.h"
+#include "store/git/memory_writes.h"
 #include "store/git/object_hash_stream.h"
 #include "store/git/object_reader.h"
 #include "store/git/repository.h"
@@ -140,6 +142,36 @@ TEST_CASE("ReadLooseBlob reads a large loose blob without holding its compressed
     REQUIRE(git_oid_fromstr(&packed_oid, packed.c_str()) == 0);
     CHECK(store::git::ReadLooseBlob(odb->get(), packed_oid, &out).code() == Code::kNotFound);
   }
+}
+
+TEST_CASE("ReadLooseBlob reads the loose file through start's in-memory overlay database too") {
+  TempDir tmp;
+  const std::string repo = InitRepo(tmp.path());
+  const std::string content = NoiseOf(100000, 11);
+  const std::string hex = WriteBlob(repo, content, "noise");
+  git_oid oid;
+  REQUIRE(git_oid_fromstr(&oid, hex.c_str()) == 0);
+  auto opened = store::git::Repository::Discover(repo);
+  REQUIRE(opened.ok());
+  // start and revise capture through the overlay (store/git/memory_writes.h), and measure the
+  // candidate's patch through it: a large side must be read from its file there as well.
+  auto diverted = store::git::MemoryWrites::Divert(opened->raw());
+  REQUIRE(diverted.ok());
+  auto overlay = store::git::RepositoryOdb(opened->raw());
+  REQUIRE(overlay.ok());
+  std::string out;
+  Status read = store::git::ReadLooseBlob(overlay->get(), oid, &out);
+  INFO(read.message());
+  REQUIRE(read.ok());
+  CHECK(out == content);
+  // The overlay's guard refuses a FIFO at the loose path as the real database's does.
+  const std::string path = LooseFile(repo, hex);
+  REQUIRE(::unlink(path.c_str()) == 0);
+  REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  CHECK(store::git::ReadLooseBlob(overlay->get(), oid, &out).code() == Code::kNotFound);
+  auto blob = store::git::LookupBlob(opened->raw(), oid);
+  CHECK(blob.status().code() == Code::kCorrupted);
+  CHECK(blob.status().details().at("path") == path);
 }
 
 TEST_CASE("BlobStream reads a loose blob in pieces and checks its id at the end") {
