@@ -1,16 +1,17 @@
 #!/usr/bin/env bash
 # The peak memory of a one-byte change to a large random binary: `review start` (which measures
-# the frozen patch before writing), `review export-context` (native and --engine git), and the
-# pinned `git diff --binary` of the same two commits, each run once under /usr/bin/time -v.
+# the frozen patch before writing), `review export-context` and the pinned `git diff --binary` of
+# the same two commits, each run once under /usr/bin/time -v; then `review start` of the same file
+# added, twice (refused by the budget, with the same details each time).
 #
 # usage: bench/big-binary-edit.sh [--mib N] [--work DIR] [--gai PATH] [--only git|ours]
 #
-# The repository (--work, default a temporary directory under /tmp) holds two commits whose only
-# difference is one byte in the middle of a file of N MiB (default 1024) of /dev/urandom bytes, as
-# two loose objects, above a seed commit without the file (`start` of seed..after: the file added,
-# refused by the budget); it needs about 3x N MiB of free disk and is deleted at the end. Prints one
-# Markdown row per command: wall seconds, user seconds, peak RSS (MB = 10^6 bytes), exit code,
-# and whether our patch is byte-identical to git's. docs/performance.md records the results.
+# The repository (--work, default a temporary directory under /tmp) holds a seed commit and two
+# commits whose only difference is one byte in the middle of a file of N MiB (default 1024) of
+# /dev/urandom bytes: two loose objects, or above core.bigFileThreshold (512 MiB) two packs, as
+# `git add` writes them. It needs about 3x N MiB of free disk and is deleted at the end. Prints one
+# Markdown row per command: wall time, user seconds, peak RSS (MB = 10^6 bytes), exit code, and
+# whether our patch is byte-identical to git's. docs/performance.md records the results.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
