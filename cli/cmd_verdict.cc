@@ -1,11 +1,11 @@
 // review verdict.
-#include <fstream>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
 #include "cli/render.h"
 #include "export/posted_comment.h"
+#include "store/named_file.h"
 #include "transaction/verdict.h"
 
 namespace gentle::cli {
@@ -16,15 +16,11 @@ Result<std::string> ReadBody(const LifecycleOptions& o) {
     return Status(Code::kUsage, "give exactly one of --body and --body-file");
   }
   if (o.body) return *o.body;
-  std::ifstream in(*o.body_file, std::ios::binary);
-  if (!in) return Status(Code::kUsage, "cannot read --body-file " + *o.body_file);
-  // At most one byte past the limit is read.
-  std::string text(exporter::kMaxBodyBytes + 1, '\0');
-  in.read(text.data(), static_cast<std::streamsize>(text.size()));
-  if (in.bad()) return Status(Code::kUsage, "cannot read --body-file " + *o.body_file);
-  text.resize(static_cast<size_t>(in.gcount()));
-  if (text.size() > exporter::kMaxBodyBytes) {
-    return Status(Code::kUsage, "--body-file exceeds 1 MiB");
+  // A regular file only (a FIFO would block the read), of at most 1 MiB.
+  auto text = store::ReadNamedFile(*o.body_file, exporter::kMaxBodyBytes);
+  if (!text.ok()) {
+    return Status(Code::kUsage, "--body-file " + *o.body_file + ": " + text.status().message())
+        .WithDetail("file", *o.body_file);
   }
   return text;
 }

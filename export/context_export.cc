@@ -10,6 +10,7 @@
 #include "store/fetched_lineage.h"
 #include "store/file_io.h"
 #include "store/go_marshal.h"
+#include "store/history_evidence.h"
 #include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
@@ -29,7 +30,8 @@ Status ReadOnlyCompat(const std::string& lineage) {
       .WithLineage(lineage);
 }
 
-Result<store::RecordView> LoadLocal(const store::StoreLayout& layout, const std::string& lineage) {
+Result<store::RecordView> LoadLocal(const store::git::Repository& repo,
+                                    const store::StoreLayout& layout, const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (record.ok()) {
     if (record->historical_compat) return ReadOnlyCompat(lineage);
@@ -48,14 +50,14 @@ Result<store::RecordView> LoadLocal(const store::StoreLayout& layout, const std:
     return record;
   }
   if (record.status().code() != Code::kNotFound) return record.status();
-  return store::ClassifyRecordless(layout, lineage);
+  return store::ClassifyRecordlessHere(repo, layout, lineage);
 }
 
 }  // namespace
 
 Result<LoadedRecord> LoadForRead(const store::git::Repository& repo, const std::string& lineage) {
   const store::StoreLayout layout(repo.common_dir());
-  auto local = LoadLocal(layout, lineage);
+  auto local = LoadLocal(repo, layout, lineage);
   if (local.ok()) {
     GENTLE_ASSIGN_OR_RETURN(std::string source, store::ImportedSource(repo, layout, lineage));
     return LoadedRecord{std::move(local).value(), std::move(source), false};

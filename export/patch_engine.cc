@@ -16,6 +16,7 @@
 #include "export/patch_bound.h"
 #include "export/streamed_section.h"
 #include "export/tree_delta.h"
+#include "store/git/loose_stream.h"
 #include "store/git/object_reader.h"
 #include "store/git/repository.h"
 #include "store/git/tree_rows.h"
@@ -43,21 +44,11 @@ struct LoadedSide {
   std::string owned;  // a large blob read whole through a stream
 };
 
-// A side at least this large that is read whole is read through a stream when it can be (as
-// BlobStream checks it): libgit2 reads a loose object's compressed file whole before inflating it,
-// which for a large blob of incompressible bytes holds it twice.
+// A side at least this large that is read whole is read from its loose file in pieces when it has
+// one (store/git/loose_stream.h): libgit2 reads a loose object's compressed file whole before
+// inflating it, and its stream maps the file whole while inflating it, either of which holds a
+// large blob of incompressible bytes twice.
 constexpr uint64_t kReadWholeByStreamMinBytes = uint64_t{64} << 20;
-
-// Reads `stream` whole into `into`, checked.
-Status ReadWhole(store::git::BlobStream* stream, std::string* into) {
-  into->resize(static_cast<size_t>(stream->size()));
-  size_t at = 0;
-  while (at < into->size()) {
-    GENTLE_ASSIGN_OR_RETURN(size_t got, stream->Read(into->data() + at, into->size() - at));
-    at += got;
-  }
-  return stream->Finish();
-}
 
 // A failure reading the blob `id` at `path`, saying where.
 Status AtPath(const Status& cause, const git_oid& id, std::string_view path) {
@@ -87,14 +78,15 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
     }
   } else if (size_hint >= kReadWholeByStreamMinBytes) {
     auto odb = store::git::RepositoryOdb(repo);
-    std::optional<store::git::BlobStream> stream;
-    if (odb.ok()) stream = store::git::BlobStream::OpenLoose(odb->get(), id);
-    if (stream) {
-      Status read = ReadWhole(&*stream, &loaded->owned);
-      if (!read.ok()) return AtPath(read, id, path);
+    Status read = odb.ok() ? store::git::ReadLooseBlob(odb->get(), id, &loaded->owned)
+                           : Status(Code::kNotFound, "");
+    if (read.ok()) {
       loaded->side.content = loaded->owned;
       return Status::Ok();
     }
+    if (read.code() != Code::kNotFound) return AtPath(read, id, path);
+    loaded->owned.clear();
+    loaded->owned.shrink_to_fit();
   }
   // Read and hash-checked by store/git/object_reader.h (libgit2's own check is off).
   auto blob = store::git::LookupBlob(repo, id);

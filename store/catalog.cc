@@ -114,18 +114,6 @@ Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layou
 
 namespace {
 
-Status Consumed(const std::string& lineage, const std::string& file) {
-  return Status(Code::kConsumed, "lineage " + lineage + " was approved and burned")
-      .WithLineage(lineage)
-      .WithDetail("tombstone", file);
-}
-
-Status Retired(const std::string& lineage, const std::string& audit) {
-  return Status(Code::kRetired, "lineage " + lineage + " was abandoned or reclaimed; see " + audit)
-      .WithLineage(lineage)
-      .WithDetail("audit_record", audit);
-}
-
 Status NotFound(const std::string& lineage) {
   return Status(Code::kNotFound, "no lineage " + lineage + " in this repository's store")
       .WithLineage(lineage);
@@ -173,7 +161,7 @@ Status TombstoneFromIndex(const StoreLayout& layout, index::IndexDb& db,
     auto file = LoadTombstone(layout, tombstone->key);
     GENTLE_RETURN_IF_ERROR(
         CheckEvidenceNames(file, file.ok() ? file->lineage_id : "", lineage, path));
-    return Consumed(lineage, path);
+    return ConsumedAnswer(lineage, path);
   }
   return NotFound(lineage);
 }
@@ -181,7 +169,7 @@ Status TombstoneFromIndex(const StoreLayout& layout, index::IndexDb& db,
 // The same answer from the tombstone files alone (a scan: stores without a usable index).
 Status TombstoneFromFiles(const StoreLayout& layout, const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(auto tombstone, FindTombstoneFile(layout, lineage));
-  if (tombstone) return Consumed(lineage, *tombstone);
+  if (tombstone) return ConsumedAnswer(lineage, *tombstone);
   return NotFound(lineage);
 }
 
@@ -196,7 +184,7 @@ Status ClassifyFromIndex(const StoreLayout& layout, index::IndexDb& db,
     auto file = LoadAuditRecord(layout, audit->quarantine_dir);
     GENTLE_RETURN_IF_ERROR(
         CheckEvidenceNames(file, file.ok() ? file->lineage_id : "", lineage, audit->audit_path));
-    return Retired(lineage, audit->audit_path);
+    return RetiredAnswer(lineage, audit->audit_path);
   }
   // No row proves a burn or a retirement, yet the index still has a row for this lineage, whose
   // record is gone: the index is behind the files (a copy of it was put back, or another tool
@@ -207,6 +195,19 @@ Status ClassifyFromIndex(const StoreLayout& layout, index::IndexDb& db,
 }
 
 }  // namespace
+
+Status ConsumedAnswer(const std::string& lineage, const std::string& tombstone) {
+  return Status(Code::kConsumed, "lineage " + lineage + " was approved and burned")
+      .WithLineage(lineage)
+      .WithDetail("tombstone", tombstone);
+}
+
+Status RetiredAnswer(const std::string& lineage, const std::string& audit_record) {
+  return Status(Code::kRetired,
+                "lineage " + lineage + " was abandoned or reclaimed; see " + audit_record)
+      .WithLineage(lineage)
+      .WithDetail("audit_record", audit_record);
+}
 
 bool MayHoldTombstones(const StoreLayout& layout) {
   const std::string dir = layout.tombstone_dir();
@@ -261,7 +262,7 @@ Status ClassifyAbsentFromFiles(const StoreLayout& layout, const std::string& lin
     return burned;
   }
   GENTLE_ASSIGN_OR_RETURN(auto audit, FindQuarantineRecord(layout, lineage));
-  if (audit) return Retired(lineage, *audit);
+  if (audit) return RetiredAnswer(lineage, *audit);
   return NotFound(lineage);
 }
 

@@ -51,6 +51,11 @@ Status ClassifyAbsentFromFiles(const StoreLayout& layout, const std::string& lin
 // proves took effect once the record was gone.
 Status ClassifyRecordless(const StoreLayout& layout, const std::string& lineage);
 
+// The answers ClassifyAbsent gives: `lineage` burned (the tombstone file `tombstone` in details) or
+// retired (the audit record `audit_record` in details).
+Status ConsumedAnswer(const std::string& lineage, const std::string& tombstone);
+Status RetiredAnswer(const std::string& lineage, const std::string& audit_record);
+
 // For a lineage that has a live record: kConsumed (tombstone path in details) when a tombstone
 // also claims it, which makes the record a duplicate claim; otherwise what ClassifyAbsent would
 // have answered short of kConsumed (kNotFound, or an error). The same verdict as

@@ -1,8 +1,8 @@
 // A FIFO in place of a file the store reads (a record, a lock file, a tombstone, an audit record,
 // git's index), of a file libgit2 opens (a history ref, packed-refs, a loose object) or of the
-// --envelope argument: opening it must not wait for a writer that never comes. Every command
-// answers at once with a code (Hostile() kills a hang, which fails the test), and nothing in .git
-// changes.
+// --envelope or --body-file argument: opening it must not wait for a writer that never comes. Every
+// command answers at once with a code (Hostile() kills a hang, which fails the test), and nothing
+// in .git changes.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -187,6 +187,32 @@ TEST_CASE("a FIFO as git's index or as the --envelope file is refused at once") 
   nlohmann::json refused =
       ExpectOutcome({"review", "verify", "--envelope", envelope}, f.repo, 2, "usage");
   CHECK_THAT(refused["error"]["message"].get<std::string>(), Catch::Contains(envelope));
+}
+
+TEST_CASE("a FIFO, a directory or an oversized file as --body-file is usage, at once") {
+  StoreFixture f;
+  const std::string fifo = f.tmp.path() + "/body.fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string big = f.tmp.path() + "/body.md";
+  WriteFile(big, std::string((1u << 20) + 1, 'x'));
+  struct Refusal {
+    std::string file, reason;
+  };
+  for (const Refusal& r : std::vector<Refusal>{{fifo, "not a regular file"},
+                                               {f.tmp.path(), "not a regular file"},
+                                               {big, "larger than 1048576 bytes"}}) {
+    nlohmann::json refused =
+        ExpectOutcome({"review", "verdict", "--lineage", f.lineage, "--verdict", "APPROVE",
+                       "--actor", "ana", "--role", "reviewer", "--body-file", r.file},
+                      f.repo, 2, "usage");
+    CHECK(refused["error"]["message"] == "--body-file " + r.file + ": " + r.reason);
+    CHECK(refused["error"]["details"]["file"] == r.file);
+  }
+  // A body of exactly 1 MiB is taken.
+  WriteFile(big, std::string(1u << 20, 'x'));
+  ExpectOutcome({"review", "verdict", "--lineage", f.lineage, "--verdict", "APPROVE", "--actor",
+                 "ana", "--role", "reviewer", "--body-file", big},
+                f.repo, 0, "", {}, {""});
 }
 
 }  // namespace gentle::testing

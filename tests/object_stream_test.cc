@@ -1,11 +1,21 @@
 // Objects read and hashed in pieces: store::git::BlobStream gives a loose blob's bytes exactly and
-// checks its id once they are all read (a packed blob is not streamed); store::git::HashFileAsBlob
-// and store::git::ObjectHashStream give the id `git hash-object` gives, whatever the size.
+// checks its id once they are all read (a packed blob is not streamed); store::git::ReadLooseBlob
+// reads a loose blob whole from its file in pieces, so a large blob is not held beside its
+// compressed file, and refuses a file that ends early, runs past its size or does not hash to its
+// id; store::git::HashFileAsBlob and store::git::ObjectHashStream give the id `git hash-object`
+// gives, whatever the size.
 #include <git2.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
 
 #include <catch2/catch.hpp>
+#include <cstdlib>
+#include <fstream>
 #include <random>
 
+#include "store/git/loose_stream.h"
+#include "store/git/memory_writes.h"
 #include "store/git/object_hash_stream.h"
 #include "store/git/object_reader.h"
 #include "store/git/repository.h"
@@ -33,7 +43,136 @@ std::string WriteBlob(const std::string& repo, const std::string& data, const st
   return Trim(Git(repo, {"hash-object", "-w", "--no-filters", name}));
 }
 
+// The peak resident set of this process (VmHWM), in KiB; -1 when it cannot be read.
+long PeakKib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line)) {
+    if (line.rfind("VmHWM:", 0) == 0) return std::stol(line.substr(6));
+  }
+  return -1;
+}
+
+// Resets VmHWM to the current resident set (Linux's clear_refs "5").
+void ResetPeak() {
+  std::ofstream clear("/proc/self/clear_refs");
+  clear << "5";
+  clear.close();
+  REQUIRE(clear.good());
+}
+
+// Whether a peak resident set measures this code (not a sanitizer runtime's shadow memory).
+bool PeakIsOurs() {
+  const char* sanitized = std::getenv("GENTLE_SANITIZER_BUILD");
+  return sanitized == nullptr || std::string(sanitized) != "1";
+}
+
+// `object` (header and data) deflated as git writes a loose object.
+std::string Deflated(const std::string& object) {
+  uLongf size = compressBound(object.size());
+  std::string out(size, '\0');
+  REQUIRE(compress2(reinterpret_cast<Bytef*>(out.data()), &size,
+                    reinterpret_cast<const Bytef*>(object.data()), object.size(), 1) == Z_OK);
+  out.resize(size);
+  return out;
+}
+
+std::string LooseFile(const std::string& repo, const std::string& hex) {
+  return repo + "/.git/objects/" + hex.substr(0, 2) + "/" + hex.substr(2);
+}
+
+// Replaces the loose file of `hex` with `bytes` (git leaves it read-only).
+void Overwrite(const std::string& repo, const std::string& hex, const std::string& bytes) {
+  const std::string path = LooseFile(repo, hex);
+  REQUIRE(::chmod(path.c_str(), 0644) == 0);
+  WriteFile(path, bytes);
+}
+
 }  // namespace
+
+TEST_CASE("ReadLooseBlob reads a large loose blob without holding its compressed file") {
+  TempDir tmp;
+  const std::string repo = InitRepo(tmp.path());
+  const std::string data = NoiseOf(size_t{32} << 20, 9);  // incompressible: the file is as large
+  const std::string hex = WriteBlob(repo, data, "noise");
+  auto opened = store::git::Repository::Discover(repo);  // guarded, as every command's
+  REQUIRE(opened.ok());
+  auto odb = store::git::RepositoryOdb(opened->raw());
+  REQUIRE(odb.ok());
+  git_oid oid;
+  REQUIRE(git_oid_fromstr(&oid, hex.c_str()) == 0);
+  std::string read(data.size(), '\0');  // resident before measuring; not reallocated
+  ResetPeak();
+  const long before = PeakKib();
+  Status status = store::git::ReadLooseBlob(odb->get(), oid, &read);
+  const long grew = PeakKib() - before;
+  REQUIRE(status.ok());
+  CHECK(read == data);
+  INFO("peak grew by " << grew << " KiB while 32 MiB were read");
+  // Reading the 32 MiB file whole first (git_odb_read) or mapping it whole (libgit2's stream)
+  // would add the file's size.
+  if (PeakIsOurs()) CHECK(grew < 8 * 1024);
+
+  SECTION("a loose file that ends early, runs past its size or is another blob is refused") {
+    const std::string content = NoiseOf(100000, 10);
+    const std::string header = "blob " + std::to_string(content.size()) + std::string(1, '\0');
+    const std::string small = WriteBlob(repo, content, "small");
+    git_oid small_oid;
+    REQUIRE(git_oid_fromstr(&small_oid, small.c_str()) == 0);
+    const std::string whole = Deflated(header + content);
+    std::string out;
+    Overwrite(repo, small, whole.substr(0, whole.size() - 1000));  // the stream cut short
+    Status cut = store::git::ReadLooseBlob(odb->get(), small_oid, &out);
+    CHECK(cut.code() == Code::kInternal);
+    CHECK(cut.details().at("object") == small);
+    Overwrite(repo, small, Deflated(header + content + "d"));  // a byte past its size
+    Status longer = store::git::ReadLooseBlob(odb->get(), small_oid, &out);
+    CHECK(longer.code() == Code::kInternal);
+    CHECK_THAT(longer.message(), Catch::Contains("does not end at its declared size"));
+    std::string changed = content;
+    changed[500] = static_cast<char>(changed[500] ^ 1);
+    Overwrite(repo, small, Deflated(header + changed));
+    Status mismatch = store::git::ReadLooseBlob(odb->get(), small_oid, &out);
+    CHECK(mismatch.code() == Code::kObjectsMissing);
+    CHECK(mismatch.details().at("reason") == "hash_mismatch");
+    const std::string packed = WriteBlob(repo, "packed\n", "packed");
+    Git(repo, {"update-ref", "refs/keep/packed", packed});
+    Git(repo, {"repack", "-adq"});  // packed now, its loose file gone: read another way
+    git_oid packed_oid;
+    REQUIRE(git_oid_fromstr(&packed_oid, packed.c_str()) == 0);
+    CHECK(store::git::ReadLooseBlob(odb->get(), packed_oid, &out).code() == Code::kNotFound);
+  }
+}
+
+TEST_CASE("ReadLooseBlob reads the loose file through start's in-memory overlay database too") {
+  TempDir tmp;
+  const std::string repo = InitRepo(tmp.path());
+  const std::string content = NoiseOf(100000, 11);
+  const std::string hex = WriteBlob(repo, content, "noise");
+  git_oid oid;
+  REQUIRE(git_oid_fromstr(&oid, hex.c_str()) == 0);
+  auto opened = store::git::Repository::Discover(repo);
+  REQUIRE(opened.ok());
+  // start and revise capture through the overlay (store/git/memory_writes.h), and measure the
+  // candidate's patch through it: a large side must be read from its file there as well.
+  auto diverted = store::git::MemoryWrites::Divert(opened->raw());
+  REQUIRE(diverted.ok());
+  auto overlay = store::git::RepositoryOdb(opened->raw());
+  REQUIRE(overlay.ok());
+  std::string out;
+  Status read = store::git::ReadLooseBlob(overlay->get(), oid, &out);
+  INFO(read.message());
+  REQUIRE(read.ok());
+  CHECK(out == content);
+  // The overlay's guard refuses a FIFO at the loose path as the real database's does.
+  const std::string path = LooseFile(repo, hex);
+  REQUIRE(::unlink(path.c_str()) == 0);
+  REQUIRE(::mkfifo(path.c_str(), 0600) == 0);
+  CHECK(store::git::ReadLooseBlob(overlay->get(), oid, &out).code() == Code::kNotFound);
+  auto blob = store::git::LookupBlob(opened->raw(), oid);
+  CHECK(blob.status().code() == Code::kCorrupted);
+  CHECK(blob.status().details().at("path") == path);
+}
 
 TEST_CASE("BlobStream reads a loose blob in pieces and checks its id at the end") {
   store::git::EnsureLibgit2();

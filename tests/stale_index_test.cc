@@ -2,7 +2,9 @@
 // (a copy of it taken before a burn or an abandon is put back, or another tool burned or retired
 // the lineage), `status --lineage`, `export-context` and `list` answer from the tombstone or the
 // audit record, as `start` already does for a burned candidate: `consumed` / `retired`, never
-// `not_found` or the stale row's state.
+// `not_found` or the stale row's state. When the index has no row of the lineage at all (a copy
+// older than the lineage), its history ref names the tombstone or audit record
+// (store/history_evidence.h), and the mutations answer the same.
 #include <catch2/catch.hpp>
 #include <filesystem>
 #include <string>
@@ -89,6 +91,82 @@ TEST_CASE("stale index: an abandoned lineage the index still lists is retired") 
   const std::string audit = abandon.Json()["audit_record"];
   before.PutBack();
   ExpectFromFiles(repo, lineage, "retired", 5, "audit_record", audit, "retired");
+}
+
+// status --lineage, export-context and a verdict answer `code` (exit `exit_code`) with
+// details[`detail`] == `path`, and change nothing.
+void ExpectFromHistory(const LifecycleRepo& repo, const std::string& lineage,
+                       const std::string& code, int exit_code, const std::string& detail,
+                       const std::string& path) {
+  const auto before = repo.StoreBytes();
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"status", "--lineage", lineage},
+           {"export-context", "--lineage", lineage},
+           {"verdict", "--lineage", lineage, "--verdict", "APPROVE", "--actor", "ana", "--role",
+            "reviewer", "--body", "ok"}}) {
+    RunResult run = repo.Review(args);
+    INFO(args[0] << ": " << run.out << run.err);
+    CHECK(run.exit_code == exit_code);
+    CHECK(run.Json()["error"]["code"] == code);
+    CHECK(run.Json()["error"]["lineage"] == lineage);
+    CHECK(run.Json()["error"]["details"][detail] == path);
+  }
+  CHECK(repo.StoreBytes() == before);
+}
+
+TEST_CASE("stale index: a burned lineage the index never had a row of is consumed") {
+  LifecycleRepo repo;
+  repo.StartNew();  // the index exists, and knows another lineage only
+  const IndexCopy older(repo, "index-before-start");
+  LifecycleRepo::Approved approved = repo.StartApproved();
+  RunResult burn = repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
+                                "--expected-revision", approved.revision});
+  INFO(burn.out << burn.err);
+  REQUIRE(burn.exit_code == 0);
+  const std::string tombstone = burn.Json()["tombstone"];
+  older.PutBack();
+  ExpectFromHistory(repo, approved.lineage, "consumed", 4, "tombstone", tombstone);
+  // A lineage neither the index nor a history knows is still not_found.
+  RunResult unknown = repo.Review({"status", "--lineage", "review-0000000000000000"});
+  CHECK(unknown.exit_code == 3);
+  CHECK(unknown.Json()["error"]["code"] == "not_found");
+}
+
+TEST_CASE("stale index: an abandoned lineage the index never had a row of is retired") {
+  LifecycleRepo repo;
+  repo.StartNew();
+  const IndexCopy older(repo, "index-before-start-abandon");
+  const std::string lineage = repo.StartNew()["lineage"];
+  RunResult abandon = repo.Review(
+      {"abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor", "ops"});
+  INFO(abandon.out << abandon.err);
+  REQUIRE(abandon.exit_code == 0);
+  const std::string audit = abandon.Json()["audit_record"];
+  older.PutBack();
+  ExpectFromHistory(repo, lineage, "retired", 5, "audit_record", audit);
+}
+
+TEST_CASE("stale index: a history naming a tombstone of another lineage is corrupted") {
+  LifecycleRepo repo;
+  repo.StartNew();
+  const IndexCopy older(repo, "index-before-two-burns");
+  std::vector<std::string> tombstones;
+  std::vector<std::string> lineages;
+  for (int i = 0; i < 2; ++i) {
+    LifecycleRepo::Approved approved = repo.StartApproved();
+    RunResult burn = repo.Review({"burn", "--lineage", approved.lineage, "--token", approved.token,
+                                  "--expected-revision", approved.revision});
+    REQUIRE(burn.exit_code == 0);
+    tombstones.push_back(burn.Json()["tombstone"]);
+    lineages.push_back(approved.lineage);
+  }
+  older.PutBack();
+  // The first lineage's tombstone file now holds the second's bytes.
+  fs::copy_file(tombstones[1], tombstones[0], fs::copy_options::overwrite_existing);
+  RunResult status = repo.Review({"status", "--lineage", lineages[0]});
+  INFO(status.out << status.err);
+  CHECK(status.exit_code == 7);
+  CHECK(status.Json()["error"]["code"] == "corrupted");
 }
 
 }  // namespace

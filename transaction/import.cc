@@ -11,6 +11,7 @@
 #include "store/file_modes.h"
 #include "store/file_write.h"
 #include "store/history_chain.h"
+#include "store/history_evidence.h"
 #include "store/history_ref.h"
 #include "store/history_sync.h"
 #include "store/lineage_id.h"
@@ -78,7 +79,8 @@ Status Diverged(const std::string& lineage, const std::string& local, const std:
 enum class LocalEntry { kNone, kRecord, kConsumed, kRetired };
 
 // What the store holds for the lineage besides its history.
-Result<LocalEntry> ReadLocalEntry(const store::StoreLayout& layout, const std::string& lineage) {
+Result<LocalEntry> ReadLocalEntry(const store::git::Repository& repo,
+                                  const store::StoreLayout& layout, const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (record.ok()) {
     if (record->historical_compat) {
@@ -88,7 +90,7 @@ Result<LocalEntry> ReadLocalEntry(const store::StoreLayout& layout, const std::s
     return LocalEntry::kRecord;
   }
   if (record.status().code() != Code::kNotFound) return record.status();
-  Status absent = store::ClassifyRecordless(layout, lineage);
+  Status absent = store::ClassifyRecordlessHere(repo, layout, lineage);
   if (absent.code() == Code::kNotFound) return LocalEntry::kNone;
   if (absent.code() == Code::kConsumed) return LocalEntry::kConsumed;
   if (absent.code() == Code::kRetired) return LocalEntry::kRetired;
@@ -305,7 +307,7 @@ Result<ImportResult> Import(const ImportRequest& request) {
                           " diverged; import is fast-forward only");
     }
   }
-  GENTLE_ASSIGN_OR_RETURN(LocalEntry entry, ReadLocalEntry(scope->layout, lineage));
+  GENTLE_ASSIGN_OR_RETURN(LocalEntry entry, ReadLocalEntry(scope->repo, scope->layout, lineage));
   const bool local_record = entry == LocalEntry::kRecord;
   // A local record is the tip's (the history was levelled above); a local tombstone or audit
   // record is an import of this same ending that stopped before its ref moved.

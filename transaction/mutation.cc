@@ -7,6 +7,7 @@
 #include "store/file_io.h"
 #include "store/file_modes.h"
 #include "store/file_write.h"
+#include "store/history_evidence.h"
 #include "store/history_sync.h"
 #include "store/index/index_reader.h"
 #include "store/index/index_sync.h"
@@ -30,17 +31,18 @@ Result<std::unique_ptr<MutationScope>> LockStore(const std::string& cwd, LockKin
 Result<store::RecordView> LoadForMutation(const MutationScope& scope, const std::string& lineage,
                                           const std::optional<std::string>& expected_revision,
                                           std::string_view verb) {
-  return LoadForMutation(scope.layout, lineage, expected_revision, verb);
+  return LoadForMutation(scope.repo, scope.layout, lineage, expected_revision, verb);
 }
 
-Result<store::RecordView> LoadForMutation(const store::StoreLayout& layout,
+Result<store::RecordView> LoadForMutation(const store::git::Repository& repo,
+                                          const store::StoreLayout& layout,
                                           const std::string& lineage,
                                           const std::optional<std::string>& expected_revision,
                                           std::string_view verb) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok()) {
     if (record.status().code() != Code::kNotFound) return record.status();
-    return store::ClassifyRecordless(layout, lineage);
+    return store::ClassifyRecordlessHere(repo, layout, lineage);
   }
   if (record->historical_compat) {
     return Status(Code::kReadOnly, "historical compatibility authority is read-only: " +

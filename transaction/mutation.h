@@ -46,7 +46,8 @@ Result<store::RecordView> LoadForMutation(const MutationScope& scope, const std:
                                           std::string_view verb);
 // The same checks on `layout`, for a verb that reads the record before it takes the writer lock
 // (the caller holds at least the shared lock, StoreGuard::ForRead).
-Result<store::RecordView> LoadForMutation(const store::StoreLayout& layout,
+Result<store::RecordView> LoadForMutation(const store::git::Repository& repo,
+                                          const store::StoreLayout& layout,
                                           const std::string& lineage,
                                           const std::optional<std::string>& expected_revision,
                                           std::string_view verb);

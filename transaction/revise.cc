@@ -87,7 +87,7 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   {
     GENTLE_ASSIGN_OR_RETURN(store::StoreGuard shared, store::StoreGuard::ForRead(layout));
     GENTLE_ASSIGN_OR_RETURN(
-        seen, LoadForMutation(layout, request.lineage, request.expected_revision, "revise"));
+        seen, LoadForMutation(repo, layout, request.lineage, request.expected_revision, "revise"));
   }
   GENTLE_RETURN_IF_ERROR(CheckRevisable(repo, seen));
   Selector selector = RecordedSelector(seen);

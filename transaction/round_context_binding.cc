@@ -1,13 +1,10 @@
 #include "transaction/round_context_binding.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <fstream>
 #include <nlohmann/json.hpp>
-#include <sstream>
 
 #include "store/go_json.h"
+#include "store/named_file.h"
 #include "store/round_context.h"
 #include "store/sha256.h"
 
@@ -26,20 +23,9 @@ bool IsDecimalId(const std::string& id) {
 }
 
 Result<std::string> ReadContextFile(const std::string& file) {
-  struct stat st;
-  if (stat(file.c_str(), &st) != 0) return Refuse(file, "cannot read the file");
-  if (!S_ISREG(st.st_mode)) return Refuse(file, "not a regular file");
-  if (static_cast<size_t>(st.st_size) > kMaxContextFileBytes) {
-    return Refuse(file, "larger than " + std::to_string(kMaxContextFileBytes) + " bytes");
-  }
-  std::ifstream in(file, std::ios::binary);
-  if (!in) return Refuse(file, "cannot read the file");
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  if (bytes.str().size() > kMaxContextFileBytes) {
-    return Refuse(file, "larger than " + std::to_string(kMaxContextFileBytes) + " bytes");
-  }
-  return bytes.str();
+  auto bytes = store::ReadNamedFile(file, kMaxContextFileBytes);
+  if (!bytes.ok()) return Refuse(file, bytes.status().message());
+  return bytes;
 }
 
 // The sorted, distinct comment ids of a ReviewContext document.

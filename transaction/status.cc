@@ -12,6 +12,7 @@
 #include "store/file_io.h"
 #include "store/git/memory_writes.h"
 #include "store/git/repository.h"
+#include "store/history_evidence.h"
 #include "store/history_ref.h"
 #include "store/index/index_sync.h"
 #include "store/layout.h"
@@ -253,7 +254,7 @@ Result<LineageStatus> InspectOne(const store::git::Repository& repo,
                                  const store::StoreLayout& layout, const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
-    Status absent = store::ClassifyRecordless(layout, lineage);
+    Status absent = store::ClassifyRecordlessHere(repo, layout, lineage);
     if (absent.code() != Code::kNotFound) return absent;
     // Not known here: a history fetched from a remote may know it (a local lineage always wins).
     GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,

@@ -105,6 +105,31 @@ Status CollectObjectDirs(const std::string& objects_dir, int depth, std::vector<
   return Status::Ok();
 }
 
+// The guard among `odb`'s backends, or null.
+const GuardBackend* FindGuard(git_odb* odb) {
+  const size_t count = git_odb_num_backends(odb);
+  for (size_t i = 0; i < count; ++i) {
+    git_odb_backend* backend = nullptr;
+    if (git_odb_get_backend(&backend, odb, i) == 0 && backend->read == Read) return &Self(backend);
+  }
+  return nullptr;
+}
+
+// A new guard backend reading `object_dirs`, or null when libgit2 refuses to initialise it.
+GuardBackend* NewGuard(std::vector<std::string> object_dirs) {
+  auto* guard = new GuardBackend{};
+  guard->object_dirs = std::move(object_dirs);
+  if (git_odb_init_backend(&guard->parent, GIT_ODB_BACKEND_VERSION) != 0) {
+    delete guard;
+    return nullptr;
+  }
+  guard->parent.read = Read;
+  guard->parent.read_prefix = ReadPrefix;
+  guard->parent.read_header = ReadHeader;
+  guard->parent.free = Free;
+  return guard;
+}
+
 }  // namespace
 
 Status GuardLooseObjects(git_repository* repo) {
@@ -115,19 +140,12 @@ Status GuardLooseObjects(git_repository* repo) {
   std::string objects_dir(objects.ptr, objects.size);
   git_buf_dispose(&objects);
   while (objects_dir.size() > 1 && objects_dir.back() == '/') objects_dir.pop_back();
-  auto* guard = new GuardBackend{};
-  if (Status st = CollectObjectDirs(objects_dir, 0, &guard->object_dirs); !st.ok()) {
-    delete guard;
-    return st;
-  }
-  if (git_odb_init_backend(&guard->parent, GIT_ODB_BACKEND_VERSION) != 0) {
-    delete guard;
+  std::vector<std::string> object_dirs;
+  GENTLE_RETURN_IF_ERROR(CollectObjectDirs(objects_dir, 0, &object_dirs));
+  GuardBackend* guard = NewGuard(std::move(object_dirs));
+  if (guard == nullptr) {
     return Status(Code::kInternal, "cannot guard the object database: " + LastGitError());
   }
-  guard->parent.read = Read;
-  guard->parent.read_prefix = ReadPrefix;
-  guard->parent.read_header = ReadHeader;
-  guard->parent.free = Free;
   git_odb* odb = nullptr;
   if (git_repository_odb(&odb, repo) != 0) {
     delete guard;
@@ -142,16 +160,36 @@ Status GuardLooseObjects(git_repository* repo) {
   return Status::Ok();
 }
 
-Status CheckLooseObject(git_odb* odb, const git_oid& id) {
-  const size_t count = git_odb_num_backends(odb);
-  for (size_t i = 0; i < count; ++i) {
-    git_odb_backend* backend = nullptr;
-    if (git_odb_get_backend(&backend, odb, i) != 0 || backend->read != Read) continue;
-    Status status = CheckPaths(Self(backend), id, GIT_OID_HEXSZ);
-    if (!status.ok()) status.WithDetail("object", OidHex(id));
-    return status;
+Status GuardOverlay(git_odb* overlay, git_odb* real) {
+  const GuardBackend* existing = FindGuard(real);
+  if (existing == nullptr) return Status::Ok();
+  GuardBackend* guard = NewGuard(existing->object_dirs);
+  if (guard == nullptr || git_odb_add_backend(overlay, &guard->parent, kGuardPriority) != 0) {
+    delete guard;
+    return Status(Code::kInternal, "cannot guard the object database: " + LastGitError());
   }
   return Status::Ok();
+}
+
+std::string LooseObjectFile(git_odb* odb, const git_oid& id) {
+  const GuardBackend* guard = FindGuard(odb);
+  if (guard == nullptr) return "";
+  char hex[GIT_OID_HEXSZ + 1];
+  git_oid_tostr(hex, sizeof(hex), &id);
+  for (const std::string& dir : guard->object_dirs) {
+    std::string path = dir + "/" + std::string(hex, 2) + "/" + std::string(hex + 2);
+    struct stat st;
+    if (lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) return path;
+  }
+  return "";
+}
+
+Status CheckLooseObject(git_odb* odb, const git_oid& id) {
+  const GuardBackend* guard = FindGuard(odb);
+  if (guard == nullptr) return Status::Ok();
+  Status status = CheckPaths(*guard, id, GIT_OID_HEXSZ);
+  if (!status.ok()) status.WithDetail("object", OidHex(id));
+  return status;
 }
 
 }  // namespace gentle::store::git

@@ -22,6 +22,8 @@
 
 #include <git2.h>
 
+#include <string>
+
 #include "store/status.h"
 
 namespace gentle::store::git {
@@ -35,6 +37,17 @@ Status GuardLooseObjects(git_repository* repo);
 // `corrupted` (details.path, details.object) when `odb` has a guard and a loose path of `id` is
 // not a regular file; Ok otherwise.
 Status CheckLooseObject(git_odb* odb, const git_oid& id);
+
+// Adds to `overlay` (a database that reads `real` through, store/git/memory_writes.h) a guard of
+// `real`'s object directories, consulted after the backends `overlay` already has of the same
+// priority; none when `real` has no guard. So a stream or LooseObjectFile through the overlay
+// finds the loose files the real database reads.
+Status GuardOverlay(git_odb* overlay, git_odb* real);
+
+// The loose file of `id` in the first of the guard's object directories (the repository's, then
+// its alternates, as libgit2 searches them) that holds it as a regular file; "" when none does or
+// `odb` has no guard.
+std::string LooseObjectFile(git_odb* odb, const git_oid& id);
 
 }  // namespace gentle::store::git
 

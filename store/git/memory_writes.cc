@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "store/git/git_util.h"
+#include "store/git/loose_object_guard.h"
 
 namespace gentle::store::git {
 namespace {
@@ -289,6 +290,9 @@ Result<std::unique_ptr<MemoryWrites>> MemoryWrites::Divert(git_repository* repo)
     MemoryFree(&memory->parent);
     return GitFailure("cannot hold objects in memory");
   }
+  // The real database's guard, after the objects in memory: a loose file is refused or found by
+  // path (a large blob read from its file, store/git/loose_stream.h) as through the real one.
+  GENTLE_RETURN_IF_ERROR(GuardOverlay(overlay.get(), real.get()));
   // The read-through backend holds a reference of its own, freed with it.
   GENTLE_ASSIGN_OR_RETURN(OdbPtr through_ref, RepositoryOdb(repo));
   auto* through = new ReadThrough{};
