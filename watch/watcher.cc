@@ -395,7 +395,10 @@ Result<CycleReport> Watcher::RunCycle(std::vector<RepoWatch>& repos) {
         report.errors.push_back(WatchError{loop::FormatPrKey(KeyOf(repo.forge, number)), polled});
       }
     }
-    GENTLE_RETURN_IF_ERROR(db->SavePrs(unchanged));
+    // Not written (the file busy past the timeout): they are due again next cycle.
+    if (Status saved = db->SavePrs(unchanged); !saved.ok()) {
+      report.errors.push_back(WatchError{repo.root, saved});
+    }
     // Every undelivered hint, in order: an earlier run's first.
     GENTLE_RETURN_IF_ERROR(Deliver(repo, *db, &report));
   }
