@@ -319,23 +319,29 @@ void DefineParseComment(CLI::App* review, Invocation* in) {
 
 void DefineContext(CLI::App* review, Invocation* in) {
   CLI::App* context = AddGroup(review, "context", "A forge review's context (docs/loop.md)");
-  CLI::App* command = AddCommand(
-      context, "import",
-      "Normalize what gh or a1 printed into one ReviewContext JSON (gentle-ai.review-context/v1)",
-      &in->common);
+  CLI::App* command =
+      AddCommand(context, "import",
+                 "Normalize what gh, a1 or Gitea's API printed into one ReviewContext JSON "
+                 "(gentle-ai.review-context/v1)",
+                 &in->common);
   ContextImportOptions& o = in->context_import;
-  command->add_option("--forge", o.forge, "github | aone")->required();
-  command->add_option("--pr-view", in->pr_view, "github: gh pr view --json ... output (- stdin)")
+  command->add_option("--forge", o.forge, "github | aone | gitea")->required();
+  command
+      ->add_option("--pr-view", in->pr_view,
+                   "github: gh pr view --json ... output; gitea: /pulls/N (- stdin)")
       ->type_name("FILE");
   command
       ->add_option("--issue-comments", o.issue_comments,
-                   "github: one page of /issues/N/comments (repeatable)")
+                   "github, gitea: one page of /issues/N/comments (repeatable)")
       ->type_name("FILE");
-  command->add_option("--reviews", o.reviews, "github: one page of /pulls/N/reviews (repeatable)")
+  command
+      ->add_option("--reviews", o.reviews,
+                   "github, gitea: one page of /pulls/N/reviews (repeatable)")
       ->type_name("FILE");
   command
       ->add_option("--review-comments", o.review_comments,
-                   "github: one page of /pulls/N/comments (repeatable)")
+                   "github: one page of /pulls/N/comments; gitea: of /pulls/N/reviews/ID/comments "
+                   "(repeatable)")
       ->type_name("FILE");
   command->add_option("--mr-view", in->mr_view, "aone: a1 repo mr view output")->type_name("FILE");
   command->add_option("--comments", in->aone_comments, "aone: the default comment list")

@@ -1,11 +1,14 @@
 // review context import | review ledger (docs/loop.md, docs/context.md).
 #include <cstdio>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "cli/commands.h"
 #include "cli/render.h"
 #include "forge/aone_import.h"
 #include "forge/forge_input.h"
+#include "forge/forge_name.h"
+#include "forge/gitea_import.h"
 #include "forge/github_import.h"
 #include "forge/ledger_recovery.h"
 #include "forge/review_context.h"
@@ -49,20 +52,31 @@ Status Refuse(const std::string& forge, const char* flag) {
   return Status(Code::kUsage, std::string(flag) + " does not apply to --forge " + forge);
 }
 
-Result<forge::ReviewContext> ImportGithub(const ContextImportOptions& o) {
-  if (o.mr_view) return Refuse("github", "--mr-view");
-  if (o.comments) return Refuse("github", "--comments");
-  if (o.resolved_comments) return Refuse("github", "--resolved-comments");
-  if (!o.pr_view) return Status(Code::kUsage, "--forge github needs --pr-view FILE");
+// GitHub's and Gitea's inputs: the pull request (--pr-view) and the REST pages.
+Result<forge::RestInput> ReadRestInput(const std::string& forge, const ContextImportOptions& o) {
+  if (o.mr_view) return Refuse(forge, "--mr-view");
+  if (o.comments) return Refuse(forge, "--comments");
+  if (o.resolved_comments) return Refuse(forge, "--resolved-comments");
+  if (!o.pr_view) return Status(Code::kUsage, "--forge " + forge + " needs --pr-view FILE");
   PageReader reader;
-  forge::GithubInput input;
+  forge::RestInput input;
   GENTLE_ASSIGN_OR_RETURN(input.pr_view, reader.Read("pr-view", *o.pr_view));
   GENTLE_ASSIGN_OR_RETURN(input.issue_comments,
                           reader.ReadPages("issue-comments", o.issue_comments));
   GENTLE_ASSIGN_OR_RETURN(input.reviews, reader.ReadPages("reviews", o.reviews));
   GENTLE_ASSIGN_OR_RETURN(input.review_comments,
                           reader.ReadPages("review-comments", o.review_comments));
+  return input;
+}
+
+Result<forge::ReviewContext> ImportGithub(const ContextImportOptions& o) {
+  GENTLE_ASSIGN_OR_RETURN(forge::GithubInput input, ReadRestInput("github", o));
   return forge::ImportGithub(input);
+}
+
+Result<forge::ReviewContext> ImportGitea(const ContextImportOptions& o) {
+  GENTLE_ASSIGN_OR_RETURN(forge::GiteaInput input, ReadRestInput("gitea", o));
+  return forge::ImportGitea(input);
 }
 
 Result<forge::ReviewContext> ImportAone(const ContextImportOptions& o) {
@@ -88,9 +102,21 @@ Result<forge::ReviewContext> ImportAone(const ContextImportOptions& o) {
 
 int RunContextImport(const CommonOptions& common, const ContextImportOptions& options) {
   Result<forge::ReviewContext> context =
-      Status(Code::kUsage, "--forge must be github or aone, got \"" + options.forge + "\"");
-  if (options.forge == "github") context = ImportGithub(options);
-  if (options.forge == "aone") context = ImportAone(options);
+      Status(Code::kUsage,
+             "--forge must be " + forge::ForgeNameList() + ", got \"" + options.forge + "\"");
+  if (const std::optional<forge::Forge> name = forge::ParseForge(options.forge)) {
+    switch (*name) {
+      case forge::Forge::kGithub:
+        context = ImportGithub(options);
+        break;
+      case forge::Forge::kAone:
+        context = ImportAone(options);
+        break;
+      case forge::Forge::kGitea:
+        context = ImportGitea(options);
+        break;
+    }
+  }
   if (!context.ok()) return ReportError(context.status(), common.json);
   const std::string text = forge::RenderReviewContext(*context);
   if (!options.output.empty()) {

@@ -88,7 +88,7 @@ int RunParseComment(const CommonOptions& common, const std::string& file);
 // review context import: a forge's JSON normalized into one ReviewContext (docs/context.md),
 // written to `output` (atomically) or stdout. Per forge, only its own flags may be given.
 struct ContextImportOptions {
-  std::string forge;  // github | aone
+  std::string forge;  // a forge name (forge/forge_name.h): github | aone | gitea
   std::optional<std::string> pr_view;
   std::vector<std::string> issue_comments, reviews, review_comments;  // one page each
   std::optional<std::string> mr_view, comments, resolved_comments;

@@ -6,9 +6,13 @@
 # Dependencies are what the binary really needs: dpkg-shlibdeps reads its NEEDED entries (glibc's
 # libc and libm only; libgit2, SQLite, libcrypto and zlib are linked from static archives, see
 # cmake/StaticDeps.cmake), and git, which `review push`/`fetch` and `--engine git` run. ssh-keygen
-# (openssh-client) is needed only to sign or check signed approvals; gh and libcurl4 (loaded when
-# used, watch/curl_api.h) only for `review watch` on GitHub and on Gitea. The package also holds the
-# daemon's systemd user unit (watch/CMakeLists.txt).
+# (openssh-client) is needed only to sign or check signed approvals, and gh only for `review watch`
+# on GitHub: suggested. libcurl4 is recommended: `review watch` on Gitea loads libcurl.so.4 when it
+# first polls (watch/curl_api.h; dlopen, so dpkg-shlibdeps cannot see it), and apt installs
+# Recommends by default, so a default install polls Gitea, while every other verb, and a system
+# that leaves it out, works without it (docs/design.md, "Decisions"). libcurl4t64 is the same
+# soname under Debian 13's 64-bit time_t name. The package also holds the daemon's systemd user
+# unit (watch/CMakeLists.txt).
 set(CPACK_PACKAGE_NAME gentle-ai)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_VENDOR "gentle-ai")
@@ -27,7 +31,8 @@ set(CPACK_DEBIAN_PACKAGE_SECTION vcs)
 set(CPACK_DEBIAN_PACKAGE_PRIORITY optional)
 set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)
 set(CPACK_DEBIAN_PACKAGE_DEPENDS "git")
-set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openssh-client, gh, libcurl4")
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "libcurl4 | libcurl4t64")
+set(CPACK_DEBIAN_PACKAGE_SUGGESTS "openssh-client, gh")
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS OFF)
 # Only what the project installs; the build directory's test and benchmark executables install
 # nothing.

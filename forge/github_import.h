@@ -12,17 +12,12 @@
 #ifndef GENTLE_FORGE_GITHUB_IMPORT_H_
 #define GENTLE_FORGE_GITHUB_IMPORT_H_
 
-#include <vector>
-
-#include "forge/forge_input.h"
+#include "forge/rest_fields.h"
 #include "forge/review_context.h"
 
 namespace gentle::forge {
 
-struct GithubInput {
-  ForgePage pr_view;
-  std::vector<ForgePage> issue_comments, reviews, review_comments;
-};
+using GithubInput = RestInput;
 
 Result<ReviewContext> ImportGithub(const GithubInput& input);
 

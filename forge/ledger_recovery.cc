@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <tuple>
 
+#include "forge/forge_name.h"
 #include "forge/timestamp.h"
 
 namespace gentle::forge {
@@ -17,19 +18,20 @@ struct Carrier {
 };
 
 // The carriers to read, in the context's order (time, then id, then reviews first): the ledger
-// carriers (GitHub: review bodies; Aone: thread comments) and, on GitHub, the thread comments
-// (issue comments, where a summary posted with `gh pr comment` lives), shaped as carriers.
+// carriers (GitHub, Gitea: review bodies; Aone: thread comments) and, on GitHub and Gitea, the
+// thread comments (issue comments, where a summary posted with `gh pr comment` lives), shaped as
+// carriers. GitHub and Gitea number reviews and comments in two id spaces; Aone has comments only.
 std::vector<Carrier> CarriersOf(const ReviewContext& context,
                                 std::vector<ContextVerdict>* issue_comments) {
-  const bool github = context.forge == "github";
-  if (github) {
+  const bool two_spaces = ParseForge(context.forge) != Forge::kAone;
+  if (two_spaces) {
     for (const ContextComment& c : context.comments) {
       if (c.channel == kChannelThread && !c.body.empty()) issue_comments->push_back(CarrierOf(c));
     }
   }
   std::vector<Carrier> out;
   for (const ContextVerdict& v : context.ledger_carriers) {
-    out.push_back({&v, github ? ForgeIdKind::kReview : ForgeIdKind::kComment});
+    out.push_back({&v, two_spaces ? ForgeIdKind::kReview : ForgeIdKind::kComment});
   }
   for (const ContextVerdict& v : *issue_comments) out.push_back({&v, ForgeIdKind::kComment});
   std::stable_sort(out.begin(), out.end(), [](const Carrier& a, const Carrier& b) {

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "forge/forge_json.h"
+#include "forge/forge_name.h"
 #include "forge/json_field.h"
 #include "forge/timestamp.h"
 
@@ -197,9 +198,7 @@ Result<ReviewContext> ParseReviewContext(std::string_view text, const std::strin
   }
   ReviewContext c;
   GENTLE_ASSIGN_OR_RETURN(c.forge, r.String(root, "", "forge"));
-  if (c.forge != "github" && c.forge != "aone") {
-    return r.Error("forge", "expected \"github\" or \"aone\"");
-  }
+  if (!ParseForge(c.forge)) return r.Error("forge", "expected " + ForgeNameList());
   GENTLE_ASSIGN_OR_RETURN(c.title, r.String(root, "", "title"));
   GENTLE_ASSIGN_OR_RETURN(c.body, r.String(root, "", "body"));
   GENTLE_ASSIGN_OR_RETURN(c.author_login, r.String(root, "", "authorLogin"));

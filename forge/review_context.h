@@ -56,7 +56,7 @@ struct ContextVerdict {
 };
 
 struct ReviewContext {
-  std::string forge;  // "github" | "aone"
+  std::string forge;  // a forge name (forge/forge_name.h)
   std::string title;
   std::string body;
   std::string author_login;

@@ -302,7 +302,7 @@ TEST_CASE("context import - stdin may be named once - flags of the other forge a
   ExpectUsage(Import({"--forge", "aone", "--mr-view", view, "--reviews", view, "--json"}),
               "--reviews does not apply to --forge aone");
   ExpectUsage(Import({"--forge", "gitlab", "--json"}),
-              "--forge must be github or aone, got \"gitlab\"");
+              "--forge must be github, aone or gitea, got \"gitlab\"");
   ExpectUsage(Import({"--forge", "github", "--json"}), "--forge github needs --pr-view FILE");
   ExpectUsage(Import({"--forge", "aone", "--json"}), "--forge aone needs --mr-view FILE");
   RunResult missing = Import({"--forge", "github", "--pr-view", dir.path() + "/none", "--json"});

@@ -172,8 +172,8 @@ std::string UseNewSigningKey(const LifecycleRepo& repo, const TempDir& keys) {
   return allowed;
 }
 
-// The forge side: context import of both fixtures and of a context whose carrier holds an
-// unreadable marker, the ledgers (and the fail-closed refusal), hint parse.
+// The forge side: context import of the three forges' fixtures and of a context whose carrier holds
+// an unreadable marker, the ledgers (and the fail-closed refusal), hint parse.
 void ForgeOutputs(const TempDir& tmp, Corpus* corpus) {
   const std::string cwd = tmp.path();
   corpus->Ok(
@@ -186,6 +186,12 @@ void ForgeOutputs(const TempDir& tmp, Corpus* corpus) {
              ReviewAt(cwd, {"context", "import", "--forge", "aone", "--mr-view",
                             kAone + "mr-view.json", "--comments", kAone + "comments.json",
                             "--resolved-comments", kAone + "resolved-comments.json"}));
+  const std::string gitea = std::string(GENTLE_FIXTURES_DIR) + "/forge/gitea/";
+  corpus->Ok("context-import-gitea",
+             ReviewAt(cwd, {"context", "import", "--forge", "gitea", "--pr-view",
+                            gitea + "pull.json", "--issue-comments",
+                            gitea + "issue-comments-1.json", "--reviews", gitea + "reviews-1.json",
+                            "--review-comments", gitea + "review-301-comments.json"}));
   WriteFile(cwd + "/view.json",
             R"({"title":"t","state":"opened","targetBranch":"m","sourceBranch":"s"})");
   // A reply whose marker does not parse, and a root comment with a loose APPROVE marker.

@@ -36,7 +36,8 @@ expect_eq Package "$(field Package)" gentle-ai
 expect_eq Version "$(field Version)" "$version"
 expect_eq Architecture "$(field Architecture)" "$arch"
 expect_eq Section "$(field Section)" vcs
-expect_eq Suggests "$(field Suggests)" "openssh-client, gh, libcurl4"
+expect_eq Recommends "$(field Recommends)" "libcurl4 | libcurl4t64"
+expect_eq Suggests "$(field Suggests)" "openssh-client, gh"
 depends=$(field Depends)
 [[ "$depends" =~ ^git,\ libc6\ \(\>=\ [0-9]+\.[0-9]+\)$ ]] ||
   fail "Depends: got '$depends', expected 'git, libc6 (>= N.N)' (dpkg-shlibdeps)"

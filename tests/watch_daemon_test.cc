@@ -442,5 +442,94 @@ TEST_CASE("watch gitea: libcurl with the token in a header only") {
                         ": busy: forge unreachable: Couldn't connect to server\n");
 }
 
+TEST_CASE("watch gitea: inline replies are listed per review - the own one wakes nobody") {
+  WatchRepo w(FakeForge::Kind::kGitea);
+  const std::string gitea_pr = "gitea:acme/webapp#47";
+  const std::string api = "/api/v1/repos/acme/webapp/";
+  PrWorld pr;
+  pr.reviews = {Comment(12), Comment(13)};
+  w.forge().SetWorld(WorldOf({pr}));
+  REQUIRE(w.Watch(0, {"--pr", gitea_pr}).exit_code == 0);
+  w.Paths();
+  // The session replies inline in review 12's thread (Gitea attaches the reply to review 12: no
+  // new review) and records the reply's id at post time.
+  RunResult seen = GentleAi({"review", "seen", "add", "--pr", gitea_pr, "--id", "5001", "--posted"},
+                            w.worktree());
+  REQUIRE(seen.exit_code == 0);
+  Json mine = Comment(5001, "Fixed in the next commit.");
+  mine["pull_request_review_id"] = 12;
+  pr.review_comments = {mine};
+  pr.updated = "2026-12-02T10:00:41Z";
+  w.forge().SetWorld(WorldOf({pr}));
+  RunResult own = w.Watch(30, {"--pr", gitea_pr});
+  INFO(own.err);
+  CHECK(own.exit_code == 0);
+  CHECK(own.out.empty());
+  // Only review 12 says it holds comments (comments_count), so only its comments are asked for.
+  CHECK(w.Paths() == std::vector<std::string>{api + "pulls/47 200",
+                                              api + "issues/47/comments?limit=50&page=1 200",
+                                              api + "pulls/47/reviews?limit=50&page=1 200",
+                                              api + "pulls/47/reviews/12/comments 200"});
+  // A human's reply in the same thread wakes the session.
+  Json theirs = Comment(5002, "Thanks");
+  theirs["pull_request_review_id"] = 12;
+  pr.review_comments.push_back(theirs);
+  pr.updated = "2026-12-02T10:01:10Z";
+  w.forge().SetWorld(WorldOf({pr}));
+  CHECK(w.Watch(60, {"--pr", gitea_pr}).out ==
+        Hint("comments", "2026-12-02T10:01:10Z", "land", gitea_pr));
+}
+
+TEST_CASE("watch gitea: a libcurl that cannot be loaded is one not_found line - then recovered") {
+  WatchRepo w(FakeForge::Kind::kGitea);
+  PrWorld first;
+  PrWorld second;
+  second.number = 48;
+  w.forge().SetWorld(WorldOf({first, second}));
+  const std::vector<std::string> prs = {"--pr", "gitea:acme/webapp#47", "--pr",
+                                        "gitea:acme/webapp#48"};
+  // The loader finds this libcurl.so.4 first and cannot load it (an empty file), as it would a
+  // damaged or foreign library; with none at all dlopen says "No such file or directory".
+  const std::string libs = w.tmp() + "/libs";
+  WriteFile(libs + "/libcurl.so.4", "");
+  const Env broken = {{"LD_LIBRARY_PATH", libs}};
+  const std::string message =
+      "the Gitea transport cannot load libcurl.so.4 (Debian package "
+      "libcurl4): " +
+      libs + "/libcurl.so.4: file too short";
+  RunResult text = w.Watch(0, prs, broken);
+  CHECK(text.exit_code == 0);
+  CHECK(text.out.empty());
+  // One line: the host backs off, so #48 is not asked about (and not reported) in this cycle.
+  CHECK(text.err == "gentle-ai: watch: gitea:acme/webapp#47: not_found: " + message + "\n");
+  CHECK(w.Paths().empty());
+  std::vector<std::string> json_args = prs;
+  json_args.push_back("--json");
+  RunResult json = w.Watch(30, json_args, broken);
+  CHECK(json.exit_code == 0);
+  REQUIRE(json.Json()["errors"].size() == 1);
+  CHECK(json.Json()["errors"][0]["code"] == "not_found");
+  CHECK(json.Json()["errors"][0]["message"] == message);
+  CHECK(json.Json()["polled"] == 1);
+  CHECK(json.Json()["skipped"] == 1);
+  // The second failure doubled the wait to 60 s: at 60 the host still waits, at 90 the real
+  // libcurl serves both PRs (their first reading: no hint).
+  RunResult waiting = w.Watch(60, prs);
+  CHECK(waiting.err.empty());
+  CHECK(w.Paths().empty());
+  RunResult recovered = w.Watch(90, prs);
+  INFO(recovered.err);
+  CHECK(recovered.exit_code == 0);
+  CHECK(recovered.err.empty());
+  CHECK(recovered.out.empty());
+  CHECK(w.Paths() ==
+        std::vector<std::string>{"/api/v1/repos/acme/webapp/pulls/47 200",
+                                 "/api/v1/repos/acme/webapp/issues/47/comments?limit=50&page=1 200",
+                                 "/api/v1/repos/acme/webapp/pulls/47/reviews?limit=50&page=1 200",
+                                 "/api/v1/repos/acme/webapp/pulls/48 200",
+                                 "/api/v1/repos/acme/webapp/issues/48/comments?limit=50&page=1 200",
+                                 "/api/v1/repos/acme/webapp/pulls/48/reviews?limit=50&page=1 200"});
+}
+
 }  // namespace
 }  // namespace gentle::testing

@@ -10,6 +10,14 @@ namespace {
 
 constexpr const char* kLibrary = "libcurl.so.4";
 
+// dlerror's text on one line (it names the file and the loader's reason).
+std::string OneLine(std::string text) {
+  for (char& c : text) {
+    if (c == '\n' || c == '\r') c = ' ';
+  }
+  return text;
+}
+
 template <typename F>
 bool Resolve(void* handle, const char* name, F* out, std::string* missing) {
   *out = reinterpret_cast<F>(dlsym(handle, name));
@@ -20,8 +28,10 @@ bool Resolve(void* handle, const char* name, F* out, std::string* missing) {
 Result<const CurlApi*> Load() {
   void* handle = dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
-    return Status(Code::kNotFound,
-                  std::string("the Gitea transport needs ") + kLibrary + " (Debian: libcurl4)");
+    const char* why = dlerror();
+    return Status(Code::kNotFound, std::string("the Gitea transport cannot load ") + kLibrary +
+                                       " (Debian package libcurl4): " +
+                                       OneLine(why == nullptr ? "unknown reason" : why));
   }
   static CurlApi api;
   std::string missing;
@@ -35,7 +45,9 @@ Result<const CurlApi*> Load() {
   Resolve(handle, "curl_slist_append", &api.slist_append, &missing);
   Resolve(handle, "curl_slist_free_all", &api.slist_free_all, &missing);
   if (!missing.empty()) {
-    return Status(Code::kNotFound, std::string(kLibrary) + " has no " + missing);
+    dlclose(handle);
+    return Status(Code::kNotFound, std::string("the Gitea transport cannot use ") + kLibrary +
+                                       ": it has no " + missing);
   }
   if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
     return Status(Code::kInternal, std::string(kLibrary) + ": curl_global_init failed");
@@ -46,9 +58,11 @@ Result<const CurlApi*> Load() {
 }  // namespace
 
 Result<const CurlApi*> LoadCurl() {
-  static std::once_flag once;
-  static Result<const CurlApi*> loaded = Status(Code::kInternal, "libcurl: not loaded");
-  std::call_once(once, [] { loaded = Load(); });
+  static std::mutex mutex;
+  static const CurlApi* loaded = nullptr;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (loaded != nullptr) return loaded;
+  GENTLE_ASSIGN_OR_RETURN(loaded, Load());
   return loaded;
 }
 

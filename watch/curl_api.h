@@ -1,12 +1,14 @@
 // CurlApi: the libcurl functions the Gitea transport calls (watch/gitea_client.cc), resolved from
 // libcurl.so.4 the first time a Gitea forge is polled, never at the program's start: every other
-// command of the binary keeps starting with glibc alone (docs/performance.md; the .deb suggests
-// libcurl4). Compiled against the libcurl headers CMake's find_package(CURL) finds, so the
-// signatures are libcurl's own; watch/ is the only module that includes them (the link check in
+// command of the binary keeps starting with glibc alone (docs/design.md, "Decisions"; the .deb
+// recommends libcurl4). Compiled against the libcurl headers CMake's find_package(CURL) finds, so
+// the signatures are libcurl's own; watch/ is the only module that includes them (the link check in
 // watch/CMakeLists.txt proves the store, transaction and export libraries reach no curl symbol).
 //
-// LoadCurl() is thread-safe and loads once; a missing library or symbol is `not_found` naming
-// it, every later call gives the same answer.
+// LoadCurl() is thread-safe and loads once: a library that cannot be loaded (missing, or not a
+// usable shared object) or lacks a symbol is `not_found` with one line naming the library, its
+// Debian package and the loader's reason, and a later call tries again (so a daemon picks up a
+// libcurl installed while it runs; the watcher backs the host off meanwhile).
 #ifndef GENTLE_WATCH_CURL_API_H_
 #define GENTLE_WATCH_CURL_API_H_
 

@@ -38,6 +38,15 @@ size_t OnHeader(char* data, size_t size, size_t count, void* user) {
   return bytes;
 }
 
+// Frees an easy handle through the libcurl it came from.
+struct EasyCleanup {
+  const CurlApi* api = nullptr;
+  void operator()(CURL* c) const { api->easy_cleanup(c); }
+};
+
+// One easy handle per client for all its requests: libcurl keeps the connection to the host open
+// between them (HTTP keep-alive), so a cycle of conditional requests pays one TCP connection, not
+// one per PR. Every option is set again on each request.
 class GiteaClient : public ForgeClient {
  public:
   GiteaClient(std::string base_url, std::string token)
@@ -45,9 +54,8 @@ class GiteaClient : public ForgeClient {
 
   Result<HttpResponse> Get(const std::string& path, const std::string& etag) override {
     GENTLE_ASSIGN_OR_RETURN(const CurlApi* api, LoadCurl());
-    auto cleanup = [api](CURL* c) { api->easy_cleanup(c); };
-    std::unique_ptr<CURL, decltype(cleanup)> curl(api->easy_init(), cleanup);
-    if (!curl) return Status(Code::kInternal, "forge: cannot start an HTTP transfer");
+    if (!curl_) curl_ = std::unique_ptr<CURL, EasyCleanup>(api->easy_init(), EasyCleanup{api});
+    if (!curl_) return Status(Code::kInternal, "forge: cannot start an HTTP transfer");
     auto free_all = [api](curl_slist* list) { api->slist_free_all(list); };
     std::unique_ptr<curl_slist, decltype(free_all)> headers(nullptr, free_all);
     auto add = [&headers, api](const std::string& line) {
@@ -62,7 +70,7 @@ class GiteaClient : public ForgeClient {
     if (IsSendableEtag(etag)) add("If-None-Match: " + etag);
     const std::string url = base_url_ + "/api/v1/" + path;
     Transfer transfer;
-    CURL* c = curl.get();
+    CURL* c = curl_.get();
     api->easy_setopt(c, CURLOPT_URL, url.c_str());
     api->easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
     api->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
@@ -75,6 +83,7 @@ class GiteaClient : public ForgeClient {
     api->easy_setopt(c, CURLOPT_HEADERFUNCTION, OnHeader);
     api->easy_setopt(c, CURLOPT_HEADERDATA, &transfer);
     const CURLcode rc = api->easy_perform(c);
+    api->easy_setopt(c, CURLOPT_HTTPHEADER, nullptr);  // the list is freed when this returns
     if (transfer.too_big) return Status(Code::kCorrupted, "forge answer: a body above 8 MiB");
     if (rc != CURLE_OK) {
       return Status(Code::kBusy, std::string("forge unreachable: ") + api->easy_strerror(rc));
@@ -88,6 +97,7 @@ class GiteaClient : public ForgeClient {
  private:
   std::string base_url_;
   std::string token_;
+  std::unique_ptr<CURL, EasyCleanup> curl_;
 };
 
 }  // namespace

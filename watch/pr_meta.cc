@@ -123,7 +123,8 @@ Result<std::vector<PrMeta>> ParsePrList(std::string_view json, std::string_view 
   return out;
 }
 
-Result<std::vector<std::string>> ParseIdList(std::string_view json, std::string_view what) {
+Result<std::vector<std::string>> ParseIdList(std::string_view json, std::string_view what,
+                                             std::vector<int64_t>* comment_counts) {
   GENTLE_ASSIGN_OR_RETURN(Json list, ParseAnswer(json, what));
   const FieldReader fields = Reader(what);
   if (Status array = fields.ExpectArray(list, ""); !array.ok()) return Corrupted(array);
@@ -135,6 +136,11 @@ Result<std::vector<std::string>> ParseIdList(std::string_view json, std::string_
     auto id = fields.Id(list[i], path, "id");
     if (!id.ok()) return Corrupted(id.status());
     out.push_back(std::move(id).value());
+    if (comment_counts != nullptr) {
+      auto count = fields.OptionalInteger(list[i], path, "comments_count", 0);
+      if (!count.ok()) return Corrupted(count.status());
+      comment_counts->push_back(count->value_or(0));
+    }
   }
   return out;
 }

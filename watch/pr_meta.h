@@ -41,8 +41,11 @@ struct PrMeta {
 Result<PrMeta> ParsePrMeta(std::string_view json, std::string_view what);
 // An array of PR objects (the open-PR list).
 Result<std::vector<PrMeta>> ParsePrList(std::string_view json, std::string_view what);
-// An array of objects each with an integer `id` >= 1: the ids as decimal text, in order.
-Result<std::vector<std::string>> ParseIdList(std::string_view json, std::string_view what);
+// An array of objects each with an integer `id` >= 1: the ids as decimal text, in order. With
+// `comment_counts`, each object's `comments_count` too (an integer >= 0; absent: 0): Gitea's
+// reviews say so how many review comments each holds.
+Result<std::vector<std::string>> ParseIdList(std::string_view json, std::string_view what,
+                                             std::vector<int64_t>* comment_counts = nullptr);
 
 // PrMeta as a JSON object and back (the watch state's column; same members as above).
 std::string EncodePrMeta(const PrMeta& meta);

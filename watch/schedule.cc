@@ -22,20 +22,34 @@ std::optional<int64_t> Seconds(const std::optional<std::string>& text) {
   return value;
 }
 
+// The fixed time of the test build's hook, when one is installed.
+std::optional<int64_t> FixedSeconds() {
+  if (std::optional<std::string> fixed = store::FixedTime()) {
+    if (auto instant = forge::ParseTimestamp(*fixed)) return instant->seconds;
+  }
+  return std::nullopt;
+}
+
 class RealClock : public Clock {
  public:
   int64_t Now() override {
-    if (std::optional<std::string> fixed = store::FixedTime()) {
-      if (auto instant = forge::ParseTimestamp(*fixed)) return instant->seconds;
-    }
+    if (std::optional<int64_t> fixed = FixedSeconds()) return *fixed + slept_;
     return std::chrono::duration_cast<std::chrono::seconds>(
                std::chrono::system_clock::now().time_since_epoch())
         .count();
   }
   void SleepUntil(int64_t when) override {
     const int64_t now = Now();
-    if (when > now) std::this_thread::sleep_for(std::chrono::seconds(when - now));
+    if (when <= now) return;
+    if (FixedSeconds()) {
+      slept_ += when - now;  // a fixed clock moves by the sleep, at once
+      return;
+    }
+    std::this_thread::sleep_for(std::chrono::seconds(when - now));
   }
+
+ private:
+  int64_t slept_ = 0;  // seconds slept on a fixed clock
 };
 
 }  // namespace

@@ -6,7 +6,9 @@
 //   RateLimitWait: a 403/429 answer's Retry-After (seconds) or, with X-RateLimit-Remaining 0,
 //                 X-RateLimit-Reset (epoch seconds) minus now; else 60 s; clamped to 1 s..1 h.
 // Clock: the time source and the sleeper, injectable so tests run the schedule without sleeping.
-// SystemClock takes the test build's fixed time (store/test_hooks.h) when one is installed.
+// SystemClock takes the test build's fixed time (store/test_hooks.h) when one is installed; that
+// clock then moves only by what the process sleeps, without sleeping, so a daemon run of the test
+// build goes through its cycles at once (bench/watch-cycle.sh runs 1,000 that way).
 #ifndef GENTLE_WATCH_SCHEDULE_H_
 #define GENTLE_WATCH_SCHEDULE_H_
 

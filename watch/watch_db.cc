@@ -222,6 +222,14 @@ Status WatchDb::InTransaction(const std::function<Status()>& body) {
 
 Status WatchDb::SavePr(const PrRow& row) { return WritePr(*conn_, row); }
 
+Status WatchDb::SavePrs(const std::vector<PrRow>& rows) {
+  if (rows.empty()) return Status::Ok();
+  return Transaction(*conn_, [&]() -> Status {
+    for (const PrRow& row : rows) GENTLE_RETURN_IF_ERROR(WritePr(*conn_, row));
+    return Status::Ok();
+  });
+}
+
 Result<int64_t> WatchDb::SavePrWithHint(const PrRow& row, const std::string& line,
                                         const std::string& worktree, int64_t now) {
   int64_t seq = 0;

@@ -77,6 +77,8 @@ class WatchDb {
 
   Result<std::optional<PrRow>> LoadPr(const std::string& pr);
   Status SavePr(const PrRow& row);
+  // Every row of `rows`, in one transaction (a cycle's unchanged PRs: one commit, one sync).
+  Status SavePrs(const std::vector<PrRow>& rows);
   // `row` and a new undelivered hint, in one transaction; the hint's seq.
   Result<int64_t> SavePrWithHint(const PrRow& row, const std::string& line,
                                  const std::string& worktree, int64_t now);

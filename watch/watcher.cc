@@ -24,26 +24,48 @@ loop::PrKey KeyOf(const RepoForge& forge, int64_t number) {
   return loop::PrKey{std::string(ForgeKindName(forge.kind)), forge.owner, forge.repo, number};
 }
 
-// One listing of ids (`path` without query), every page: "<kind>:<id>".
+// Id listings: at most this many of a Gitea PR's reviews hold comments (one request each).
+constexpr size_t kMaxCommentedReviews = 100;
+
+// One request of an id listing (`path` with its query): its ids appended as "<kind>:<id>"; with
+// `counts`, each element's comments_count too.
+Status GetIds(ForgeClient& client, const std::string& path, const std::string& what,
+              const std::string& kind, std::vector<std::string>* out, CycleReport* report,
+              size_t* listed, std::vector<int64_t>* counts) {
+  GENTLE_ASSIGN_OR_RETURN(HttpResponse answer, client.Get(path, ""));
+  ++report->requests;
+  if (answer.status != 200) {
+    return Status(answer.status >= 500 || answer.status == 403 || answer.status == 429
+                      ? Code::kBusy
+                      : Code::kNotFound,
+                  "forge answered " + std::to_string(answer.status) + " for " + what);
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, ParseIdList(answer.body, what, counts));
+  for (const std::string& id : ids) out->push_back(kind + ":" + id);
+  if (out->size() > 3 * kMaxListedIds) return Status(Code::kCorrupted, "too many ids: " + what);
+  *listed = ids.size();
+  return Status::Ok();
+}
+
+// One listing of ids (`path` without query), every page: "<kind>:<id>". With `commented`, the ids
+// of the listed objects whose comments_count is above 0 (Gitea's reviews).
 Status ListIds(ForgeClient& client, const RepoForge& forge, const std::string& path,
-               const std::string& kind, std::vector<std::string>* out, CycleReport* report) {
+               const std::string& kind, std::vector<std::string>* out, CycleReport* report,
+               std::vector<std::string>* commented = nullptr) {
   const bool github = forge.kind == ForgeKind::kGithub;
   const size_t per_page = github ? 100 : 50;
   for (int page = 1; page <= kMaxPages; ++page) {
     const std::string query =
         (github ? "?per_page=100&page=" : "?limit=50&page=") + std::to_string(page);
-    GENTLE_ASSIGN_OR_RETURN(HttpResponse answer, client.Get(path + query, ""));
-    ++report->requests;
-    if (answer.status != 200) {
-      return Status(answer.status >= 500 || answer.status == 403 || answer.status == 429
-                        ? Code::kBusy
-                        : Code::kNotFound,
-                    "forge answered " + std::to_string(answer.status) + " for " + path);
+    const size_t before = out->size();
+    std::vector<int64_t> counts;
+    size_t listed = 0;
+    GENTLE_RETURN_IF_ERROR(GetIds(client, path + query, path, kind, out, report, &listed,
+                                  commented != nullptr ? &counts : nullptr));
+    for (size_t i = 0; commented != nullptr && i < counts.size(); ++i) {
+      if (counts[i] > 0) commented->push_back((*out)[before + i].substr(kind.size() + 1));
     }
-    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, ParseIdList(answer.body, path));
-    for (const std::string& id : ids) out->push_back(kind + ":" + id);
-    if (out->size() > 3 * kMaxListedIds) return Status(Code::kCorrupted, "too many ids: " + path);
-    if (ids.size() < per_page) break;
+    if (listed < per_page) break;
   }
   return Status::Ok();
 }
@@ -58,9 +80,24 @@ Result<std::vector<std::string>> ListAllIds(ForgeClient& client, const RepoForge
   if (forge.kind == ForgeKind::kGithub) {
     GENTLE_RETURN_IF_ERROR(
         ListIds(client, forge, repo + "/pulls/" + n + "/comments", "review_comment", &ids, report));
+    GENTLE_RETURN_IF_ERROR(
+        ListIds(client, forge, repo + "/pulls/" + n + "/reviews", "review", &ids, report));
+    return ids;
   }
-  GENTLE_RETURN_IF_ERROR(
-      ListIds(client, forge, repo + "/pulls/" + n + "/reviews", "review", &ids, report));
+  // Gitea lists review comments per review (pulls/N/reviews/ID/comments, one unpaged answer):
+  // only the reviews whose comments_count says they hold some are asked.
+  std::vector<std::string> commented;
+  GENTLE_RETURN_IF_ERROR(ListIds(client, forge, repo + "/pulls/" + n + "/reviews", "review", &ids,
+                                 report, &commented));
+  if (commented.size() > kMaxCommentedReviews) {
+    return Status(Code::kCorrupted, "more than 100 reviews with comments: " + repo + "/pulls/" + n);
+  }
+  for (const std::string& review : commented) {
+    const std::string path = repo + "/pulls/" + n + "/reviews/" + review + "/comments";
+    size_t listed = 0;
+    GENTLE_RETURN_IF_ERROR(
+        GetIds(client, path, path, "review_comment", &ids, report, &listed, nullptr));
+  }
   return ids;
 }
 
@@ -143,7 +180,13 @@ ForgeClient& Watcher::Client(const RepoForge& forge) {
   return *client;
 }
 
-// Records a failure of `host` (unreachable, 5xx): it waits Backoff(failures).
+// Whether a transport's refusal concerns the whole host: the forge cannot be reached (`busy`) or
+// its transport cannot run here (`not_found`: no gh, a libcurl that cannot be loaded).
+static bool IsHostProblem(const Status& status) {
+  return status.code() == Code::kBusy || status.code() == Code::kNotFound;
+}
+
+// Records a failure of `host` (unreachable, 5xx, no transport): it waits Backoff(failures).
 static Status HostFailure(WatchDb& db, const std::string& host, HostRow row, int64_t now,
                           const Status& why) {
   row.failures += 1;
@@ -160,7 +203,8 @@ static Status PrFailure(WatchDb& db, PrRow row, int64_t now, const Status& why) 
   return why;
 }
 
-Status Watcher::PollPr(RepoWatch& repo, WatchDb& db, int64_t number, CycleReport* report) {
+Status Watcher::PollPr(RepoWatch& repo, WatchDb& db, int64_t number, std::vector<PrRow>* unchanged,
+                       CycleReport* report) {
   const int64_t now = clock_.Now();
   const loop::PrKey key = KeyOf(repo.forge, number);
   const std::string pr = loop::FormatPrKey(key);
@@ -179,7 +223,7 @@ Status Watcher::PollPr(RepoWatch& repo, WatchDb& db, int64_t number, CycleReport
   auto answer = client.Get(path, row.etag);
   ++report->requests;
   if (!answer.ok()) {
-    if (answer.status().code() == Code::kBusy) {
+    if (IsHostProblem(answer.status())) {
       return HostFailure(db, host_key, host, now, answer.status());
     }
     return answer.status();
@@ -202,7 +246,8 @@ Status Watcher::PollPr(RepoWatch& repo, WatchDb& db, int64_t number, CycleReport
     ++report->not_modified;
     row.failures = 0;
     row.next_poll = now + PollInterval(row.last_event, now);
-    return db.SavePr(row);
+    unchanged->push_back(std::move(row));
+    return Status::Ok();
   }
   if (answer->status != 200) return PrFailure(db, row, now, AnswerStatus(answer->status, path));
   auto meta = ParsePrMeta(answer->body, path);
@@ -211,7 +256,8 @@ Status Watcher::PollPr(RepoWatch& repo, WatchDb& db, int64_t number, CycleReport
     row.etag = Etag(*answer);
     row.failures = 0;
     row.next_poll = now + PollInterval(row.last_event, now);
-    return db.SavePr(row);
+    unchanged->push_back(std::move(row));
+    return Status::Ok();
   }
   auto ids = ListAllIds(client, repo.forge, number, report);
   if (!ids.ok()) {
@@ -263,7 +309,7 @@ Result<std::vector<int64_t>> Watcher::Discover(RepoWatch& repo, WatchDb& db, Cyc
                                     : "/pulls?state=open&sort=recentupdate&limit=50");
     auto answer = Client(repo.forge).Get(path, listed ? listed->etag : "");
     ++report->requests;
-    if (!answer.ok() && answer.status().code() == Code::kBusy) {
+    if (!answer.ok() && IsHostProblem(answer.status())) {
       return HostFailure(db, host_key, host, now, answer.status());
     }
     if (!answer.ok()) return answer.status();
@@ -342,11 +388,16 @@ Result<CycleReport> Watcher::RunCycle(std::vector<RepoWatch>& repos) {
       }
       numbers = std::move(found).value();
     }
+    std::vector<PrRow> unchanged;
     for (int64_t number : numbers) {
-      Status polled = PollPr(repo, *db, number, &report);
+      Status polled = PollPr(repo, *db, number, &unchanged, &report);
       if (!polled.ok()) {
         report.errors.push_back(WatchError{loop::FormatPrKey(KeyOf(repo.forge, number)), polled});
       }
+    }
+    // Not written (the file busy past the timeout): they are due again next cycle.
+    if (Status saved = db->SavePrs(unchanged); !saved.ok()) {
+      report.errors.push_back(WatchError{repo.root, saved});
     }
     // Every undelivered hint, in order: an earlier run's first.
     GENTLE_RETURN_IF_ERROR(Deliver(repo, *db, &report));

@@ -10,6 +10,8 @@
 //   the ids of its comments, review comments and reviews are listed (never their bodies). The
 //   first reading of a PR records it and wakes nobody. Reasons come from watch/reasons.h; a
 //   `comments` wake whose new ids are all in the PR's seen ledger is dropped.
+// - The new schedule of the PRs nothing changed for (304s) is written in one transaction after
+//   the repository's PRs were asked (a crash before it only makes them due again).
 // - A hint is recorded with the PR's new state in one transaction (fault point
 //   `watch:hint-recorded` after it), then delivered: to --exec CMD with the hint and the owning
 //   worktree as arguments (run by /bin/sh -c 'CMD "$@"'), to --on-new CMD with the hint when no
@@ -18,8 +20,10 @@
 //   (MarkPrinted). Undelivered hints of earlier runs are delivered first.
 // - A terminal PR (merged, closed) gets its last hint and is dropped.
 // Failures never end the cycle: each is reported with the PR or repository it concerns. A
-// forge that cannot be reached or answers 5xx backs its host off (watch/schedule.h); 403/429
-// wait for the rate limit; a malformed answer or another status backs the PR off.
+// forge that cannot be reached or answers 5xx, or whose transport cannot run (no gh, no loadable
+// libcurl: `not_found`), backs its host off (watch/schedule.h), so the cycle reports it once and
+// skips the host's other PRs; 403/429 wait for the rate limit; a malformed answer or another
+// status backs the PR off.
 #ifndef GENTLE_WATCH_WATCHER_H_
 #define GENTLE_WATCH_WATCHER_H_
 
@@ -89,7 +93,10 @@ class Watcher {
  private:
   Result<WatchDb*> Db(const std::string& common_dir);
   ForgeClient& Client(const RepoForge& forge);
-  Status PollPr(RepoWatch& repo, WatchDb& db, int64_t number, CycleReport* report);
+  // A PR whose answer changed nothing we read (a 304, or a new ETag over the same metadata) is
+  // appended to `unchanged` instead of written: the cycle writes them all in one transaction.
+  Status PollPr(RepoWatch& repo, WatchDb& db, int64_t number, std::vector<PrRow>* unchanged,
+                CycleReport* report);
   Result<std::vector<int64_t>> Discover(RepoWatch& repo, WatchDb& db, CycleReport* report);
   Status Deliver(const RepoWatch& repo, WatchDb& db, CycleReport* report);
 

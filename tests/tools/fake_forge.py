@@ -6,7 +6,9 @@ fake_forge.py --kind github|gitea --world FILE --log FILE [--port N] [--cert C -
 Serves the read-only endpoints the watcher uses, in the forges' own shapes:
   github: /api/v3/repos/O/R/pulls[/N][/comments|/reviews], /api/v3/repos/O/R/issues/N/comments
           (HTTPS with --cert/--key: the path `gh` uses for an Enterprise host)
-  gitea:  /api/v1/repos/O/R/pulls[/N][/reviews], /api/v1/repos/O/R/issues/N/comments (HTTP)
+  gitea:  /api/v1/repos/O/R/pulls[/N][/reviews[/ID/comments]], /api/v1/repos/O/R/issues/N/comments
+          (HTTP; each review with its comments_count, from the review comments naming it in
+          pull_request_review_id)
 Every request re-reads the world file (JSON, replaced atomically by the test):
   {"pulls": {"O/R#N": {...PR object...}},
    "issue_comments"|"review_comments"|"reviews": {"O/R#N": [{"id": 1, "body": "..."}]},
@@ -25,7 +27,8 @@ import ssl
 import sys
 
 ROUTE = re.compile(
-    r"^/api/v[13]/repos/([^/]+)/([^/]+)/(pulls|issues)(?:/(\d+))?(?:/(comments|reviews))?$")
+    r"^/api/v[13]/repos/([^/]+)/([^/]+)/(pulls|issues)(?:/(\d+))?(?:/(comments|reviews))?"
+    r"(?:/(\d+)/comments)?$")
 
 
 def load(path):
@@ -76,17 +79,26 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if not m:
             self.answer(404, '{"message":"Not Found"}')
             return
-        owner, repo, kind, number, sub = m.groups()
+        owner, repo, kind, number, sub, review = m.groups()
         key = f"{owner}/{repo}#{number}"
+        gitea = self.server.kind == "gitea"
         if kind == "pulls" and number is None:
             value = [p for k, p in world.get("pulls", {}).items()
                      if k.startswith(f"{owner}/{repo}#") and p.get("state") == "open"]
         elif kind == "pulls" and sub is None:
             value = world.get("pulls", {}).get(key)
-        elif kind == "pulls" and sub == "comments":
+        elif kind == "pulls" and sub == "comments" and not gitea:
             value = world.get("review_comments", {}).get(key, [])
-        elif kind == "pulls" and sub == "reviews":
+        elif kind == "pulls" and sub == "reviews" and review is not None and gitea:
+            value = [c for c in world.get("review_comments", {}).get(key, [])
+                     if str(c.get("pull_request_review_id")) == review]
+        elif kind == "pulls" and sub == "reviews" and review is None:
             value = world.get("reviews", {}).get(key, [])
+            if gitea:  # Gitea counts each review's comments
+                inline = world.get("review_comments", {}).get(key, [])
+                value = [dict(r, comments_count=sum(
+                    1 for c in inline if c.get("pull_request_review_id") == r.get("id")))
+                    for r in value]
         elif kind == "issues" and sub == "comments":
             value = world.get("issue_comments", {}).get(key, [])
         else:
@@ -115,6 +127,7 @@ def main():
     args = parser.parse_args()
     http.server.ThreadingHTTPServer.allow_reuse_address = True
     server = http.server.ThreadingHTTPServer(("127.0.0.1", args.port), Handler)
+    server.kind = args.kind
     server.world_path = args.world
     server.log_path = args.log
     if args.cert:
