@@ -353,6 +353,7 @@ void RunScenarios(const std::string& url, const std::string& bare) {
         {"commit-tree", TreeWithCoApproval(bare, start, VerdictText(kBob)), "-p", start, "-F", "-"},
         body);
     GitOk(bare, {"update-ref", "refs/gentle-ai/reviews/" + unapproved, laundered});
+    GitOk(ci, {"fetch", "-q", "origin"});
     ReviewOk(ci, {"fetch", "--remote", "origin"});
     GitOk(ci, {"checkout", "-q", "--detach", "origin/unapproved"});
     for (const std::vector<std::string>& args :
@@ -365,14 +366,15 @@ void RunScenarios(const std::string& url, const std::string& bare) {
   }
 }
 
-TEST_CASE("approval policy: two reviewers, self-approval and forgeries over file://") {
+TEST_CASE("approval policy: signers and thresholds and self-approval and forgeries over file://") {
   TempDir base;
   const std::string bare = base.path() + "/origin.git";
   GitOk(base.path(), {"init", "-q", "--bare", "-b", "main", bare});
   RunScenarios("file://" + bare, bare);
 }
 
-TEST_CASE("approval policy: two reviewers, self-approval and forgeries over git daemon") {
+TEST_CASE(
+    "approval policy: signers and thresholds and self-approval and forgeries over git daemon") {
   TempDir base;
   const std::string bare = base.path() + "/origin.git";
   GitOk(base.path(), {"init", "-q", "--bare", "-b", "main", bare});
