@@ -191,6 +191,13 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
     }
   }
   // The recorded actor first: a key several principals hold verifies as the one that approved.
+  // find-principals names the first entry's principals only, so an actor another entry of the
+  // file gives this key is tried too; `-Y verify -I` decides, as for the others.
+  const std::vector<std::string> holders = PrincipalsOfKey(*allowed_text, blob->public_key);
+  if (!actor.empty() && std::find(holders.begin(), holders.end(), actor) != holders.end() &&
+      std::find(principals.begin(), principals.end(), actor) == principals.end()) {
+    principals.push_back(actor);
+  }
   std::stable_partition(principals.begin(), principals.end(),
                         [&](const std::string& p) { return !actor.empty() && p == actor; });
   for (const std::string& principal : principals) {

@@ -44,7 +44,8 @@ struct ApprovalSignature {
 };
 
 // `actor` (may be empty): the approval's recorded actor, tried first among the principals that
-// hold the key.
+// hold the key (also when an entry other than the first that find-principals reports gives it
+// the key).
 Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& repo,
                                                  const std::string& commit,
                                                  const std::string& allowed_signers,
