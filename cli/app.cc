@@ -45,6 +45,7 @@ struct Invocation {
   PrStateOptions pr_state;
   std::string pr_phase, pr_head_sha, pr_blocked_on, pr_round, pr_asked;
   std::string against;
+  std::string base_ref;  // verify, attest --base-ref
   // The lifecycle verbs. Optional flags are recorded only when given (count), so an empty
   // --expected-revision is refused rather than ignored.
   LifecycleOptions life;
@@ -232,10 +233,21 @@ void DefineVerify(CLI::App* review, Invocation* in) {
                    "principal of --allowed-signers (else untrusted, exit 10)");
   verify
       ->add_option("--allowed-signers", in->verify_options.allowed_signers,
-                   "git's allowed signers file (with --require-signature)")
+                   "git's allowed signers file (with --require-signature or --min-approvals)")
       ->type_name("FILE");
+  verify
+      ->add_option("--min-approvals", in->verify_options.min_approvals,
+                   "--lineage: at least N distinct principals of --allowed-signers signed an "
+                   "approval of the round as its actor (else untrusted, exit 10)")
+      ->type_name("N");
+  verify
+      ->add_option("--base-ref", in->base_ref,
+                   "--lineage with --allowed-signers: an approval by an author or committer "
+                   "(by email) of REF..HEAD does not count")
+      ->type_name("REF");
   verify->callback([in, verify] {
     if (verify->count("--against")) in->verify_options.against = in->against;
+    if (verify->count("--base-ref")) in->verify_options.base_ref = in->base_ref;
     in->action = [in] { return RunVerify(in->common, in->verify_options); };
   });
 }
@@ -250,8 +262,20 @@ void DefineAttest(CLI::App* review, Invocation* in) {
       ->add_option("--output", in->attest_options.output,
                    "Write the Statement to FILE (atomically) instead of stdout")
       ->type_name("FILE");
-  attest->callback(
-      [in] { in->action = [in] { return RunAttest(in->common, in->attest_options); }; });
+  attest
+      ->add_option("--allowed-signers", in->attest_options.allowed_signers,
+                   "Name each approval that counts (signed as its actor by a principal of FILE): "
+                   "its principal and key fingerprint")
+      ->type_name("FILE");
+  attest
+      ->add_option("--base-ref", in->base_ref,
+                   "With --allowed-signers: an approval by an author or committer (by email) of "
+                   "REF..HEAD does not count")
+      ->type_name("REF");
+  attest->callback([in, attest] {
+    if (attest->count("--base-ref")) in->attest_options.base_ref = in->base_ref;
+    in->action = [in] { return RunAttest(in->common, in->attest_options); };
+  });
 }
 
 void DefineComment(CLI::App* review, Invocation* in) {
@@ -407,7 +431,9 @@ void DefineVerdict(CLI::App* review, Invocation* in) {
                    "APPROVE | REQUEST_CHANGES | NEEDS_DISCUSSION (reviewer); APPROVE | FIXED | "
                    "NO_CHANGES (docs-reviewer; FIXED and NO_CHANGES keep the state)")
       ->required();
-  verdict->add_option("--actor", in->life.actor, "Who decides")->required();
+  verdict->add_option("--actor", in->life.actor,
+                      "Who decides (required unless --sign: then the signing key's principal in "
+                      "gpg.ssh.allowedSignersFile)");
   verdict
       ->add_option("--role", in->life.role,
                    "The actor's role: reviewer or docs-reviewer (others: forbidden)")

@@ -52,10 +52,18 @@ int RunVerdict(const CommonOptions& common, const LifecycleOptions& o) {
     out["at"] = r.at;
     out["token"] = NullIfEmpty(r.token);
     out["signed"] = r.signed_approval;
+    out["actor"] = r.actor;
+    out["approval"] = NullIfEmpty(r.approval);
     return PrintJson(out);
   }
   std::cout << r.verdict << " " << r.lineage << ": " << r.previous_state << " -> " << r.state
             << "\n  revision: " << r.revision << "\n";
+  if (r.approval == "co_approval") {
+    std::cout << "  a co-approval of the approved round (a history commit; the record is as it "
+                 "was)\n";
+  } else if (r.approval == "repeat") {
+    std::cout << "  this actor already approved the round: nothing written\n";
+  }
   if (r.signed_approval) std::cout << "  signed:   the approval's history commit (SSH)\n";
   if (!r.token.empty()) {
     std::cout << "  token:    " << r.token

@@ -1,4 +1,5 @@
 // review verify.
+#include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -9,28 +10,69 @@
 #include "store/file_io.h"
 
 namespace gentle::cli {
+namespace {
+
+// The approval policy's flags (docs/ci.md, "Approval policies"), checked before anything is read.
+Status CheckPolicyFlags(const VerifyOptions& o) {
+  const bool policy = o.require_signature || o.min_approvals != 0 || o.base_ref;
+  if (policy && o.lineage.empty()) {
+    return Status(Code::kUsage,
+                  "--require-signature, --min-approvals and --base-ref need --lineage: an "
+                  "envelope carries no history, so no signature");
+  }
+  if (o.min_approvals < 0) return Status(Code::kUsage, "--min-approvals must be at least 1");
+  if (policy != !o.allowed_signers.empty()) {
+    return Status(Code::kUsage,
+                  "--allowed-signers FILE goes with --require-signature or --min-approvals N "
+                  "(and --base-ref REF needs it: who approved is known only from a signature)");
+  }
+  if (!o.allowed_signers.empty() && !o.require_signature && o.min_approvals == 0) {
+    return Status(Code::kUsage,
+                  "--allowed-signers FILE needs --require-signature or --min-approvals N");
+  }
+  return Status::Ok();
+}
+
+// An actor from a history (untrusted text) as a JSON string: no control character reaches the
+// terminal.
+std::string Quoted(const std::string& text) {
+  return nlohmann::json(text).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+nlohmann::ordered_json ApprovalsJson(const exporter::ApprovalTally& tally, int required) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const exporter::JudgedApproval& a : tally.approvals) {
+    list.push_back({{"kind", std::string(store::ApprovalKindName(a.approval.kind))},
+                    {"commit", a.approval.commit},
+                    {"actor", a.approval.actor},
+                    {"role", a.approval.role},
+                    {"principal", NullIfEmpty(a.principal)},
+                    {"key", NullIfEmpty(a.key)},
+                    {"counted", a.counted()},
+                    {"reason", NullIfEmpty(a.reason)}});
+  }
+  return {{"required", required}, {"count", tally.count()}, {"list", list}};
+}
+
+}  // namespace
 
 int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   if (options.lineage.empty() == options.envelope.empty()) {
     return ReportError(Status(Code::kUsage, "verify needs exactly one of --lineage or --envelope"),
                        common.json);
   }
-  if (options.require_signature != !options.allowed_signers.empty()) {
-    return ReportError(
-        Status(Code::kUsage, "--require-signature and --allowed-signers FILE go together"),
-        common.json);
+  if (Status st = CheckPolicyFlags(options); !st.ok()) return ReportError(st, common.json);
+  std::optional<exporter::ApprovalPolicy> policy;
+  if (!options.allowed_signers.empty()) {
+    policy.emplace();
+    policy->allowed_signers = options.allowed_signers;
+    policy->require_signature = options.require_signature;
+    policy->min_approvals = std::max(options.min_approvals, 1);
+    policy->base_ref = options.base_ref;
   }
-  if (options.require_signature && options.lineage.empty()) {
-    return ReportError(Status(Code::kUsage,
-                              "--require-signature needs --lineage: an envelope carries no "
-                              "history, so no signature"),
-                       common.json);
-  }
-  std::optional<std::string> allowed_signers;
-  if (options.require_signature) allowed_signers = options.allowed_signers;
   Result<exporter::VerifyResult> result = Status(Code::kInternal, "unreached");
   if (!options.lineage.empty()) {
-    result = exporter::VerifyLineage(common.cwd, options.lineage, options.against, allowed_signers);
+    result = exporter::VerifyLineage(common.cwd, options.lineage, options.against, policy);
   } else {
     auto text = store::ReadFileLimited(options.envelope, exporter::kMaxEnvelopeBytes);
     if (!text.ok()) {
@@ -60,6 +102,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
                           {"principal", r.signer},
                           {"key", NullIfEmpty(r.signer_key)}};
     }
+    if (r.tally) out["approvals"] = ApprovalsJson(*r.tally, std::max(options.min_approvals, 1));
     if (!options.envelope.empty()) {
       out["checked"] = exporter::EnvelopeChecked();
       out["self_asserted"] = r.self_asserted;
@@ -77,6 +120,18 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   if (!r.signer.empty()) {
     std::cout << "  approval signed by " << r.signer << " (history commit " << r.approval_commit
               << ")\n";
+  }
+  if (r.tally) {
+    std::cout << "  " << r.tally->count() << " counted signed approval"
+              << (r.tally->count() == 1 ? "" : "s") << " (" << std::max(options.min_approvals, 1)
+              << " required)\n";
+    for (const exporter::JudgedApproval& a : r.tally->approvals) {
+      std::cout << "    " << (a.counted() ? "counted " : "skipped ") << Quoted(a.approval.actor)
+                << " (" << store::ApprovalKindName(a.approval.kind) << " " << a.approval.commit
+                << ")";
+      if (!a.counted()) std::cout << ": " << a.reason;
+      std::cout << "\n";
+    }
   }
   if (r.consumed) {
     std::cout << "  approved, and the approval's acknowledgement was burned since (consumed)\n";

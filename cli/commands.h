@@ -39,6 +39,9 @@ struct VerifyOptions {
   std::optional<std::string> against;
   bool require_signature = false;  // with allowed_signers, --lineage only
   std::string allowed_signers;
+  int min_approvals = 0;  // 0: not given (export/approval_policy.h)
+  std::optional<std::string> base_ref;
+  // The rebase policy's flag joins these (docs/ci.md, "Approval policies").
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 
@@ -58,7 +61,9 @@ int RunImport(const CommonOptions& common, const ImportOptions& options);
 // The Statement is JSON with or without --json (which makes errors JSON too).
 struct AttestOptions {
   std::string lineage;
-  std::string output;  // empty: stdout
+  std::string output;           // empty: stdout
+  std::string allowed_signers;  // names the counted approvals (export/approval_policy.h)
+  std::optional<std::string> base_ref;
 };
 int RunAttest(const CommonOptions& common, const AttestOptions& options);
 

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 #include <time.h>
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -17,6 +18,7 @@ struct SignerLine {
   std::optional<std::string> namespaces;
   std::optional<int64_t> valid_after, valid_before;
   std::string public_key;  // wire-format blob
+  std::string comment;     // the rest of the line after the key, trimmed
 };
 
 bool IsSpace(char c) { return c == ' ' || c == '\t' || c == '\r'; }
@@ -117,7 +119,46 @@ std::optional<SignerLine> ParseLine(std::string_view line) {
     if (!blob) return std::nullopt;
   }
   out.public_key = std::move(*blob);
+  const size_t comment = line.find_first_not_of(" \t\r", pos);
+  if (comment != std::string_view::npos) {
+    const size_t last = line.find_last_not_of(" \t\r");
+    out.comment = std::string(line.substr(comment, last - comment + 1));
+  }
   return out;
+}
+
+// Calls `visit` with every line of the file that parses.
+template <typename Visit>
+void ForEachLine(std::string_view allowed_signers, Visit visit) {
+  size_t pos = 0;
+  while (pos <= allowed_signers.size()) {
+    size_t end = allowed_signers.find('\n', pos);
+    if (end == std::string_view::npos) end = allowed_signers.size();
+    const std::optional<SignerLine> line = ParseLine(allowed_signers.substr(pos, end - pos));
+    pos = end + 1;
+    if (line) visit(*line);
+  }
+}
+
+std::vector<std::string> SplitPrincipals(const std::string& principals) {
+  std::vector<std::string> out;
+  for (std::string& p : SplitOptions(principals)) {
+    if (!p.empty()) out.push_back(std::move(p));
+  }
+  return out;
+}
+
+// "a@b" from "a@b" or "<a@b>"; "" when the token holds no '@' between other characters.
+std::string EmailOf(std::string token) {
+  if (token.size() >= 2 && token.front() == '<' && token.back() == '>') {
+    token = token.substr(1, token.size() - 2);
+  }
+  const size_t at = token.find('@');
+  if (at == std::string::npos || at == 0 || at + 1 == token.size() ||
+      token.find_first_of("<>\" \t", 0) != std::string::npos) {
+    return "";
+  }
+  return token;
 }
 
 // ssh's match_pattern_list: false when a negated pattern matches or none matches.
@@ -156,13 +197,9 @@ std::string_view SignerRefusalName(SignerRefusal refusal) {
 SignerDiagnosis DiagnoseSignerRefusal(std::string_view allowed_signers, std::string_view public_key,
                                       int64_t time, std::string_view name_space) {
   std::optional<SignerDiagnosis> wrong_namespace, expired, not_yet_valid, allowed;
-  size_t pos = 0;
-  while (pos <= allowed_signers.size()) {
-    size_t end = allowed_signers.find('\n', pos);
-    if (end == std::string_view::npos) end = allowed_signers.size();
-    const std::optional<SignerLine> line = ParseLine(allowed_signers.substr(pos, end - pos));
-    pos = end + 1;
-    if (!line || line->cert_authority || line->public_key != public_key) continue;
+  ForEachLine(allowed_signers, [&](const SignerLine& entry) {
+    const SignerLine* line = &entry;
+    if (line->cert_authority || line->public_key != public_key) return;
     const SignerDiagnosis found{SignerRefusal::kNotAllowed, line->principals};
     const bool too_late = line->valid_before && time > *line->valid_before;
     const bool too_early = line->valid_after && time < *line->valid_after;
@@ -170,19 +207,66 @@ SignerDiagnosis DiagnoseSignerRefusal(std::string_view allowed_signers, std::str
     if (too_early && !not_yet_valid) {
       not_yet_valid = SignerDiagnosis{SignerRefusal::kNotYetValid, found.principal};
     }
-    if (too_late || too_early) continue;
+    if (too_late || too_early) return;
     if (line->namespaces && !NamespaceAllowed(*line->namespaces, name_space)) {
       if (!wrong_namespace) {
         wrong_namespace = SignerDiagnosis{SignerRefusal::kWrongNamespace, found.principal};
       }
-      continue;
+      return;
     }
     if (!allowed) allowed = found;
-  }
+  });
   for (const auto* diagnosis : {&allowed, &wrong_namespace, &expired, &not_yet_valid}) {
     if (*diagnosis) return **diagnosis;
   }
   return SignerDiagnosis{};
+}
+
+std::vector<std::string> PrincipalsOfKey(std::string_view allowed_signers,
+                                         std::string_view public_key) {
+  std::vector<std::string> out;
+  ForEachLine(allowed_signers, [&](const SignerLine& line) {
+    if (line.cert_authority || line.public_key != public_key) return;
+    for (std::string& principal : SplitPrincipals(line.principals)) {
+      if (std::find(out.begin(), out.end(), principal) == out.end()) {
+        out.push_back(std::move(principal));
+      }
+    }
+  });
+  return out;
+}
+
+std::vector<std::string> PrincipalEmails(std::string_view allowed_signers,
+                                         std::string_view public_key,
+                                         const std::string& principal) {
+  std::vector<std::string> out;
+  auto add = [&](const std::string& email) {
+    if (!email.empty() && std::find(out.begin(), out.end(), email) == out.end()) {
+      out.push_back(email);
+    }
+  };
+  add(EmailOf(principal));
+  ForEachLine(allowed_signers, [&](const SignerLine& line) {
+    if (line.cert_authority || line.public_key != public_key) return;
+    const std::vector<std::string> principals = SplitPrincipals(line.principals);
+    if (std::find(principals.begin(), principals.end(), principal) == principals.end()) return;
+    size_t pos = 0;
+    while (pos < line.comment.size()) {
+      std::string_view token = NextToken(line.comment, &pos);
+      if (token.empty()) break;
+      add(EmailOf(std::string(token)));
+    }
+  });
+  return out;
+}
+
+std::optional<std::string> PublicKeyBlob(std::string_view text) {
+  size_t pos = 0;
+  const std::string_view type = NextToken(text, &pos);
+  const std::string_view base64 = NextToken(text, &pos);
+  size_t end = base64.size();
+  while (end > 0 && base64[end - 1] == '\n') --end;
+  return KeyBlob(type, base64.substr(0, end));
 }
 
 std::string SshTimestamp(int64_t time) {

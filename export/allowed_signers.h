@@ -9,6 +9,9 @@
 // (YYYYMMDD[Z] or YYYYMMDDHHMM[SS][Z], the system time zone unless suffixed Z, as ssh-keygen
 // reads them; valid-after is inclusive, valid-before too).
 //
+// PrincipalsOfKey, PrincipalEmails and PublicKeyBlob serve the approval policy (who signed,
+// by which addresses: export/approval_policy.h) and `verdict APPROVE --sign` without --actor.
+//
 // DiagnoseSignerRefusal, over the lines whose key is `public_key` (wire-format blob):
 //   none                                                     kUnknownKey
 //   one valid at `time` whose namespaces exclude `name_space` kWrongNamespace
@@ -20,8 +23,10 @@
 #define GENTLE_EXPORT_ALLOWED_SIGNERS_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace gentle::exporter {
 
@@ -38,6 +43,22 @@ struct SignerDiagnosis {
 
 SignerDiagnosis DiagnoseSignerRefusal(std::string_view allowed_signers, std::string_view public_key,
                                       int64_t time, std::string_view name_space);
+
+// The principals of the entries (cert-authority lines aside) whose key is `public_key`, in file
+// order, each once: a line's principals are its comma-separated first field.
+std::vector<std::string> PrincipalsOfKey(std::string_view allowed_signers,
+                                         std::string_view public_key);
+
+// The email addresses a principal is known by (docs/ci.md, "Who is an author"), each once: the
+// principal itself when it is an address (`local@domain`), then every address (`a@b` or `<a@b>`)
+// among the comment words after the key of each entry whose key is `public_key` and whose
+// principals include `principal`. Compared case-insensitively by the caller.
+std::vector<std::string> PrincipalEmails(std::string_view allowed_signers,
+                                         std::string_view public_key, const std::string& principal);
+
+// The wire-format blob of an OpenSSH public key text (`type base64 [comment]`, one line), nullopt
+// when the text is not one.
+std::optional<std::string> PublicKeyBlob(std::string_view text);
 
 // "YYYYMMDDHHMMSSZ" for `time` (seconds since the epoch): the form ssh-keygen's -Overify-time=
 // and the validity options take.

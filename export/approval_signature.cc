@@ -1,15 +1,14 @@
 #include "export/approval_signature.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "export/allowed_signers.h"
 #include "export/ssh_signature_blob.h"
 #include "store/file_io.h"
 #include "store/git/commit_signature.h"
-#include "store/history_ref.h"
 #include "store/program_run.h"
-#include "store/record.h"
-#include "store/review_state.h"
+#include "store/round_approvals.h"
 #include "store/scratch_dir.h"
 
 namespace gentle::exporter {
@@ -18,8 +17,6 @@ namespace {
 constexpr const char* kProgram = "ssh-keygen";
 constexpr std::string_view kSshSignatureBegin = "-----BEGIN SSH SIGNATURE-----";
 constexpr size_t kMaxAllowedSignersBytes = 16u << 20;
-// A history with more commits of one revision than this is not one this tool wrote.
-constexpr int kMaxSameRevisionCommits = 1000;
 
 Status Untrusted(const std::string& commit, const std::string& reason, const std::string& why) {
   return Status(Code::kUntrusted, "the approval's history commit " + commit + " " + why)
@@ -123,26 +120,18 @@ Result<std::optional<std::string>> FindApprovalCommit(const store::git::Reposito
                                                       const std::string& lineage,
                                                       const std::string& tip,
                                                       const std::string& revision) {
-  std::optional<std::string> next = tip;
-  for (int walked = 0; next && walked < kMaxSameRevisionCommits; ++walked) {
-    GENTLE_ASSIGN_OR_RETURN(store::HistoryCommit commit, store::ReadHistoryCommit(repo, *next));
-    // The approval made this revision: commits below the first of another revision are older.
-    if (commit.legacy_pin || commit.revision != revision) break;
-    if (commit.verb == "verdict" && store::IsState(commit.state, store::ReviewState::kApproved)) {
-      auto record = store::ParseRecordFile(commit.record_file, lineage);
-      if (record.ok() && record->revision == revision &&
-          store::IsState(record->state, store::ReviewState::kApproved)) {
-        return std::optional<std::string>(commit.id);
-      }
-    }
-    next = commit.parent;
+  GENTLE_ASSIGN_OR_RETURN(std::vector<store::RoundApproval> approvals,
+                          store::RoundApprovals(repo, lineage, tip, revision));
+  if (approvals.empty() || approvals.front().kind != store::ApprovalKind::kVerdict) {
+    return std::optional<std::string>();
   }
-  return std::optional<std::string>();
+  return std::optional<std::string>(approvals.front().commit);
 }
 
 Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& repo,
                                                  const std::string& commit,
-                                                 const std::string& allowed_signers) {
+                                                 const std::string& allowed_signers,
+                                                 const std::string& actor) {
   auto allowed_text = store::ReadFileLimited(allowed_signers, kMaxAllowedSignersBytes);
   if (!allowed_text.ok()) {
     return Status(Code::kUsage, "cannot read --allowed-signers " + allowed_signers);
@@ -201,6 +190,16 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
       pos = end + 1;
     }
   }
+  // The recorded actor first: a key several principals hold verifies as the one that approved.
+  // find-principals names the first entry's principals only, so an actor another entry of the
+  // file gives this key is tried too; `-Y verify -I` decides, as for the others.
+  const std::vector<std::string> holders = PrincipalsOfKey(*allowed_text, blob->public_key);
+  if (!actor.empty() && std::find(holders.begin(), holders.end(), actor) != holders.end() &&
+      std::find(principals.begin(), principals.end(), actor) == principals.end()) {
+    principals.push_back(actor);
+  }
+  std::stable_partition(principals.begin(), principals.end(),
+                        [&](const std::string& p) { return !actor.empty() && p == actor; });
   for (const std::string& principal : principals) {
     GENTLE_ASSIGN_OR_RETURN(store::ProgramOutput verified,
                             RunSshKeygen(commit,
@@ -209,6 +208,8 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
                                          signature->payload));
     if (verified.exit_code == 0) {
       out.principal = principal;
+      out.public_key = blob->public_key;
+      out.emails = PrincipalEmails(*allowed_text, blob->public_key, principal);
       return out;
     }
   }

@@ -1,11 +1,9 @@
 // Signed approvals, the read side (docs/ci.md, docs/format.md): which history commit holds a
 // lineage's approval, and whether its SSH signature is by a principal the caller allows.
 //
-// FindApprovalCommit walks from `tip` by first parent (any history: the local ref's or a fetched
-// one's), through the commits whose Revision trailer is `revision` (at most 1000), to the newest
-// `verdict` commit whose State trailer is `approved` and whose review-state.json verifies as an
-// approved record of `lineage` with revision `revision` (for a burned lineage that is the burn
-// commit's parent). nullopt when no commit does.
+// FindApprovalCommit: the `verdict` commit that approved `revision` in the history from `tip`
+// (any history: the local ref's or a fetched one's), as store/round_approvals.h finds it (for a
+// burned lineage below the burn commit, and below any co-approval). nullopt when no commit does.
 //
 // CheckApprovalSignature takes a commit id, so it answers for local and fetched histories alike.
 // The commit's `gpgsig` (store/git/commit_signature.h) must be an SSH signature that
@@ -24,6 +22,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "store/git/repository.h"
 #include "store/status.h"
@@ -37,13 +36,20 @@ Result<std::optional<std::string>> FindApprovalCommit(const store::git::Reposito
 
 struct ApprovalSignature {
   std::string commit;
-  std::string principal;  // the allowed signer that accepted it
-  std::string key;        // the key's fingerprint ("SHA256:..."), when reported
+  std::string principal;   // the allowed signer that accepted it
+  std::string key;         // the key's fingerprint ("SHA256:..."), when reported
+  std::string public_key;  // the signing key's wire-format blob
+  // The addresses the principal is known by (export/allowed_signers.h PrincipalEmails).
+  std::vector<std::string> emails;
 };
 
+// `actor` (may be empty): the approval's recorded actor, tried first among the principals that
+// hold the key (also when an entry other than the first that find-principals reports gives it
+// the key).
 Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& repo,
                                                  const std::string& commit,
-                                                 const std::string& allowed_signers);
+                                                 const std::string& allowed_signers,
+                                                 const std::string& actor = "");
 
 }  // namespace gentle::exporter
 

@@ -62,9 +62,28 @@ Status FillApprover(const store::git::Repository& repo, const store::RecordView&
   return Status::Ok();
 }
 
+// The approvals that count under `policy`, in the history FillApprover read.
+Status FillCounted(const store::git::Repository& repo, const store::RecordView& record,
+                   const std::string& fetched_tip, const ApprovalPolicy& policy, Attestation* out) {
+  std::optional<std::string> tip;
+  if (!fetched_tip.empty()) {
+    tip = fetched_tip;
+  } else {
+    GENTLE_ASSIGN_OR_RETURN(tip, store::LocalHistoryTip(repo, record.lineage_id));
+  }
+  auto tally = TallyApprovals(repo, record.lineage_id, tip, record.revision, policy);
+  if (!tally.ok()) return Status(tally.status()).WithLineage(record.lineage_id);
+  out->approvals.emplace();
+  for (JudgedApproval& a : tally->approvals) {
+    if (a.counted()) out->approvals->push_back(std::move(a));
+  }
+  return Status::Ok();
+}
+
 }  // namespace
 
-Result<Attestation> Attest(const std::string& cwd, const std::string& lineage) {
+Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
+                           const std::optional<ApprovalPolicy>& policy) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(lineage));
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
@@ -116,6 +135,7 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage) {
   out.engine = derived->engine;
   out.source = loaded->source;
   GENTLE_RETURN_IF_ERROR(FillApprover(repo, record, fetched_tip, &out));
+  if (policy) GENTLE_RETURN_IF_ERROR(FillCounted(repo, record, fetched_tip, *policy, &out));
   return out;
 }
 
@@ -149,6 +169,20 @@ std::string RenderStatement(const Attestation& a) {
   p["consumed"] = a.consumed;
   p["source"] = a.source.empty() ? Json(nullptr) : Json(a.source);
   p["signed"] = a.is_signed;
+  if (a.approvals) {
+    Json list = Json::array();
+    for (const JudgedApproval& counted : *a.approvals) {
+      Json entry;
+      entry["principal"] = counted.principal;
+      entry["key"] = counted.key.empty() ? Json(nullptr) : Json(counted.key);
+      entry["history_commit"] = counted.approval.commit;
+      entry["kind"] = std::string(store::ApprovalKindName(counted.approval.kind));
+      entry["actor"] = counted.approval.actor;
+      entry["role"] = counted.approval.role;
+      list.push_back(std::move(entry));
+    }
+    p["approvals"] = std::move(list);
+  }
   return store::MarshalCompact(j) + "\n";
 }
 

@@ -14,14 +14,18 @@
 // the same revision (a burn, a sync of that record). A record approved without such a history (by
 // the Go gentle-ai) has `actor`, `role` and `history_commit` null. The predicate says where the
 // history came from (`source`) and whether its approval commit is signed (`signed`): an unsigned
-// or fetched history proves which tree was approved in it, not who approved it.
+// or fetched history proves which tree was approved in it, not who approved it. With an allowed
+// signers file, `approvals` names each approval that counts (its principal, key fingerprint,
+// commit, kind, actor and role): only those are vouched for by a signature.
 #ifndef GENTLE_EXPORT_ATTEST_H_
 #define GENTLE_EXPORT_ATTEST_H_
 
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
+#include "export/approval_policy.h"
 #include "export/engine.h"
 #include "store/status.h"
 
@@ -46,9 +50,16 @@ struct Attestation {
   // Whether the approval's history commit carries a signature (gpgsig). Not checked against any
   // signer here: `verify --require-signature` does that.
   bool is_signed = false;
+  // With an approval policy (attest --allowed-signers FILE [--base-ref REF]): the approvals of the
+  // round that count (export/approval_policy.h), in history order; nullopt without one (the
+  // Statement then has no `approvals` member, as before there were policies).
+  std::optional<std::vector<JudgedApproval>> approvals;
 };
 
-Result<Attestation> Attest(const std::string& cwd, const std::string& lineage);
+// `policy`: its min_approvals and require_signature are not applied (verify is the gate); the
+// approvals that count are named.
+Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
+                           const std::optional<ApprovalPolicy>& policy = {});
 
 // The Statement: compact JSON as Go's json.Marshal writes it, members in the order
 // docs/attestation.md lists, with a trailing newline.

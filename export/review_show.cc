@@ -105,8 +105,11 @@ Result<ShowEvent> EventOf(const store::git::Repository& repo, const std::string&
   event.revision = commit.revision;
   event.state = commit.state;
   event.round = record.generation;
-  if (commit.verb != "verdict") return event;
-  const std::string name = "verdicts/" + std::to_string(record.generation) + ".md";
+  if (!event.HasVerdict()) return event;
+  // A co-approval's own verdict file is co-approval.md (docs/format.md, "Co-approvals").
+  const std::string name = commit.verb == store::kCoApproveVerb
+                               ? std::string(store::kHistoryCoApprovalName)
+                               : "verdicts/" + std::to_string(record.generation) + ".md";
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
                           store::ReadHistoryFile(repo, commit.id, name));
   if (!file) {

@@ -42,13 +42,14 @@ namespace gentle::exporter {
 
 struct ShowEvent {
   std::string commit;  // the history commit, hex
-  std::string verb;    // start, verdict, revise, invalidate, burn, abandon, sync
+  std::string verb;    // start, verdict, co-approve, revise, invalidate, burn, abandon, sync
   std::string at, revision, state;
   int64_t round = 0;
-  // A verdict: its verdict file and the signature status of its commit.
+  // A verdict or a co-approval: its verdict file and the signature status of its commit.
   std::string verdict, actor, role, body;
   std::string signature;  // unsigned | signed | verified | untrusted; empty unless a verdict
   std::string signer;     // verified: the principal; untrusted: the reason
+  bool HasVerdict() const { return verb == "verdict" || verb == "co-approve"; }
 };
 
 // A derived diff, or the budget refusal that stands in for it.

@@ -252,14 +252,14 @@ Result<std::string> EventItem(const ShowEvent& e) {
                     (e.verdict.empty() ? "" : " verdict-" + Escape(e.verdict)) + "\"><h3>" +
                     Escape(e.verb) + (e.verdict.empty() ? "" : " " + Escape(e.verdict)) +
                     " <small>(round " + std::to_string(e.round) + ")</small></h3><dl>";
-  if (e.verb == "verdict") {
+  if (e.HasVerdict()) {
     out += Row("Actor", e.actor) + Row("Role", e.role);
     out += "<dt>Signature</dt><dd class=\"sig-" + Escape(e.signature) + "\">" +
            Escape(e.signature) + (e.signer.empty() ? "" : " (" + Escape(e.signer) + ")") + "</dd>";
   }
   out += Row("Date", e.at) + Row("State", e.state) + Row("Revision", e.revision) +
          Row("Commit", e.commit) + "</dl>\n";
-  if (e.verb == "verdict") {
+  if (e.HasVerdict()) {
     GENTLE_ASSIGN_OR_RETURN(std::string body, SafeMarkdownHtml(e.body));
     out += "<div class=\"body\">" + body + "</div>\n";
   }

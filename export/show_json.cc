@@ -12,7 +12,7 @@ Json OrNull(const std::string& value, bool present) {
 }
 
 Json EventJson(const ShowEvent& e) {
-  const bool verdict = e.verb == "verdict";
+  const bool verdict = e.HasVerdict();
   Json j;
   j["verb"] = e.verb;
   j["round"] = e.round;

@@ -142,7 +142,7 @@ void Event(const ShowEvent& e, bool colour, std::string* out) {
   std::string title = Visible(e.verb);
   if (!e.verdict.empty()) title += " " + Visible(e.verdict);
   *out += Yellow(title, colour) + " (round " + std::to_string(e.round) + ")\n";
-  if (e.verb == "verdict") {
+  if (e.HasVerdict()) {
     *out += "Actor:     " + Visible(e.actor) + " (" + Visible(e.role) + ")\n";
     *out += "Signature: " + e.signature + (e.signer.empty() ? "" : " (" + Visible(e.signer) + ")") +
             "\n";

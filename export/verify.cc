@@ -1,6 +1,5 @@
 #include "export/verify.h"
 
-#include "export/approval_signature.h"
 #include "export/burned_approval.h"
 #include "export/context_export.h"
 #include "export/derivation.h"
@@ -147,28 +146,25 @@ Result<std::optional<std::string>> HistoryTip(const store::git::Repository& repo
   return std::optional<std::string>(store::git::OidHex(target));
 }
 
-// The approval's history commit of `record` (in the history that answered: the local one, or
-// `source`'s fetched one) and its signature against `allowed_signers`.
-Status CheckSignedApproval(const store::git::Repository& repo, const store::RecordView& record,
-                           const std::string& source, const std::string& allowed_signers,
-                           VerifyResult* result) {
+// The approvals of `record`'s round in the history that answered (the local one, or `source`'s
+// fetched one), judged by `policy` (export/approval_policy.h).
+Status CheckApprovals(const store::git::Repository& repo, const store::RecordView& record,
+                      const std::string& source, ApprovalPolicy policy,
+                      const std::optional<std::string>& against, VerifyResult* result) {
   const std::string& lineage = record.lineage_id;
+  if (against) policy.head = *against;
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> tip, HistoryTip(repo, lineage, source));
-  std::optional<std::string> commit;
-  if (tip) {
-    GENTLE_ASSIGN_OR_RETURN(commit, FindApprovalCommit(repo, lineage, *tip, record.revision));
+  auto tally = TallyApprovals(repo, lineage, tip, record.revision, policy);
+  if (!tally.ok()) return Status(tally.status()).WithLineage(lineage);
+  GENTLE_RETURN_IF_ERROR(CheckApprovalPolicy(*tally, policy, lineage));
+  for (const JudgedApproval& a : tally->approvals) {
+    if (policy.require_signature && a.approval.kind == store::ApprovalKind::kVerdict) {
+      result->approval_commit = a.approval.commit;
+      result->signer = a.principal;
+      result->signer_key = a.key;
+    }
   }
-  if (!commit) {
-    return Status(Code::kUntrusted, "lineage " + lineage +
-                                        " has no history commit holding its approval, so no "
-                                        "signature can vouch for it")
-        .WithDetail("reason", "unsigned");
-  }
-  GENTLE_ASSIGN_OR_RETURN(ApprovalSignature signature,
-                          CheckApprovalSignature(repo, *commit, allowed_signers));
-  result->approval_commit = signature.commit;
-  result->signer = signature.principal;
-  result->signer_key = signature.key;
+  result->tally = std::move(tally).value();
   return Status::Ok();
 }
 
@@ -176,14 +172,14 @@ Status CheckSignedApproval(const store::git::Repository& repo, const store::Reco
 
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
                                    const std::optional<std::string>& against,
-                                   const std::optional<std::string>& allowed_signers) {
+                                   const std::optional<ApprovalPolicy>& policy) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(lineage));
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   auto loaded = LoadForRead(repo, lineage);
   bool consumed = false;
-  if (!loaded.ok() && loaded.status().code() == Code::kConsumed && (against || allowed_signers)) {
+  if (!loaded.ok() && loaded.status().code() == Code::kConsumed && (against || policy)) {
     // A spent approval is what CI sees after a merge: the history's burn commit holds it.
     auto burned = loaded.status().details().count("source") ? FetchedBurnedApproval(repo, lineage)
                                                             : LocalBurnedApproval(repo, lineage);
@@ -210,16 +206,15 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   Fill(*derived, &result);
   Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
   if (!against_status.ok()) return against_status.WithLineage(lineage);
-  if ((against || allowed_signers) &&
-      !store::IsState(record.state, store::ReviewState::kApproved)) {
+  if ((against || policy) && !store::IsState(record.state, store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
                                          ", not approved; the merge is not authorised")
         .WithLineage(lineage);
   }
-  if (allowed_signers) {
-    Status signed_status = CheckSignedApproval(repo, record, loaded->fetched ? loaded->source : "",
-                                               *allowed_signers, &result);
-    if (!signed_status.ok()) return signed_status.WithLineage(lineage);
+  if (policy) {
+    Status approvals = CheckApprovals(repo, record, loaded->fetched ? loaded->source : "", *policy,
+                                      against, &result);
+    if (!approvals.ok()) return approvals.WithLineage(lineage);
   }
   return result;
 }

@@ -6,6 +6,10 @@
 // `against`: the tree of that revision must equal the current snapshot's candidate tree
 // (`not_reviewed` otherwise) and the lineage must be `approved` (`wrong_state` otherwise).
 //
+// With an approval policy (export/approval_policy.h) the approvals of the round are judged in the
+// history that answered, last: who signed each, whether that is its actor, thresholds and
+// self-approval.
+//
 // VerifyEnvelope: works in a fresh clone with no store. Everything the clone's objects can
 // re-derive is re-derived and compared, and any difference is `integrity_mismatch`: the
 // candidate_diff must be canonical padded base64 whose decoded length is byte_size (at most
@@ -31,6 +35,7 @@
 #include <string>
 #include <vector>
 
+#include "export/approval_policy.h"
 #include "export/engine.h"
 #include "store/status.h"
 
@@ -56,22 +61,24 @@ struct VerifyResult {
   // Lineage mode: the remote whose fetched history answered, or the remote an imported lineage
   // came from while no local mutation followed (store/provenance.h); empty otherwise.
   std::string source;
-  // With an allowed signers file: the approval's signed history commit and its signer.
+  // With --require-signature: the approving verdict's signed history commit and its signer.
   std::string approval_commit;
   std::string signer;
   std::string signer_key;
+  // With an approval policy (export/approval_policy.h): every approval of the round, judged.
+  std::optional<ApprovalTally> tally;
   // Envelope mode: the members the envelope carries that no object proves (EnvelopeSelfAsserted,
   // plus "round" and "round_revision" after "revision" when the envelope has them).
   std::vector<std::string> self_asserted;
 };
 
-// `allowed_signers` (verify --require-signature --allowed-signers FILE): the lineage must hold an
-// approval (`wrong_state` otherwise; a burned one counts, as with `against`) whose history commit
-// is signed by a principal of FILE (export/approval_signature.h; `untrusted` otherwise). Checked
-// after everything else.
+// `policy` (verify --allowed-signers FILE with --require-signature, --min-approvals N,
+// --base-ref REF): the lineage must hold an approval (`wrong_state` otherwise; a burned one
+// counts, as with `against`) whose approvals meet the policy (export/approval_policy.h;
+// `untrusted` otherwise), judged in the history that answered. Checked after everything else.
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
                                    const std::optional<std::string>& against,
-                                   const std::optional<std::string>& allowed_signers = {});
+                                   const std::optional<ApprovalPolicy>& policy = {});
 
 // `envelope_json` is the file's content.
 Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& envelope_json,

@@ -11,6 +11,7 @@
 #include "store/history_replay.h"
 #include "store/lineage_id.h"
 #include "store/review_state.h"
+#include "store/verdict_file.h"
 
 namespace gentle::store {
 namespace {
@@ -49,8 +50,8 @@ Status BrokenBy(const std::string& lineage, const std::string& commit, const std
 bool IsHistoryVerb(const std::string& verb) {
   static const char* const kVerbs[] = {"start",   "verdict", "invalidate", "burn",
                                        "abandon", "sync",    "revise"};
-  return std::any_of(std::begin(kVerbs), std::end(kVerbs),
-                     [&](const char* v) { return verb == v; });
+  return verb == kCoApproveVerb || std::any_of(std::begin(kVerbs), std::end(kVerbs),
+                                               [&](const char* v) { return verb == v; });
 }
 
 // The state a commit's State trailer must name for its record.
@@ -85,6 +86,28 @@ Status CheckShape(const std::string& lineage, const HistoryCommit& commit) {
   return Status::Ok();
 }
 
+// A co-approval commit (docs/format.md, "Co-approvals"): an approved record, and its own
+// co-approval.md an APPROVE from approved to approved by a named actor.
+Status CheckCoApproval(const git::Repository& repo, const std::string& lineage,
+                       const HistoryCommit& commit, const RecordView& record) {
+  if (!IsState(record.state, ReviewState::kApproved) || commit.verdict != "APPROVE") {
+    return Broken(lineage, commit.id, "a co-approval commit of a record that is not approved");
+  }
+  const std::string name(kHistoryCoApprovalName);
+  auto bytes = ReadHistoryFile(repo, commit.id, name);
+  if (!bytes.ok()) return BrokenBy(lineage, commit.id, "its " + name + ": ", bytes.status());
+  if (!*bytes) return Broken(lineage, commit.id, "a co-approval commit holds no " + name);
+  auto fields = ParseVerdictFile(**bytes);
+  if (!fields.ok())
+    return Broken(lineage, commit.id, "its " + name + ": " + fields.status().message());
+  if (fields->verdict != "APPROVE" || !IsState(fields->from_state, ReviewState::kApproved) ||
+      !IsState(fields->to_state, ReviewState::kApproved) || fields->actor.empty()) {
+    return Broken(lineage, commit.id,
+                  "its " + name + " is not an APPROVE of the approved record by a named actor");
+  }
+  return Status::Ok();
+}
+
 // The commit against its record; `later` is its successor (null for the tip, which may be
 // terminal).
 Status CheckCommit(const git::Repository& repo, git_odb* odb, const std::string& lineage,
@@ -108,6 +131,8 @@ Status CheckCommit(const git::Repository& repo, git_odb* odb, const std::string&
     GENTLE_RETURN_IF_ERROR(
         CheckTreePresent(odb, lineage, commit, commit.candidate_tree, "candidate"));
   }
+  if (commit.verb == kCoApproveVerb)
+    GENTLE_RETURN_IF_ERROR(CheckCoApproval(repo, lineage, commit, record));
   if (commit.terminal()) {
     if (later != nullptr) return Broken(lineage, commit.id, "a terminal commit has a successor");
     const bool burn = commit.verb == "burn";

@@ -4,9 +4,10 @@
 // A commit's tree: `base` and `candidate` (the snapshot trees of that revision),
 // `review-state.json` (the record file of that revision, byte for byte), `verdicts/<generation>.md`
 // (the verdict bodies; carried forward from the parent, a new verdict of the same generation
-// replaces the file, the parent keeps the old one), and on a terminal commit `tombstone.json`
-// (burn) or `reclaim-record.json` (abandon). Message: "<verb> <lineage>", a blank line, then
-// trailers `Lineage:`, `Revision:`, `State:`, `At:` (the mutation's RFC 3339 time),
+// replaces the file, the parent keeps the old one), on a co-approval commit `co-approval.md` (its
+// own APPROVE, in the verdict file's format; never carried to a child), and on a terminal commit
+// `tombstone.json` (burn) or `reclaim-record.json` (abandon). Message: "<verb> <lineage>", a blank
+// line, then trailers `Lineage:`, `Revision:`, `State:`, `At:` (the mutation's RFC 3339 time),
 // `Created-At:` (the lineage's start time, carried by every commit) and the verb's own.
 //
 // Commits are deterministic: author and committer `gentle-ai <gentle-ai@invalid>`, time = the
@@ -46,6 +47,10 @@ inline constexpr std::string_view kHistoryRecordName = "review-state.json";
 inline constexpr std::string_view kHistoryTombstoneName = "tombstone.json";
 inline constexpr std::string_view kHistoryAuditName = "reclaim-record.json";
 inline constexpr std::string_view kHistoryContextName = "context.json";
+// A co-approval commit's own verdict file (docs/format.md, "Co-approvals"): never carried forward.
+inline constexpr std::string_view kHistoryCoApprovalName = "co-approval.md";
+// The verb of a co-approval commit: a further APPROVE of an approved round by another actor.
+inline constexpr std::string_view kCoApproveVerb = "co-approve";
 
 // Size limits of a history's objects (docs/reliability.md, "Bounded reads of histories"). A
 // history may come from a remote, so every object read from one is refused as `corrupted` from
@@ -54,8 +59,8 @@ inline constexpr std::string_view kHistoryContextName = "context.json";
 //   - the commit object (message, trailers, signature) and the trees (the commit's tree and its
 //     verdicts/): kMaxHistoryObjectBytes;
 //   - review-state.json: kMaxRecordBytes (store/record.h), as the record file;
-//   - verdicts/<generation>.md: kMaxHistoryVerdictBytes (a body of at most 1 MiB, the
-//     --body-file limit, plus the front matter);
+//   - verdicts/<generation>.md and co-approval.md: kMaxHistoryVerdictBytes (a body of at most
+//     1 MiB, the --body-file limit, plus the front matter);
 //   - context.json: kMaxHistoryContextBytes (the --context file limit);
 //   - tombstone.json: kMaxTombstoneBytes, reclaim-record.json: kMaxAuditBytes, as their files.
 inline constexpr uint64_t kMaxHistoryObjectBytes = 1u << 20;
@@ -67,7 +72,7 @@ inline constexpr uint64_t kMaxHistoryContextBytes = 64u << 20;
 uint64_t HistoryFileLimit(std::string_view name);
 
 struct HistoryCommitSpec {
-  std::string verb;  // start, verdict, revise, invalidate, burn, abandon, sync
+  std::string verb;  // start, verdict, co-approve, revise, invalidate, burn, abandon, sync
   std::string lineage;
   std::string record_file;  // the record bytes of this revision
   std::string revision;

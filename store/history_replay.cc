@@ -28,6 +28,7 @@ HistoryReplay::Point HistoryReplay::PointOf(const HistoryCommit& commit, const R
   p.verdict = commit.verdict;
   p.state = record.state;
   p.revision = record.revision;
+  p.record_blob = commit.record_blob;
   p.context_unavailable = commit.context_unavailable;
   p.generation = record.generation;
   p.initial_identity = record.initial_snapshot.identity;
@@ -131,6 +132,16 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     }
     if (!IsState(child.state, ReviewState::kInvalidated) || !same_round) {
       return Broken(child.id, "an invalidate that does not keep the round as it was");
+    }
+    return Status::Ok();
+  }
+  if (child.verb == kCoApproveVerb) {
+    if (parent_state != ReviewState::kApproved) {
+      return Broken(child.id, "a co-approval" + from + " (a co-approval needs approved)");
+    }
+    if (child.revision != parent.revision || child.record_blob != parent.record_blob ||
+        !same_round) {
+      return Broken(child.id, "a co-approval that does not hold its parent's record and trees");
     }
     return Status::Ok();
   }

@@ -14,6 +14,8 @@
 //   revise      only from `correction_required`: the next generation, `reviewing`, the same
 //               initial snapshot and a current snapshot that is not the parent's;
 //   invalidate  only from `reviewing` in generation 1: `invalidated`, snapshots kept;
+//   co-approve  only from `approved`: a further APPROVE by another actor (docs/format.md,
+//               "Co-approvals"), holding the parent's record (the same blob) and trees;
 //   burn        only from `approved`, holding the parent's record (the same revision);
 //   abandon     from a state abandon accepts (store/review_state.h AcceptsAbandon), holding the
 //               parent's record;
@@ -62,7 +64,7 @@ class HistoryReplay {
  private:
   // What the replay keeps of one commit.
   struct Point {
-    std::string id, verb, verdict, state, revision, context_unavailable;
+    std::string id, verb, verdict, state, revision, record_blob, context_unavailable;
     int64_t generation = 0;
     std::string initial_identity, current_identity, base_tree, candidate_tree;
     bool local = false;  // at or below the local tip

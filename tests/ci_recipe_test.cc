@@ -46,9 +46,9 @@ std::string Review(LifecycleRepo& dev, const std::string& branch, const std::str
   INFO(started.out << started.err);
   REQUIRE(started.exit_code == 0);
   const std::string lineage = started.Json()["lineage"];
-  std::vector<std::string> args = {"verdict",  "--lineage", lineage,   "--verdict",
-                                   verdict,    "--actor",   "ana",     "--role",
-                                   "reviewer", "--body",    "Read it."};
+  std::vector<std::string> args = {
+      "verdict", "--lineage", lineage,  "--verdict", verdict, "--actor", "ana@example.invalid",
+      "--role",  "reviewer",  "--body", "Read it."};
   if (key != nullptr) {
     GitOk(dev.root(), {"config", "gpg.format", "ssh"});
     GitOk(dev.root(), {"config", "user.signingKey", key->file});

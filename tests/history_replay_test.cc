@@ -219,6 +219,64 @@ TEST_CASE("replay: a history whose root is not a start commit is refused") {
   ExpectReadersRefuse(f.origin, f.lineage, forged);
 }
 
+// A co-approval.md (the verdict file's format) of an APPROVE by bob.
+const std::string kCoApprovalFile =
+    "---\nverdict: \"APPROVE\"\nactor: \"bob\"\nrole: \"reviewer\"\nat: "
+    "\"2026-01-01T00:00:00Z\"\nfrom_state: \"approved\"\nto_state: \"approved\"\nbody_sha256: "
+    "\"sha256:0000000000000000000000000000000000000000000000000000000000000000\"\n---\nMine.";
+
+TEST_CASE("replay: a co-approval of a lineage nobody approved is refused") {
+  Forgery f;
+  // The record made approved in place (its own trees), as a co-approval of the reviewing start.
+  OrderedJson approved = f.state;
+  approved["state"] = "approved";
+  approved["approved_ack_token"] = std::string(64, 'a');
+  const std::string forged = Forge(f.origin, f.lineage, f.tip, "co-approve", approved, "approved",
+                                   {{"Verdict", "APPROVE"}}, {{"co-approval.md", kCoApprovalFile}});
+  ExpectReadersRefuse(f.origin, f.lineage, forged);
+}
+
+TEST_CASE("replay: a co-approval that changes the approved record is refused") {
+  Forgery f;
+  const LifecycleRepo::Approved a = f.origin.StartApproved();
+  const std::string tip = RevParse(f.origin, ReviewRef(a.lineage));
+  OrderedJson changed = StateAt(f.origin, tip);
+  changed["approved_ack_token"] = std::string(64, 'b');
+  const std::string forged = Forge(f.origin, a.lineage, tip, "co-approve", changed, "approved",
+                                   {{"Verdict", "APPROVE"}}, {{"co-approval.md", kCoApprovalFile}});
+  ExpectReadersRefuse(f.origin, a.lineage, forged);
+}
+
+TEST_CASE("replay: a co-approval without its co-approval.md is refused") {
+  Forgery f;
+  const LifecycleRepo::Approved a = f.origin.StartApproved();
+  const std::string tip = RevParse(f.origin, ReviewRef(a.lineage));
+  const std::string forged = Forge(f.origin, a.lineage, tip, "co-approve", StateAt(f.origin, tip),
+                                   "approved", {{"Verdict", "APPROVE"}});
+  ExpectReadersRefuse(f.origin, a.lineage, forged);
+}
+
+TEST_CASE("replay: a co-approval of an approved round imports, and the record stays") {
+  Forgery f;
+  const LifecycleRepo::Approved a = f.origin.StartApproved();
+  const std::string tip = RevParse(f.origin, ReviewRef(a.lineage));
+  const std::string forged =
+      Forge(f.origin, a.lineage, tip, "co-approve", StateAt(f.origin, tip), "approved",
+            {{"Verdict", "APPROVE"}}, {{"co-approval.md", kCoApprovalFile}});
+  LifecycleRepo clone(LifecycleRepo::CloneOf{f.origin});
+  FetchReviews(clone);
+  const OrderedJson imported = clone.ReviewOk({"import", "--lineage", a.lineage});
+  CHECK(imported["outcome"] == "imported");
+  CHECK(RevParse(clone, ReviewRef(a.lineage)) == forged);
+  CHECK(ReadFile(clone.record_path(a.lineage)) == ReadFile(f.origin.record_path(a.lineage)));
+  CHECK(clone.ReviewOk({"status", "--lineage", a.lineage})["lineages"][0]["state"] == "approved");
+  ExpectFsckClean(clone);
+  // The approval burns as before: a burn's parent may be a co-approval.
+  clone.ReviewOk(
+      {"burn", "--lineage", a.lineage, "--token", a.token, "--expected-revision", a.revision});
+  ExpectFsckClean(clone);
+}
+
 TEST_CASE("replay: a legitimate history with every verb imports and reads") {
   LifecycleRepo origin;
   const std::string lineage = origin.StartNew()["lineage"];

@@ -168,7 +168,9 @@ std::string UseNewSigningKey(const LifecycleRepo& repo, const TempDir& keys) {
   repo.GitOk({"config", "gpg.format", "ssh"});
   repo.GitOk({"config", "user.signingKey", key});
   const std::string allowed = keys.path() + "/allowed_signers";
-  WriteFile(allowed, "ana@example.com " + Trim(ReadFile(key + ".pub")) + "\n");
+  // The verdicts' actor is "ana": the key verifies as the principal that is the actor.
+  WriteFile(allowed, "ana@example.com " + Trim(ReadFile(key + ".pub")) + "\nana " +
+                         Trim(ReadFile(key + ".pub")) + "\n");
   return allowed;
 }
 

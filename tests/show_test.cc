@@ -346,7 +346,9 @@ TEST_CASE("show: the HTML view in headless chromium runs no script and fetches n
   repo.GitOk({"config", "gpg.format", "ssh"});
   repo.GitOk({"config", "user.signingKey", key});
   const std::string allowed = keys.path() + "/allowed_signers";
-  WriteFile(allowed, "bo@example.com " + Trim(ReadFile(key + ".pub")) + "\n");
+  // The approval's actor is "bo": verify needs the key to verify as that principal.
+  WriteFile(allowed, "bo@example.com " + Trim(ReadFile(key + ".pub")) + "\nbo " +
+                         Trim(ReadFile(key + ".pub")) + "\n");
   const std::string hostile =
       "Not this.\n\n<script>document.title='PWNED-script'</script>\n\n"
       "An image <img src=x onerror=\"document.title='PWNED-img'\"> inline, "

@@ -57,8 +57,8 @@ void UseKey(const LifecycleRepo& repo, const Key& key) {
 }
 
 std::vector<std::string> Approve(const std::string& lineage, bool sign) {
-  std::vector<std::string> args = {"verdict",  "--lineage", lineage,       "--verdict",
-                                   "APPROVE",  "--actor",   "ana",         "--role",
+  std::vector<std::string> args = {"verdict",  "--lineage", lineage,           "--verdict",
+                                   "APPROVE",  "--actor",   "ana@example.com", "--role",
                                    "reviewer", "--body",    "Looks right."};
   if (sign) args.push_back("--sign");
   return args;

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "export/allowed_signers.h"
 #include "store/file_io.h"
 #include "store/git/git_util.h"
 #include "store/program_run.h"
@@ -46,6 +47,13 @@ Status SigningFailed(const std::string& why) {
   return Status(Code::kUsage, "cannot sign the approval: " + why);
 }
 
+// `~/` at the start is $HOME, as git expands a path of its configuration.
+std::string ExpandHome(const std::string& path) {
+  if (path.compare(0, 2, "~/") != 0) return path;
+  const char* home = std::getenv("HOME");
+  return std::string(home ? home : "") + path.substr(1);
+}
+
 std::string FirstLine(const std::string& text) {
   const size_t end = text.find('\n');
   return text.substr(0, end);
@@ -79,13 +87,51 @@ Result<ApprovalSigner> LoadApprovalSigner(const store::git::Repository& repo) {
   if (key->compare(0, kLiteralPrefix.size(), kLiteralPrefix) == 0) {
     signer.key = key->substr(kLiteralPrefix.size());
     signer.literal = true;
-  } else if (key->compare(0, 2, "~/") == 0) {
-    const char* home = std::getenv("HOME");
-    signer.key = std::string(home ? home : "") + key->substr(1);
   } else {
-    signer.key = *key;
+    signer.key = ExpandHome(*key);
   }
   return signer;
+}
+
+Result<std::string> SignerPrincipal(const store::git::Repository& repo,
+                                    const ApprovalSigner& signer) {
+  constexpr size_t kMaxAllowedSignersBytes = 16u << 20;
+  constexpr size_t kMaxKeyBytes = 64u << 10;
+  auto no_actor = [](const std::string& why) {
+    return Status(Code::kUsage, "--actor is required: " + why);
+  };
+  GENTLE_ASSIGN_OR_RETURN(ConfigPtr config, Snapshot(repo));
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
+                          ConfigString(config.get(), "gpg.ssh.allowedSignersFile"));
+  if (!file || file->empty()) {
+    return no_actor(
+        "git config gpg.ssh.allowedSignersFile is unset, so the signing key's "
+        "principal is not known");
+  }
+  const std::string path = ExpandHome(*file);
+  auto text = store::ReadFileLimited(path, kMaxAllowedSignersBytes);
+  if (!text.ok()) return no_actor("cannot read gpg.ssh.allowedSignersFile " + path);
+  std::optional<std::string> blob;
+  if (signer.literal) {
+    blob = exporter::PublicKeyBlob(signer.key);
+  } else {
+    for (const std::string& candidate : {signer.key, signer.key + ".pub"}) {
+      auto key = store::ReadFileLimited(candidate, kMaxKeyBytes);
+      if (key.ok()) blob = exporter::PublicKeyBlob(*key);
+      if (blob) break;
+    }
+  }
+  if (!blob) return no_actor("cannot read the public key of user.signingKey " + signer.key);
+  const std::vector<std::string> principals = exporter::PrincipalsOfKey(*text, *blob);
+  if (principals.size() == 1) return principals.front();
+  std::string names;
+  for (const std::string& p : principals) names += (names.empty() ? "" : ",") + p;
+  if (principals.empty()) {
+    return no_actor("no entry of gpg.ssh.allowedSignersFile " + path + " holds the signing key");
+  }
+  return no_actor("the signing key's entries in " + path + " name several principals (" + names +
+                  ")")
+      .WithDetail("principals", names);
 }
 
 Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string& payload) {

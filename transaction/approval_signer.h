@@ -37,6 +37,15 @@ struct ApprovalSigner {
 // The signer the configuration describes; `usage` when it cannot describe one.
 Result<ApprovalSigner> LoadApprovalSigner(const store::git::Repository& repo);
 
+// The principal the signing key signs as (`verdict APPROVE --sign` without --actor): the one
+// principal of the entries of git config gpg.ssh.allowedSignersFile (`~/` expanded) whose key is
+// the signing key (export/allowed_signers.h PrincipalsOfKey). The public key is the key::
+// literal, or the key file when it holds a public key, or else `<key file>.pub`. `usage` when the
+// config names no file, a file or the key cannot be read, or the key has no principal or several
+// (details.principals): --actor names one then.
+Result<std::string> SignerPrincipal(const store::git::Repository& repo,
+                                    const ApprovalSigner& signer);
+
 // The armored SSH signature of `payload` (namespace "git").
 Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string& payload);
 

@@ -11,6 +11,8 @@
 #include "store/secret.h"
 #include "store/sha256.h"
 #include "transaction/approval_signer.h"
+#include "transaction/co_approval.h"
+#include "transaction/config_flag.h"
 #include "transaction/context_cap.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
@@ -55,6 +57,27 @@ Status CheckContextAvailable(const store::git::Repository& repo, const store::Re
       .WithDetail("config", kRequireContextKey);
 }
 
+// The signer of an APPROVE: --sign, or git config gentle-ai.signApprovals=true; nullopt unsigned.
+Result<std::optional<ApprovalSigner>> ApprovalSignerFor(const store::git::Repository& repo,
+                                                        const VerdictRequest& request) {
+  bool sign = request.sign;
+  if (!sign) {
+    GENTLE_ASSIGN_OR_RETURN(sign, SignApprovalsConfigured(repo));
+  }
+  if (!sign) return std::optional<ApprovalSigner>();
+  GENTLE_ASSIGN_OR_RETURN(ApprovalSigner signer, LoadApprovalSigner(repo));
+  return std::optional<ApprovalSigner>(std::move(signer));
+}
+
+// The actor recorded: --actor trimmed, or without it the signing key's principal.
+Result<std::string> ActorOf(const store::git::Repository& repo, const VerdictRequest& request,
+                            const std::optional<ApprovalSigner>& signer) {
+  const std::string actor = Trimmed(request.actor);
+  if (!actor.empty()) return actor;
+  if (!signer) return Status(Code::kUsage, "--actor is required and must not be blank");
+  return SignerPrincipal(repo, *signer);
+}
+
 }  // namespace
 
 Status ValidateVerdictRequest(const VerdictRequest& r) {
@@ -65,7 +88,7 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
                       r.verdict + "\"");
   }
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(r.lineage));
-  GENTLE_RETURN_IF_ERROR(RequireText("--actor", r.actor));
+  if (!r.sign) GENTLE_RETURN_IF_ERROR(RequireText("--actor", r.actor));
   GENTLE_RETURN_IF_ERROR(CheckExpectedRevision(r.expected_revision));
   if (r.sign && r.verdict != "APPROVE") {
     return Status(Code::kUsage, "--sign signs approvals only (--verdict APPROVE)");
@@ -101,6 +124,16 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "verdict"));
+  const bool approving = request.verdict == "APPROVE";
+  if (approving && store::IsState(record.state, store::ReviewState::kApproved)) {
+    GENTLE_ASSIGN_OR_RETURN(std::optional<ApprovalSigner> signer,
+                            ApprovalSignerFor(scope->repo, request));
+    GENTLE_ASSIGN_OR_RETURN(std::string actor, ActorOf(scope->repo, request, signer));
+    GENTLE_ASSIGN_OR_RETURN(VerdictResult co,
+                            CoApprove(scope.get(), record, request, actor, signer));
+    co.actor = actor;
+    return co;
+  }
   // The transition table is the history replay's (store/history_replay.h), so a fetched history
   // is held to exactly what this verb does.
   auto from = store::ParseReviewState(record.state);
@@ -126,18 +159,14 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   result.at = store::NowRfc3339();
   std::optional<ApprovalSigner> signer;
   if (target == store::ReviewState::kApproved) {
-    bool sign = request.sign;
-    if (!sign) {
-      GENTLE_ASSIGN_OR_RETURN(sign, SignApprovalsConfigured(scope->repo));
-    }
-    if (sign) {
-      GENTLE_ASSIGN_OR_RETURN(signer, LoadApprovalSigner(scope->repo));
-    }
+    GENTLE_ASSIGN_OR_RETURN(signer, ApprovalSignerFor(scope->repo, request));
+    result.approval = "approval";
     GENTLE_ASSIGN_OR_RETURN(result.token, store::RandomHex(32));
     // Kept as gentle-ai keeps it, so either tool can burn the other's approval.
     state["approved_ack_token"] = result.token;
   }
   state["state"] = result.state;
+  GENTLE_ASSIGN_OR_RETURN(result.actor, ActorOf(scope->repo, request, signer));
 
   // The body, actor, role and time live in the history commit (verdicts/<generation>.md), which
   // is durable before the record is written: a committed verdict never loses its body.
@@ -145,8 +174,8 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   commit.at = result.at;
   commit.files.emplace_back(
       "verdicts/" + std::to_string(record.generation) + ".md",
-      VerdictFile(request.verdict, Trimmed(request.actor), request.role, result.at,
-                  result.previous_state, result.state, result.body_sha256, request.body));
+      VerdictFile(request.verdict, result.actor, request.role, result.at, result.previous_state,
+                  result.state, result.body_sha256, request.body));
   commit.trailers.emplace_back("Verdict", request.verdict);
   if (signer) {
     commit.sign = [signer](const std::string& payload) { return SignPayload(*signer, payload); };

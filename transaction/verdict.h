@@ -15,14 +15,17 @@
 // A body `review comment` could not render or `review parse-comment` could not read back
 // (export/posted_comment.h CheckPostable: a heading, a verdict line or a marker of its own, a CR,
 // NUL, invalid UTF-8, over 1 MiB) is `usage` naming the reason, before the store is locked.
-// Any other state is `wrong_state`. APPROVE in a round marked context-unavailable
-// (transaction/round_context_binding.h) is `context_unavailable` (exit 6); so is APPROVE in a
-// round bound to no context (neither --context nor --context-unavailable, or opened by another
-// tool) when git config gentle-ai.requireContext is true (details: round, reason, config); a
-// value that is not a boolean is `usage`. The other verdicts stand. The record holds only
-// gentle-ai's CompactState members (store/compact_state.h); the verdict itself (body, actor, role,
-// time, from and to state) is the history commit's verdicts/<generation>.md, written before the
-// record.
+// APPROVE of an `approved` record is a co-approval (transaction/co_approval.h): a history commit
+// only, or nothing for an actor who already approved. Any other state is `wrong_state`.
+// Without --actor (blank), --sign is required and the actor is the signing key's principal in
+// git config gpg.ssh.allowedSignersFile (transaction/approval_signer.h SignerPrincipal). APPROVE in
+// a round marked context-unavailable (transaction/round_context_binding.h) is `context_unavailable`
+// (exit 6); so is APPROVE in a round bound to no context (neither --context nor
+// --context-unavailable, or opened by another tool) when git config gentle-ai.requireContext is
+// true (details: round, reason, config); a value that is not a boolean is `usage`. The other
+// verdicts stand. The record holds only gentle-ai's CompactState members (store/compact_state.h);
+// the verdict itself (body, actor, role, time, from and to state) is the history commit's
+// verdicts/<generation>.md, written before the record.
 #ifndef GENTLE_TRANSACTION_VERDICT_H_
 #define GENTLE_TRANSACTION_VERDICT_H_
 
@@ -37,7 +40,7 @@ struct VerdictRequest {
   std::string cwd = ".";
   std::string lineage;
   std::string verdict;
-  std::string actor;
+  std::string actor;  // blank: the signer's principal (--sign only)
   std::string role;
   std::string body;  // the text itself (the CLI reads --body-file)
   std::optional<std::string> expected_revision;
@@ -58,6 +61,11 @@ struct VerdictResult {
   std::string at;
   std::string token;             // APPROVE only; stored as gentle-ai stores it (approved_ack_token)
   bool signed_approval = false;  // the history commit carries an SSH signature
+  std::string actor;             // as recorded: --actor trimmed, or the signer's principal
+  // APPROVE only: "approval" (the round is approved now), "co_approval" (a further approval of an
+  // approved round, transaction/co_approval.h) or "repeat" (this actor already approved it:
+  // nothing written). Empty for the other verdicts.
+  std::string approval;
 };
 
 // Checks the verdict, role and flags without touching the store.
