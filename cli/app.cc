@@ -24,6 +24,7 @@ struct Invocation {
   ExportOptions export_options;
   std::string export_round, export_since_round;
   VerifyOptions verify_options;
+  std::string verify_base_ref;
   RemoteOptions remote_options;
   ImportOptions import_options;
   std::string import_remote;
@@ -234,8 +235,17 @@ void DefineVerify(CLI::App* review, Invocation* in) {
       ->add_option("--allowed-signers", in->verify_options.allowed_signers,
                    "git's allowed signers file (with --require-signature)")
       ->type_name("FILE");
+  verify
+      ->add_option("--base-ref", in->verify_base_ref,
+                   "The branch the change is to be merged into (e.g. origin/main), a git revision")
+      ->type_name("REF");
+  verify->add_flag("--allow-trivial-rebase", in->verify_options.allow_trivial_rebase,
+                   "With --against and --base-ref: when the tree is not the reviewed one, accept "
+                   "it if its change since merge-base(REF, REV) is the approved patch at other "
+                   "line numbers (docs/ci.md)");
   verify->callback([in, verify] {
     if (verify->count("--against")) in->verify_options.against = in->against;
+    if (verify->count("--base-ref")) in->verify_options.base_ref = in->verify_base_ref;
     in->action = [in] { return RunVerify(in->common, in->verify_options); };
   });
 }

@@ -10,6 +10,21 @@
 
 namespace gentle::cli {
 
+namespace {
+
+nlohmann::ordered_json RebaseJson(const exporter::RebasedChange& change) {
+  nlohmann::ordered_json out;
+  out["base_ref"] = change.base_ref;
+  out["base_commit"] = change.base_commit;
+  out["base_tree"] = change.base_tree;
+  out["first_parent"] = change.first_parent;
+  out["byte_size"] = change.byte_size;
+  out["sha256"] = change.sha256;
+  return out;
+}
+
+}  // namespace
+
 int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   if (options.lineage.empty() == options.envelope.empty()) {
     return ReportError(Status(Code::kUsage, "verify needs exactly one of --lineage or --envelope"),
@@ -26,18 +41,27 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
                               "history, so no signature"),
                        common.json);
   }
+  if (options.allow_trivial_rebase && (!options.base_ref || !options.against)) {
+    return ReportError(Status(Code::kUsage,
+                              "--allow-trivial-rebase needs --against REV and --base-ref REF: the "
+                              "change it compares is merge-base(REF, REV)..REV"),
+                       common.json);
+  }
   std::optional<std::string> allowed_signers;
   if (options.require_signature) allowed_signers = options.allowed_signers;
+  std::optional<std::string> rebase_base_ref;
+  if (options.allow_trivial_rebase) rebase_base_ref = options.base_ref;
   Result<exporter::VerifyResult> result = Status(Code::kInternal, "unreached");
   if (!options.lineage.empty()) {
-    result = exporter::VerifyLineage(common.cwd, options.lineage, options.against, allowed_signers);
+    result = exporter::VerifyLineage(common.cwd, options.lineage, options.against, allowed_signers,
+                                     rebase_base_ref);
   } else {
     auto text = store::ReadFileLimited(options.envelope, exporter::kMaxEnvelopeBytes);
     if (!text.ok()) {
       return ReportError(Status(Code::kUsage, "cannot read --envelope " + options.envelope),
                          common.json);
     }
-    result = exporter::VerifyEnvelope(common.cwd, *text, options.against);
+    result = exporter::VerifyEnvelope(common.cwd, *text, options.against, rebase_base_ref);
   }
   if (!result.ok()) return ReportError(result.status(), common.json);
   const exporter::VerifyResult& r = *result;
@@ -50,6 +74,10 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["state"] = r.state;
     out["candidate_tree"] = r.candidate_tree;
     out["against_tree"] = NullIfEmpty(r.against_tree);
+    if (options.allow_trivial_rebase) {
+      out["match"] = std::string(exporter::MatchName(r.match));
+      if (r.rebase) out["rebase"] = RebaseJson(*r.rebase);
+    }
     out["byte_size"] = r.byte_size;
     out["sha256"] = r.sha256;
     out["engine"] = std::string(exporter::EngineName(r.engine));
@@ -71,8 +99,16 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   if (!r.source.empty()) {
     std::cout << "  from the history fetched from " << r.source << " (verified whole)\n";
   }
-  if (!r.against_tree.empty()) {
+  if (r.match == exporter::Match::kExact) {
     std::cout << "  " << *options.against << " has exactly the reviewed tree\n";
+  }
+  if (r.rebase) {
+    std::cout << "  " << *options.against << " (tree " << r.against_tree
+              << ") is a trivial rebase: "
+              << "its change since " << r.rebase->base_commit
+              << (r.rebase->first_parent ? " (its first parent)"
+                                         : " (its merge base with " + r.rebase->base_ref + ")")
+              << " is the approved patch at other line numbers\n";
   }
   if (!r.signer.empty()) {
     std::cout << "  approval signed by " << r.signer << " (history commit " << r.approval_commit

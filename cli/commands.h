@@ -39,6 +39,8 @@ struct VerifyOptions {
   std::optional<std::string> against;
   bool require_signature = false;  // with allowed_signers, --lineage only
   std::string allowed_signers;
+  std::optional<std::string> base_ref;  // --base-ref REF: the branch the change is merged into
+  bool allow_trivial_rebase = false;    // with base_ref and against (export/trivial_rebase.h)
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 

@@ -3,8 +3,10 @@
 // VerifyLineage: the record verifies (classification as export-context, a lineage known only from
 // a fetched history included: its whole chain verifies first), its objects are present,
 // the trees reproduce its paths and paths_digest, and the patch derives within the budget. With
-// `against`: the tree of that revision must equal the current snapshot's candidate tree
-// (`not_reviewed` otherwise) and the lineage must be `approved` (`wrong_state` otherwise).
+// `against`: the tree of that revision must equal the current snapshot's candidate tree, or, with
+// a `rebase_base_ref`, its change must be the approved patch moved to another base
+// (export/trivial_rebase.h); `not_reviewed` otherwise. The lineage must be `approved`
+// (`wrong_state` otherwise).
 //
 // VerifyEnvelope: works in a fresh clone with no store. Everything the clone's objects can
 // re-derive is re-derived and compared, and any difference is `integrity_mismatch`: the
@@ -32,6 +34,7 @@
 #include <vector>
 
 #include "export/engine.h"
+#include "export/trivial_rebase.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
@@ -47,6 +50,9 @@ struct VerifyResult {
   std::string state;  // the record's (lineage mode) or the envelope's claim (envelope mode)
   std::string candidate_tree;
   std::string against_tree;  // empty without --against
+  // With --against: how its tree matched; with a trivial rebase, the change it was judged by.
+  Match match = Match::kNone;
+  std::optional<RebasedChange> rebase;
   size_t byte_size = 0;
   std::string sha256;
   Engine engine = Engine::kNative;  // the engine that re-derived the patch
@@ -65,17 +71,23 @@ struct VerifyResult {
   std::vector<std::string> self_asserted;
 };
 
+// `rebase_base_ref` (verify --allow-trivial-rebase --base-ref REF, both modes): when the tree of
+// `against` is not the candidate tree, the check passes if the change of `against` is the approved
+// patch moved to another base (export/trivial_rebase.h); `not_reviewed` otherwise.
+//
 // `allowed_signers` (verify --require-signature --allowed-signers FILE): the lineage must hold an
 // approval (`wrong_state` otherwise; a burned one counts, as with `against`) whose history commit
 // is signed by a principal of FILE (export/approval_signature.h; `untrusted` otherwise). Checked
 // after everything else.
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
                                    const std::optional<std::string>& against,
-                                   const std::optional<std::string>& allowed_signers = {});
+                                   const std::optional<std::string>& allowed_signers = {},
+                                   const std::optional<std::string>& rebase_base_ref = {});
 
 // `envelope_json` is the file's content.
 Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& envelope_json,
-                                    const std::optional<std::string>& against);
+                                    const std::optional<std::string>& against,
+                                    const std::optional<std::string>& rebase_base_ref = {});
 
 }  // namespace gentle::exporter
 
