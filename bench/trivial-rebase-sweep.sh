@@ -60,12 +60,12 @@ tried=0 skipped=0 accepted=0 refused_same_id=0 refused_other_id=0 disagreements=
 declare -A kinds=()
 for (( i = 0; i < ${#all[@]} && i / step < commits; i += step )); do
   c=${all[$i]}
+  lineage=
   for k in $offsets; do
     b=$(git rev-parse -q --verify "$c~$((k + 1))^{commit}" 2>/dev/null) || continue
     tried=$((tried + 1))
     git checkout -q --detach "$b"
     if ! git cherry-pick --allow-empty "$c" >/dev/null 2>&1 ||
-       [ "$(git rev-parse HEAD^{tree})" = "$b^{tree}" ] ||
        [ "$(git rev-parse HEAD^{tree})" = "$(git rev-parse "$b^{tree}")" ]; then
       git cherry-pick --abort >/dev/null 2>&1 || true
       git reset -q --hard
@@ -73,13 +73,17 @@ for (( i = 0; i < ${#all[@]} && i / step < commits; i += step )); do
       continue
     fi
     picked=$(git rev-parse HEAD)
-    if ! started=$("$gentle_ai" review start --kind commit-range --base "$c^" --head "$c" --json); then
-      skipped=$((skipped + 1))  # e.g. a patch above the budget
-      continue
+    if [ -z "$lineage" ]; then  # one approved lineage per commit, for all its picks
+      if ! started=$("$gentle_ai" review start --kind commit-range --base "$c^" --head "$c" \
+                     --json); then
+        skipped=$((skipped + 1))  # e.g. a patch above the budget
+        continue
+      fi
+      lineage=$(printf '%s' "$started" |
+                python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])')
+      "$gentle_ai" review verdict --lineage "$lineage" --verdict APPROVE --actor sweep \
+        --role reviewer --body "sweep" --json >/dev/null
     fi
-    lineage=$(printf '%s' "$started" | python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])')
-    "$gentle_ai" review verdict --lineage "$lineage" --verdict APPROVE --actor sweep \
-      --role reviewer --body "sweep" --json >/dev/null
     set +e
     out=$("$gentle_ai" review verify --lineage "$lineage" --against "$picked" --base-ref "$b" \
       --allow-trivial-rebase --json)
@@ -94,9 +98,9 @@ for (( i = 0; i < ${#all[@]} && i / step < commits; i += step )); do
         echo "DISAGREEMENT: $c onto $b accepted, patch ids differ" >&2
       fi
     elif [ $rc -eq 10 ] && printf '%s' "$out" | grep -q '"code":"not_reviewed"'; then
-      kind=$(printf '%s' "$out" | python3 -c 'import json,sys
+      kind=$(printf '%s' "$out" | python3 -c 'import json,re,sys
 d=json.load(sys.stdin)["error"]["details"].get("difference","")
-print(d.split(": ")[-1] if ": " in d else (d.split(":")[0] or "none"))')
+print(re.sub(r"hunk [0-9]+", "hunk N", d.rsplit(": ", 1)[-1]) if ": " in d else (d.split(":")[0] or "none"))')
       kinds["$same_id:$kind"]=$(( ${kinds["$same_id:$kind"]:-0} + 1 ))
       if [ $same_id = yes ]; then refused_same_id=$((refused_same_id + 1)); else
         refused_other_id=$((refused_other_id + 1)); fi
