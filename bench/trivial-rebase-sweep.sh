@@ -102,8 +102,12 @@ for (( i = 0; i < ${#all[@]} && i / step < commits; i += step )); do
 d=json.load(sys.stdin)["error"]["details"].get("difference","")
 print(re.sub(r"hunk [0-9]+", "hunk N", d.rsplit(": ", 1)[-1]) if ": " in d else (d.split(":")[0] or "none"))')
       kinds["$same_id:$kind"]=$(( ${kinds["$same_id:$kind"]:-0} + 1 ))
-      if [ $same_id = yes ]; then refused_same_id=$((refused_same_id + 1)); else
-        refused_other_id=$((refused_other_id + 1)); fi
+      if [ $same_id = yes ]; then
+        refused_same_id=$((refused_same_id + 1))
+        echo "STRICTER THAN PATCH-ID: $c onto $b: $kind" >&2
+      else
+        refused_other_id=$((refused_other_id + 1))
+      fi
     else
       unexpected=$((unexpected + 1))
       echo "UNEXPECTED: $c onto $b: exit $rc: $out" >&2

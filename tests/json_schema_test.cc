@@ -520,6 +520,7 @@ void RebaseOutputs(Corpus* corpus) {
   repo.GitOk({"checkout", "-q", "-b", "upstream", "base"});
   repo.Write("rows.txt", "row 0\n" + rows);
   repo.GitOk({"commit", "-q", "-am", "upstream"});
+  repo.GitOk({"checkout", "-q", "-b", "picked"});
   repo.GitOk({"cherry-pick", "feature"});
   auto verify = [&](const std::string& against, const std::string& base_ref) {
     return repo.Review({"verify", "--lineage", l, "--against", against, "--base-ref", base_ref,
