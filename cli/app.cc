@@ -242,9 +242,15 @@ void DefineVerify(CLI::App* review, Invocation* in) {
       ->type_name("N");
   verify
       ->add_option("--base-ref", in->base_ref,
-                   "--lineage with --allowed-signers: an approval by an author or committer "
-                   "(by email) of REF..HEAD does not count")
+                   "The branch the change is to be merged into (e.g. origin/main): with "
+                   "--allowed-signers an approval by an author or committer (by email) of "
+                   "REF..HEAD does not count; with --allow-trivial-rebase the change is taken "
+                   "from merge-base(REF, REV)")
       ->type_name("REF");
+  verify->add_flag("--allow-trivial-rebase", in->verify_options.allow_trivial_rebase,
+                   "With --against and --base-ref: when the tree is not the reviewed one, accept "
+                   "it if its change since merge-base(REF, REV) is the approved patch at other "
+                   "line numbers (docs/ci.md)");
   verify->callback([in, verify] {
     if (verify->count("--against")) in->verify_options.against = in->against;
     if (verify->count("--base-ref")) in->verify_options.base_ref = in->base_ref;

@@ -14,21 +14,29 @@ namespace {
 
 // The approval policy's flags (docs/ci.md, "Approval policies"), checked before anything is read.
 Status CheckPolicyFlags(const VerifyOptions& o) {
-  const bool policy = o.require_signature || o.min_approvals != 0 || o.base_ref;
-  if (policy && o.lineage.empty()) {
+  const bool signatures = o.require_signature || o.min_approvals != 0;
+  if (signatures && o.lineage.empty()) {
     return Status(Code::kUsage,
-                  "--require-signature, --min-approvals and --base-ref need --lineage: an "
-                  "envelope carries no history, so no signature");
+                  "--require-signature and --min-approvals need --lineage: an envelope carries no "
+                  "history, so no signature");
   }
   if (o.min_approvals < 0) return Status(Code::kUsage, "--min-approvals must be at least 1");
-  if (policy != !o.allowed_signers.empty()) {
+  if (signatures != !o.allowed_signers.empty()) {
     return Status(Code::kUsage,
-                  "--allowed-signers FILE goes with --require-signature or --min-approvals N "
-                  "(and --base-ref REF needs it: who approved is known only from a signature)");
+                  "--allowed-signers FILE goes with --require-signature or --min-approvals N");
   }
-  if (!o.allowed_signers.empty() && !o.require_signature && o.min_approvals == 0) {
+  // --base-ref REF is the branch the change merges into: with --allowed-signers an approval by an
+  // author of REF..HEAD does not count (only a signature tells who approved); with
+  // --allow-trivial-rebase the change is taken from merge-base(REF, REV). One of them, or both.
+  if (o.base_ref && o.allowed_signers.empty() && !o.allow_trivial_rebase) {
     return Status(Code::kUsage,
-                  "--allowed-signers FILE needs --require-signature or --min-approvals N");
+                  "--base-ref REF goes with --allowed-signers FILE (self-approval) or "
+                  "--allow-trivial-rebase");
+  }
+  if (o.allow_trivial_rebase && (!o.base_ref || !o.against)) {
+    return Status(Code::kUsage,
+                  "--allow-trivial-rebase needs --against REV and --base-ref REF: the change it "
+                  "compares is merge-base(REF, REV)..REV");
   }
   return Status::Ok();
 }
@@ -54,6 +62,17 @@ nlohmann::ordered_json ApprovalsJson(const exporter::ApprovalTally& tally, int r
   return {{"required", required}, {"count", tally.count()}, {"list", list}};
 }
 
+nlohmann::ordered_json RebaseJson(const exporter::RebasedChange& change) {
+  nlohmann::ordered_json out;
+  out["base_ref"] = change.base_ref;
+  out["base_commit"] = change.base_commit;
+  out["base_tree"] = change.base_tree;
+  out["first_parent"] = change.first_parent;
+  out["byte_size"] = change.byte_size;
+  out["sha256"] = change.sha256;
+  return out;
+}
+
 }  // namespace
 
 int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
@@ -70,16 +89,19 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     policy->min_approvals = std::max(options.min_approvals, 1);
     policy->base_ref = options.base_ref;
   }
+  std::optional<std::string> rebase_base_ref;
+  if (options.allow_trivial_rebase) rebase_base_ref = options.base_ref;
   Result<exporter::VerifyResult> result = Status(Code::kInternal, "unreached");
   if (!options.lineage.empty()) {
-    result = exporter::VerifyLineage(common.cwd, options.lineage, options.against, policy);
+    result = exporter::VerifyLineage(common.cwd, options.lineage, options.against, policy,
+                                     rebase_base_ref);
   } else {
     auto text = store::ReadFileLimited(options.envelope, exporter::kMaxEnvelopeBytes);
     if (!text.ok()) {
       return ReportError(Status(Code::kUsage, "cannot read --envelope " + options.envelope),
                          common.json);
     }
-    result = exporter::VerifyEnvelope(common.cwd, *text, options.against);
+    result = exporter::VerifyEnvelope(common.cwd, *text, options.against, rebase_base_ref);
   }
   if (!result.ok()) return ReportError(result.status(), common.json);
   const exporter::VerifyResult& r = *result;
@@ -92,6 +114,10 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["state"] = r.state;
     out["candidate_tree"] = r.candidate_tree;
     out["against_tree"] = NullIfEmpty(r.against_tree);
+    if (options.allow_trivial_rebase) {
+      out["match"] = std::string(exporter::MatchName(r.match));
+      if (r.rebase) out["rebase"] = RebaseJson(*r.rebase);
+    }
     out["byte_size"] = r.byte_size;
     out["sha256"] = r.sha256;
     out["engine"] = std::string(exporter::EngineName(r.engine));
@@ -114,8 +140,16 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   if (!r.source.empty()) {
     std::cout << "  from the history fetched from " << r.source << " (verified whole)\n";
   }
-  if (!r.against_tree.empty()) {
+  if (r.match == exporter::Match::kExact) {
     std::cout << "  " << *options.against << " has exactly the reviewed tree\n";
+  }
+  if (r.rebase) {
+    std::cout << "  " << *options.against << " (tree " << r.against_tree
+              << ") is a trivial rebase: "
+              << "its change since " << r.rebase->base_commit
+              << (r.rebase->first_parent ? " (its first parent)"
+                                         : " (its merge base with " + r.rebase->base_ref + ")")
+              << " is the approved patch at other line numbers\n";
   }
   if (!r.signer.empty()) {
     std::cout << "  approval signed by " << r.signer << " (history commit " << r.approval_commit

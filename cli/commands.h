@@ -40,8 +40,10 @@ struct VerifyOptions {
   bool require_signature = false;  // with allowed_signers, --lineage only
   std::string allowed_signers;
   int min_approvals = 0;  // 0: not given (export/approval_policy.h)
+  // --base-ref REF: the branch the change is merged into; self-approval exclusion with
+  // allowed_signers, the rebase base with allow_trivial_rebase (docs/ci.md).
   std::optional<std::string> base_ref;
-  // The rebase policy's flag joins these (docs/ci.md, "Approval policies").
+  bool allow_trivial_rebase = false;  // with base_ref and against (export/trivial_rebase.h)
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 

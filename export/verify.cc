@@ -7,6 +7,7 @@
 #include "export/envelope_reader.h"
 #include "export/git_flags.h"
 #include "export/interdiff_export.h"
+#include "export/trivial_rebase.h"
 #include "store/digests.h"
 #include "store/fetched_lineage.h"
 #include "store/git/git_file_check.h"
@@ -31,17 +32,37 @@ Result<std::string> TreeOf(const store::git::Repository& repo, const std::string
   return store::git::OidHex(*tree);
 }
 
+// The tree of `against` is the candidate tree ("exact"), or, with `rebase_base_ref`
+// (--allow-trivial-rebase --base-ref REF), its change is `approved_patch` moved to another base
+// ("trivial_rebase", export/trivial_rebase.h).
 Status CheckAgainst(const store::git::Repository& repo, const std::optional<std::string>& against,
-                    const std::string& candidate_tree, VerifyResult* result) {
+                    const std::string& candidate_tree, const std::string& approved_patch,
+                    const std::optional<std::string>& rebase_base_ref, VerifyResult* result) {
   if (!against) return Status::Ok();
   GENTLE_ASSIGN_OR_RETURN(result->against_tree, TreeOf(repo, *against));
-  if (result->against_tree != candidate_tree) {
-    return Status(Code::kNotReviewed, "the tree of " + *against + " (" + result->against_tree +
-                                          ") is not the reviewed candidate tree (" +
-                                          candidate_tree + ")")
+  if (rebase_base_ref)
+    GENTLE_RETURN_IF_ERROR(CheckRebaseRevisions(repo, *against, *rebase_base_ref));
+  if (result->against_tree == candidate_tree) {
+    result->match = Match::kExact;
+    return Status::Ok();
+  }
+  const std::string message = "the tree of " + *against + " (" + result->against_tree +
+                              ") is not the reviewed candidate tree (" + candidate_tree + ")";
+  if (!rebase_base_ref) {
+    return Status(Code::kNotReviewed, message)
         .WithDetail("against_tree", result->against_tree)
         .WithDetail("candidate_tree", candidate_tree);
   }
+  auto rebased = MatchTrivialRebase(repo, *against, *rebase_base_ref, approved_patch);
+  if (!rebased.ok()) {
+    if (rebased.status().code() != Code::kNotReviewed) return rebased.status();
+    Status refused(Code::kNotReviewed, message + ", and " + rebased.status().message());
+    for (const auto& [key, value] : rebased.status().details()) refused.WithDetail(key, value);
+    return refused.WithDetail("against_tree", result->against_tree)
+        .WithDetail("candidate_tree", candidate_tree);
+  }
+  result->match = Match::kTrivialRebase;
+  result->rebase = std::move(rebased).value();
   return Status::Ok();
 }
 
@@ -172,7 +193,8 @@ Status CheckApprovals(const store::git::Repository& repo, const store::RecordVie
 
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
                                    const std::optional<std::string>& against,
-                                   const std::optional<ApprovalPolicy>& policy) {
+                                   const std::optional<ApprovalPolicy>& policy,
+                                   const std::optional<std::string>& rebase_base_ref) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(lineage));
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
@@ -204,7 +226,8 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   result.source = loaded->source;
   result.candidate_tree = record.current_snapshot.candidate_tree;
   Fill(*derived, &result);
-  Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
+  Status against_status =
+      CheckAgainst(repo, against, result.candidate_tree, derived->patch, rebase_base_ref, &result);
   if (!against_status.ok()) return against_status.WithLineage(lineage);
   if ((against || policy) && !store::IsState(record.state, store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
@@ -247,7 +270,8 @@ const std::vector<std::string>& EnvelopeChecked() {
 }
 
 Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& envelope_json,
-                                    const std::optional<std::string>& against) {
+                                    const std::optional<std::string>& against,
+                                    const std::optional<std::string>& rebase_base_ref) {
   auto parsed = ParseEnvelope(envelope_json);
   if (!parsed.ok()) {
     const auto schema = parsed.status().details().find("schema");
@@ -297,7 +321,8 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
     result.self_asserted.insert(at, "round");
   }
   Fill(*derived, &result);
-  Status against_status = CheckAgainst(repo, against, result.candidate_tree, &result);
+  Status against_status =
+      CheckAgainst(repo, against, result.candidate_tree, envelope.patch, rebase_base_ref, &result);
   if (!against_status.ok()) return against_status.WithLineage(envelope.lineage);
   if (envelope.round_revision && *envelope.round_revision != envelope.revision) {
     // export-context --round N of an earlier round: the state is the lineage's current round's.

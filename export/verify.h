@@ -3,8 +3,10 @@
 // VerifyLineage: the record verifies (classification as export-context, a lineage known only from
 // a fetched history included: its whole chain verifies first), its objects are present,
 // the trees reproduce its paths and paths_digest, and the patch derives within the budget. With
-// `against`: the tree of that revision must equal the current snapshot's candidate tree
-// (`not_reviewed` otherwise) and the lineage must be `approved` (`wrong_state` otherwise).
+// `against`: the tree of that revision must equal the current snapshot's candidate tree, or, with
+// a `rebase_base_ref`, its change must be the approved patch moved to another base
+// (export/trivial_rebase.h); `not_reviewed` otherwise. The lineage must be `approved`
+// (`wrong_state` otherwise).
 //
 // With an approval policy (export/approval_policy.h) the approvals of the round are judged in the
 // history that answered, last: who signed each, whether that is its actor, thresholds and
@@ -37,6 +39,7 @@
 
 #include "export/approval_policy.h"
 #include "export/engine.h"
+#include "export/trivial_rebase.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
@@ -52,6 +55,9 @@ struct VerifyResult {
   std::string state;  // the record's (lineage mode) or the envelope's claim (envelope mode)
   std::string candidate_tree;
   std::string against_tree;  // empty without --against
+  // With --against: how its tree matched; with a trivial rebase, the change it was judged by.
+  Match match = Match::kNone;
+  std::optional<RebasedChange> rebase;
   size_t byte_size = 0;
   std::string sha256;
   Engine engine = Engine::kNative;  // the engine that re-derived the patch
@@ -72,17 +78,23 @@ struct VerifyResult {
   std::vector<std::string> self_asserted;
 };
 
+// `rebase_base_ref` (verify --allow-trivial-rebase --base-ref REF, both modes): when the tree of
+// `against` is not the candidate tree, the check passes if the change of `against` is the approved
+// patch moved to another base (export/trivial_rebase.h); `not_reviewed` otherwise.
+//
 // `policy` (verify --allowed-signers FILE with --require-signature, --min-approvals N,
 // --base-ref REF): the lineage must hold an approval (`wrong_state` otherwise; a burned one
 // counts, as with `against`) whose approvals meet the policy (export/approval_policy.h;
 // `untrusted` otherwise), judged in the history that answered. Checked after everything else.
 Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& lineage,
                                    const std::optional<std::string>& against,
-                                   const std::optional<ApprovalPolicy>& policy = {});
+                                   const std::optional<ApprovalPolicy>& policy = {},
+                                   const std::optional<std::string>& rebase_base_ref = {});
 
 // `envelope_json` is the file's content.
 Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& envelope_json,
-                                    const std::optional<std::string>& against);
+                                    const std::optional<std::string>& against,
+                                    const std::optional<std::string>& rebase_base_ref = {});
 
 }  // namespace gentle::exporter
 

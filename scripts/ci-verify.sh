@@ -5,19 +5,25 @@
 # untrusted; 6 wrong_state; 7 corrupted; 3 not_found); 2 when HEAD names no lineage or an option
 # is not one of these.
 #
-#   scripts/ci-verify.sh [--min-approvals N] [--base-ref REF] [REMOTE [ALLOWED_SIGNERS_FILE]]
+#   scripts/ci-verify.sh [--min-approvals N] [--base-ref REF] [--allow-trivial-rebase]
+#                        [REMOTE [ALLOWED_SIGNERS_FILE]]
 #
 # With ALLOWED_SIGNERS_FILE the approval must also be SSH-signed by a principal in it, and that
-# principal must be its recorded actor. The approval policies (docs/ci.md, "Approval policies")
-# need the file:
-#   --min-approvals N  at least N distinct allowed principals signed an approval of the round
-#                      (two-reviewer policy: 2)
-#   --base-ref REF     an approval by an author or committer (by email) of REF..HEAD does not
-#                      count (no-self-approval policy; e.g. origin/main)
-# The rebase policy's option goes with these (docs/ci.md). GENTLE_AI names the gentle-ai binary
-# (default: gentle-ai on PATH).
+# principal must be its recorded actor. The approval policies (docs/ci.md, "Approval policies"):
+#   --min-approvals N       at least N distinct allowed principals signed an approval of the
+#                           round (two-reviewer policy: 2); needs ALLOWED_SIGNERS_FILE
+#   --base-ref REF          the branch HEAD is merged into (e.g. origin/main); with
+#                           ALLOWED_SIGNERS_FILE an approval by an author or committer (by email)
+#                           of REF..HEAD does not count (no-self-approval policy)
+#   --allow-trivial-rebase  with --base-ref: a HEAD whose tree is not the approved one still
+#                           passes when its change since merge-base(REF, HEAD) (its first-parent
+#                           change for a merge commit) is the approved patch at other line
+#                           numbers (docs/ci.md, "Rebased changes")
+# GENTLE_AI names the gentle-ai binary (default: gentle-ai on PATH).
 set -eu
-policy=""
+min_approvals=
+base_ref=
+trivial_rebase=
 while [ $# -gt 0 ]; do
   case $1 in
     --min-approvals | --base-ref)
@@ -25,8 +31,12 @@ while [ $# -gt 0 ]; do
         echo "ci-verify: $1 needs a value" >&2
         exit 2
       fi
-      policy="$policy $1 $2"
+      if [ "$1" = --min-approvals ]; then min_approvals=$2; else base_ref=$2; fi
       shift 2
+      ;;
+    --allow-trivial-rebase)
+      trivial_rebase=1
+      shift
       ;;
     --)
       shift
@@ -42,8 +52,16 @@ done
 remote=${1:-origin}
 allowed=${2:-}
 gentle_ai=${GENTLE_AI:-gentle-ai}
-if [ -n "$policy" ] && [ -z "$allowed" ]; then
-  echo "ci-verify:$policy needs ALLOWED_SIGNERS_FILE: who approved is known only from a signature" >&2
+if [ -n "$min_approvals" ] && [ -z "$allowed" ]; then
+  echo "ci-verify: --min-approvals needs ALLOWED_SIGNERS_FILE: who approved is known only from a signature" >&2
+  exit 2
+fi
+if [ -n "$base_ref" ] && [ -z "$allowed" ] && [ -z "$trivial_rebase" ]; then
+  echo "ci-verify: --base-ref needs ALLOWED_SIGNERS_FILE (self-approval) or --allow-trivial-rebase" >&2
+  exit 2
+fi
+if [ -n "$trivial_rebase" ] && [ -z "$base_ref" ]; then
+  echo "ci-verify: --allow-trivial-rebase needs --base-ref REF" >&2
   exit 2
 fi
 
@@ -52,11 +70,18 @@ if [ -z "$lineage" ]; then
   echo "ci-verify: HEAD has no Review-Lineage trailer" >&2
   exit 2
 fi
-"$gentle_ai" review fetch --remote "$remote" >&2
+set -- --lineage "$lineage" --against HEAD --json
 if [ -n "$allowed" ]; then
-  # $policy is word-split on purpose: option names and values without spaces.
-  # shellcheck disable=SC2086
-  exec "$gentle_ai" review verify --lineage "$lineage" --against HEAD --json \
-    --require-signature --allowed-signers "$allowed" $policy
+  set -- "$@" --require-signature --allowed-signers "$allowed"
 fi
-exec "$gentle_ai" review verify --lineage "$lineage" --against HEAD --json
+if [ -n "$min_approvals" ]; then
+  set -- "$@" --min-approvals "$min_approvals"
+fi
+if [ -n "$base_ref" ]; then
+  set -- "$@" --base-ref "$base_ref"
+fi
+if [ -n "$trivial_rebase" ]; then
+  set -- "$@" --allow-trivial-rebase
+fi
+"$gentle_ai" review fetch --remote "$remote" >&2
+exec "$gentle_ai" review verify "$@"

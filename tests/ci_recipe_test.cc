@@ -127,6 +127,30 @@ void RunScenarios(const std::string& url, const std::string& bare, const TempDir
         Run({"sh", std::string(GENTLE_SOURCE_DIR) + "/scripts/ci-verify.sh", "origin"}, ci, env);
     ExpectRefused(run, 10, "not_reviewed");
   }
+  SECTION("cherry-picked onto a newer main: accepted with --allow-trivial-rebase") {
+    GitOk(ci, {"checkout", "-q", "-b", "newer", "origin/main"});
+    WriteFile(ci + "/upstream.txt", "merged upstream meanwhile\n");
+    GitOk(ci, {"add", "upstream.txt"});
+    GitOk(ci, {"commit", "-q", "-m", "upstream"});
+    GitOk(ci, {"checkout", "-q", "--detach", "newer"});
+    GitOk(ci, {"cherry-pick", "origin/approved"});  // keeps the Review-Lineage trailer
+    Env env = GitEnv();
+    env["GENTLE_AI"] = GENTLE_AI_RELEASE_BIN;
+    const std::string script = std::string(GENTLE_SOURCE_DIR) + "/scripts/ci-verify.sh";
+    ExpectRefused(Run({"sh", script, "origin"}, ci, env), 10, "not_reviewed");
+    RunResult run =
+        Run({"sh", script, "--base-ref", "newer", "--allow-trivial-rebase", "origin", allowed}, ci,
+            env);
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == 0);
+    const nlohmann::json out = run.Json();
+    CHECK(out["lineage"] == approved);
+    CHECK(out["match"] == "trivial_rebase");
+    CHECK(out["rebase"]["base_commit"] == GitOk(ci, {"rev-parse", "newer"}));
+    CHECK(out["against_tree"] == GitOk(ci, {"rev-parse", "HEAD^{tree}"}));
+    CHECK(out["signature"]["principal"] == "ana@example.invalid");
+    ExpectRefused(Run({"sh", script, "--allow-trivial-rebase", "origin"}, ci, env), 2, "usage");
+  }
   SECTION("unapproved: wrong_state") {
     ExpectRefused(RunRecipe(ci, "unapproved"), 6, "wrong_state");
   }

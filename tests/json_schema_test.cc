@@ -507,6 +507,41 @@ void DamageOutputs(Corpus* corpus) {
   corpus->Ok("show-budget-exceeded", repo.Review({"show", "--lineage", big}));
 }
 
+// verify --allow-trivial-rebase (docs/ci.md, "Rebased changes"), in a repository of its own: an
+// exact match, a feature commit cherry-picked onto a base one line longer, and a changed hunk.
+void RebaseOutputs(Corpus* corpus) {
+  LifecycleRepo repo;
+  std::string rows;
+  for (int i = 1; i <= 20; ++i) rows += "row " + std::to_string(i) + "\n";
+  std::string changed = rows;
+  changed.replace(changed.find("row 10\n"), 7, "row ten\n");
+  repo.Write("rows.txt", rows);
+  repo.GitOk({"add", "rows.txt"});
+  repo.GitOk({"commit", "-q", "-m", "rows"});
+  repo.GitOk({"branch", "base"});
+  repo.GitOk({"checkout", "-q", "-b", "feature"});
+  repo.Write("rows.txt", changed);
+  repo.GitOk({"commit", "-q", "-am", "feature"});
+  const std::string l = LineageOf(
+      repo.Review({"start", "--kind", "commit-range", "--base", "base", "--head", "feature"}));
+  REQUIRE(repo.Review(Verdict(l, "APPROVE")).exit_code == 0);
+  repo.GitOk({"checkout", "-q", "-b", "upstream", "base"});
+  repo.Write("rows.txt", "row 0\n" + rows);
+  repo.GitOk({"commit", "-q", "-am", "upstream"});
+  repo.GitOk({"checkout", "-q", "-b", "picked"});
+  repo.GitOk({"cherry-pick", "feature"});
+  auto verify = [&](const std::string& against, const std::string& base_ref) {
+    return repo.Review({"verify", "--lineage", l, "--against", against, "--base-ref", base_ref,
+                        "--allow-trivial-rebase"});
+  };
+  corpus->Ok("verify-match-exact", verify("feature", "base"));
+  corpus->Ok("verify-trivial-rebase", verify("HEAD", "upstream"));
+  repo.Write("rows.txt", "row 0\n" + rows.substr(0, rows.find("row 10\n")) + "row 10!\n" +
+                             rows.substr(rows.find("row 11\n")));
+  repo.GitOk({"commit", "-q", "-am", "another hunk"});
+  corpus->Error("verify-not-trivial-rebase", verify("HEAD", "upstream"), "not_reviewed");
+}
+
 }  // namespace
 
 TEST_CASE("json schemas: every verb's output and every reachable error code validate") {
@@ -522,6 +557,7 @@ TEST_CASE("json schemas: every verb's output and every reachable error code vali
   StoreOutputs(repo, invalidated, &corpus);
   SharingOutputs(repo, tmp, rounds, &corpus);
   DamageOutputs(&corpus);
+  RebaseOutputs(&corpus);
   corpus.Ok("store-reset-plan", repo.Review({"store", "reset"}));
   corpus.Ok("store-reset", repo.Review({"store", "reset", "--yes"}));
   corpus.Ok("version", GentleAi({"version", "--json"}, tmp.path()));

@@ -3,7 +3,8 @@
 // built by `review start` and, for the states that need the lifecycle verbs (approved, consumed,
 // retired, historical-compat), by writing the files those verbs leave, as export_context_test.cc
 // does. Read commands: status, status --lineage, list, export-context (native, --engine git,
-// --output to a file outside the repository), verify --lineage [--against], verify --envelope
+// --output to a file outside the repository), verify --lineage [--against
+// [--allow-trivial-rebase]], verify --envelope
 // [--against], show (text, --json, --html --output outside the repository), and `review fsck`
 // (human and --json; see kFsckCommands below).
 #include <unistd.h>
@@ -72,6 +73,8 @@ std::vector<std::vector<std::string>> ReadCommands(const Store& s, const std::st
              {"review", "export-context", "--lineage", l, "--output", scratch + "/out.patch"},
              {"review", "verify", "--lineage", l},
              {"review", "verify", "--lineage", l, "--against", "HEAD"},
+             {"review", "verify", "--lineage", l, "--against", "HEAD", "--base-ref", "HEAD",
+              "--allow-trivial-rebase"},
              {"review", "show", "--lineage", l}}) {
       out.push_back(args);
       args.push_back("--json");
