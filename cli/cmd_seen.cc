@@ -10,6 +10,7 @@
 #include "loop/pr_key.h"
 #include "loop/seen_ledger.h"
 #include "store/git/repository.h"
+#include "watch/poster.h"
 
 namespace gentle::cli {
 namespace {
@@ -170,6 +171,12 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
       std::cout << loop::FormatSeenId(e.id) << "  " << e.kind << "  " << e.recorded_at << "\n";
     }
     return 0;
+  }
+  // A post left unanswered on this PR (review post, docs/loop.md) is found and recorded first, so
+  // the session's own comment is never reported as new. Nothing open: nothing is written.
+  if (auto recovered = watch::RecoverPosts(repo->common_dir(), watch::DefaultPostLinks(), pr);
+      !recovered.ok()) {
+    return ReportError(recovered.status(), common.json);
   }
   auto unseen = reader->Unseen(pr, context_ids);
   if (!unseen.ok()) return ReportError(unseen.status(), common.json);
