@@ -129,6 +129,13 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
   }
   auto repo = store::git::Repository::Discover(common.cwd);
   if (!repo.ok()) return ReportError(repo.status(), common.json);
+  // A post left unanswered on this PR (review post, docs/loop.md) is found and recorded first, so
+  // the session's own comment is never reported as new. Nothing open: nothing is written. Before
+  // the reader opens: its read-only view of the file would make the writer's read-only too.
+  if (o.verb == "new") {
+    auto recovered = watch::RecoverPosts(repo->common_dir(), watch::DefaultPostLinks(), pr);
+    if (!recovered.ok()) return ReportError(recovered.status(), common.json);
+  }
   auto reader = loop::SeenLedgerReader::Open(repo->common_dir());
   if (!reader.ok()) return ReportError(reader.status(), common.json);
   if (o.verb == "check") {
@@ -171,12 +178,6 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
       std::cout << loop::FormatSeenId(e.id) << "  " << e.kind << "  " << e.recorded_at << "\n";
     }
     return 0;
-  }
-  // A post left unanswered on this PR (review post, docs/loop.md) is found and recorded first, so
-  // the session's own comment is never reported as new. Nothing open: nothing is written.
-  if (auto recovered = watch::RecoverPosts(repo->common_dir(), watch::DefaultPostLinks(), pr);
-      !recovered.ok()) {
-    return ReportError(recovered.status(), common.json);
   }
   auto unseen = reader->Unseen(pr, context_ids);
   if (!unseen.ok()) return ReportError(unseen.status(), common.json);

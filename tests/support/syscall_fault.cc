@@ -63,14 +63,16 @@ const std::vector<std::string>& FaultSyscalls() {
 
 std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
                                        const std::vector<std::string>& args,
-                                       const std::string& under, RunResult* run) {
+                                       const std::string& under, RunResult* run, const Env& env) {
   TempDir dir;
   const std::string trace = dir.path() + "/trace";
   std::string kinds;
   for (const std::string& kind : FaultSyscalls()) kinds += (kinds.empty() ? "" : ",") + kind;
   const std::vector<std::string> strace = {"strace",         "-f", "-qq", "-y", "-s", "0", "-e",
                                            "trace=" + kinds, "-o", trace};
-  *run = GentleAi(repo.ReviewArgs(args), repo.root(), TracedCommandEnv(), strace);
+  Env all = TracedCommandEnv();
+  for (const auto& [key, value] : env) all[key] = value;
+  *run = GentleAi(repo.ReviewArgs(args), repo.root(), all, strace);
 
   std::vector<StoreCall> out;
   std::map<std::string, int> ordinals;
