@@ -29,7 +29,9 @@ struct Invocation {
   std::string import_remote;
   AttestOptions attest_options;
   CommentOptions comment_options;
-  std::string comment_round, comment_model, comment_session, comment_role;
+  RoundCommentText comment_text;
+  PostOptions post_options;
+  RoundCommentText post_text;
   std::string parse_comment_file = "-";
   ShowOptions show_options;
   std::string show_round;
@@ -284,28 +286,67 @@ void DefineAttest(CLI::App* review, Invocation* in) {
   });
 }
 
+// The flags that choose and mark a round's comment, for `comment` and `post` alike (one renderer,
+// cli/round_comment.h); --nonce only for `comment` (`post` draws its own).
+void AddRoundCommentOptions(CLI::App* command, RoundCommentFlags* flags, RoundCommentText* text,
+                            bool nonce) {
+  command->add_option("--lineage", flags->lineage, "The lineage")->required();
+  command->add_option("--round", text->round,
+                      "The round (record generation) whose verdict to render (default: current)");
+  command->add_option("--role", text->role,
+                      "Render this role's newest verdict of the round: reviewer or docs-reviewer "
+                      "(default: the round's newest verdict, whatever its role)");
+  command->add_option("--model", text->model,
+                      "Put model=M in the marker (A-Z a-z 0-9 _ : + -, '.' between digits)");
+  command->add_option("--session", text->session,
+                      "Put session=<first 8 bytes of S> in the marker (same characters)");
+  if (nonce) {
+    command->add_option("--nonce", text->nonce,
+                        "Put nonce=N in the marker (32 lowercase hex digits; review post draws "
+                        "its own)");
+  }
+}
+
+// The round-comment flags given on `command`, into `flags` (an absent flag stays nullopt).
+void ApplyRoundCommentOptions(CLI::App* command, const RoundCommentText& text,
+                              RoundCommentFlags* flags) {
+  if (Given(command, "--round")) flags->round = text.round;
+  if (Given(command, "--role")) flags->role = text.role;
+  if (Given(command, "--model")) flags->model = text.model;
+  if (Given(command, "--session")) flags->session = text.session;
+  if (Given(command, "--nonce")) flags->nonce = text.nonce;
+}
+
 void DefineComment(CLI::App* review, Invocation* in) {
   CLI::App* comment = AddCommand(
       review, "comment",
       "Print the forge comment for a round's verdict: heading, body, verdict line, marker "
       "(read-only)",
       &in->common);
-  comment->add_option("--lineage", in->comment_options.lineage, "The lineage")->required();
-  comment->add_option("--round", in->comment_round,
-                      "The round (record generation) whose verdict to render (default: current)");
-  comment->add_option("--role", in->comment_role,
-                      "Render this role's newest verdict of the round: reviewer or docs-reviewer "
-                      "(default: the round's newest verdict, whatever its role)");
-  comment->add_option("--model", in->comment_model,
-                      "Put model=M in the marker (A-Z a-z 0-9 _ : + -, '.' between digits)");
-  comment->add_option("--session", in->comment_session,
-                      "Put session=<first 8 bytes of S> in the marker (same characters)");
+  AddRoundCommentOptions(comment, &in->comment_options.flags, &in->comment_text, true);
   comment->callback([in, comment] {
-    if (Given(comment, "--round")) in->comment_options.round = in->comment_round;
-    if (Given(comment, "--role")) in->comment_options.role = in->comment_role;
-    if (Given(comment, "--model")) in->comment_options.model = in->comment_model;
-    if (Given(comment, "--session")) in->comment_options.session = in->comment_session;
+    ApplyRoundCommentOptions(comment, in->comment_text, &in->comment_options.flags);
     in->action = [in] { return RunComment(in->common, in->comment_options); };
+  });
+}
+
+// review post: render, post and record in one step (docs/loop.md "review post").
+void DefinePost(CLI::App* review, Invocation* in) {
+  CLI::App* post = AddCommand(
+      review, "post",
+      "Post a round's comment on the PR (GitHub through gh, Gitea through its API) and record "
+      "its id as posted in the seen ledger, in one crash-safe step",
+      &in->common);
+  AddRoundCommentOptions(post, &in->post_options.flags, &in->post_text, false);
+  post->add_option("--pr", in->post_options.pr, "The pull request: FORGE:OWNER/REPO#N")
+      ->type_name("PR")
+      ->required();
+  post->add_option("--as", in->post_options.as,
+                   "review (default: a PR review whose event follows the verdict) or comment (an "
+                   "issue comment)");
+  post->callback([in, post] {
+    ApplyRoundCommentOptions(post, in->post_text, &in->post_options.flags);
+    in->action = [in] { return RunPost(in->common, in->post_options); };
   });
 }
 
@@ -701,33 +742,20 @@ struct Verb {
   void (*define)(CLI::App* review, Invocation* in);
 };
 constexpr Verb kVerbs[] = {
-    {"start", DefineStart},
-    {"status", DefineStatus},
-    {"list", DefineList},
-    {"export-context", DefineExportContext},
-    {"verify", DefineVerify},
-    {"attest", DefineAttest},
-    {"comment", DefineComment},
-    {"parse-comment", DefineParseComment},
-    {"show", DefineShow},
-    {"verdict", DefineVerdict},
-    {"revise", DefineRevise},
-    {"burn", DefineBurn},
-    {"abandon", DefineAbandon},
-    {"reclaim", DefineReclaim},
-    {"invalidate", DefineInvalidate},
-    {"push", DefinePush},
-    {"fetch", DefineFetch},
-    {"import", DefineImport},
-    {"store", DefineStore},
-    {"fsck", DefineFsck},
-    {"index", DefineIndex},
-    {"repair", DefineRepair},
-    {"context", DefineContext},
-    {"ledger", DefineLedger},
-    {"seen", DefineSeen},
-    {"hint", DefineHint},
-    {"watch", DefineWatch},
+    {"start", DefineStart},      {"status", DefineStatus},
+    {"list", DefineList},        {"export-context", DefineExportContext},
+    {"verify", DefineVerify},    {"attest", DefineAttest},
+    {"comment", DefineComment},  {"parse-comment", DefineParseComment},
+    {"post", DefinePost},        {"show", DefineShow},
+    {"verdict", DefineVerdict},  {"revise", DefineRevise},
+    {"burn", DefineBurn},        {"abandon", DefineAbandon},
+    {"reclaim", DefineReclaim},  {"invalidate", DefineInvalidate},
+    {"push", DefinePush},        {"fetch", DefineFetch},
+    {"import", DefineImport},    {"store", DefineStore},
+    {"fsck", DefineFsck},        {"index", DefineIndex},
+    {"repair", DefineRepair},    {"context", DefineContext},
+    {"ledger", DefineLedger},    {"seen", DefineSeen},
+    {"hint", DefineHint},        {"watch", DefineWatch},
     {"pr-state", DefinePrState},
 };
 

@@ -7,9 +7,8 @@
 
 #include "cli/commands.h"
 #include "cli/render.h"
-#include "cli/round_flag.h"
+#include "cli/round_comment.h"
 #include "export/posted_comment.h"
-#include "export/round_verdict.h"
 
 namespace gentle::cli {
 namespace {
@@ -36,35 +35,9 @@ Result<std::string> ReadBounded(const std::string& path) {
 }  // namespace
 
 int RunComment(const CommonOptions& common, const CommentOptions& o) {
-  exporter::PostedComment comment;
-  // The marker values are checked before anything is read.
-  if (o.model) {
-    if (Status st = exporter::CheckMarkerValue("--model", *o.model); !st.ok()) {
-      return ReportError(st, common.json);
-    }
-    comment.model = o.model;
-  }
-  if (o.session) {
-    if (Status st = exporter::CheckMarkerValue("--session", *o.session); !st.ok()) {
-      return ReportError(st, common.json);
-    }
-    comment.session = o.session;
-  }
-  auto round = ParseRoundFlag("--round", o.round);
-  if (!round.ok()) return ReportError(round.status(), common.json);
-  auto verdict = exporter::ReadRoundVerdict(common.cwd, o.lineage, *round, o.role);
-  if (!verdict.ok()) return ReportError(verdict.status(), common.json);
-  auto kind = exporter::CommentKindFor(verdict->role, verdict->verdict);
-  if (!kind.ok()) return ReportError(Status(kind.status()).WithLineage(o.lineage), common.json);
-  comment.kind = *kind;
-  comment.verdict = verdict->verdict;
-  comment.body = verdict->body;
-  comment.lineage = verdict->lineage;
-  comment.round = verdict->round;
-  comment.revision = verdict->revision;
-  auto text = exporter::RenderComment(comment);
-  if (!text.ok()) return ReportError(Status(text.status()).WithLineage(o.lineage), common.json);
-  std::fwrite(text->data(), 1, text->size(), stdout);
+  auto rendered = RenderRoundComment(common.cwd, o.flags);
+  if (!rendered.ok()) return ReportError(rendered.status(), common.json);
+  std::fwrite(rendered->text.data(), 1, rendered->text.size(), stdout);
   std::fflush(stdout);
   return 0;
 }
@@ -84,6 +57,7 @@ int RunParseComment(const CommonOptions& common, const std::string& file) {
   out["revision"] = parsed->revision;
   out["model"] = parsed->model ? nlohmann::ordered_json(*parsed->model) : nullptr;
   out["session"] = parsed->session ? nlohmann::ordered_json(*parsed->session) : nullptr;
+  out["nonce"] = parsed->nonce ? nlohmann::ordered_json(*parsed->nonce) : nullptr;
   return PrintJson(out);
 }
 

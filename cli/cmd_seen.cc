@@ -10,6 +10,7 @@
 #include "loop/pr_key.h"
 #include "loop/seen_ledger.h"
 #include "store/git/repository.h"
+#include "watch/poster.h"
 
 namespace gentle::cli {
 namespace {
@@ -128,6 +129,13 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
   }
   auto repo = store::git::Repository::Discover(common.cwd);
   if (!repo.ok()) return ReportError(repo.status(), common.json);
+  // A post left unanswered on this PR (review post, docs/loop.md) is found and recorded first, so
+  // the session's own comment is never reported as new. Nothing open: nothing is written. Before
+  // the reader opens: its read-only view of the file would make the writer's read-only too.
+  if (o.verb == "new") {
+    auto recovered = watch::RecoverPosts(repo->common_dir(), watch::DefaultPostLinks(), pr);
+    if (!recovered.ok()) return ReportError(recovered.status(), common.json);
+  }
   auto reader = loop::SeenLedgerReader::Open(repo->common_dir());
   if (!reader.ok()) return ReportError(reader.status(), common.json);
   if (o.verb == "check") {

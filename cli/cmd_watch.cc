@@ -2,12 +2,14 @@
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <set>
 
 #include "cli/commands.h"
 #include "cli/render.h"
 #include "loop/pr_key.h"
 #include "store/git/repository.h"
 #include "store/go_marshal.h"
+#include "watch/poster.h"
 #include "watch/watcher.h"
 
 namespace gentle::cli {
@@ -130,6 +132,19 @@ bool PrintCycle(const watch::CycleReport& report, bool json) {
   return text.empty() || Emit(text);
 }
 
+// Recovers every repository's unanswered posts once per common dir; what failed, per dir.
+std::vector<watch::WatchError> RecoverUnansweredPosts(const std::vector<watch::RepoWatch>& repos) {
+  std::vector<watch::WatchError> errors;
+  std::set<std::string> done;
+  for (const watch::RepoWatch& repo : repos) {
+    if (!done.insert(repo.common_dir).second) continue;
+    auto recovered =
+        watch::RecoverPosts(repo.common_dir, watch::DefaultPostLinks(), "", /*writer=*/true);
+    if (!recovered.ok()) errors.push_back(watch::WatchError{repo.root, recovered.status()});
+  }
+  return errors;
+}
+
 }  // namespace
 
 int RunWatch(const CommonOptions& common, const WatchOptions& options) {
@@ -140,8 +155,12 @@ int RunWatch(const CommonOptions& common, const WatchOptions& options) {
   watch::Watcher watcher(*clock, watch::DefaultClients(),
                          watch::WatchOptions{options.exec, options.on_new});
   while (true) {
+    // Posts a `review post` left unanswered are recorded before the cycle reads the seen ledger,
+    // so the daemon never wakes a session for its own reply (docs/loop.md "review post").
+    std::vector<watch::WatchError> pending = RecoverUnansweredPosts(repos);
     auto report = watcher.RunCycle(repos);
     if (!report.ok()) return ReportError(report.status(), common.json);
+    report->errors.insert(report->errors.begin(), pending.begin(), pending.end());
     if (!PrintCycle(*report, common.json)) {
       return ReportError(Status(Code::kInternal, "watch: stdout is not writable"), common.json);
     }

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/round_comment.h"
 #include "transaction/round_context_binding.h"
 #include "transaction/selector.h"
 
@@ -72,12 +73,21 @@ int RunAttest(const CommonOptions& common, const AttestOptions& options);
 // review comment: the forge comment for a round's verdict (docs/loop.md). The comment is
 // text with or without --json (which makes errors JSON).
 struct CommentOptions {
-  std::string lineage;
-  std::optional<std::string> round;  // checked as a decimal >= 1
-  std::optional<std::string> model, session;
-  std::optional<std::string> role;  // reviewer | docs-reviewer: that role's newest verdict
+  RoundCommentFlags flags;  // lineage, round, role, and the marker's model, session and nonce
 };
 int RunComment(const CommonOptions& common, const CommentOptions& options);
+// The --round, --role, --model, --session (and comment's --nonce) text as given (app.cc).
+struct RoundCommentText {
+  std::string round, role, model, session, nonce;
+};
+// review post: the round's comment rendered as `comment` renders it, posted on the PR and its id
+// recorded as posted in the seen ledger, crash-safe by a recorded intent (docs/loop.md).
+struct PostOptions {
+  RoundCommentFlags flags;
+  std::string pr;
+  std::string as = "review";  // review | comment
+};
+int RunPost(const CommonOptions& common, const PostOptions& options);
 // review show: a lineage's timeline and a round's diff for people (docs/show.md): text in git's
 // style (coloured and paged on a terminal), --json gentle-ai.review-show/v1, or --html one page.
 struct ShowOptions {

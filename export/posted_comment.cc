@@ -143,9 +143,15 @@ Status ParseMarkerFields(std::string_view fields, PostedComment* out) {
     out->session = std::string(*session);
     ++i;
   }
+  if (auto nonce = value_of(i, "nonce")) {
+    GENTLE_RETURN_IF_ERROR(CheckNonce("the marker's nonce", *nonce));
+    out->nonce = std::string(*nonce);
+    ++i;
+  }
   if (i != parts.size()) {
-    return Status(Code::kUsage, "the marker holds \"" + std::string(parts[i]) +
-                                    "\" where only model=<m> then session=<s> may follow");
+    return Status(Code::kUsage,
+                  "the marker holds \"" + std::string(parts[i]) +
+                      "\" where only model=<m>, then session=<s>, then nonce=<n> may follow");
   }
   return Status::Ok();
 }
@@ -309,6 +315,16 @@ std::string WithLfLineEnds(std::string_view text) {
   return out;
 }
 
+Status CheckNonce(std::string_view flag, std::string_view value) {
+  const bool hex = std::all_of(value.begin(), value.end(),
+                               [](char c) { return IsDigit(c) || (c >= 'a' && c <= 'f'); });
+  if (value.size() != kNonceHexBytes || !hex) {
+    return Status(Code::kUsage, std::string(flag) + " must be " + std::to_string(kNonceHexBytes) +
+                                    " lowercase hex digits");
+  }
+  return Status::Ok();
+}
+
 Status CheckMarkerValue(std::string_view flag, std::string_view value) {
   auto refuse = [&](const std::string& why) {
     return Status(Code::kUsage, std::string(flag) + " " + why);
@@ -351,6 +367,10 @@ Result<std::string> RenderComment(const PostedComment& c) {
     const std::string cut = c.session->substr(0, kSessionMarkerBytes);
     GENTLE_RETURN_IF_ERROR(CheckMarkerValue("--session's first 8 bytes", cut));
     marker += " session=" + cut;
+  }
+  if (c.nonce) {
+    GENTLE_RETURN_IF_ERROR(CheckNonce("--nonce", *c.nonce));
+    marker += " nonce=" + *c.nonce;
   }
   marker += kMarkerClose;
   std::string out(docs ? kDocsHeading : kCodeHeading);

@@ -5,7 +5,8 @@
 //
 // Shape, byte for byte (one trailing newline after the marker):
 //   ## Code Review Summary\n\n<body>\n\n### Verdict: <VERDICT>\n\n
-//   <!-- gentle-ai:review lineage=<id> round=<n> revision=<rev>[ model=<m>][ session=<s>] -->\n
+//   <!-- gentle-ai:review lineage=<id> round=<n> revision=<rev>[ model=<m>][ session=<s>]
+//   [ nonce=<n>] -->\n
 // `## Docs Review Summary` for kind docs. Code verdicts: APPROVE | REQUEST_CHANGES |
 // NEEDS_DISCUSSION; docs verdicts: APPROVE | FIXED | NO_CHANGES. The body is the recorded body,
 // verbatim. The marker is attribution only, never proof of anything.
@@ -13,7 +14,9 @@
 // Marker values (model, session): 1 to 64 bytes of [A-Za-z0-9_:+-] and `.` only between two
 // digits (so `gpt-4.1` passes, while a dotted host name, a file name, a path, `user@host`,
 // whitespace, newlines and `-->` cannot appear); a session is printed as its first 8 bytes, which
-// must pass the same rule. Anything else is `usage`.
+// must pass the same rule. A nonce (`review post`: the one post it was sent by, so that post finds
+// its own comment again after a crash) is exactly 32 lowercase hex digits. Anything else is
+// `usage`.
 //
 // The body rule (CheckPostable, the one rule `review verdict` applies before it writes anything
 // and `review comment` applies before it renders): at most kMaxBodyBytes, valid UTF-8, no NUL and
@@ -57,6 +60,7 @@ inline constexpr size_t kMaxCommentBytes = kMaxBodyBytes + 4096;  // a 1 MiB bod
 inline constexpr size_t kMaxCommentInputBytes = 2 * kMaxCommentBytes;
 inline constexpr size_t kMaxMarkerValueBytes = 64;
 inline constexpr size_t kSessionMarkerBytes = 8;
+inline constexpr size_t kNonceHexBytes = 32;
 
 enum class CommentKind { kCode, kDocs };
 std::string_view CommentKindName(CommentKind kind);  // "code" | "docs"
@@ -70,6 +74,7 @@ struct PostedComment {
   std::string revision;
   std::optional<std::string> model;
   std::optional<std::string> session;  // as in the marker: at most 8 bytes
+  std::optional<std::string> nonce;    // kNonceHexBytes lowercase hex
 };
 
 // The verdict words (docs/lifecycle.md, "review verdict"): the one definition `review verdict` and
@@ -93,6 +98,8 @@ std::string WithLfLineEnds(std::string_view text);
 
 // Ok, or `usage` naming `flag` and the rule the value breaks.
 Status CheckMarkerValue(std::string_view flag, std::string_view value);
+// Ok for exactly kNonceHexBytes lowercase hex digits, else `usage` naming `flag`.
+Status CheckNonce(std::string_view flag, std::string_view value);
 
 // The comment's bytes; `usage` for a body or marker value the rules above refuse. A session is
 // cut to its first 8 bytes here.

@@ -118,7 +118,16 @@ TEST_CASE("comment: code and docs verdicts render exact bytes and round-trip thr
         "{\"schema\":\"gentle-ai.review-comment/v1\",\"kind\":\"code\","
         "\"verdict\":\"APPROVE\",\"body\":\"Looks right now.\",\"lineage\":\"" +
             code + "\",\"round\":1,\"revision\":\"" + approval +
-            "\",\"model\":\"claude-3.5-sonnet\",\"session\":\"01234567\"}\n");
+            "\",\"model\":\"claude-3.5-sonnet\",\"session\":\"01234567\",\"nonce\":null}\n");
+  // --nonce (review post's, so that it finds its own comment again) ends the marker and reads back.
+  const std::string nonce = "0123456789abcdef0123456789abcdef";
+  RunResult with_nonce =
+      Comment(repo, {"--lineage", code, "--session", "0123456789abcdef", "--nonce", nonce});
+  REQUIRE(with_nonce.exit_code == 0);
+  CHECK(with_nonce.out == Expected("Code Review Summary", "Looks right now.", "APPROVE",
+                                   "gentle-ai:review lineage=" + code + " round=1 revision=" +
+                                       approval + " session=01234567 nonce=" + nonce));
+  CHECK(ParseText(with_nonce.out).Json()["nonce"] == nonce);
   Json back = ParseText(first.out).Json();
   CHECK(back["kind"] == "code");
   CHECK(back["verdict"] == "REQUEST_CHANGES");
@@ -221,6 +230,12 @@ TEST_CASE("comment: marker values are checked - paths - hosts - newlines - close
     INFO("value: " << bad);
     ExpectCode(Comment(repo, {"--lineage", lineage, "--model", bad}, true), "usage", 2);
     ExpectCode(Comment(repo, {"--lineage", lineage, "--session", bad}, true), "usage", 2);
+  }
+  for (const char* bad :
+       {"", "0123456789ABCDEF0123456789ABCDEF", "0123456789abcdef",
+        "0123456789abcdef0123456789abcdef0", "g123456789abcdef0123456789abcdef"}) {
+    INFO("nonce: " << bad);
+    ExpectCode(Comment(repo, {"--lineage", lineage, "--nonce", bad}, true), "usage", 2);
   }
   // A session whose first 8 bytes end in a '.' is refused too.
   ExpectCode(Comment(repo, {"--lineage", lineage, "--session", "1234567.8"}, true), "usage", 2);
@@ -352,6 +367,12 @@ TEST_CASE("parse-comment: near-misses and malformed comments are usage naming th
       "## Code Review Summary\n\nBody.\n\n### Verdict: APPROVE\n\n<!-- gentle-ai:review "
       "lineage=review-abc round=2 revision=sha256:" +
           std::string(64, 'a') + " session=a model=b -->\n",
+      "## Code Review Summary\n\nBody.\n\n### Verdict: APPROVE\n\n<!-- gentle-ai:review "
+      "lineage=review-abc round=2 revision=sha256:" +
+          std::string(64, 'a') + " nonce=" + std::string(32, 'a') + " model=b -->\n",
+      "## Code Review Summary\n\nBody.\n\n### Verdict: APPROVE\n\n<!-- gentle-ai:review "
+      "lineage=review-abc round=2 revision=sha256:" +
+          std::string(64, 'a') + " nonce=" + std::string(31, 'a') + " -->\n",
       "## Code Review Summary\n\nBody.\n\n### Verdict: APPROVE\n\n<!-- gentle-ai:review "
       "round=2 lineage=review-abc revision=sha256:" +
           std::string(64, 'a') + " -->\n",

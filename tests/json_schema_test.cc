@@ -280,6 +280,16 @@ void WatchOutputs(const TempDir& tmp, Corpus* corpus) {
                                           "--round", "1", "--asked", "rename x\nadd a test"}));
   corpus->Ok("pr-state-show", repo.Review({"pr-state", "set", "--pr", kPr, "--head-sha",
                                            std::string(40, 'c'), "--blocked-on", "CI"}));
+  // review post on the same fake: posted, then the recorded id again.
+  forge.Start();
+  world(Json::array());
+  const std::string lineage = repo.StartNew()["lineage"];
+  repo.ReviewOk({"verdict", "--lineage", lineage, "--verdict", "APPROVE", "--actor", "ana",
+                 "--role", "reviewer", "--body", "ok"});
+  const std::vector<std::string> post = {"post", "--lineage", lineage, "--pr",
+                                         "gitea:acme/webapp#47"};
+  corpus->Ok("post", repo.Review(post, forge.ClientEnv()));
+  corpus->Ok("post-again", repo.Review(post, forge.ClientEnv()));
 }
 
 // Edits the `state` of a record file and writes it back re-sealed (a new revision).

@@ -1,5 +1,6 @@
 // Crash safety at the system-call level: each mutating command (start, verdict, burn, abandon,
-// reclaim, invalidate, index rebuild, import, and the seen ledger's add and baseline) is killed by
+// reclaim, invalidate, index rebuild, import, the seen ledger's add and baseline, and post against
+// a Gitea fake, whose transport runs in the process: gh would be a traced child) is killed by
 // the kernel on entry to one of the write, pwrite64, rename*, unlink*, rmdir, fsync and fdatasync
 // calls it makes on a path under the git common dir (tests/support/syscall_fault.h), on a fresh
 // copy of the same store state each time. Afterwards:
@@ -25,15 +26,19 @@
 #include <fstream>
 #include <functional>
 #include <map>
+#include <memory>
 #include <set>
+#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/support/fake_forge.h"
 #include "tests/support/files.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
 #include "tests/support/strace_kill.h"
 #include "tests/support/syscall_fault.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {
@@ -47,12 +52,17 @@ struct Operation {
   // Makes the state before the command in `repo`; returns the command and sets the lineage it
   // concerns (left empty for start: the finished run names it).
   std::function<std::vector<std::string>(LifecycleRepo&, std::string*)> setup;
-  // A documented third answer of the readers between the crash and the next writer, if any.
+  // A documented third answer of the readers between the crash and the next writer, if any (one
+  // per line when there are several).
   std::string interim;
   // What the readers say (empty: ViewOf the lineage, named by setup or by the finished run).
   std::function<std::string(const LifecycleRepo&)> view = nullptr;
   // The next writer of the operation's own kind, on something else, run before `start`.
   std::vector<std::string> next = {};
+  // What the commands of the operation run with, beside the store (a forge fake's environment),
+  // and what puts that back as setup left it before each killed run.
+  std::function<Env()> env = [] { return Env(); };
+  std::function<void()> reset = [] {};
 };
 
 // The seen ledger's answer for one PR: its ids and kinds in order, and whether it is baselined
@@ -80,6 +90,33 @@ constexpr const char* kSeenInterimView = "seen list 7";
 // readers call it incomplete meanwhile (docs/lifecycle.md, "Incomplete entries").
 constexpr const char* kIncompleteView =
     "status 7 corrupted; list incomplete; export-context 7 corrupted";
+
+// `review post` against a Gitea fake (tests/support/fake_forge.h) that lives as long as the test:
+// the forge's world is put back before each killed run, as the store is.
+struct PostForge {
+  TempDir dir;
+  std::unique_ptr<FakeForge> forge;
+  nlohmann::json world;
+};
+PostForge& ThePostForge() {
+  static PostForge forge;
+  return forge;
+}
+constexpr const char* kPostPr = "gitea:acme/webapp#47";
+
+// The seen ledger's posted ids of the PR and the reviews the forge holds, counted (ids differ
+// run to run only if a second comment were made).
+std::string PostView(const LifecycleRepo& repo) {
+  RunResult list = repo.Review({"seen", "list", "--pr", kPostPr});
+  if (list.exit_code != 0) return "seen list " + std::to_string(list.exit_code);
+  size_t posted = 0;
+  const nlohmann::json doc = list.Json();
+  for (const auto& entry : doc["ids"]) posted += entry["kind"] == "posted" ? 1 : 0;
+  const nlohmann::json world =
+      nlohmann::json::parse(ReadFile(ThePostForge().dir.path() + "/forge/world.json"));
+  return "posted " + std::to_string(posted) + "; reviews " +
+         std::to_string(world["reviews"]["acme/webapp#47"].size());
+}
 
 std::vector<Operation> Operations() {
   return {
@@ -168,6 +205,28 @@ std::vector<Operation> Operations() {
        kSeenInterimView,
        [](const LifecycleRepo& repo) { return SeenView(repo, kSeenPr); },
        {"seen", "add", "--pr", "github:acme/webapp#48", "--id", "7"}},
+      // The next cycle of `review watch` (a writer of the file: it also recovers a WAL the kill
+      // interrupted) finds a comment the killed post left on the forge (by its nonce) or sends
+      // it; between the two, the forge may hold the comment and the ledger not yet its id, or
+      // the ledger is one only a writer reads.
+      {"post",
+       [](LifecycleRepo& repo, std::string*) {
+         PostForge& f = ThePostForge();
+         f.forge = std::make_unique<FakeForge>(FakeForge::Kind::kGitea, f.dir.path() + "/forge");
+         repo.GitOk({"remote", "add", "origin", f.forge->OriginUrl("acme", "webapp")});
+         const std::string lineage = repo.StartNew()["lineage"];
+         repo.ReviewOk({"verdict", "--lineage", lineage, "--verdict", "REQUEST_CHANGES", "--actor",
+                        "ana", "--role", "reviewer", "--body", "rename x"});
+         f.world = {{"pulls", {{"acme/webapp#47", {{"number", 47}}}}},
+                    {"reviews", {{"acme/webapp#47", nlohmann::json::array()}}}};
+         f.forge->SetWorld(f.world);
+         return std::vector<std::string>{"post", "--lineage", lineage, "--pr", kPostPr};
+       },
+       std::string("posted 0; reviews 1\n") + kSeenInterimView,
+       PostView,
+       {"watch", "--once", "--pr", kPostPr},
+       [] { return ThePostForge().forge->ClientEnv(); },
+       [] { ThePostForge().forge->SetWorld(ThePostForge().world); }},
   };
 }
 
@@ -303,6 +362,15 @@ std::set<std::string> FindingSet(const Json& report, const Excused& excused = nu
   return out;
 }
 
+// Whether `view` is one of the documented interim answers (`interim`, one per line).
+bool IsInterim(const std::string& interim, const std::string& view) {
+  std::istringstream lines(interim);
+  for (std::string line; std::getline(lines, line);) {
+    if (!line.empty() && line == view) return true;
+  }
+  return false;
+}
+
 // Runs the command of `operation` killed at each sampled store call; returns the killed runs.
 size_t CrashEverywhere(const Operation& operation) {
   // A missing strace fails the sweep (scripts/install-deps.sh installs it): never a silent pass.
@@ -310,11 +378,13 @@ size_t CrashEverywhere(const Operation& operation) {
   LifecycleRepo repo;
   std::string lineage;
   const std::vector<std::string> args = operation.setup(repo, &lineage);
+  const Env env = operation.env();
   const StoreCopy state(repo);
 
   // The command run to its end, traced: its calls on the store, and the lineage it concerns.
   RunResult finished;
-  const std::vector<StoreCall> calls = TraceStoreCalls(repo, args, repo.common_dir(), &finished);
+  const std::vector<StoreCall> calls =
+      TraceStoreCalls(repo, args, repo.common_dir(), &finished, env);
   INFO("finished: " << finished.out << finished.err);
   REQUIRE(finished.exit_code == 0);
   REQUIRE_FALSE(calls.empty());
@@ -322,6 +392,7 @@ size_t CrashEverywhere(const Operation& operation) {
 
   // What the readers and fsck say before the command and after it ran to its end.
   state.Restore();
+  operation.reset();
   std::string before_revision;
   if (!lineage.empty()) {
     RunResult status = repo.Review({"status", "--lineage", lineage});
@@ -333,7 +404,7 @@ size_t CrashEverywhere(const Operation& operation) {
   };
   const std::string before = view();
   const std::set<std::string> before_findings = FindingSet(repo.Review({"fsck"}).Json());
-  REQUIRE(repo.Review(args).exit_code == 0);
+  REQUIRE(repo.Review(args, env).exit_code == 0);
   const std::string after = view();
   const std::set<std::string> after_findings = FindingSet(repo.Review({"fsck"}).Json());
   INFO("before: " << before << "\nafter: " << after);
@@ -349,8 +420,9 @@ size_t CrashEverywhere(const Operation& operation) {
     for (const StoreCall& call : SpreadSample(of_kind, SweepRunsPerSyscall(kRunsPerSyscall))) {
       INFO("killed at " << call.syscall << " #" << call.ordinal << " on " << call.path);
       state.Restore();
+      operation.reset();
       const auto started = std::chrono::steady_clock::now();
-      RunResult killed = ReviewKilledAt(repo, args, "", call.syscall, call.ordinal);
+      RunResult killed = ReviewKilledAt(repo, args, "", call.syscall, call.ordinal, env);
       INFO("killed run: " << killed.exit_code << " " << killed.out << killed.err);
       CHECK(killed.exit_code == kKilledExit);
       ++runs;
@@ -363,13 +435,12 @@ size_t CrashEverywhere(const Operation& operation) {
       CHECK(UnresolvableFindings(fsck.Json(), before_findings, StoppedWritersRefLock).empty());
       const std::string crashed = view();
       INFO("view after the crash: " << crashed);
-      CHECK((crashed == before || crashed == after ||
-             (!operation.interim.empty() && crashed == operation.interim)));
+      CHECK((crashed == before || crashed == after || IsInterim(operation.interim, crashed)));
 
       // The next writers recover, with no hand repair: no ref lock is left, and fsck then says
       // what it said before or after the command.
       if (!operation.next.empty()) {
-        RunResult own = repo.Review(operation.next);
+        RunResult own = repo.Review(operation.next, env);
         INFO("next writer of its kind: " << own.out << own.err);
         CHECK(own.exit_code == 0);
       }
@@ -442,6 +513,10 @@ TEST_CASE("syscall crash: seen add killed at each store call is recoverable") {
 
 TEST_CASE("syscall crash: seen baseline killed at each store call is recoverable") {
   CrashEverywhere(OperationNamed("seen baseline"));
+}
+
+TEST_CASE("syscall crash: post killed at each store call is recoverable") {
+  CrashEverywhere(OperationNamed("post"));
 }
 
 }  // namespace gentle::testing

@@ -20,12 +20,15 @@ bool StraceWorks() {
 }
 
 RunResult ReviewKilledAt(const LifecycleRepo& repo, const std::vector<std::string>& args,
-                         const std::string& path, const std::string& syscall, int n) {
+                         const std::string& path, const std::string& syscall, int n,
+                         const Env& env) {
   std::vector<std::string> strace = {"strace", "-f", "-qq", "-o", "/dev/null"};
   if (!path.empty()) strace.insert(strace.end(), {"-P", path});
   strace.insert(strace.end(), {"-e", "trace=" + syscall, "-e",
                                "inject=" + syscall + ":signal=KILL:when=" + std::to_string(n)});
-  return GentleAi(repo.ReviewArgs(args), repo.root(), TracedCommandEnv(), strace);
+  Env all = TracedCommandEnv();
+  for (const auto& [key, value] : env) all[key] = value;
+  return GentleAi(repo.ReviewArgs(args), repo.root(), all, strace);
 }
 
 }  // namespace gentle::testing

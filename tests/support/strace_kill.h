@@ -28,9 +28,11 @@ bool StraceWorks();
 // `gentle-ai review <args> --cwd <root> --json`, killed at the `n`-th `syscall` on `path` (with
 // `path` empty: at its `n`-th call of `syscall` on anything); a command that makes fewer such calls
 // runs to its end and returns its own exit code.
-// Its environment is TracedCommandEnv().
+// Its environment is TracedCommandEnv() plus `env` (e.g. a forge fake's,
+// tests/support/fake_forge.h).
 RunResult ReviewKilledAt(const LifecycleRepo& repo, const std::vector<std::string>& args,
-                         const std::string& path, const std::string& syscall, int n);
+                         const std::string& path, const std::string& syscall, int n,
+                         const Env& env = {});
 
 }  // namespace gentle::testing
 

@@ -63,26 +63,26 @@ const std::vector<std::string>& FaultSyscalls() {
 
 std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
                                        const std::vector<std::string>& args,
-                                       const std::string& under, RunResult* run) {
+                                       const std::string& under, RunResult* run, const Env& env) {
   TempDir dir;
   const std::string trace = dir.path() + "/trace";
   std::string kinds;
   for (const std::string& kind : FaultSyscalls()) kinds += (kinds.empty() ? "" : ",") + kind;
   const std::vector<std::string> strace = {"strace",         "-f", "-qq", "-y", "-s", "0", "-e",
                                            "trace=" + kinds, "-o", trace};
-  *run = GentleAi(repo.ReviewArgs(args), repo.root(), TracedCommandEnv(), strace);
+  Env all = TracedCommandEnv();
+  for (const auto& [key, value] : env) all[key] = value;
+  *run = GentleAi(repo.ReviewArgs(args), repo.root(), all, strace);
 
-  std::vector<StoreCall> out;
-  std::map<std::string, int> ordinals;
-  std::string first_pid;
+  // One traced call: its process, its name and its store path (empty when it acts on none).
+  struct Traced {
+    std::string pid, name, path;
+  };
+  std::vector<Traced> traced;
   std::istringstream lines(ReadFile(trace));
   for (std::string line; std::getline(lines, line);) {
     const size_t space = line.find(' ');
     if (space == std::string::npos) continue;
-    const std::string pid = line.substr(0, space);
-    if (first_pid.empty()) first_pid = pid;
-    INFO("strace line: " << line);
-    CHECK(pid == first_pid);  // one process: the ordinals are its own
     const std::string rest = line.substr(line.find_first_not_of(' ', space));
     const size_t paren = rest.find('(');
     if (rest.rfind("<...", 0) == 0 || paren == std::string::npos) continue;  // resumed, signal
@@ -90,13 +90,31 @@ std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
     if (std::find(FaultSyscalls().begin(), FaultSyscalls().end(), name) == FaultSyscalls().end()) {
       continue;
     }
-    const int ordinal = ++ordinals[name];
+    Traced call{line.substr(0, space), name, ""};
     for (const std::string& path : CallPaths(name, rest.substr(paren + 1))) {
       if (path.compare(0, under.size() + 1, under + "/") == 0) {
-        out.push_back({name, ordinal, path});
+        call.path = path;
         break;
       }
     }
+    traced.push_back(std::move(call));
+  }
+  // The command's own process is the one that acts on the store; a child it runs (the user's
+  // git, gh) must not. strace counts each process's calls apart, so the ordinals are its own.
+  std::string command_pid;
+  for (const Traced& call : traced) {
+    if (!call.path.empty() && command_pid.empty()) command_pid = call.pid;
+  }
+  std::vector<StoreCall> out;
+  std::map<std::string, int> ordinals;
+  for (const Traced& call : traced) {
+    if (call.pid != command_pid) {
+      INFO("a child's call on the store: " << call.name << " " << call.path);
+      CHECK(call.path.empty());
+      continue;
+    }
+    const int ordinal = ++ordinals[call.name];
+    if (!call.path.empty()) out.push_back({call.name, ordinal, call.path});
   }
   return out;
 }

@@ -36,10 +36,11 @@ struct StoreCall {
 
 // Runs `gentle-ai review <args> --cwd <root> --json` to completion under strace and returns its
 // calls of FaultSyscalls() that act on a path under `under`, in order. `run` receives the
-// command's own result (exit code, stdout, stderr).
+// command's own result (exit code, stdout, stderr). `env` is added to TracedCommandEnv().
 std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
                                        const std::vector<std::string>& args,
-                                       const std::string& under, RunResult* run);
+                                       const std::string& under, RunResult* run,
+                                       const Env& env = {});
 
 // At most `limit` of `calls`, spread evenly over them, the first and the last always included.
 std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit);

@@ -3,19 +3,24 @@
 
 fake_forge.py --kind github|gitea --world FILE --log FILE [--port N] [--cert C --key K]
 
-Serves the read-only endpoints the watcher uses, in the forges' own shapes:
+Serves the endpoints the watcher and `review post` use, in the forges' own shapes:
   github: /api/v3/repos/O/R/pulls[/N][/comments|/reviews], /api/v3/repos/O/R/issues/N/comments
           (HTTPS with --cert/--key: the path `gh` uses for an Enterprise host)
   gitea:  /api/v1/repos/O/R/pulls[/N][/reviews[/ID/comments]], /api/v1/repos/O/R/issues/N/comments
           (HTTP; each review with its comments_count, from the review comments naming it in
           pull_request_review_id)
+  both:   /api/v[13]/user (the authenticated user: {"login": world "me", default "gentle-bot"});
+          POST .../pulls/N/reviews and .../issues/N/comments add a review or comment written by
+          "me" (id from world "next_id", default 1000) to the world file and answer it
 Every request re-reads the world file (JSON, replaced atomically by the test):
   {"pulls": {"O/R#N": {...PR object...}},
    "issue_comments"|"review_comments"|"reviews": {"O/R#N": [{"id": 1, "body": "..."}]},
    "fail": {"status": 403, "headers": {"Retry-After": "120"}, "body": "..."},   # optional
-   "malformed": ["/path", ...]}                                                  # optional
+   "malformed": ["/path", ...],                                                 # optional
+   "fail_post": {"status": 422, "headers": {...}, "body": "..."}}               # optional
 Answers carry an ETag (a digest of the body); a matching If-None-Match gets 304. Each request is
-appended to the log as one JSON line: method, path, if_none_match, authorization, status.
+appended to the log as one JSON line: method, path, if_none_match, authorization, status, and
+the body a POST sent.
 Binds 127.0.0.1 (port 0: the OS chooses) and prints the port as its first line.
 """
 import argparse
@@ -24,11 +29,15 @@ import http.server
 import json
 import re
 import ssl
+import os
 import sys
+import threading
 
 ROUTE = re.compile(
     r"^/api/v[13]/repos/([^/]+)/([^/]+)/(pulls|issues)(?:/(\d+))?(?:/(comments|reviews))?"
     r"(?:/(\d+)/comments)?$")
+USER = re.compile(r"^/api/v[13]/user$")
+POSTS = threading.Lock()
 
 
 def load(path):
@@ -43,14 +52,17 @@ class Handler(http.server.BaseHTTPRequestHandler):
         pass
 
     def record(self, status):
+        entry = {
+            "method": self.command,
+            "path": self.path,
+            "if_none_match": self.headers.get("If-None-Match"),
+            "authorization": self.headers.get("Authorization"),
+            "status": status,
+        }
+        if self.command == "POST":
+            entry["body"] = self.posted
         with open(self.server.log_path, "a", encoding="utf-8") as f:
-            f.write(json.dumps({
-                "method": self.command,
-                "path": self.path,
-                "if_none_match": self.headers.get("If-None-Match"),
-                "authorization": self.headers.get("Authorization"),
-                "status": status,
-            }) + "\n")
+            f.write(json.dumps(entry) + "\n")
 
     def answer(self, status, body, headers=None):
         self.record(status)
@@ -75,6 +87,9 @@ class Handler(http.server.BaseHTTPRequestHandler):
                         fail.get("headers", {}))
             return
         path = self.path.split("?", 1)[0]
+        if USER.match(path):
+            self.answer(200, json.dumps({"login": world.get("me", "gentle-bot"), "id": 1}))
+            return
         m = ROUTE.match(path)
         if not m:
             self.answer(404, '{"message":"Not Found"}')
@@ -114,6 +129,52 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(304, "", {"ETag": etag})
             return
         self.answer(200, body, {"ETag": etag})
+
+
+    def read_body(self):
+        if self.headers.get("Transfer-Encoding", "").lower() != "chunked":
+            return self.rfile.read(int(self.headers.get("Content-Length", "0")))
+        data = b""
+        while True:  # gh sends a body read from stdin in chunks
+            size = int(self.rfile.readline().split(b";")[0].strip(), 16)
+            if size == 0:
+                self.rfile.readline()
+                return data
+            data += self.rfile.read(size)
+            self.rfile.readline()
+
+    def do_POST(self):
+        self.posted = self.read_body().decode("utf-8", "replace")
+        with POSTS:
+            world = load(self.server.world_path)
+            fail = world.get("fail_post")
+            if fail:
+                self.answer(fail["status"], fail.get("body", '{"message":"fail"}'),
+                            fail.get("headers", {}))
+                return
+            m = ROUTE.match(self.path.split("?", 1)[0])
+            if not m or m.group(4) is None or m.group(6) is not None:
+                self.answer(404, '{"message":"Not Found"}')
+                return
+            owner, repo, kind, number, sub, _ = m.groups()
+            table = {("pulls", "reviews"): "reviews",
+                     ("issues", "comments"): "issue_comments"}.get((kind, sub))
+            key = f"{owner}/{repo}#{number}"
+            if table is None or key not in world.get("pulls", {}):
+                self.answer(404, '{"message":"Not Found"}')
+                return
+            document = json.loads(self.posted)
+            item = {"id": world.get("next_id", 1000), "body": document["body"],
+                    "user": {"login": world.get("me", "gentle-bot")}}
+            if "event" in document:
+                item["state"] = document["event"]
+            world["next_id"] = item["id"] + 1
+            world.setdefault(table, {}).setdefault(key, []).append(item)
+            tmp = self.server.world_path + ".post"
+            with open(tmp, "w", encoding="utf-8") as f:
+                json.dump(world, f)
+            os.replace(tmp, self.server.world_path)
+            self.answer(200 if table == "reviews" else 201, json.dumps(item))
 
 
 def main():

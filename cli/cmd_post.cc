@@ -1,0 +1,109 @@
+// review post (docs/loop.md "review post"): the round's comment, rendered by the renderer of
+// `review comment` with a fresh nonce in its marker, posted on the PR and its id recorded as
+// posted in the seen ledger, crash-safe through a recorded intent (watch/poster.h).
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "cli/commands.h"
+#include "cli/render.h"
+#include "cli/round_comment.h"
+#include "loop/pr_key.h"
+#include "store/git/repository.h"
+#include "store/secret.h"
+#include "watch/poster.h"
+#include "watch/routing.h"
+
+namespace gentle::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+constexpr std::string_view kPostSchema = "gentle-ai.review-post/v1";
+
+// Where the PR's forge answers: gh's host of the repository's GitHub origin (Enterprise) or gh's
+// default; the Gitea base URL of the repository's Gitea origin (docs/watch.md "Forge
+// resolution").
+Result<std::string> Endpoint(const store::git::Repository& repo, const loop::PrKey& key) {
+  auto forge = repo.is_bare() ? Result<watch::RepoForge>(Status(Code::kUsage, "a bare repository"))
+                              : watch::ResolveRepoForge(repo.worktree_root());
+  if (key.forge == "github") {
+    return forge.ok() && forge->kind == watch::ForgeKind::kGithub ? forge->host : std::string();
+  }
+  if (!forge.ok() || forge->kind != watch::ForgeKind::kGitea) {
+    return Status(Code::kUsage, "--pr " + loop::FormatPrKey(key) +
+                                    ": the repository's origin is no Gitea host, so its base URL "
+                                    "is unknown (docs/watch.md \"Forge resolution\")");
+  }
+  return forge->base_url;
+}
+
+int Print(const CommonOptions& common, const std::string& pr, const RenderedComment& rendered,
+          const watch::PostOutcome& outcome) {
+  if (common.json) {
+    Json out;
+    out["schema"] = kPostSchema;
+    out["pr"] = pr;
+    out["lineage"] = rendered.verdict.lineage;
+    out["round"] = rendered.verdict.round;
+    out["role"] = rendered.verdict.role;
+    out["verdict"] = rendered.verdict.verdict;
+    out["as"] = outcome.as;
+    out["id"] = outcome.id;
+    out["created"] = outcome.created;
+    out["recorded_at"] = outcome.recorded_at;
+    out["recovered"] = outcome.recovered;
+    return PrintJson(out);
+  }
+  for (const std::string& id : outcome.recovered) {
+    std::cout << "recovered " << id << " (an earlier post) on " << pr << "\n";
+  }
+  std::cout << (outcome.created ? "posted " : "already posted ") << outcome.id << " on " << pr
+            << " (round " << rendered.verdict.round << ", " << rendered.verdict.role << ", "
+            << rendered.verdict.verdict << ")\n";
+  return 0;
+}
+
+}  // namespace
+
+int RunPost(const CommonOptions& common, const PostOptions& o) {
+  auto key = loop::ParsePrKey(o.pr);
+  if (!key.ok()) return ReportError(key.status(), common.json);
+  const std::string pr = loop::FormatPrKey(*key);
+  if (key->forge != "github" && key->forge != "gitea") {
+    return ReportError(Status(Code::kUsage, "--pr " + pr +
+                                                ": review post posts on github and "
+                                                "gitea only"),
+                       common.json);
+  }
+  if (o.as != "review" && o.as != "comment") {
+    return ReportError(Status(Code::kUsage, "--as must be review or comment, got \"" + o.as + "\""),
+                       common.json);
+  }
+  auto nonce = store::RandomHex(exporter::kNonceHexBytes / 2);
+  if (!nonce.ok()) return ReportError(nonce.status(), common.json);
+  RoundCommentFlags flags = o.flags;
+  flags.nonce = *nonce;
+  auto rendered = RenderRoundComment(common.cwd, flags);
+  if (!rendered.ok()) return ReportError(rendered.status(), common.json);
+  auto repo = store::git::Repository::Discover(common.cwd);
+  if (!repo.ok()) return ReportError(repo.status(), common.json);
+  auto endpoint = Endpoint(*repo, *key);
+  if (!endpoint.ok()) return ReportError(endpoint.status(), common.json);
+  watch::PostRequest request;
+  request.pr = pr;
+  request.endpoint = *endpoint;
+  request.lineage = rendered->verdict.lineage;
+  request.round = rendered->verdict.round;
+  request.role = rendered->verdict.role;
+  request.revision = rendered->verdict.revision;
+  request.verdict = rendered->verdict.verdict;
+  request.as = o.as;
+  request.text = rendered->text;
+  request.nonce = *nonce;
+  auto outcome = watch::PostComment(repo->common_dir(), watch::DefaultPostLinks(), request);
+  if (!outcome.ok()) {
+    return ReportError(Status(outcome.status()).WithLineage(request.lineage), common.json);
+  }
+  return Print(common, pr, *rendered, *outcome);
+}
+
+}  // namespace gentle::cli

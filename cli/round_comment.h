@@ -1,0 +1,34 @@
+// RenderRoundComment: the forge comment of one round's verdict, the one renderer of `review
+// comment` (which prints it) and `review post` (which posts it), so both give the same bytes for
+// the same flags (docs/loop.md). The marker values (--model, --session, --nonce) are checked
+// before anything is read; then the round's verdict (export/round_verdict.h), the kind its role
+// may render (`forbidden` otherwise), and the comment (export/posted_comment.h). Read-only.
+#ifndef GENTLE_CLI_ROUND_COMMENT_H_
+#define GENTLE_CLI_ROUND_COMMENT_H_
+
+#include <optional>
+#include <string>
+
+#include "export/posted_comment.h"
+#include "export/round_verdict.h"
+#include "store/status.h"
+
+namespace gentle::cli {
+
+struct RoundCommentFlags {
+  std::string lineage;
+  std::optional<std::string> round;  // --round text, checked as a decimal >= 1
+  std::optional<std::string> role;   // reviewer | docs-reviewer
+  std::optional<std::string> model, session, nonce;
+};
+
+struct RenderedComment {
+  exporter::RoundVerdict verdict;  // the round, role and verdict rendered
+  std::string text;                // the comment's bytes
+};
+
+Result<RenderedComment> RenderRoundComment(const std::string& cwd, const RoundCommentFlags& flags);
+
+}  // namespace gentle::cli
+
+#endif  // GENTLE_CLI_ROUND_COMMENT_H_

@@ -1,0 +1,238 @@
+#include "watch/post_intents.h"
+
+#include "loop/seen_ledger.h"
+#include "store/clock.h"
+#include "store/fault_point.h"
+#include "store/file_io.h"
+#include "store/file_write.h"
+#include "store/index/sqlite_handle.h"
+
+namespace gentle::watch {
+namespace {
+
+using store::index::SqliteConnection;
+using store::index::Statement;
+
+constexpr const char* kPostMigrateTo1 = R"sql(
+CREATE TABLE post_schema (
+  version INTEGER NOT NULL
+) STRICT;
+CREATE TABLE post_intents (
+  seq        INTEGER PRIMARY KEY,
+  pr         TEXT NOT NULL CHECK (length(pr) BETWEEN 1 AND 256),
+  lineage    TEXT NOT NULL,
+  round      INTEGER NOT NULL CHECK (round >= 1),
+  role       TEXT NOT NULL,
+  revision   TEXT NOT NULL,
+  nonce      TEXT NOT NULL UNIQUE CHECK (length(nonce) = 32),
+  post_as    TEXT NOT NULL CHECK (post_as IN ('review', 'comment')),
+  endpoint   TEXT NOT NULL,
+  body       TEXT NOT NULL,
+  event      TEXT NOT NULL,
+  attempts   INTEGER NOT NULL CHECK (attempts >= 0),
+  state      TEXT NOT NULL CHECK (state IN ('open', 'posted')),
+  posted_id  TEXT NOT NULL,
+  created_at TEXT NOT NULL,
+  posted_at  TEXT NOT NULL,
+  UNIQUE (pr, lineage, round, role, revision)
+) STRICT;
+CREATE INDEX post_intents_open ON post_intents (pr, seq) WHERE state = 'open';
+INSERT INTO post_schema (version) VALUES (1);
+)sql";
+
+constexpr const char* kColumns =
+    "seq, pr, lineage, round, role, revision, nonce, post_as, endpoint, body, event, attempts, "
+    "state, posted_id, created_at, posted_at";
+
+Status PostStatus(const Status& status) {
+  if (status.ok()) return status;
+  std::string message = status.message();
+  for (const char* prefix : {"index: ", "watch state: "}) {
+    if (message.rfind(prefix, 0) == 0) message = message.substr(std::string_view(prefix).size());
+  }
+  return Status(status.code(), "post intents: " + message);
+}
+
+Result<bool> HasTable(SqliteConnection& conn) {
+  GENTLE_ASSIGN_OR_RETURN(
+      Statement stmt,
+      conn.Prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = "
+                   "'post_schema'"));
+  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  return row && stmt.ColumnInt(0) != 0;
+}
+
+// The component's version: 0 when its table is missing; a newer one is `corrupted`.
+Result<int64_t> PostVersion(SqliteConnection& conn) {
+  GENTLE_ASSIGN_OR_RETURN(bool exists, HasTable(conn));
+  if (!exists) return int64_t{0};
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare("SELECT max(version) FROM post_schema"));
+  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  const int64_t version = row ? stmt.ColumnInt(0) : 0;
+  if (version > kPostSchemaVersion) {
+    return Status(Code::kCorrupted, "post intents from a newer release: schema_version " +
+                                        std::to_string(version) + ", this release knows up to " +
+                                        std::to_string(kPostSchemaVersion))
+        .WithDetail("schema_version", std::to_string(version));
+  }
+  return version;
+}
+
+PostIntent RowOf(const Statement& stmt) {
+  PostIntent out;
+  out.seq = stmt.ColumnInt(0);
+  out.pr = stmt.ColumnText(1);
+  out.lineage = stmt.ColumnText(2);
+  out.round = stmt.ColumnInt(3);
+  out.role = stmt.ColumnText(4);
+  out.revision = stmt.ColumnText(5);
+  out.nonce = stmt.ColumnText(6);
+  out.as = stmt.ColumnText(7);
+  out.endpoint = stmt.ColumnText(8);
+  out.text = stmt.ColumnText(9);
+  out.event = stmt.ColumnText(10);
+  out.attempts = stmt.ColumnInt(11);
+  out.open = stmt.ColumnText(12) == "open";
+  out.posted_id = stmt.ColumnText(13);
+  out.created_at = stmt.ColumnText(14);
+  out.posted_at = stmt.ColumnText(15);
+  return out;
+}
+
+// `sql` with ?1 the seq, then `texts` as ?2, ?3...
+Status RunOne(SqliteConnection& conn, const std::string& sql, int64_t seq,
+              const std::vector<std::string>& texts = {}) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql));
+  stmt.Bind(1, seq);
+  for (size_t i = 0; i < texts.size(); ++i) stmt.Bind(static_cast<int>(i) + 2, texts[i]);
+  return PostStatus(stmt.Run());
+}
+
+}  // namespace
+
+Result<store::FileLock> LockPosts(const std::string& common_dir) {
+  const std::string dir = store::ParentOf(loop::SeenLedgerPath(common_dir));
+  GENTLE_RETURN_IF_ERROR(PostStatus(store::EnsureDirectory(common_dir, dir, 0755)));
+  GENTLE_RETURN_IF_ERROR(PostStatus(store::CheckNoSymlinks(common_dir, dir)));
+  return store::FileLock::Acquire(dir + "/review-post.lock", store::LockMode::kExclusive, true);
+}
+
+Result<PostIntents> PostIntents::Open(const std::string& common_dir) {
+  // The ledger's own writer first (an empty add): it creates, migrates or recovers the file, so
+  // the tables below are never added to a file the ledger has not made its own (a first writer
+  // killed before its migration committed leaves an empty file at version 0, which readers take
+  // for "nothing seen" and the ledger's writers would then refuse as not theirs).
+  GENTLE_RETURN_IF_ERROR(
+      loop::Add(common_dir, "github:gentle-ai/post#1", {}, loop::SeenKind::kHandled).status());
+  auto db = WatchDb::Open(common_dir, /*create=*/true);
+  if (!db.ok()) return PostStatus(db.status());
+  Status migrated = db->InTransaction([&]() -> Status {
+    GENTLE_ASSIGN_OR_RETURN(int64_t version, PostVersion(db->conn()));
+    if (version == 0) return db->conn().Exec(kPostMigrateTo1);
+    return Status::Ok();
+  });
+  GENTLE_RETURN_IF_ERROR(PostStatus(migrated));
+  return PostIntents(std::move(db).value());
+}
+
+Result<std::optional<PostIntent>> PostIntents::Find(const std::string& pr,
+                                                    const std::string& lineage, int64_t round,
+                                                    const std::string& role,
+                                                    const std::string& revision) {
+  GENTLE_ASSIGN_OR_RETURN(
+      Statement stmt,
+      db_->conn().Prepare(std::string("SELECT ") + kColumns +
+                          " FROM post_intents WHERE pr = ?1 AND lineage = ?2 AND round = ?3 AND "
+                          "role = ?4 AND revision = ?5"));
+  stmt.Bind(1, pr).Bind(2, lineage).Bind(3, round).Bind(4, role).Bind(5, revision);
+  auto row = stmt.Step();
+  if (!row.ok()) return PostStatus(row.status());
+  if (!*row) return std::optional<PostIntent>();
+  return std::optional<PostIntent>(RowOf(stmt));
+}
+
+Result<std::vector<PostIntent>> PostIntents::Unanswered(const std::string& pr) {
+  GENTLE_ASSIGN_OR_RETURN(
+      Statement stmt,
+      db_->conn().Prepare(std::string("SELECT ") + kColumns +
+                          " FROM post_intents WHERE state = 'open' AND (?1 = '' OR pr = ?1) "
+                          "ORDER BY seq"));
+  stmt.Bind(1, pr);
+  std::vector<PostIntent> out;
+  while (true) {
+    auto row = stmt.Step();
+    if (!row.ok()) return PostStatus(row.status());
+    if (!*row) break;
+    out.push_back(RowOf(stmt));
+  }
+  return out;
+}
+
+Status PostIntents::Record(PostIntent* intent) {
+  intent->created_at = store::NowRfc3339();
+  Status status = db_->InTransaction([&]() -> Status {
+    GENTLE_ASSIGN_OR_RETURN(
+        Statement stmt,
+        db_->conn().Prepare(
+            "INSERT INTO post_intents (pr, lineage, round, role, revision, nonce, post_as, "
+            "endpoint, body, event, attempts, state, posted_id, created_at, posted_at) VALUES "
+            "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'open', '', ?12, '')"));
+    stmt.Bind(1, intent->pr)
+        .Bind(2, intent->lineage)
+        .Bind(3, intent->round)
+        .Bind(4, intent->role)
+        .Bind(5, intent->revision)
+        .Bind(6, intent->nonce)
+        .Bind(7, intent->as)
+        .Bind(8, intent->endpoint)
+        .Bind(9, intent->text)
+        .Bind(10, intent->event)
+        .Bind(11, intent->attempts)
+        .Bind(12, intent->created_at);
+    GENTLE_RETURN_IF_ERROR(stmt.Run());
+    GENTLE_ASSIGN_OR_RETURN(Statement seq, db_->conn().Prepare("SELECT last_insert_rowid()"));
+    GENTLE_ASSIGN_OR_RETURN(bool row, seq.Step());
+    if (row) intent->seq = seq.ColumnInt(0);
+    return Status::Ok();
+  });
+  GENTLE_RETURN_IF_ERROR(PostStatus(status));
+  store::FaultPoint("post:intent-recorded");
+  return Status::Ok();
+}
+
+Status PostIntents::SetAttempts(int64_t seq, int64_t attempts) {
+  return RunOne(db_->conn(),
+                "UPDATE post_intents SET attempts = CAST(?2 AS INTEGER) WHERE seq = ?1", seq,
+                {std::to_string(attempts)});
+}
+
+Status PostIntents::Close(int64_t seq, const std::string& posted_id,
+                          const std::string& recorded_at) {
+  return RunOne(db_->conn(),
+                "UPDATE post_intents SET state = 'posted', posted_id = ?2, posted_at = ?3 WHERE "
+                "seq = ?1",
+                seq, {posted_id, recorded_at});
+}
+
+Status PostIntents::Remove(int64_t seq) {
+  return RunOne(db_->conn(), "DELETE FROM post_intents WHERE seq = ?1 AND state = 'open'", seq);
+}
+
+Result<bool> HasUnansweredPosts(const std::string& common_dir, const std::string& pr) {
+  auto db = WatchDb::Open(common_dir, /*create=*/false);
+  if (!db.ok()) {
+    if (db.status().code() == Code::kNotFound) return false;
+    return PostStatus(db.status());
+  }
+  GENTLE_ASSIGN_OR_RETURN(int64_t version, PostVersion(db->conn()));
+  if (version == 0) return false;
+  GENTLE_ASSIGN_OR_RETURN(
+      Statement stmt,
+      db->conn().Prepare(
+          "SELECT count(*) FROM post_intents WHERE state = 'open' AND (?1 = '' OR pr = ?1)"));
+  stmt.Bind(1, pr);
+  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  return row && stmt.ColumnInt(0) > 0;
+}
+
+}  // namespace gentle::watch
