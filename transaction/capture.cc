@@ -19,7 +19,6 @@
 namespace gentle::transaction {
 namespace {
 
-using store::git::ObjectWrites;
 using store::git::TreeRows;
 
 git_oid EmptyTreeId() {
@@ -184,7 +183,7 @@ Status ValidateSelector(const Selector& s) {
 }
 
 Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
-                                        const Selector& selector, ObjectWrites writes) {
+                                        const Selector& selector, store::git::MemoryWrites* held) {
   GENTLE_RETURN_IF_ERROR(ValidateSelector(selector));
   if (selector.kind != "commit-range") GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
   git_repository* raw = repo.raw();
@@ -195,22 +194,21 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
   std::optional<Result<LoadedIndex>> index;
   if (selector.kind != "commit-range") index.emplace(LoadWorkspaceIndex(repo));
   std::optional<store::git::CacheTreeFold> fold;
-  if (writes == ObjectWrites::kHashOnly && index && index->ok()) {
+  if (held == nullptr && index && index->ok()) {
     fold.emplace((*index)->entries, (*index)->cache_tree);
     if (fold->empty()) fold.reset();
   }
   const store::git::SubtreeFold* base_fold = fold ? &*fold : nullptr;
   // The base's trees are in the object database and reachable from the base commit: when the
   // candidate's trees are written (start on the workspace or the index), those equal to one of
-  // them need not be (BuildTree). Hashing only (status) or commit-range writes none.
+  // them need not be (MemoryWrites::Tree). Hashing only (status) or commit-range keeps none.
   store::git::TreeIds base_trees;
-  const bool writes_trees = writes == ObjectWrites::kWrite && selector.kind != "commit-range";
+  const bool writes_trees = held != nullptr && selector.kind != "commit-range";
   bool base_canonical = true;
   // Hashing the workspace (status): the base's rows are read on a helper thread meanwhile. Errors
   // are still reported in the sequential order: the base's first.
   std::optional<BaseRowsReader> parallel_base;
-  if (writes == ObjectWrites::kHashOnly && selector.kind != "commit-range" && !selector.staged &&
-      LargeIndex(repo)) {
+  if (held == nullptr && selector.kind != "commit-range" && !selector.staged && LargeIndex(repo)) {
     parallel_base.emplace(raw, base.tree, base_fold);
   }
   TreeRows base_rows;
@@ -249,7 +247,7 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
     Result<TreeRows> workspace = !intended_status.ok() ? Result<TreeRows>(intended_status)
                                  : !index->ok()        ? Result<TreeRows>(index->status())
                                                 : WorkspaceRows(repo, **index, projection, intended,
-                                                                writes, fold ? &*fold : nullptr);
+                                                                held, fold ? &*fold : nullptr);
     if (parallel_base) {
       GENTLE_ASSIGN_OR_RETURN(base_rows, parallel_base->Join(&base_canonical));
     }
@@ -259,13 +257,13 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
       GENTLE_RETURN_IF_ERROR(fold->Finish(odb.get(), (*index)->entries, intended, &base_rows,
                                           &candidate_rows, &base_canonical));
     }
-    GENTLE_ASSIGN_OR_RETURN(candidate_tree,
-                            store::git::BuildTree(raw, candidate_rows, writes, &base_trees,
-                                                  base_canonical ? nullptr : &made));
+    store::git::TreeObjects* walked = base_canonical ? nullptr : &made;
+    GENTLE_ASSIGN_OR_RETURN(candidate_tree, held != nullptr
+                                                ? held->Tree(candidate_rows, &base_trees, walked)
+                                                : store::git::HashTree(candidate_rows, walked));
   }
-  if (base.unborn && writes == ObjectWrites::kWrite) {
-    GENTLE_RETURN_IF_ERROR(
-        store::git::BuildTree(raw, {}, writes).status());  // the empty tree object
+  if (base.unborn && held != nullptr) {
+    GENTLE_RETURN_IF_ERROR(held->Tree({}).status());  // the empty tree object
   }
 
   store::Snapshot s;

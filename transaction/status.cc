@@ -13,7 +13,6 @@
 #include "store/git/memory_writes.h"
 #include "store/git/repository.h"
 #include "store/history_ref.h"
-#include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/provenance.h"
@@ -49,7 +48,7 @@ class LiveTargets {
     for (auto& [key, value] : cache_) {
       if (key == selector) return value;
     }
-    auto snapshot = CaptureSnapshot(repo_, selector, store::git::ObjectWrites::kHashOnly);
+    auto snapshot = CaptureSnapshot(repo_, selector, nullptr);
     Result<LiveTarget> target =
         snapshot.ok() ? Result<LiveTarget>(LiveTarget{snapshot->identity, snapshot->paths.empty()})
                       : Result<LiveTarget>(snapshot.status());
@@ -167,7 +166,7 @@ Fit LiveFit(const store::git::Repository& repo, const Selector& selector) {
   if (!own.ok()) return Fit::kFits;
   auto writes = store::git::MemoryWrites::Divert(own->raw());
   if (!writes.ok()) return Fit::kFits;
-  auto snapshot = CaptureSnapshot(*own, selector, store::git::ObjectWrites::kWrite);
+  auto snapshot = CaptureSnapshot(*own, selector, writes->get());
   if (!snapshot.ok() || snapshot->paths.empty()) return Fit::kFits;
   const Fit fit = FrozenFit(*own, snapshot->base_tree, snapshot->candidate_tree);
   return fit == Fit::kOverBudget ? fit : Fit::kFits;
