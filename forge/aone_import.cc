@@ -1,6 +1,7 @@
 #include "forge/aone_import.h"
 
 #include "forge/id_union.h"
+#include "store/forge_name.h"
 
 namespace gentle::forge {
 namespace {
@@ -70,7 +71,7 @@ Status ReadComments(const ForgePage& page, IdUnion<ContextComment>* comments) {
 
 Result<ReviewContext> ImportAone(const AoneInput& input) {
   ReviewContext out;
-  out.forge = "aone";
+  out.forge = store::ForgeName(store::Forge::kAone);
   GENTLE_RETURN_IF_ERROR(ReadMrView(input.mr_view, &out));
   IdUnion<ContextComment> comments;
   for (const auto* page : {&input.comments, &input.resolved_comments}) {

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "forge/id_union.h"
+#include "store/forge_name.h"
 
 namespace gentle::forge {
 namespace {
@@ -118,7 +119,7 @@ Status ReadReviewComments(const ForgePage& page, const std::set<std::string>& pe
 
 Result<ReviewContext> ImportGithub(const GithubInput& input) {
   ReviewContext out;
-  out.forge = "github";
+  out.forge = store::ForgeName(store::Forge::kGithub);
   GENTLE_RETURN_IF_ERROR(ReadPrView(input.pr_view, &out));
   IdUnion<ContextVerdict> verdicts;
   std::set<std::string> pending;

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "forge/timestamp.h"
+#include "store/forge_name.h"
 
 namespace gentle::forge {
 namespace {
@@ -21,7 +22,7 @@ struct Carrier {
 // (issue comments, where a summary posted with `gh pr comment` lives), shaped as carriers.
 std::vector<Carrier> CarriersOf(const ReviewContext& context,
                                 std::vector<ContextVerdict>* issue_comments) {
-  const bool github = context.forge == "github";
+  const bool github = context.forge == store::ForgeName(store::Forge::kGithub);
   if (github) {
     for (const ContextComment& c : context.comments) {
       if (c.channel == kChannelThread && !c.body.empty()) issue_comments->push_back(CarrierOf(c));

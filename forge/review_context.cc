@@ -6,6 +6,7 @@
 #include "forge/forge_json.h"
 #include "forge/json_field.h"
 #include "forge/timestamp.h"
+#include "store/forge_name.h"
 
 namespace gentle::forge {
 namespace {
@@ -197,7 +198,9 @@ Result<ReviewContext> ParseReviewContext(std::string_view text, const std::strin
   }
   ReviewContext c;
   GENTLE_ASSIGN_OR_RETURN(c.forge, r.String(root, "", "forge"));
-  if (c.forge != "github" && c.forge != "aone") {
+  // The forges an importer writes (forge/github_import.h, forge/aone_import.h).
+  const std::optional<store::Forge> forge = store::ParseForge(c.forge);
+  if (forge != store::Forge::kGithub && forge != store::Forge::kAone) {
     return r.Error("forge", "expected \"github\" or \"aone\"");
   }
   GENTLE_ASSIGN_OR_RETURN(c.title, r.String(root, "", "title"));

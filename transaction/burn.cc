@@ -9,6 +9,7 @@
 #include "store/file_modes.h"
 #include "store/file_write.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/json_member.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
@@ -140,11 +141,11 @@ Result<BurnResult> Burn(const BurnRequest& request) {
       std::string record_file,
       store::ReadFileLimited(layout.record_path(lineage), store::kMaxRecordBytes));
   store::HistoryCommitSpec history;
-  history.verb = "burn";
+  history.verb = store::HistoryVerbName(store::HistoryVerb::kBurn);
   history.lineage = lineage;
   history.record_file = record_file;
   history.revision = record.revision;
-  history.state = "consumed";
+  history.state = store::TerminalStateOf(history.verb);
   history.base_tree = record.current_snapshot.base_tree;
   history.candidate_tree = record.current_snapshot.candidate_tree;
   history.at = store::NowRfc3339();

@@ -13,6 +13,7 @@
 #include "store/history_chain.h"
 #include "store/history_ref.h"
 #include "store/history_sync.h"
+#include "store/history_verb.h"
 #include "store/lineage_id.h"
 #include "store/provenance.h"
 #include "store/store_scan.h"
@@ -265,9 +266,9 @@ Result<ImportResult> Import(const ImportRequest& request) {
   result.remote = fetched.remote;
   result.fetched_tip = fetched.tip;
   result.local_tip_before = local ? local->id : "";
-  result.state = chain.terminal == "burn"      ? "consumed"
-                 : chain.terminal == "abandon" ? "retired"
-                                               : chain.record.state;
+  result.state = store::IsTerminalVerb(chain.terminal)
+                     ? std::string(store::TerminalStateOf(chain.terminal))
+                     : chain.record.state;
   result.revision = chain.record.revision;
   if (local && local->id == fetched.tip) {
     result.outcome = "up_to_date";

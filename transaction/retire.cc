@@ -10,6 +10,7 @@
 #include "store/file_modes.h"
 #include "store/file_write.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
 #include "store/review_state.h"
@@ -58,7 +59,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
     history.lineage = lineage;
     history.record_file = record_file;
     history.revision = record->revision;
-    history.state = "retired";
+    history.state = store::TerminalStateOf(verb);
     history.base_tree = record->current_snapshot.base_tree;
     history.candidate_tree = record->current_snapshot.candidate_tree;
     history.at = audit.reclaimed_at;

@@ -19,6 +19,7 @@
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/round_context.h"
+#include "store/selector_kind.h"
 #include "store/store_guard.h"
 #include "transaction/capture.h"
 #include "transaction/recorded_selector.h"
@@ -109,7 +110,7 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
     s.context_unavailable = bound->unavailable_reason;
   }
   const Result<LiveTarget>& live_target =
-      repo.is_bare() && s.kind != "commit-range"
+      repo.is_bare() && !store::IsSelectorKind(s.kind, store::SelectorKind::kCommitRange)
           ? Result<LiveTarget>(Status(Code::kUsage, "a bare repository has no workspace"))
           : live.For(RecordedSelector(r));
   if (live_target.ok()) {
@@ -285,7 +286,7 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   // The queried candidate: refused as start refuses it when it cannot be captured.
   std::optional<std::string> queried;
   if (selector) {
-    if (selector->kind != "commit-range")
+    if (!store::IsSelectorKind(selector->kind, store::SelectorKind::kCommitRange))
       GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review status"));
     const Result<LiveTarget>& target = live.For(*selector);
     if (!target.ok()) return target.status();
