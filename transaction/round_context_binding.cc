@@ -1,8 +1,12 @@
 #include "transaction/round_context_binding.h"
 
-#include <algorithm>
+#include <sys/stat.h>
 
-#include "loop/context_ids.h"
+#include <algorithm>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
 #include "store/go_json.h"
 #include "store/round_context.h"
 #include "store/sha256.h"
@@ -12,13 +16,59 @@ namespace {
 
 constexpr size_t kMaxReasonBytes = 512;
 
-// The sorted, distinct comment ids of a ReviewContext document: its comment ids as the one ids
-// reader (loop/context_ids.h) reads them, the review ids left out, in numeric order.
+Status Refuse(const std::string& file, const std::string& why) {
+  return Status(Code::kUsage, "--context " + file + ": " + why).WithDetail("file", file);
+}
+
+bool IsDecimalId(const std::string& id) {
+  return !id.empty() && id.size() <= 20 && id[0] != '0' &&
+         std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+Result<std::string> ReadContextFile(const std::string& file) {
+  struct stat st;
+  if (stat(file.c_str(), &st) != 0) return Refuse(file, "cannot read the file");
+  if (!S_ISREG(st.st_mode)) return Refuse(file, "not a regular file");
+  if (static_cast<size_t>(st.st_size) > kMaxContextFileBytes) {
+    return Refuse(file, "larger than " + std::to_string(kMaxContextFileBytes) + " bytes");
+  }
+  std::ifstream in(file, std::ios::binary);
+  if (!in) return Refuse(file, "cannot read the file");
+  std::ostringstream bytes;
+  bytes << in.rdbuf();
+  if (bytes.str().size() > kMaxContextFileBytes) {
+    return Refuse(file, "larger than " + std::to_string(kMaxContextFileBytes) + " bytes");
+  }
+  return bytes.str();
+}
+
+// The sorted, distinct comment ids of a ReviewContext document.
 Result<std::vector<std::string>> LedgerIds(const std::string& file, const std::string& bytes) {
-  GENTLE_ASSIGN_OR_RETURN(std::vector<loop::SeenId> read, loop::ParseContextIds(bytes, file));
+  nlohmann::json doc;
+  try {
+    doc = nlohmann::json::parse(bytes);
+  } catch (const nlohmann::json::exception&) {
+    return Refuse(file, "not valid JSON");
+  }
+  if (!doc.is_object()) return Refuse(file, "$: expected an object");
+  auto schema = doc.find("schema");
+  if (schema == doc.end() || !schema->is_string() || *schema != kReviewContextSchema) {
+    return Refuse(file, "$.schema: expected \"" + std::string(kReviewContextSchema) + "\"");
+  }
+  auto comments = doc.find("comments");
+  if (comments == doc.end() || !comments->is_array()) {
+    return Refuse(file, "$.comments: expected an array");
+  }
   std::vector<std::string> ids;
-  for (const loop::SeenId& id : read) {
-    if (id.kind == store::ForgeIdKind::kComment) ids.push_back(id.id);
+  for (size_t i = 0; i < comments->size(); ++i) {
+    const nlohmann::json& comment = (*comments)[i];
+    const std::string where = "$.comments[" + std::to_string(i) + "].id";
+    if (!comment.is_object() || !comment.contains("id") || !comment["id"].is_string()) {
+      return Refuse(file, where + ": expected a string");
+    }
+    const std::string id = comment["id"];
+    if (!IsDecimalId(id)) return Refuse(file, where + ": expected a decimal comment id");
+    ids.push_back(id);
   }
   // Numeric order: ids have no leading zeros, so shorter is smaller.
   std::sort(ids.begin(), ids.end(), [](const std::string& a, const std::string& b) {
@@ -52,11 +102,11 @@ Result<RoundContextBinding> ReadContextBinding(const ContextFlags& flags) {
     binding.unavailable_reason = *flags.unavailable_reason;
   }
   if (flags.context_file) {
-    if (!flags.context_bytes) {
-      return Status(Code::kInternal, "--context " + *flags.context_file +
-                                         ": not read and checked by the command line");
+    if (flags.context_bytes) {
+      binding.context_bytes = *flags.context_bytes;
+    } else {
+      GENTLE_ASSIGN_OR_RETURN(binding.context_bytes, ReadContextFile(*flags.context_file));
     }
-    binding.context_bytes = *flags.context_bytes;
     GENTLE_ASSIGN_OR_RETURN(binding.ledger_ids,
                             LedgerIds(*flags.context_file, binding.context_bytes));
     binding.context_digest = "sha256:" + store::Sha256Hex(binding.context_bytes);
