@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
+#include "forge/review_context.h"
 #include "loop/comment_id.h"
 #include "store/strict_json.h"
 
@@ -58,8 +59,8 @@ Result<std::vector<SeenId>> ParseContextIds(std::string_view text, const std::st
   if (!doc.is_object()) return Bad(name, "$", "must be an object");
   auto schema = doc.find("schema");
   if (schema == doc.end() || !schema->is_string() ||
-      schema->get_ref<const std::string&>() != kReviewContextSchema) {
-    return Bad(name, "schema", "must be \"" + std::string(kReviewContextSchema) + "\"");
+      schema->get_ref<const std::string&>() != forge::kReviewContextSchema) {
+    return Bad(name, "schema", "must be \"" + std::string(forge::kReviewContextSchema) + "\"");
   }
   auto comments = doc.find("comments");
   if (comments == doc.end() || !comments->is_array()) {

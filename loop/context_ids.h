@@ -4,6 +4,8 @@
 // included) are read; every other member is ignored, so the reader does not depend on the rest of
 // the importer's schema.
 //
+// The schema is the importer's (forge/review_context.h kReviewContextSchema, the one constant).
+//
 // Contract: the file is read whole up to kMaxContextBytes (64 MiB; a larger file is refused
 // without reading past the limit) and parsed strictly (store/strict_json.h: no duplicate key, at
 // most 64 levels deep). The top level must be an object whose `schema` is the string above and
@@ -23,7 +25,6 @@
 
 namespace gentle::loop {
 
-inline constexpr std::string_view kReviewContextSchema = "gentle-ai.review-context/v1";
 inline constexpr size_t kMaxContextBytes = size_t{64} << 20;
 
 Result<std::vector<SeenId>> ReadContextIds(const std::string& path);

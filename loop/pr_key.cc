@@ -1,9 +1,9 @@
 #include "loop/pr_key.h"
 
+#include "store/forge_name.h"
+
 namespace gentle::loop {
 namespace {
-
-bool IsForge(std::string_view s) { return s == "github" || s == "gitea" || s == "aone"; }
 
 Status CheckName(std::string_view what, std::string_view s) {
   if (s.empty() || s.size() > kMaxPrNameBytes) {
@@ -42,7 +42,7 @@ Result<PrKey> ParsePrKey(std::string_view text) {
     return Status(Code::kUsage, "PR key: no ':' after the forge" + std::string(shape));
   }
   const std::string_view forge = text.substr(0, colon);
-  if (!IsForge(forge)) {
+  if (!store::ParseForge(forge)) {
     return Status(Code::kUsage, "PR key: the forge must be github, gitea or aone");
   }
   const std::string_view rest = text.substr(colon + 1);

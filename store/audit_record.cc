@@ -4,6 +4,7 @@
 
 #include "store/file_io.h"
 #include "store/go_marshal.h"
+#include "store/json_member.h"
 #include "store/lineage_id.h"
 #include "store/strict_json.h"
 
@@ -53,15 +54,7 @@ Result<AuditRecord> ParseAuditRecord(std::string_view bytes) {
   // A member we read is a string (residue: an array of strings) or absent; anything else would be
   // read as something it does not say.
   std::string wrong_type;
-  auto text = [&](const char* key) -> std::string {
-    auto it = doc.find(key);
-    if (it == doc.end()) return "";
-    if (!it->is_string()) {
-      if (wrong_type.empty()) wrong_type = key;
-      return "";
-    }
-    return it->get<std::string>();
-  };
+  auto text = [&](const char* key) { return StringMember(doc, key, &wrong_type); };
   if (text("schema") != kAuditSchema) return corrupted("has a foreign schema");
   AuditRecord r;
   r.status = text("status");

@@ -9,6 +9,7 @@
 #include "store/git/git_util.h"
 #include "store/git/object_reader.h"
 #include "store/history_replay.h"
+#include "store/history_verb.h"
 #include "store/lineage_id.h"
 #include "store/review_state.h"
 #include "store/verdict_file.h"
@@ -47,18 +48,10 @@ Status BrokenBy(const std::string& lineage, const std::string& commit, const std
   return out;
 }
 
-bool IsHistoryVerb(const std::string& verb) {
-  static const char* const kVerbs[] = {"start",   "verdict", "invalidate", "burn",
-                                       "abandon", "sync",    "revise"};
-  return verb == kCoApproveVerb || std::any_of(std::begin(kVerbs), std::end(kVerbs),
-                                               [&](const char* v) { return verb == v; });
-}
-
 // The state a commit's State trailer must name for its record.
 std::string ExpectedState(const HistoryCommit& commit, const RecordView& record) {
-  if (commit.verb == "burn") return "consumed";
-  if (commit.verb == "abandon") return "retired";
-  return record.state;
+  const std::string_view terminal = TerminalStateOf(commit.verb);
+  return terminal.empty() ? record.state : std::string(terminal);
 }
 
 Status CheckTreePresent(git_odb* odb, const std::string& lineage, const HistoryCommit& commit,
@@ -77,7 +70,7 @@ Status CheckTreePresent(git_odb* odb, const std::string& lineage, const HistoryC
 Status CheckShape(const std::string& lineage, const HistoryCommit& commit) {
   if (commit.parent_count > 1) return Broken(lineage, commit.id, "it has more than one parent");
   if (commit.legacy_pin) return Broken(lineage, commit.id, "it holds no review-state.json");
-  if (!IsHistoryVerb(commit.verb) || commit.subject != commit.verb + " " + lineage) {
+  if (!ParseHistoryVerb(commit.verb) || commit.subject != commit.verb + " " + lineage) {
     return Broken(lineage, commit.id, "its subject is not \"<verb> " + lineage + "\"");
   }
   if (commit.lineage != lineage) {
@@ -135,7 +128,7 @@ Status CheckCommit(const git::Repository& repo, git_odb* odb, const std::string&
     GENTLE_RETURN_IF_ERROR(CheckCoApproval(repo, lineage, commit, record));
   if (commit.terminal()) {
     if (later != nullptr) return Broken(lineage, commit.id, "a terminal commit has a successor");
-    const bool burn = commit.verb == "burn";
+    const bool burn = commit.verb == HistoryVerbName(HistoryVerb::kBurn);
     if (burn && !IsState(record.state, ReviewState::kApproved)) {
       return Broken(lineage, commit.id, "a burn commit holds a record that is not approved");
     }

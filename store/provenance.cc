@@ -5,17 +5,13 @@
 #include "store/file_io.h"
 #include "store/history_chain.h"
 #include "store/history_ref.h"
+#include "store/json_member.h"
 #include "store/strict_json.h"
 
 namespace gentle::store {
 namespace {
 
 constexpr size_t kMaxProvenanceBytes = 4096;
-
-std::string StringMember(const nlohmann::json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 bool IsCommitHex(const std::string& s) {
   if (s.size() != 40) return false;

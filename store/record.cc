@@ -7,6 +7,7 @@
 #include "store/file_io.h"
 #include "store/go_json.h"
 #include "store/go_marshal.h"
+#include "store/selector_kind.h"
 #include "store/strict_json.h"
 
 namespace gentle::store {
@@ -125,9 +126,7 @@ bool IsTreeId(const std::string& id) {
   return true;
 }
 
-bool IsOurKind(const std::string& kind) {
-  return kind == "current-changes" || kind == "base-diff" || kind == "commit-range";
-}
+bool IsOurKind(const std::string& kind) { return ParseSelectorKind(kind).has_value(); }
 
 Snapshot ParseSnapshot(const Json& state, const char* key) {
   const Json& j = Require(state, key, Json::value_t::object, "state");

@@ -13,10 +13,12 @@
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
+#include "store/git/memory_writes.h"
 #include "store/git/object_reader.h"
 #include "store/git/repository.h"
 #include "store/git/tree_builder.h"
@@ -76,9 +78,17 @@ store::Snapshot Capture(const std::string& repo, ObjectWrites writes,
   transaction::Selector selector;
   selector.untracked = untracked;
   selector.staged = staged;
-  auto snapshot = transaction::CaptureSnapshot(*opened, selector, writes);
+  // Writing: as start captures, its objects held in memory and then flushed to the database.
+  std::unique_ptr<store::git::MemoryWrites> held;
+  if (writes == ObjectWrites::kWrite) {
+    auto diverted = store::git::MemoryWrites::Divert(opened->raw());
+    REQUIRE(diverted.ok());
+    held = std::move(*diverted);
+  }
+  auto snapshot = transaction::CaptureSnapshot(*opened, selector, held.get());
   INFO(snapshot.status().message());
   REQUIRE(snapshot.ok());
+  if (held) REQUIRE(held->Flush().ok());
   return *snapshot;
 }
 
@@ -135,7 +145,7 @@ Opened OpenWithIndex(const std::string& repo) {
 store::git::TreeRows CandidateRows(Opened& o, const store::git::CacheTreeFold& fold,
                                    const std::vector<std::string>& untracked) {
   auto rows = transaction::WorkspaceRows(o.repo, o.index, transaction::Projection::kWorkspace,
-                                         untracked, ObjectWrites::kHashOnly, &fold);
+                                         untracked, nullptr, &fold);
   REQUIRE(rows.ok());
   return std::move(*rows);
 }
@@ -175,7 +185,7 @@ std::vector<std::string> FoldedDirs(const std::string& repo,
   const std::vector<std::string> folded = FoldedPaths(*base);
   CHECK(folded == FoldedPaths(candidate));  // both sides fold at the same directories
   // And the folded lists still build the candidate git computes.
-  auto built = store::git::BuildTree(o.repo.raw(), candidate, ObjectWrites::kHashOnly);
+  auto built = store::git::HashTree(candidate);
   REQUIRE(built.ok());
   CHECK(store::git::OidHex(*built) == OracleWorkspaceTree(repo, untracked));
   return folded;

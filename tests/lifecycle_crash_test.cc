@@ -7,6 +7,7 @@
 #include <functional>
 #include <set>
 
+#include "tests/support/crash_sweeps.h"
 #include "tests/support/files.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
@@ -261,4 +262,11 @@ TEST_CASE("crash: an interrupted abandon is resolved by whether residue/ exists"
 }
 
 }  // namespace
+
+std::vector<std::string> FaultPointSweepOperations() {
+  std::vector<std::string> names;
+  for (const Scenario& op : Scenarios()) names.push_back(op.name);
+  return names;
+}
+
 }  // namespace gentle::testing

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/crash_sweeps.h"
 #include "tests/support/fake_forge.h"
 #include "tests/support/files.h"
 #include "tests/support/lifecycle_repo.h"
@@ -474,6 +475,12 @@ const Operation& OperationNamed(const std::string& name) {
 }
 
 }  // namespace
+
+std::vector<std::string> SyscallSweepOperations() {
+  std::vector<std::string> names;
+  for (const Operation& op : Operations()) names.push_back(op.name);
+  return names;
+}
 
 TEST_CASE("syscall crash: start killed at each store call is recoverable") {
   CrashEverywhere(OperationNamed("start"));

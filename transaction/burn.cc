@@ -9,6 +9,8 @@
 #include "store/file_modes.h"
 #include "store/file_write.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
+#include "store/json_member.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
 #include "store/review_state.h"
@@ -20,11 +22,6 @@
 
 namespace gentle::transaction {
 namespace {
-
-std::string StringMember(const nlohmann::ordered_json& j, const char* key) {
-  auto it = j.find(key);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : "";
-}
 
 // Worktree roots of the repository: the main worktree and every linked one.
 std::vector<std::string> WorktreeRoots(const store::git::Repository& repo) {
@@ -53,7 +50,7 @@ Result<std::string> OriginalWorktreeRoot(const store::git::Repository& repo,
                                          const nlohmann::ordered_json& state, bool* original) {
   std::string recorded;
   if (auto it = state.find("initial_atomic_start"); it != state.end() && it->is_object()) {
-    recorded = StringMember(*it, "worktree_identity");
+    recorded = store::StringMember(*it, "worktree_identity");
   }
   *original = true;
   if (!recorded.empty()) {
@@ -75,8 +72,8 @@ Result<std::string> OriginalWorktreeRoot(const store::git::Repository& repo,
 
 Status CheckToken(const nlohmann::ordered_json& state, const std::string& token,
                   const std::string& lineage) {
-  const std::string digest = StringMember(state, "approved_ack_token_sha256");
-  const std::string go_token = StringMember(state, "approved_ack_token");
+  const std::string digest = store::StringMember(state, "approved_ack_token_sha256");
+  const std::string go_token = store::StringMember(state, "approved_ack_token");
   bool match = false;
   if (!digest.empty()) {
     match = store::ConstantTimeEqual(store::TokenDigest(token), digest);
@@ -144,11 +141,11 @@ Result<BurnResult> Burn(const BurnRequest& request) {
       std::string record_file,
       store::ReadFileLimited(layout.record_path(lineage), store::kMaxRecordBytes));
   store::HistoryCommitSpec history;
-  history.verb = "burn";
+  history.verb = store::HistoryVerbName(store::HistoryVerb::kBurn);
   history.lineage = lineage;
   history.record_file = record_file;
   history.revision = record.revision;
-  history.state = "consumed";
+  history.state = store::TerminalStateOf(history.verb);
   history.base_tree = record.current_snapshot.base_tree;
   history.candidate_tree = record.current_snapshot.candidate_tree;
   history.at = store::NowRfc3339();

@@ -14,12 +14,12 @@
 #include "store/git/object_reader.h"
 #include "store/git/raw_tree.h"
 #include "store/git/repository.h"
+#include "store/selector_kind.h"
 #include "transaction/workspace_rows.h"
 
 namespace gentle::transaction {
 namespace {
 
-using store::git::ObjectWrites;
 using store::git::TreeRows;
 
 git_oid EmptyTreeId() {
@@ -139,12 +139,12 @@ struct Base {
 
 Result<Base> ResolveBase(const store::git::Repository& repo, const Selector& selector) {
   git_repository* raw = repo.raw();
-  if (selector.kind == "commit-range") {
+  if (store::IsSelectorKind(selector.kind, store::SelectorKind::kCommitRange)) {
     GENTLE_ASSIGN_OR_RETURN(git_oid tree, ResolveTree(raw, selector.base));
     return Base{tree, false};
   }
   const bool unborn = git_repository_head_unborn(raw) == 1;
-  if (selector.kind == "base-diff") {
+  if (store::IsSelectorKind(selector.kind, store::SelectorKind::kBaseDiff)) {
     if (unborn) return Status(Code::kUsage, "base-diff needs a HEAD commit; the branch is unborn");
     GENTLE_ASSIGN_OR_RETURN(git_oid base, ResolveCommit(raw, selector.base));
     GENTLE_ASSIGN_OR_RETURN(git_oid head, ResolveCommit(raw, "HEAD"));
@@ -161,56 +161,61 @@ Result<Base> ResolveBase(const store::git::Repository& repo, const Selector& sel
 }  // namespace
 
 Status ValidateSelector(const Selector& s) {
-  if (s.kind != "current-changes" && s.kind != "base-diff" && s.kind != "commit-range") {
+  if (!store::ParseSelectorKind(s.kind)) {
     return Status(Code::kUsage, "unknown --kind " + s.kind +
                                     " (expected current-changes, base-diff or commit-range)");
   }
-  if (s.staged && s.kind != "current-changes") {
+  if (s.staged && !store::IsSelectorKind(s.kind, store::SelectorKind::kCurrentChanges)) {
     return Status(Code::kUsage, "--staged applies to --kind current-changes only");
   }
-  if ((s.kind == "base-diff" || s.kind == "commit-range") && s.base.empty()) {
+  if ((store::IsSelectorKind(s.kind, store::SelectorKind::kBaseDiff) ||
+       store::IsSelectorKind(s.kind, store::SelectorKind::kCommitRange)) &&
+      s.base.empty()) {
     return Status(Code::kUsage, "--kind " + s.kind + " needs --base REV");
   }
-  if (s.kind == "current-changes" && !s.base.empty()) {
+  if (store::IsSelectorKind(s.kind, store::SelectorKind::kCurrentChanges) && !s.base.empty()) {
     return Status(Code::kUsage, "--base applies to --kind base-diff and commit-range only");
   }
-  if ((s.kind == "commit-range") != !s.head.empty()) {
+  if ((store::IsSelectorKind(s.kind, store::SelectorKind::kCommitRange)) != !s.head.empty()) {
     return Status(Code::kUsage, "--head REV is required with, and only with, --kind commit-range");
   }
-  if (s.kind == "commit-range" && !s.untracked.empty()) {
+  if (store::IsSelectorKind(s.kind, store::SelectorKind::kCommitRange) && !s.untracked.empty()) {
     return Status(Code::kUsage, "--untracked does not apply to --kind commit-range");
   }
   return Status::Ok();
 }
 
 Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
-                                        const Selector& selector, ObjectWrites writes) {
+                                        const Selector& selector, store::git::MemoryWrites* held) {
   GENTLE_RETURN_IF_ERROR(ValidateSelector(selector));
-  if (selector.kind != "commit-range") GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
+  if (!store::IsSelectorKind(selector.kind, store::SelectorKind::kCommitRange))
+    GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review start"));
   git_repository* raw = repo.raw();
   GENTLE_ASSIGN_OR_RETURN(Base base, ResolveBase(repo, selector));
   // The index first (its errors are reported where the workspace's are): when only hashing, its
   // cache-tree lets the base's walk and the candidate's hashing skip every directory the worktree
   // left as it was (store/git/cache_tree_fold.h).
   std::optional<Result<LoadedIndex>> index;
-  if (selector.kind != "commit-range") index.emplace(LoadWorkspaceIndex(repo));
+  if (!store::IsSelectorKind(selector.kind, store::SelectorKind::kCommitRange))
+    index.emplace(LoadWorkspaceIndex(repo));
   std::optional<store::git::CacheTreeFold> fold;
-  if (writes == ObjectWrites::kHashOnly && index && index->ok()) {
+  if (held == nullptr && index && index->ok()) {
     fold.emplace((*index)->entries, (*index)->cache_tree);
     if (fold->empty()) fold.reset();
   }
   const store::git::SubtreeFold* base_fold = fold ? &*fold : nullptr;
   // The base's trees are in the object database and reachable from the base commit: when the
   // candidate's trees are written (start on the workspace or the index), those equal to one of
-  // them need not be (BuildTree). Hashing only (status) or commit-range writes none.
+  // them need not be (MemoryWrites::Tree). Hashing only (status) or commit-range keeps none.
   store::git::TreeIds base_trees;
-  const bool writes_trees = writes == ObjectWrites::kWrite && selector.kind != "commit-range";
+  const bool writes_trees =
+      held != nullptr && !store::IsSelectorKind(selector.kind, store::SelectorKind::kCommitRange);
   bool base_canonical = true;
   // Hashing the workspace (status): the base's rows are read on a helper thread meanwhile. Errors
   // are still reported in the sequential order: the base's first.
   std::optional<BaseRowsReader> parallel_base;
-  if (writes == ObjectWrites::kHashOnly && selector.kind != "commit-range" && !selector.staged &&
-      LargeIndex(repo)) {
+  if (held == nullptr && !store::IsSelectorKind(selector.kind, store::SelectorKind::kCommitRange) &&
+      !selector.staged && LargeIndex(repo)) {
     parallel_base.emplace(raw, base.tree, base_fold);
   }
   TreeRows base_rows;
@@ -240,7 +245,7 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
   git_oid candidate_tree;
   bool candidate_canonical = true;
   store::git::TreeObjects made;
-  if (selector.kind == "commit-range") {
+  if (store::IsSelectorKind(selector.kind, store::SelectorKind::kCommitRange)) {
     GENTLE_ASSIGN_OR_RETURN(candidate_tree, ResolveTree(raw, selector.head));
     GENTLE_ASSIGN_OR_RETURN(candidate_rows,
                             RowsOf(raw, candidate_tree, nullptr, &candidate_canonical));
@@ -249,7 +254,7 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
     Result<TreeRows> workspace = !intended_status.ok() ? Result<TreeRows>(intended_status)
                                  : !index->ok()        ? Result<TreeRows>(index->status())
                                                 : WorkspaceRows(repo, **index, projection, intended,
-                                                                writes, fold ? &*fold : nullptr);
+                                                                held, fold ? &*fold : nullptr);
     if (parallel_base) {
       GENTLE_ASSIGN_OR_RETURN(base_rows, parallel_base->Join(&base_canonical));
     }
@@ -259,13 +264,13 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
       GENTLE_RETURN_IF_ERROR(fold->Finish(odb.get(), (*index)->entries, intended, &base_rows,
                                           &candidate_rows, &base_canonical));
     }
-    GENTLE_ASSIGN_OR_RETURN(candidate_tree,
-                            store::git::BuildTree(raw, candidate_rows, writes, &base_trees,
-                                                  base_canonical ? nullptr : &made));
+    store::git::TreeObjects* walked = base_canonical ? nullptr : &made;
+    GENTLE_ASSIGN_OR_RETURN(candidate_tree, held != nullptr
+                                                ? held->Tree(candidate_rows, &base_trees, walked)
+                                                : store::git::HashTree(candidate_rows, walked));
   }
-  if (base.unborn && writes == ObjectWrites::kWrite) {
-    GENTLE_RETURN_IF_ERROR(
-        store::git::BuildTree(raw, {}, writes).status());  // the empty tree object
+  if (base.unborn && held != nullptr) {
+    GENTLE_RETURN_IF_ERROR(held->Tree({}).status());  // the empty tree object
   }
 
   store::Snapshot s;

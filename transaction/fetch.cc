@@ -5,6 +5,7 @@
 
 #include "store/git/repository.h"
 #include "store/history_chain.h"
+#include "store/history_verb.h"
 #include "store/layout.h"
 #include "store/store_guard.h"
 #include "transaction/git_cli.h"
@@ -75,9 +76,9 @@ Result<FetchReport> FetchReviews(const std::string& cwd, const std::string& remo
     if (chain.ok()) {
       entry.verified = true;
       entry.terminal = chain->terminal;
-      entry.state = chain->terminal == "burn"      ? "consumed"
-                    : chain->terminal == "abandon" ? "retired"
-                                                   : chain->record.state;
+      entry.state = store::IsTerminalVerb(chain->terminal)
+                        ? std::string(store::TerminalStateOf(chain->terminal))
+                        : chain->record.state;
     } else {
       entry.error = chain.status();
     }

@@ -14,13 +14,14 @@
 #include "store/history_evidence.h"
 #include "store/history_ref.h"
 #include "store/history_sync.h"
+#include "store/history_verb.h"
 #include "store/lineage_id.h"
 #include "store/provenance.h"
 #include "store/store_scan.h"
 #include "store/strict_json.h"
 #include "store/tombstone.h"
 #include "transaction/mutation.h"
-#include "transaction/retire.h"
+#include "transaction/quarantine_move.h"
 
 namespace gentle::transaction {
 namespace {
@@ -197,28 +198,15 @@ Status ImportAbandon(MutationScope* scope, const store::VerifiedChain& chain,
     return Status(Code::kCorrupted, "the abandon commit's audit record does not parse")
         .WithLineage(lineage);
   }
-  GENTLE_ASSIGN_OR_RETURN(std::string name, FreshQuarantineName(layout, lineage));
-  const std::string qdir = layout.quarantine_dir() + "/" + name;
-  audit.status = "prepared";
   audit.lineage_id = lineage;
   audit.source_path = layout.lineage_dir(lineage);
-  audit.quarantine_path = qdir;
   audit.residue = {std::string(store::kHistoryRecordName)};
-  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
-    GENTLE_RETURN_IF_ERROR(
-        scope->index->UpsertQuarantine(store::QuarantineRowOf(layout, name, audit)));
-    if (!local_record) return Status::Ok();
-    return scope->index->UpsertLineage(
-        store::LineageRowOf(chain.record, store::index::RowStatus::kPrepared));
-  }));
   const nlohmann::ordered_json* extras = extra.empty() ? nullptr : &extra;
-  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.quarantine_dir(),
-                                                store::kQuarantineDirMode));
-  GENTLE_RETURN_IF_ERROR(
-      store::EnsureDirectory(layout.common_dir(), qdir, store::kQuarantineDirMode));
-  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(store::AuditPath(layout, name),
-                                                store::EncodeAuditRecord(audit, extras),
-                                                store::kRecordFileMode));
+  GENTLE_ASSIGN_OR_RETURN(
+      QuarantineEntry entry,
+      PrepareQuarantine(scope, &audit, local_record ? &chain.record : nullptr, extras, ""));
+  const std::string& name = entry.name;
+  const std::string& qdir = entry.dir;
   // The residue is staged beside it and renamed in whole: once residue/ exists, recovery commits
   // the entry.
   const std::string staging = qdir + "/residue.import";
@@ -228,10 +216,7 @@ Status ImportAbandon(MutationScope* scope, const store::VerifiedChain& chain,
       store::WriteFileAtomic(staging + "/" + std::string(store::kHistoryRecordName),
                              chain.tip().record_file, store::kRecordFileMode));
   GENTLE_RETURN_IF_ERROR(store::RenameDurable(staging, store::ResiduePath(layout, name)));
-  audit.status = "committed";
-  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(store::AuditPath(layout, name),
-                                                store::EncodeAuditRecord(audit, extras),
-                                                store::kRecordFileMode));
+  GENTLE_RETURN_IF_ERROR(CommitQuarantineAudit(entry, CommittedAuditBytes(audit, extras), &audit));
   GENTLE_RETURN_IF_ERROR(RemoveLocalRecord(layout, lineage));
   store::FaultPoint("import:files-written");
   GENTLE_RETURN_IF_ERROR(MoveRef(*scope, lineage, from, chain.tip().id));
@@ -283,9 +268,9 @@ Result<ImportResult> Import(const ImportRequest& request) {
   result.remote = fetched.remote;
   result.fetched_tip = fetched.tip;
   result.local_tip_before = local ? local->id : "";
-  result.state = chain.terminal == "burn"      ? "consumed"
-                 : chain.terminal == "abandon" ? "retired"
-                                               : chain.record.state;
+  result.state = store::IsTerminalVerb(chain.terminal)
+                     ? std::string(store::TerminalStateOf(chain.terminal))
+                     : chain.record.state;
   result.revision = chain.record.revision;
   if (local && local->id == fetched.tip) {
     result.outcome = "up_to_date";

@@ -8,7 +8,7 @@
 #include "store/fetched_lineage.h"
 #include "store/file_io.h"
 #include "store/git/repository.h"
-#include "store/index/index_sync.h"
+#include "store/index/index_reader.h"
 #include "store/layout.h"
 #include "store/provenance.h"
 #include "store/record.h"

@@ -10,6 +10,7 @@
 #include "store/file_modes.h"
 #include "store/file_write.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
 #include "store/review_state.h"
@@ -17,21 +18,9 @@
 #include "store/store_scan.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
+#include "transaction/quarantine_move.h"
 
 namespace gentle::transaction {
-
-// A fresh quarantine directory name "<lineage>-<random digits>" (like Go's os.MkdirTemp).
-Result<std::string> FreshQuarantineName(const store::StoreLayout& layout,
-                                        const std::string& lineage) {
-  for (int attempt = 0; attempt < 16; ++attempt) {
-    GENTLE_ASSIGN_OR_RETURN(std::string hex, store::RandomHex(4));
-    const std::string name = lineage + "-" + std::to_string(std::stoul(hex, nullptr, 16));
-    if (store::KindOf(layout.quarantine_dir() + "/" + name) == store::PathKind::kMissing) {
-      return name;
-    }
-  }
-  return Status(Code::kInternal, "cannot choose a fresh quarantine directory name");
-}
 
 namespace {
 
@@ -43,40 +32,22 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
   const std::string& lineage = request.lineage;
   const std::string source = layout.lineage_dir(lineage);
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> residue, store::ListDirectory(source));
-  GENTLE_ASSIGN_OR_RETURN(std::string name, FreshQuarantineName(layout, lineage));
-  const std::string qdir = layout.quarantine_dir() + "/" + name;
 
   store::AuditRecord audit;
-  audit.status = "prepared";
   audit.lineage_id = lineage;
   audit.reason = Trimmed(request.reason);
   audit.actor = Trimmed(request.actor);
   audit.reclaimed_at = store::NowRfc3339();
   audit.source_path = source;
-  audit.quarantine_path = qdir;
   audit.residue = residue;
 
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope));
-  GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
-    GENTLE_RETURN_IF_ERROR(
-        scope->index->UpsertQuarantine(store::QuarantineRowOf(layout, name, audit)));
-    if (record == nullptr) return Status::Ok();
-    return scope->index->UpsertLineage(
-        store::LineageRowOf(*record, store::index::RowStatus::kPrepared));
-  }));
-  store::FaultPoint(verb + ":index-prepared");
-  GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.quarantine_dir(),
-                                                store::kQuarantineDirMode));
-  GENTLE_RETURN_IF_ERROR(
-      store::EnsureDirectory(layout.common_dir(), qdir, store::kQuarantineDirMode));
-  store::FaultPoint(verb + ":quarantine-dir");
-  const std::string audit_path = store::AuditPath(layout, name);
-  GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(audit_path, store::EncodeAuditRecord(audit, extra),
-                                                store::kRecordFileMode));
-  store::FaultPoint(verb + ":audit-prepared");
-  store::AuditRecord committed = audit;
-  committed.status = "committed";
-  const std::string committed_bytes = store::EncodeAuditRecord(committed, extra);
+  GENTLE_ASSIGN_OR_RETURN(QuarantineEntry entry,
+                          PrepareQuarantine(scope, &audit, record, extra, verb));
+  const std::string& name = entry.name;
+  const std::string& qdir = entry.dir;
+  const std::string& audit_path = entry.audit_path;
+  const std::string committed_bytes = CommittedAuditBytes(audit, extra);
   if (record != nullptr) {
     // The terminal history commit (the record and the committed audit record) before the move,
     // the point of no return: recovery rolls it back if the move never happened.
@@ -88,7 +59,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
     history.lineage = lineage;
     history.record_file = record_file;
     history.revision = record->revision;
-    history.state = "retired";
+    history.state = store::TerminalStateOf(verb);
     history.base_tree = record->current_snapshot.base_tree;
     history.candidate_tree = record->current_snapshot.candidate_tree;
     history.at = audit.reclaimed_at;
@@ -97,9 +68,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
   }
   GENTLE_RETURN_IF_ERROR(store::RenameDurable(source, store::ResiduePath(layout, name)));
   store::FaultPoint(verb + ":moved");
-  audit.status = "committed";
-  GENTLE_RETURN_IF_ERROR(
-      store::WriteFileAtomic(audit_path, committed_bytes, store::kRecordFileMode));
+  GENTLE_RETURN_IF_ERROR(CommitQuarantineAudit(entry, committed_bytes, &audit));
   store::FaultPoint(verb + ":audit-committed");
   GENTLE_RETURN_IF_ERROR(scope->index->CommitStepTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->MarkQuarantineCommitted(name));

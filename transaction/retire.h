@@ -50,9 +50,6 @@ struct RetireResult {
 
 Result<RetireResult> Abandon(const RetireRequest& request);
 
-// A fresh quarantine directory name "<lineage>-<random digits>" (like Go's os.MkdirTemp).
-Result<std::string> FreshQuarantineName(const store::StoreLayout& layout,
-                                        const std::string& lineage);
 Result<RetireResult> Reclaim(const RetireRequest& request);
 
 }  // namespace gentle::transaction

@@ -95,8 +95,7 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   // As in start: the new round's objects stay in memory until its candidate passes the budget.
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::git::MemoryWrites> held,
                           store::git::MemoryWrites::Divert(repo.raw()));
-  GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot,
-                          CaptureSnapshot(repo, selector, store::git::ObjectWrites::kWrite));
+  GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot, CaptureSnapshot(repo, selector, held.get()));
   if (!snapshot.paths.empty() && snapshot.identity != seen.current_snapshot.identity) {
     GENTLE_RETURN_IF_ERROR(RefuseOversizeCandidate(repo, snapshot).WithLineage(request.lineage));
   }

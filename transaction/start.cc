@@ -85,8 +85,7 @@ Result<StartResult> Start(const StartRequest& request) {
   // check writes nothing, not even an object.
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::git::MemoryWrites> held,
                           store::git::MemoryWrites::Divert(repo.raw()));
-  GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot,
-                          CaptureSnapshot(repo, selector, store::git::ObjectWrites::kWrite));
+  GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot, CaptureSnapshot(repo, selector, held.get()));
   if (snapshot.paths.empty()) {
     return Status(Code::kUsage, "nothing to review: the candidate has no changed paths");
   }

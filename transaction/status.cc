@@ -14,13 +14,13 @@
 #include "store/git/repository.h"
 #include "store/history_evidence.h"
 #include "store/history_ref.h"
-#include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/provenance.h"
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/round_context.h"
+#include "store/selector_kind.h"
 #include "store/store_guard.h"
 #include "transaction/capture.h"
 #include "transaction/context_cap.h"
@@ -51,7 +51,7 @@ class LiveTargets {
     for (auto& [key, value] : cache_) {
       if (key == selector) return value;
     }
-    auto snapshot = CaptureSnapshot(repo_, selector, store::git::ObjectWrites::kHashOnly);
+    auto snapshot = CaptureSnapshot(repo_, selector, nullptr);
     Result<LiveTarget> target =
         snapshot.ok() ? Result<LiveTarget>(LiveTarget{snapshot->identity, snapshot->paths.empty()})
                       : Result<LiveTarget>(snapshot.status());
@@ -117,7 +117,7 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   }
   s.approve_capped = ApproveCapped(BindingOf(bound), require_context);
   const Result<LiveTarget>& live_target =
-      repo.is_bare() && s.kind != "commit-range"
+      repo.is_bare() && !store::IsSelectorKind(s.kind, store::SelectorKind::kCommitRange)
           ? Result<LiveTarget>(Status(Code::kUsage, "a bare repository has no workspace"))
           : live.For(RecordedSelector(r));
   if (live_target.ok()) {
@@ -174,7 +174,7 @@ Fit LiveFit(const store::git::Repository& repo, const Selector& selector) {
   if (!own.ok()) return Fit::kFits;
   auto writes = store::git::MemoryWrites::Divert(own->raw());
   if (!writes.ok()) return Fit::kFits;
-  auto snapshot = CaptureSnapshot(*own, selector, store::git::ObjectWrites::kWrite);
+  auto snapshot = CaptureSnapshot(*own, selector, writes->get());
   if (!snapshot.ok() || snapshot->paths.empty()) return Fit::kFits;
   const Fit fit = FrozenFit(*own, snapshot->base_tree, snapshot->candidate_tree);
   return fit == Fit::kOverBudget ? fit : Fit::kFits;
@@ -293,7 +293,7 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   // The queried candidate: refused as start refuses it when it cannot be captured.
   std::optional<std::string> queried;
   if (selector) {
-    if (selector->kind != "commit-range")
+    if (!store::IsSelectorKind(selector->kind, store::SelectorKind::kCommitRange))
       GENTLE_RETURN_IF_ERROR(repo.RequireWorktree("review status"));
     const Result<LiveTarget>& target = live.For(*selector);
     if (!target.ok()) return target.status();

@@ -1,7 +1,7 @@
 #include "transaction/target_claims.h"
 
 #include "store/catalog.h"
-#include "store/index/index_sync.h"
+#include "store/index/index_reader.h"
 
 namespace gentle::transaction {
 

@@ -20,7 +20,6 @@ namespace gentle::transaction {
 namespace {
 
 using store::git::DiskProbe;
-using store::git::ObjectWrites;
 using store::git::TreeRow;
 using store::git::TreeRows;
 using store::git::WorktreeIndexEntry;
@@ -44,7 +43,7 @@ bool ConfigBool(git_repository* repo, const char* key, bool fallback) {
 
 struct Context {
   const store::git::Repository& repo;
-  ObjectWrites writes;
+  store::git::MemoryWrites* held;  // null: hash only
   bool file_mode;
   std::optional<struct timespec> index_mtime;  // nothing: every entry is treated as racy
 };
@@ -53,22 +52,17 @@ struct Context {
 // (store/git/object_hash_stream.h), so memory stays flat whatever its size; one that a filter
 // (autocrlf, attributes) converts is converted whole by libgit2 first, as git does.
 Result<git_oid> HashFile(const Context& ctx, const std::string& path) {
+  if (ctx.held != nullptr) return ctx.held->WorkdirBlob(path);
+  const std::string full = ctx.repo.worktree_root() + "/" + path;
+  git_filter_list* filters = nullptr;
+  // The filters git_repository_hashfile would load for this path.
+  int rc = git_filter_list_load(&filters, ctx.repo.raw(), nullptr, path.c_str(), GIT_FILTER_TO_ODB,
+                                GIT_FILTER_DEFAULT);
+  if (rc == 0 && filters == nullptr) return store::git::HashFileAsBlob(full);
+  git_filter_list_free(filters);
   git_oid oid;
-  int rc;
-  if (ctx.writes == ObjectWrites::kWrite) {
-    rc = git_blob_create_from_workdir(&oid, ctx.repo.raw(), path.c_str());
-  } else {
-    const std::string full = ctx.repo.worktree_root() + "/" + path;
-    git_filter_list* filters = nullptr;
-    // The filters git_repository_hashfile would load for this path.
-    rc = git_filter_list_load(&filters, ctx.repo.raw(), nullptr, path.c_str(), GIT_FILTER_TO_ODB,
-                              GIT_FILTER_DEFAULT);
-    if (rc == 0 && filters == nullptr) return store::git::HashFileAsBlob(full);
-    git_filter_list_free(filters);
-    if (rc == 0) {
-      rc = git_repository_hashfile(&oid, ctx.repo.raw(), full.c_str(), GIT_OBJECT_BLOB,
-                                   path.c_str());
-    }
+  if (rc == 0) {
+    rc = git_repository_hashfile(&oid, ctx.repo.raw(), full.c_str(), GIT_OBJECT_BLOB, path.c_str());
   }
   if (rc != 0) {
     return Status(Code::kInternal, "cannot hash " + path + ": " + store::git::LastGitError());
@@ -82,11 +76,15 @@ Result<git_oid> HashSymlink(const Context& ctx, const std::string& path) {
   ssize_t n = readlink(full.c_str(), target.data(), target.size());
   if (n < 0) return Status(Code::kInternal, "cannot read symlink " + path);
   target.resize(static_cast<size_t>(n));
+  if (ctx.held != nullptr) {
+    Result<git_oid> held = ctx.held->Blob(target);
+    if (!held.ok()) return Status(Code::kInternal, "cannot hash symlink " + path);
+    return held;
+  }
   git_oid oid;
-  int rc = ctx.writes == ObjectWrites::kWrite
-               ? git_blob_create_from_buffer(&oid, ctx.repo.raw(), target.data(), target.size())
-               : git_odb_hash(&oid, target.data(), target.size(), GIT_OBJECT_BLOB);
-  if (rc != 0) return Status(Code::kInternal, "cannot hash symlink " + path);
+  if (git_odb_hash(&oid, target.data(), target.size(), GIT_OBJECT_BLOB) != 0) {
+    return Status(Code::kInternal, "cannot hash symlink " + path);
+  }
   return oid;
 }
 
@@ -290,10 +288,11 @@ Result<std::string> NormalizeRepoPath(const std::string& path) {
 Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, const LoadedIndex& index,
                                Projection projection,
                                const std::vector<std::string>& intended_untracked,
-                               ObjectWrites writes, const store::git::CacheTreeFold* fold) {
+                               store::git::MemoryWrites* held,
+                               const store::git::CacheTreeFold* fold) {
   const std::string index_path = repo.git_dir() + "/index";
   const std::vector<WorktreeIndexEntry>& entries = index.entries;
-  Context ctx{repo, writes, ConfigBool(repo.raw(), "core.filemode", true), std::nullopt};
+  Context ctx{repo, held, ConfigBool(repo.raw(), "core.filemode", true), std::nullopt};
   struct stat index_st;
   if (stat(index_path.c_str(), &index_st) == 0) ctx.index_mtime = index_st.st_mtim;
   // Every lstat of the worktree first, on several threads for a large index (store/git/

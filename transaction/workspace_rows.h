@@ -6,10 +6,10 @@
 // or to HEAD. While hashing, libgit2's filters are lent an in-memory index with the entries they
 // look up (.gitattributes, the hashed paths) instead of parsing .git/index again. Tracked files
 // whose stat data matches a non-racy index entry keep the entry's object id; others are hashed
-// through the repository's filters (autocrlf, attributes). With ObjectWrites::kWrite the new blobs
-// are also written to the object database (START); with kHashOnly nothing at all is written
-// (STATUS), and a file no filter applies to is hashed in pieces as it is read, so memory does not
-// grow with its size.
+// through the repository's filters (autocrlf, attributes). With a MemoryWrites (`held`) the new
+// blobs are also kept in it (START, and STATUS measuring a candidate); without one nothing at all
+// is written or kept (STATUS), and a file no filter applies to is hashed in pieces as it is read,
+// so memory does not grow with its size.
 #ifndef GENTLE_TRANSACTION_WORKSPACE_ROWS_H_
 #define GENTLE_TRANSACTION_WORKSPACE_ROWS_H_
 
@@ -18,8 +18,8 @@
 
 #include "store/git/cache_tree_fold.h"
 #include "store/git/git_util.h"
+#include "store/git/memory_writes.h"
 #include "store/git/repository.h"
-#include "store/git/tree_builder.h"
 #include "store/git/tree_rows.h"
 #include "store/git/worktree_index.h"
 #include "store/status.h"
@@ -45,11 +45,12 @@ Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo);
 // The candidate's rows from `index` (LoadWorkspaceIndex of the same repository) and the disk.
 // With `fold` (hashing the workspace projection: a CacheTreeFold of the same entries), a directory
 // whose rows would all be its index entries (CacheTreeFold::CleanDirs) is one folded row, and the
-// rows are to be finished with CacheTreeFold::Finish before they are compared or built.
+// rows are to be finished with CacheTreeFold::Finish before they are compared or built. `held`
+// (may be null) must have diverted `repo`'s own handle.
 Result<store::git::TreeRows> WorkspaceRows(const store::git::Repository& repo,
                                            const LoadedIndex& index, Projection projection,
                                            const std::vector<std::string>& intended_untracked,
-                                           store::git::ObjectWrites writes,
+                                           store::git::MemoryWrites* held,
                                            const store::git::CacheTreeFold* fold = nullptr);
 
 // Normalises an intended-untracked path (relative to the worktree root): refuses absolute paths,

@@ -14,36 +14,15 @@
 
 #include "store/git/git_util.h"
 #include "store/git/loose_object_guard.h"
+#include "store/git/memory_writes_held.h"
+#include "store/git/tree_hash.h"
 
 namespace gentle::store::git {
+
+using memory_writes_detail::Held;
+using memory_writes_detail::HeldObject;
+
 namespace {
-
-struct HeldObject {
-  git_oid id;
-  git_object_t type;
-  std::string data;
-};
-
-// The objects written while diverted, in the order made.
-struct Held {
-  std::deque<HeldObject> objects;                 // stable addresses: read streams point into them
-  std::unordered_map<std::string, size_t> by_id;  // raw id -> index in objects
-  // Objects a write found already on disk: git freshens them (a tree or blob about to be named
-  // must not be pruned as old and unreachable); Flush does, nothing before it.
-  std::vector<git_oid> to_freshen;
-
-  // Keeps `data` as object `id` unless it is held already.
-  void Add(const git_oid& id, git_object_t type, std::string data) {
-    if (Find(&id) != nullptr) return;
-    by_id.emplace(std::string(reinterpret_cast<const char*>(id.id), GIT_OID_RAWSZ), objects.size());
-    objects.push_back({id, type, std::move(data)});
-  }
-
-  const HeldObject* Find(const git_oid* id) const {
-    auto it = by_id.find(std::string(reinterpret_cast<const char*>(id->id), GIT_OID_RAWSZ));
-    return it == by_id.end() ? nullptr : &objects[it->second];
-  }
-};
 
 // Hands `data` to libgit2 in a buffer it can free.
 int CopyOut(git_odb_backend* backend, std::string_view data, void** out, size_t* len) {
@@ -131,12 +110,6 @@ void ReadThroughFree(git_odb_backend* b) {
 }
 
 }  // namespace
-
-// The backend holding the objects written while diverted.
-struct MemoryWrites::Backend {
-  git_odb_backend parent;  // first: libgit2 hands this pointer back
-  Held* held;
-};
 
 namespace {
 
@@ -327,23 +300,45 @@ void MemoryWrites::Restore() {
 
 MemoryWrites::~MemoryWrites() { Restore(); }
 
-Status MemoryWrites::Flush() {
-  if (restored_) return Status(Code::kInternal, "memory writes flushed twice");
-  // Freshened as git_odb_write freshens an object it finds loose: its file's times set to now.
-  const std::string objects = std::string(git_repository_commondir(repo_)) + "objects/";
-  for (const git_oid& id : memory_->held->to_freshen) {
-    const std::string hex = OidHex(id);
-    utimensat(AT_FDCWD, (objects + hex.substr(0, 2) + "/" + hex.substr(2)).c_str(), nullptr, 0);
+// Into the overlay, as the tree writer writes a tree (the same checks and messages).
+Status MemoryWrites::Keep(const git_oid& id, git_object_t type, std::string_view data) {
+  if (restored_) return Status(Code::kInternal, "memory writes used after they ended");
+  GENTLE_ASSIGN_OR_RETURN(OdbPtr overlay, RepositoryOdb(repo_));
+  git_oid written;
+  if (git_odb_write(&written, overlay.get(), data.data(), data.size(), type) != 0) {
+    return Status(Code::kInternal, "cannot write tree: " + LastGitError());
   }
-  for (const HeldObject& object : memory_->held->objects) {
-    git_oid written;
-    if (git_odb_write(&written, real_.get(), object.data.data(), object.data.size(), object.type) !=
-        0) {
-      return GitFailure("cannot write object " + OidHex(object.id));
-    }
+  if (!git_oid_equal(&written, &id)) {
+    return Status(Code::kInternal,
+                  "tree written as " + OidHex(written) + ", hashed as " + OidHex(id));
   }
-  Restore();
   return Status::Ok();
+}
+
+Result<git_oid> MemoryWrites::WorkdirBlob(const std::string& path) {
+  if (restored_) return Status(Code::kInternal, "memory writes used after they ended");
+  git_oid oid;
+  if (git_blob_create_from_workdir(&oid, repo_, path.c_str()) != 0) {
+    return Status(Code::kInternal, "cannot hash " + path + ": " + LastGitError());
+  }
+  return oid;
+}
+
+Result<git_oid> MemoryWrites::Blob(std::string_view data) {
+  if (restored_) return Status(Code::kInternal, "memory writes used after they ended");
+  git_oid oid;
+  if (git_blob_create_from_buffer(&oid, repo_, data.data(), data.size()) != 0) {
+    return Status(Code::kInternal, "cannot hold a blob: " + LastGitError());
+  }
+  return oid;
+}
+
+Result<git_oid> MemoryWrites::Tree(const TreeRows& rows, const TreeIds* reachable,
+                                   TreeObjects* made) {
+  const TreeEmit keep = [this](const git_oid& id, const std::string& data) {
+    return Keep(id, GIT_OBJECT_TREE, data);
+  };
+  return HashTree(rows, made, reachable, keep);
 }
 
 }  // namespace gentle::store::git

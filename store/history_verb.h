@@ -1,0 +1,41 @@
+// HistoryVerb: the verbs a lineage history commit may name (its subject `<verb> <lineage>`,
+// docs/format.md "History"), one enum with one name table. The chain verification accepts exactly
+// these; the two terminal verbs leave the lineage in the state their commit's State trailer names:
+// burn -> `consumed`, abandon -> `retired`. A new mutating verb that writes a history commit joins
+// the enum (tests/verb_registry_test.cc fails until it does).
+#ifndef GENTLE_STORE_HISTORY_VERB_H_
+#define GENTLE_STORE_HISTORY_VERB_H_
+
+#include <optional>
+#include <string_view>
+
+namespace gentle::store {
+
+enum class HistoryVerb {
+  kStart,
+  kVerdict,
+  kInvalidate,
+  kBurn,
+  kAbandon,
+  kSync,
+  kRevise,
+  kCoApprove,  // a further APPROVE of an approved round (docs/format.md, "Co-approvals")
+};
+
+inline constexpr HistoryVerb kAllHistoryVerbs[] = {
+    HistoryVerb::kStart,   HistoryVerb::kVerdict, HistoryVerb::kInvalidate, HistoryVerb::kBurn,
+    HistoryVerb::kAbandon, HistoryVerb::kSync,    HistoryVerb::kRevise, HistoryVerb::kCoApprove};
+
+// "start", "verdict", "invalidate", "burn", "abandon", "sync", "revise", "co-approve".
+std::string_view HistoryVerbName(HistoryVerb verb);
+// nullopt for any other text.
+std::optional<HistoryVerb> ParseHistoryVerb(std::string_view name);
+
+// Whether `verb` (a commit's verb text) is burn or abandon.
+bool IsTerminalVerb(std::string_view verb);
+// The state a terminal verb leaves: "consumed" (burn), "retired" (abandon); "" for any other.
+std::string_view TerminalStateOf(std::string_view verb);
+
+}  // namespace gentle::store
+
+#endif  // GENTLE_STORE_HISTORY_VERB_H_
