@@ -56,14 +56,8 @@ if [ -n "$min_approvals" ] && [ -z "$allowed" ]; then
   echo "ci-verify: --min-approvals needs ALLOWED_SIGNERS_FILE: who approved is known only from a signature" >&2
   exit 2
 fi
-if [ -n "$base_ref" ] && [ -z "$allowed" ] && [ -z "$trivial_rebase" ]; then
-  echo "ci-verify: --base-ref needs ALLOWED_SIGNERS_FILE (self-approval) or --allow-trivial-rebase" >&2
-  exit 2
-fi
-if [ -n "$trivial_rebase" ] && [ -z "$base_ref" ]; then
-  echo "ci-verify: --allow-trivial-rebase needs --base-ref REF" >&2
-  exit 2
-fi
+# --base-ref and --allow-trivial-rebase go to verify as given: it answers a wrong combination
+# with its own usage error (JSON).
 
 lineage=$(git log -1 --format='%(trailers:key=Review-Lineage,valueonly)' | head -n 1)
 if [ -z "$lineage" ]; then

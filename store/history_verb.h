@@ -23,8 +23,9 @@ enum class HistoryVerb {
 };
 
 inline constexpr HistoryVerb kAllHistoryVerbs[] = {
-    HistoryVerb::kStart,   HistoryVerb::kVerdict, HistoryVerb::kInvalidate, HistoryVerb::kBurn,
-    HistoryVerb::kAbandon, HistoryVerb::kSync,    HistoryVerb::kRevise, HistoryVerb::kCoApprove};
+    HistoryVerb::kStart,  HistoryVerb::kVerdict,  HistoryVerb::kInvalidate,
+    HistoryVerb::kBurn,   HistoryVerb::kAbandon,  HistoryVerb::kSync,
+    HistoryVerb::kRevise, HistoryVerb::kCoApprove};
 
 // "start", "verdict", "invalidate", "burn", "abandon", "sync", "revise", "co-approve".
 std::string_view HistoryVerbName(HistoryVerb verb);

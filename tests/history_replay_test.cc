@@ -256,7 +256,7 @@ TEST_CASE("replay: a co-approval without its co-approval.md is refused") {
   ExpectReadersRefuse(f.origin, a.lineage, forged);
 }
 
-TEST_CASE("replay: a co-approval of an approved round imports, and the record stays") {
+TEST_CASE("replay: a co-approval of an approved round imports and the record stays") {
   Forgery f;
   const LifecycleRepo::Approved a = f.origin.StartApproved();
   const std::string tip = RevParse(f.origin, ReviewRef(a.lineage));

@@ -189,7 +189,7 @@ TEST_CASE("a FIFO as git's index or as the --envelope file is refused at once") 
   CHECK_THAT(refused["error"]["message"].get<std::string>(), Catch::Contains(envelope));
 }
 
-TEST_CASE("a FIFO, a directory or an oversized file as --body-file is usage, at once") {
+TEST_CASE("a FIFO - a directory or an oversized file as --body-file is usage at once") {
   StoreFixture f;
   const std::string fifo = f.tmp.path() + "/body.fifo";
   REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);

@@ -115,7 +115,14 @@ TEST_CASE("lifecycle: verdict refusals change nothing") {
     repo.ExpectRefused(Verdict(lineage, verdict), "wrong_state", 6);
   }
   auto approved = repo.StartApproved();
-  repo.ExpectRefused(Verdict(approved.lineage, "APPROVE"), "wrong_state", 6);
+  repo.ExpectRefused(Verdict(approved.lineage, "REQUEST_CHANGES"), "wrong_state", 6);
+  // The same actor approving the approved round again is a repeat (docs/format.md,
+  // "Co-approvals"): it answers and writes nothing.
+  const std::string before = ReadFile(repo.record_path(approved.lineage));
+  RunResult again = repo.Review(Verdict(approved.lineage, "APPROVE"));
+  REQUIRE(again.exit_code == 0);
+  CHECK(again.Json()["approval"] == "repeat");
+  CHECK(ReadFile(repo.record_path(approved.lineage)) == before);
 }
 
 TEST_CASE("lifecycle: a verdict keeps every state member it does not know - in order") {
