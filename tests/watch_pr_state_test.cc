@@ -1,6 +1,7 @@
 // `review pr-state show|set` (docs/watch.md "PR state"): exact Markdown and JSON, field-by-field
 // updates, and refusals that change nothing.
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 
 #include "tests/support/files.h"
@@ -74,6 +75,30 @@ TEST_CASE("pr-state: set records fields and show prints them as Markdown and JSO
   RunResult fsck = repo.Review({"fsck"});
   INFO(fsck.out);
   CHECK(fsck.exit_code == 0);
+}
+
+TEST_CASE(
+    "pr-state: an empty ledger file a killed writer left is migrated - the seen ledger's writers "
+    "still take it") {
+  LifecycleRepo repo;
+  // A seen-ledger writer killed after SQLite created the file and before its migration
+  // committed leaves an empty database: schema version 0, no tables.
+  std::filesystem::create_directories(repo.common_dir() + "/gentle-ai");
+  WriteFile(repo.common_dir() + "/gentle-ai/review-loop.sqlite", "");
+  RunResult set = repo.Review({"pr-state", "set", "--pr", kPr, "--phase", "reviewing"},
+                              {{"GENTLE_FIXED_TIME", "2026-12-02T10:00:00Z"}}, false);
+  INFO(set.err);
+  REQUIRE(set.exit_code == 0);
+  RunResult add = repo.Review({"seen", "add", "--pr", kPr, "--id", "1001"});
+  INFO(add.out << add.err);
+  REQUIRE(add.exit_code == 0);
+  RunResult list = repo.Review({"seen", "list", "--pr", kPr});
+  INFO(list.out << list.err);
+  REQUIRE(list.exit_code == 0);
+  CHECK(list.out.find("1001") != std::string::npos);
+  RunResult show = repo.Review({"pr-state", "show", "--pr", kPr}, {}, false);
+  CHECK(show.exit_code == 0);
+  CHECK(show.out.find("- Phase: reviewing") != std::string::npos);
 }
 
 }  // namespace

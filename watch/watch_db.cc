@@ -115,11 +115,11 @@ Status Migrate(SqliteConnection& conn) {
 
 // The file must be a seen ledger (the ledger owns it): its writer creates or recovers it.
 Status EnsureLedger(const std::string& common_dir) {
-  GENTLE_ASSIGN_OR_RETURN(loop::SeenReadiness readiness, loop::InspectSeenLedger(common_dir));
-  if (readiness == loop::SeenReadiness::kReady) {
-    // An existing ledger: readable by the ledger's own reader, so it is one.
-    return loop::SeenLedgerReader::Open(common_dir).status();
-  }
+  // Always through the ledger's own writer, which adds nothing here: it creates the file, takes
+  // an existing ledger as it is (refusing one that is not a seen ledger), and migrates an empty
+  // version-0 file a ledger writer left when it was killed before its migration committed. Taking
+  // such a file as it is would add the watcher's tables to it, and the ledger's writers would
+  // then refuse it as not theirs.
   return loop::Add(common_dir, "github:gentle-ai/watch#1", {}, loop::SeenKind::kHandled).status();
 }
 
