@@ -66,4 +66,12 @@ Result<const CurlApi*> LoadCurl() {
   return loaded;
 }
 
+void SetRequestLimits(const CurlApi& api, CURL* curl) {
+  api.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
+  api.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
+  api.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
+  api.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
+  api.easy_setopt(curl, CURLOPT_TIMEOUT, 60L);
+}
+
 }  // namespace gentle::watch

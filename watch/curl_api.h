@@ -32,6 +32,11 @@ struct CurlApi {
 
 Result<const CurlApi*> LoadCurl();
 
+// The options every forge request of the binary sets, in one place: http and https only, no
+// redirect followed (a token is never sent to another host), no signals, a 10 s connect and a
+// 60 s whole-request timeout.
+void SetRequestLimits(const CurlApi& api, CURL* curl);
+
 }  // namespace gentle::watch
 
 #endif  // GENTLE_WATCH_CURL_API_H_

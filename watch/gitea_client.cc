@@ -73,11 +73,7 @@ class GiteaClient : public ForgeClient {
     CURL* c = curl_.get();
     api->easy_setopt(c, CURLOPT_URL, url.c_str());
     api->easy_setopt(c, CURLOPT_HTTPHEADER, headers.get());
-    api->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    api->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    api->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    api->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-    api->easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+    SetRequestLimits(*api, c);
     api->easy_setopt(c, CURLOPT_WRITEFUNCTION, OnBody);
     api->easy_setopt(c, CURLOPT_WRITEDATA, &transfer);
     api->easy_setopt(c, CURLOPT_HEADERFUNCTION, OnHeader);

@@ -85,11 +85,7 @@ class GiteaPoster : public ForgePoster {
     api->easy_setopt(c, CURLOPT_POST, 1L);
     api->easy_setopt(c, CURLOPT_POSTFIELDS, document.c_str());
     api->easy_setopt(c, CURLOPT_POSTFIELDSIZE, static_cast<long>(document.size()));
-    api->easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-    api->easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-    api->easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
-    api->easy_setopt(c, CURLOPT_CONNECTTIMEOUT, 10L);
-    api->easy_setopt(c, CURLOPT_TIMEOUT, 60L);
+    SetRequestLimits(*api, c);
     api->easy_setopt(c, CURLOPT_WRITEFUNCTION, OnBody);
     api->easy_setopt(c, CURLOPT_WRITEDATA, &t);
     api->easy_setopt(c, CURLOPT_HEADERFUNCTION, OnHead);
