@@ -118,12 +118,8 @@ Result<store::FileLock> LockPosts(const std::string& common_dir) {
 }
 
 Result<PostIntents> PostIntents::Open(const std::string& common_dir) {
-  // The ledger's own writer first (an empty add): it creates, migrates or recovers the file, so
-  // the tables below are never added to a file the ledger has not made its own (a first writer
-  // killed before its migration committed leaves an empty file at version 0, which readers take
-  // for "nothing seen" and the ledger's writers would then refuse as not theirs).
-  GENTLE_RETURN_IF_ERROR(
-      loop::Add(common_dir, "github:gentle-ai/post#1", {}, loop::SeenKind::kHandled).status());
+  // WatchDb::Open passes the file through the ledger's own writer first (watch/watch_db.cc), so
+  // the tables below are never added to a file the ledger has not made its own.
   auto db = WatchDb::Open(common_dir, /*create=*/true);
   if (!db.ok()) return PostStatus(db.status());
   Status migrated = db->InTransaction([&]() -> Status {
