@@ -2,7 +2,6 @@
 
 #include "export/oracle_runner.h"
 #include "store/git/git_util.h"
-#include "store/git/object_reader.h"
 #include "store/test_hooks.h"
 
 namespace gentle::exporter {
@@ -12,25 +11,13 @@ constexpr uint32_t kModeGitlink = 0160000;
 
 bool IsBlobMode(uint32_t mode) { return mode != 0 && mode != kModeGitlink; }
 
-// From this size on a delta's copy offsets take more than four bytes, where git's encoder follows
-// other rules than the in-process one (export/git_delta.h): git writes the section, loose or not.
-constexpr uint64_t kGitOnlySideBytes = uint64_t{4} << 30;
-
-// Whether the blob `id` of `size` bytes goes to git: over the threshold and not loose, or so
-// large that only git's encoder gives git's bytes.
-bool ForGit(git_odb* odb, const git_oid& id, uint64_t size, uint64_t threshold) {
-  if (size >= kGitOnlySideBytes) return true;
-  return size > threshold && !store::git::BlobStream::OpenLoose(odb, id).has_value();
-}
-
 }  // namespace
 
-bool WantsGitSection(git_odb* odb, const TreeChange& change, const ChangeFacts& facts) {
+bool WantsGitSection(const TreeChange& change, const ChangeFacts& facts) {
   if (!facts.known || change.status != 'M') return false;
   if (!IsBlobMode(change.old_mode) || !IsBlobMode(change.new_mode)) return false;
-  const uint64_t threshold = store::GitSectionMinBytes(kBigFileThreshold);
-  return ForGit(odb, change.old_oid, facts.old_side.size, threshold) ||
-         ForGit(odb, change.new_oid, facts.new_side.size, threshold);
+  const uint64_t threshold = store::GitSectionMinBytes(kGitSectionSideBytes);
+  return facts.old_side.size >= threshold || facts.new_side.size >= threshold;
 }
 
 Result<bool> AppendGitSection(const std::string& common_dir, std::string_view path,

@@ -1,24 +1,23 @@
 // GitSection: one modified file's section written by the pinned git CLI (export/oracle_runner.h)
-// instead of in process, where the in-process derivation costs more than git's own.
+// instead of in process: a modified blob with a side of 4 GiB or more. From there a delta's copy
+// offsets take more than four bytes, where git's encoder follows rules the in-process one does not
+// (export/git_delta.h: DeltaIsGitIdenticalFor), and zlib refuses single-call input that large.
 //
-// That is a modified blob with a side over git's big-file threshold (512 MiB) that is not a loose
-// object: git packs such a file as it adds it, libgit2 reads a packed object whole through a pack
-// window that stays mapped, and the delta is then computed over both sides held whole. Handed to
-// git, such a section costs git's time and memory by construction (docs/performance.md, "A
-// one-byte change to a large binary"). A loose side is read in pieces (store/git/loose_stream.h)
-// and stays in process, unless it is 4 GiB or more, where only git's delta encoder gives git's
-// bytes (export/git_delta.h).
+// Below 4 GiB the file stays in process, packed or loose: measured 2026-12-03 on a one-byte edit
+// of a 1 GiB packed binary (docs/performance.md, "A one-byte change to a large binary"), handing
+// it to git cost git's memory (8,273 MB for `start`, against 5,376 MB in process) for about the
+// same CPU time (120 s against 127 s).
 //
 // The section's header lines are ours (AppendSectionHeader); git is asked for the diff of the two
 // blobs (`git diff <pins> <old blob> <new blob>`), whose own header names the blobs, and what
-// follows it is the tree diff's section body byte for byte: a side over the threshold is binary
-// for git by its size, so the body is "GIT binary patch" and its two hunks, which depend on the
-// contents only. When git writes a text diff instead (possible only below the threshold, in a test
-// build), the section is not taken and the caller writes it in process. Output past the budget
-// stops git: budget_exceeded, as in process.
+// follows it is the tree diff's section body byte for byte: a side over git's big-file threshold
+// is binary for git by its size, so the body is "GIT binary patch" and its two hunks, which depend
+// on the contents only. When git writes a text diff instead (possible only below that threshold,
+// in a test build), the section is not taken and the caller writes it in process. Output past
+// the budget stops git: budget_exceeded, as in process.
 //
-// The threshold is git's big-file threshold; a test build may lower it
-// (store::GitSectionMinBytes, store/test_hooks.h) so that tests reach this path with small files.
+// A test build may lower the 4 GiB (store::GitSectionMinBytes, store/test_hooks.h) so that tests
+// reach this path with small files.
 #ifndef GENTLE_EXPORT_GIT_SECTION_H_
 #define GENTLE_EXPORT_GIT_SECTION_H_
 
@@ -34,9 +33,12 @@
 
 namespace gentle::exporter {
 
-// Whether `change` is a modified blob with a side over the threshold that `odb` holds packed (not
-// loose), or a side of 4 GiB or more. Reads object headers only.
-bool WantsGitSection(git_odb* odb, const TreeChange& change, const ChangeFacts& facts);
+// The side size from which git writes a modified file's section.
+inline constexpr uint64_t kGitSectionSideBytes = uint64_t{4} << 30;
+
+// Whether `change` is a modified blob with a side of kGitSectionSideBytes or more (facts from the
+// object headers; unknown facts: no).
+bool WantsGitSection(const TreeChange& change, const ChangeFacts& facts);
 
 // Appends the section of `path` from `old_side` to `new_side` (both blobs, ids set) as git writes
 // it, running git on the objects of `common_dir`. True when appended; false, with `out` as it was,

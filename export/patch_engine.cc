@@ -124,12 +124,9 @@ bool MayStream(uint32_t mode, const SideFacts& side, uint32_t other_mode, const 
 
 // The section of a modified file that export/git_section.h hands to git, written by git: true
 // when written, false when the file is written in process. `common_dir` empty: never handed over.
-Result<bool> WriteFileByGit(git_repository* repo, const std::string& common_dir,
-                            const FileWork& work, const ChangeFacts& facts, size_t cap,
-                            std::string* out) {
-  if (common_dir.empty()) return false;
-  auto odb = store::git::RepositoryOdb(repo);
-  if (!odb.ok() || !WantsGitSection(odb->get(), work, facts)) return false;
+Result<bool> WriteFileByGit(const std::string& common_dir, const FileWork& work,
+                            const ChangeFacts& facts, size_t cap, std::string* out) {
+  if (common_dir.empty() || !WantsGitSection(work, facts)) return false;
   FileSide old_side;
   old_side.mode = work.old_mode;
   old_side.oid = work.old_oid;
@@ -149,7 +146,7 @@ Status WriteFile(git_repository* repo, const std::string& common_dir, const File
     const uint64_t bound = ChangeLowerBound(work, facts);
     if (out->size() > cap || bound > cap - out->size()) return BudgetExceeded(cap);
   }
-  GENTLE_ASSIGN_OR_RETURN(bool by_git, WriteFileByGit(repo, common_dir, work, facts, cap, out));
+  GENTLE_ASSIGN_OR_RETURN(bool by_git, WriteFileByGit(common_dir, work, facts, cap, out));
   if (by_git) return Status::Ok();
   const bool type_change = work.status == 'T';
   const SideFacts none;

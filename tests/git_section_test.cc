@@ -1,8 +1,8 @@
-// A modified file with a packed side over git's big-file threshold is written by the pinned git
-// CLI (export/git_section.h), byte for byte the section of the tree diff, and refused over the
-// budget exactly as in process. The threshold is 512 MiB; the test build's
-// GENTLE_GIT_SECTION_MIN_BYTES (store/test_hooks.h) lowers it to 1 MiB so that 2 and 5 MiB files
-// reach the path in seconds. That git ran, and for which blobs, is read from strace's record of the
+// A modified file with a side of 4 GiB or more is written by the pinned git CLI
+// (export/git_section.h), byte for byte the section of the tree diff, and refused over the budget
+// exactly as in process. The test build's GENTLE_GIT_SECTION_MIN_BYTES (store/test_hooks.h) lowers
+// the 4 GiB to 1 MiB so that 2 and 5 MiB binaries (packed, as git packs a large file it adds) reach
+// the path in seconds. That git ran, and for which blobs, is read from strace's record of the
 // command's execve calls (strace is a prerequisite, scripts/install-deps.sh: its absence fails).
 #include <sys/stat.h>
 
@@ -96,7 +96,7 @@ Traced RunTraced(const LifecycleRepo& repo, const std::vector<std::string>& args
 
 }  // namespace
 
-TEST_CASE("git section: a packed binary over the threshold is written by git - byte for byte") {
+TEST_CASE("git section: a binary side over the threshold is written by git - byte for byte") {
   std::string before = BinaryNoise(2 * kMiB, 7);
   std::string after = before;
   after[1000] = static_cast<char>(after[1000] ^ 1);
@@ -114,7 +114,7 @@ TEST_CASE("git section: a packed binary over the threshold is written by git - b
   CHECK(lowered.git_diffs[0].find("\"" + edit.old_blob + "\", \"" + edit.new_blob + "\"") !=
         std::string::npos);
 
-  // At git's own threshold the same file is written in process: the same bytes, no git.
+  // At the release threshold (4 GiB) the same file is written in process: the same bytes, no git.
   Traced in_process = RunTraced(edit.repo, {"export-context", "--lineage", edit.lineage}, false);
   CHECK(in_process.run.exit_code == 0);
   CHECK(in_process.run.out == *oracle);
