@@ -26,6 +26,8 @@ int RunFetch(const CommonOptions& common, const RemoteOptions& options) {
       if (!l.verified) {
         entry["error"]["code"] = std::string(CodeName(l.error.code()));
         entry["error"]["message"] = l.error.message();
+        entry["error"]["details"] = nlohmann::ordered_json::object();
+        for (const auto& [key, value] : l.error.details()) entry["error"]["details"][key] = value;
       }
       out["lineages"].push_back(entry);
     }

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "export/file_section.h"
+#include "export/git_section.h"
 #include "export/patch_bound.h"
 #include "export/streamed_section.h"
 #include "export/tree_delta.h"
@@ -121,15 +122,32 @@ bool MayStream(uint32_t mode, const SideFacts& side, uint32_t other_mode, const 
   return blob && side.size >= kStreamMinBytes && other_empty;
 }
 
+// The section of a modified file that export/git_section.h hands to git, written by git: true
+// when written, false when the file is written in process. `common_dir` empty: never handed over.
+Result<bool> WriteFileByGit(const std::string& common_dir, const FileWork& work,
+                            const ChangeFacts& facts, size_t cap, std::string* out) {
+  if (common_dir.empty() || !WantsGitSection(work, facts)) return false;
+  FileSide old_side;
+  old_side.mode = work.old_mode;
+  old_side.oid = work.old_oid;
+  FileSide new_side;
+  new_side.mode = work.new_mode;
+  new_side.oid = work.new_oid;
+  return AppendGitSection(common_dir, work.path, old_side, new_side, cap, out);
+}
+
 // The section (two for a type change) of one file, appended to `out`, which stays within `cap`.
 // `facts` (from the object headers; possibly unknown) refuse a file that cannot fit before any of
-// its blobs is read, and choose the sides to stream.
-Status WriteFile(git_repository* repo, const FileWork& work, const ChangeFacts& facts, size_t cap,
-                 std::string* out) {
+// its blobs is read, choose the sides to stream, and the files git writes (`common_dir`: the
+// repository's, whose objects git reads; empty for none).
+Status WriteFile(git_repository* repo, const std::string& common_dir, const FileWork& work,
+                 const ChangeFacts& facts, size_t cap, std::string* out) {
   if (facts.known) {
     const uint64_t bound = ChangeLowerBound(work, facts);
     if (out->size() > cap || bound > cap - out->size()) return BudgetExceeded(cap);
   }
+  GENTLE_ASSIGN_OR_RETURN(bool by_git, WriteFileByGit(common_dir, work, facts, cap, out));
+  if (by_git) return Status::Ok();
   const bool type_change = work.status == 'T';
   const SideFacts none;
   const bool stream_old =
@@ -160,11 +178,12 @@ constexpr size_t kParallelMinFiles = 16;
 constexpr size_t kWindow = 8;
 
 // Writes every file's section on the calling thread, in order.
-Status WriteFilesSequentially(git_repository* repo, const std::vector<FileWork>& files,
+Status WriteFilesSequentially(git_repository* repo, const std::string& common_dir,
+                              const std::vector<FileWork>& files,
                               const std::vector<ChangeFacts>& facts, size_t max_bytes,
                               std::string* out) {
   for (size_t i = 0; i < files.size(); ++i) {
-    GENTLE_RETURN_IF_ERROR(WriteFile(repo, files[i], facts[i], max_bytes, out));
+    GENTLE_RETURN_IF_ERROR(WriteFile(repo, common_dir, files[i], facts[i], max_bytes, out));
     if (out->size() > max_bytes) {
       return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
     }
@@ -195,6 +214,13 @@ RepositoryPtr ObjectsOnly(git_repository* repo) {
   return handle;
 }
 
+// The directory whose objects git reads for `repo` (export/git_section.h); empty for a handle
+// without one (a wrapped object database), which hands nothing to git.
+std::string CommonDir(git_repository* repo) {
+  const char* dir = git_repository_commondir(repo);
+  return dir != nullptr ? std::string(dir) : std::string();
+}
+
 // Writes every file's section in order into `out`. Two threads share the per-file work
 // (blob inflation, myers, formatting); the calling thread appends finished sections strictly in
 // order, so the bytes, the first error and the budget cut-off are exactly the sequential ones.
@@ -209,12 +235,13 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
                   const std::vector<ChangeFacts>& facts, size_t max_bytes, std::string* out) {
   RepositoryPtr objects_only = ObjectsOnly(caller_repo);
   git_repository* repo = objects_only ? objects_only.get() : caller_repo;
+  const std::string common_dir = CommonDir(caller_repo);
   RepositoryPtr helper_repo;
   if (files.size() >= kParallelMinFiles && std::thread::hardware_concurrency() > 1) {
     auto full = store::git::ReopenRepository(caller_repo);
     if (full.ok()) helper_repo = ObjectsOnly(full->get());
   }
-  if (!helper_repo) return WriteFilesSequentially(repo, files, facts, max_bytes, out);
+  if (!helper_repo) return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, out);
 
   struct Slot {
     bool ready = false;
@@ -238,7 +265,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     const size_t used = appended_bytes.load();
     const size_t cap = max_bytes > used ? max_bytes - used : 0;
     std::string bytes;
-    Status status = WriteFile(r, files[i], facts[i], cap, &bytes);
+    Status status = WriteFile(r, common_dir, files[i], facts[i], cap, &bytes);
     lock.lock();
     slots[i].status = std::move(status);
     slots[i].bytes = std::move(bytes);
@@ -257,7 +284,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     });
   } catch (const std::system_error&) {
     // No thread to be had: nothing was claimed yet, so the sequential writer starts from scratch.
-    return WriteFilesSequentially(repo, files, facts, max_bytes, out);
+    return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, out);
   }
 
   Status result;
@@ -308,7 +335,7 @@ Result<DerivedPatch> DerivePatch(git_repository* repo, const git_oid& base_tree,
 
 Status AppendChangeSection(git_repository* repo, const TreeChange& change, const ChangeFacts& facts,
                            size_t max_bytes, std::string* out) {
-  return WriteFile(repo, change, facts, max_bytes, out);
+  return WriteFile(repo, CommonDir(repo), change, facts, max_bytes, out);
 }
 
 ManifestEntry ManifestEntryOf(const TreeChange& change) {

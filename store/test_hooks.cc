@@ -24,4 +24,9 @@ bool AdmitOversizeCandidates() {
   return installed_hooks.admit_oversize != nullptr && installed_hooks.admit_oversize();
 }
 
+uint64_t GitSectionMinBytes(uint64_t fallback) {
+  if (installed_hooks.git_section_min_bytes == nullptr) return fallback;
+  return installed_hooks.git_section_min_bytes().value_or(fallback);
+}
+
 }  // namespace gentle::store

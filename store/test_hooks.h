@@ -12,6 +12,7 @@
 #ifndef GENTLE_STORE_TEST_HOOKS_H_
 #define GENTLE_STORE_TEST_HOOKS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,6 +27,9 @@ struct TestHooks {
   // True to let start and revise take a candidate over the export budget, as releases before the
   // budget check did (tests make such lineages to see how the other verbs answer for them).
   bool (*admit_oversize)() = nullptr;
+  // A lower size from which a modified file's section is written by the git CLI
+  // (export/git_section.h), so tests reach that path with small files; nothing keeps the default.
+  std::optional<uint64_t> (*git_section_min_bytes)() = nullptr;
 };
 
 // Replaces the installed hooks (all null by default).
@@ -36,6 +40,9 @@ std::optional<std::string> FixedTime();
 
 // Whether an installed hook lets start and revise take an oversize candidate (false without one).
 bool AdmitOversizeCandidates();
+
+// The installed hook's size for export/git_section.h, or `fallback` without one.
+uint64_t GitSectionMinBytes(uint64_t fallback);
 
 }  // namespace gentle::store
 

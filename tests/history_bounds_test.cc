@@ -17,6 +17,7 @@
 #include "tests/support/hostile.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {
@@ -76,6 +77,22 @@ struct Forgery {
   void Fetched(const std::string& tip) const { GitOut(repo, {"update-ref", kForgedRef, tip}); }
 };
 
+// A bare repository serving `tip` as the forged lineage's history, added to `repo` as the remote
+// `forged`: what `review fetch --remote forged` brings in (under
+// refs/gentle-ai/remotes/forged/reviews/<lineage>).
+class ForgedRemote {
+ public:
+  ForgedRemote(const LifecycleRepo& repo, const std::string& tip) {
+    const std::string bare = dir_.path() + "/forged.git";
+    GitOut(repo, {"init", "-q", "--bare", bare});
+    GitOut(repo, {"push", "-q", bare, tip + ":" + ReviewRef(kForged)});
+    GitOut(repo, {"remote", "add", "forged", bare});
+  }
+
+ private:
+  TempDir dir_;
+};
+
 // `review <args> --json` under GNU time: the parsed answer and the peak resident set in KiB.
 // The memory checks below hold in the normal build; a sanitizer build's resident set is mostly
 // the runtime's shadow memory and quarantine, not the command's, so there (CTest sets
@@ -101,6 +118,34 @@ Measured RunMeasured(const LifecycleRepo& repo, std::vector<std::string> args) {
   return out;
 }
 
+// `review fetch --remote forged --json` with the forged history not verified: its report's one
+// entry, whose error must be `corrupted` (the fetch itself succeeds). Run twice, and the second
+// run's peak is returned: the first one's is git's (index-pack inflates what it receives), the
+// second fetches nothing and only verifies.
+struct FetchedReport {
+  nlohmann::json entry;  // the lineage's entry: lineage, tip, state, terminal, verified, error
+  nlohmann::json error;
+  long peak_kib = 0;
+};
+
+FetchedReport FetchForged(const LifecycleRepo& repo) {
+  FetchedReport report;
+  for (int run = 0; run < 2; ++run) {
+    Measured m = RunMeasured(repo, {"fetch", "--remote", "forged"});
+    REQUIRE(m.run.exit_code == 0);
+    REQUIRE(m.doc["lineages"].size() == 1);
+    const nlohmann::json& entry = m.doc["lineages"][0];
+    CHECK(entry["lineage"] == kForged);
+    CHECK(entry["verified"] == false);
+    CHECK(entry["state"].is_null());
+    CHECK(entry["error"]["code"] == "corrupted");
+    report.entry = entry;
+    report.error = entry["error"];
+    report.peak_kib = m.peak_kib;
+  }
+  return report;
+}
+
 // Whether a peak resident set measures the command (not a sanitizer runtime).
 bool PeakIsTheCommands() {
   const char* sanitized = std::getenv("GENTLE_SANITIZER_BUILD");
@@ -119,7 +164,8 @@ TEST_CASE("history bounds: a review-state.json over 32 MiB is refused from its h
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"status", "--lineage", kForged},
         std::vector<std::string>{"verify", "--lineage", kForged},
-        std::vector<std::string>{"import", "--lineage", kForged}}) {
+        std::vector<std::string>{"import", "--lineage", kForged},
+        std::vector<std::string>{"list"}}) {
     Measured m = RunMeasured(repo, args);
     INFO(args[0] << ": " << m.run.out);
     CHECK(m.run.exit_code == 7);
@@ -132,6 +178,28 @@ TEST_CASE("history bounds: a review-state.json over 32 MiB is refused from its h
     // Inflating the 40 MiB blob alone would take more than this.
     if (PeakIsTheCommands()) CHECK(m.peak_kib < 32 * 1024);
   }
+}
+
+TEST_CASE("history bounds: review fetch reports a review-state.json over 32 MiB unread") {
+  LifecycleRepo repo;
+  Forgery forgery(repo);
+  const std::string record = forgery.Record(size_t{40} << 20);
+  const std::string tip = forgery.Commit("start", record, "");
+  ForgedRemote remote(repo, tip);
+  FetchedReport fetched = FetchForged(repo);
+  const nlohmann::json& details = fetched.error["details"];
+  CHECK(details["commit"] == tip);
+  CHECK(details["file"] == "review-state.json");
+  CHECK(details["size"] == std::to_string(record.size()));
+  CHECK(details["limit"] == std::to_string(store::kMaxRecordBytes));
+  CHECK(fetched.entry["tip"] == tip);  // the remote is the report's, the tip the entry's
+  // The verification of what was fetched inflates nothing (the 40 MiB blob alone is more).
+  if (PeakIsTheCommands()) CHECK(fetched.peak_kib < 32 * 1024);
+  // Every reader then refuses the fetched history the same way.
+  Measured listed = RunMeasured(repo, {"list"});
+  CHECK(listed.run.exit_code == 7);
+  CHECK(listed.doc["error"]["details"]["commit"] == tip);
+  CHECK(listed.doc["error"]["details"]["source"] == "forged");
 }
 
 TEST_CASE("history bounds: a history longer than the commit limit is refused naming the limit") {
@@ -161,7 +229,8 @@ TEST_CASE("history bounds: a history longer than the commit limit is refused nam
 
   for (const std::vector<std::string>& args :
        {std::vector<std::string>{"review", "status", "--lineage", kForged},
-        std::vector<std::string>{"review", "import", "--lineage", kForged}}) {
+        std::vector<std::string>{"review", "import", "--lineage", kForged},
+        std::vector<std::string>{"review", "list"}}) {
     nlohmann::json refused = ExpectOutcome(args, repo.root(), 7, "corrupted");
     const nlohmann::json& error = refused["error"];
     CHECK_THAT(
@@ -169,6 +238,23 @@ TEST_CASE("history bounds: a history longer than the commit limit is refused nam
         Catch::Contains("longer than " + std::to_string(store::kMaxHistoryCommits) + " commits"));
     CHECK(error["details"]["limit"] == std::to_string(store::kMaxHistoryCommits));
     CHECK(error["details"]["commit"] == root);  // the first commit past the limit
+  }
+
+  // The same history served by a remote: `review fetch` brings it and reports it not verified,
+  // with the same limit and commit, in bounded memory.
+  const std::string tip = GitOut(repo, {"rev-parse", kForgedRef});
+  GitOut(repo, {"update-ref", "-d", kForgedRef});
+  {
+    ForgedRemote remote(repo, tip);
+    FetchedReport fetched = FetchForged(repo);
+    CHECK_THAT(
+        fetched.error["message"].get<std::string>(),
+        Catch::Contains("longer than " + std::to_string(store::kMaxHistoryCommits) + " commits"));
+    CHECK(fetched.error["details"]["limit"] == std::to_string(store::kMaxHistoryCommits));
+    CHECK(fetched.error["details"]["commit"] == root);
+    CHECK(fetched.entry["tip"] == tip);
+    if (PeakIsTheCommands()) CHECK(fetched.peak_kib < 32 * 1024);
+    GitOut(repo, {"update-ref", kForgedRef, tip});
   }
 
   // Its parent's history is exactly the limit long: not refused for its length.

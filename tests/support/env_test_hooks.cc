@@ -3,9 +3,11 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
 #include <new>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 
 #include "store/fault_point.h"
@@ -82,6 +84,14 @@ bool EnvironmentAdmitOversize() {
   return admit != nullptr && std::string_view(admit) == "1";
 }
 
+// GENTLE_GIT_SECTION_MIN_BYTES=N: a modified file's section is written by the git CLI from N
+// bytes on a side (export/git_section.h) instead of from git's big-file threshold.
+std::optional<uint64_t> EnvironmentGitSectionMinBytes() {
+  const char* bytes = std::getenv("GENTLE_GIT_SECTION_MIN_BYTES");
+  if (bytes == nullptr || *bytes == '\0') return std::nullopt;
+  return std::strtoull(bytes, nullptr, 10);
+}
+
 }  // namespace
 
 void InstallEnvironmentTestHooks() {
@@ -89,6 +99,7 @@ void InstallEnvironmentTestHooks() {
   hooks.fault_point = EnvironmentFaultPoint;
   hooks.fixed_time = EnvironmentFixedTime;
   hooks.admit_oversize = EnvironmentAdmitOversize;
+  hooks.git_section_min_bytes = EnvironmentGitSectionMinBytes;
   store::InstallTestHooks(hooks);
 }
 
