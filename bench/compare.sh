@@ -39,7 +39,8 @@
 #           commit, one ref), store and refs removed before each run; then the verdict alone
 #           (`review start` in the prepare step) against the same git pair, and against it with
 #           `-c core.fsync=all` (git fsyncs no loose object or ref by default; gentle-ai makes
-#           each step durable, docs/format.md "Locks and durability").
+#           each step durable, docs/format.md "Locks and durability"); then the syncs of one run
+#           of each (strace: fsync + fdatasync, and sync_file_range), and of one start.
 #   fetchverify  an approved commit-range lineage in an origin clone (git.git v2.39.0~1..v2.39.0
 #           and v2.38.0..v2.39.0; with --gen-only the generated base..small and base..text2m), and
 #           a fresh clone of the same objects without the review objects (`git clone --shared` of the
@@ -217,6 +218,17 @@ instr() {
   awk -v n="$n" 'BEGIN { if (n < 10000000) printf "%.2fM\n", n / 1e6; else printf "%dM\n", n / 1e6 }'
 }
 
+# sync_counts NAME "command" "prepare": the fsync/fdatasync and sync_file_range calls of one run.
+sync_counts() {
+  local name=$1 cmd=$2 prep=$3 trace
+  trace=$(mktemp)
+  bash -c "$prep" >/dev/null
+  strace -f -qq -o "$trace" -e trace=fsync,fdatasync,sync_file_range bash -c "$cmd" >/dev/null
+  note "| $name | $(grep -cE '^[0-9]+ +f(data)?sync\(' "$trace") |" \
+    "$(grep -cE '^[0-9]+ +sync_file_range\(' "$trace") |"
+  rm -f "$trace"
+}
+
 # ------------------------------------------------------------------------------------------------
 # export
 
@@ -380,6 +392,16 @@ EOS
   durable="c=\$(git -C $repo -c core.fsync=all commit-tree $ct -p HEAD -m bench) && git -C $repo -c core.fsync=all update-ref refs/bench/verdict \$c"
   pair_shell "verdict alone, git with core.fsync=all" "$verdict" "$durable" \
     "bash $work/reset-started.sh"
+  # The syncs each side waits for, counted by strace over one run (children included): the count
+  # does not depend on the machine's load, the wall time above mostly does.
+  if command -v strace >/dev/null; then
+    note ""
+    note "| one run | fsync + fdatasync | sync_file_range (writeback, no cache flush) |"
+    note "|---|---:|---:|"
+    sync_counts "verdict" "$verdict" "bash $work/reset-started.sh"
+    sync_counts "git commit-tree + update-ref, core.fsync=all" "$durable" "true"
+    sync_counts "start ($verdict_files files, 1 changed)" "$start" "bash $work/reset-verdict.sh"
+  fi
 fi
 
 # ------------------------------------------------------------------------------------------------

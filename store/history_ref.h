@@ -11,8 +11,10 @@
 // `Created-At:` (the lineage's start time, carried by every commit) and the verb's own.
 //
 // Commits are deterministic: author and committer `gentle-ai <gentle-ai@invalid>`, time = the
-// seconds of `At` in UTC, so the same mutation gives the same commit id anywhere. The objects
-// and the ref are written with libgit2's fsync on, so a ref that moved is durable.
+// seconds of `At` in UTC, so the same mutation gives the same commit id anywhere. The commit's new
+// objects are written in one durable batch (store/git/loose_batch.h: one sync, each object durable
+// before it is visible) before the ref moves, and the ref with libgit2's fsync on, so a ref that
+// moved is durable and names durable objects.
 //
 // A history tree (the commit's own and its verdicts/) must be in git's canonical order with no
 // name twice (git fsck's duplicateEntries, treeNotSorted): git and a linear scan would read

@@ -5,11 +5,13 @@
 
 #include <ctime>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 
 #include "store/file_io.h"
 #include "store/git/git_file_check.h"
 #include "store/git/git_util.h"
+#include "store/git/memory_writes.h"
 #include "store/git/object_reader.h"
 #include "store/git/pin_ref.h"
 #include "store/git/tree_builder.h"
@@ -23,8 +25,9 @@ namespace {
 
 constexpr const char* kIdentity = "gentle-ai <gentle-ai@invalid>";
 
-// libgit2 fsyncs objects and refs only while this option is on; it is on for the history writes
-// alone (the process is single-threaded).
+// libgit2 fsyncs refs only while this option is on; it is on for the history ref's writes alone
+// (the process is single-threaded). The history's objects are not written by libgit2's loose
+// backend but in one batch (WriteHistoryCommit).
 class FsyncScope {
  public:
   FsyncScope() { git_libgit2_opts(GIT_OPT_ENABLE_FSYNC_GITDIR, 1); }
@@ -149,9 +152,11 @@ Result<std::string> HistoryCommitText(const git::Repository& repo, git_odb* odb,
 
 }  // namespace
 
-Result<std::string> WriteHistoryCommit(const git::Repository& repo, const HistoryCommitSpec& spec,
+namespace {
+
+// The commit's objects, written to `repo`'s object database (held in memory by the caller); its id.
+Result<std::string> WriteCommitObjects(const git::Repository& repo, const HistoryCommitSpec& spec,
                                        const std::optional<std::string>& parent) {
-  FsyncScope fsync;
   GENTLE_ASSIGN_OR_RETURN(git::OdbPtr odb, git::RepositoryOdb(repo.raw()));
   if (spec.sign) {
     // Signed before anything is written: a refused signature leaves the object database as it
@@ -174,6 +179,19 @@ Result<std::string> WriteHistoryCommit(const git::Repository& repo, const Histor
                                                                 git::ObjectWrites::kWrite));
   GENTLE_ASSIGN_OR_RETURN(git_oid id, WriteObject(odb.get(), commit, GIT_OBJECT_COMMIT));
   return git::OidHex(id);
+}
+
+}  // namespace
+
+Result<std::string> WriteHistoryCommit(const git::Repository& repo, const HistoryCommitSpec& spec,
+                                       const std::optional<std::string>& parent) {
+  // Held in memory, then written in one durable batch (store/git/loose_batch.h): one sync for the
+  // commit's new objects instead of a file and a directory sync for each.
+  GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<git::MemoryWrites> held,
+                          git::MemoryWrites::Divert(repo.raw()));
+  GENTLE_ASSIGN_OR_RETURN(std::string id, WriteCommitObjects(repo, spec, parent));
+  GENTLE_RETURN_IF_ERROR(held->Flush());
+  return id;
 }
 
 Status MoveHistoryRef(const git::Repository& repo, const std::string& lineage,

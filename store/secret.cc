@@ -1,7 +1,9 @@
 #include "store/secret.h"
 
 #include <openssl/crypto.h>
-#include <openssl/rand.h>
+#include <sys/random.h>
+
+#include <cerrno>
 
 #include "store/sha256.h"
 
@@ -9,8 +11,12 @@ namespace gentle::store {
 
 Result<std::string> RandomHex(size_t bytes) {
   std::string raw(bytes, '\0');
-  if (RAND_bytes(reinterpret_cast<unsigned char*>(raw.data()), static_cast<int>(bytes)) != 1) {
-    return Status(Code::kInternal, "the random number generator failed");
+  size_t done = 0;
+  while (done < bytes) {
+    const ssize_t n = getrandom(raw.data() + done, bytes - done, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return Status(Code::kInternal, "the random number generator failed");
+    done += static_cast<size_t>(n);
   }
   return HexEncode(raw);
 }

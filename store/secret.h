@@ -1,8 +1,10 @@
 // Secrets: one-time acknowledgement tokens and their comparison.
 //
-// RandomHex draws from OpenSSL's CSPRNG (RAND_bytes); a token is 32 random bytes as 64 lowercase
-// hex. Only TokenDigest(token) is ever stored. ConstantTimeEqual compares without an early exit
-// (CRYPTO_memcmp), so the time taken does not reveal how many leading bytes matched.
+// RandomHex draws from the kernel's CSPRNG (getrandom(2), which OpenSSL's own generator is seeded
+// from; setting up OpenSSL's generator was half of a verdict's instructions); a token is 32 random
+// bytes as 64 lowercase hex. Only TokenDigest(token) is ever stored. ConstantTimeEqual compares
+// without an early exit (CRYPTO_memcmp), so the time taken does not reveal how many leading bytes
+// matched.
 #ifndef GENTLE_STORE_SECRET_H_
 #define GENTLE_STORE_SECRET_H_
 

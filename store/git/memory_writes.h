@@ -8,7 +8,8 @@
 // capture keeps its new blobs and trees here (WorkdirBlob, Blob, Tree: on the diverted handle
 // only). STATUS measures a live candidate this way (nothing reaches the disk); START and REVISE
 // capture into it and call Flush once the candidate is accepted, which writes the objects held, in
-// the order they were made, to the real object database (as git_odb_write would have: an object
+// the order they were made, to the real object database as loose objects in one durable batch
+// (store/git/loose_batch.h: one sync for all, each object durable before it is visible; an object
 // already there is freshened, not rewritten) and gives the handle its own object database back.
 // Destroying a MemoryWrites without Flush drops the objects and also gives the database back.
 //

@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "store/index/database_files.h"
+#include "store/index/wal_vfs.h"
 
 namespace gentle::store::index {
 
@@ -138,7 +139,10 @@ Result<std::unique_ptr<SqliteConnection>> SqliteConnection::Open(const std::stri
     name += "?readonly_shm=1";
   }
   sqlite3* db = nullptr;
-  int rc = sqlite3_open_v2(name.c_str(), &db, flags, nullptr);
+  // A read-write connection opens an existing -wal without O_CREAT: no directory sync per process
+  // for a file that is kept (store/index/wal_vfs.h).
+  int rc = sqlite3_open_v2(name.c_str(), &db, flags,
+                           mode == Mode::kReadOnly ? nullptr : ExistingWalVfs());
   if (rc != SQLITE_OK) {
     int sys_errno = db != nullptr ? sqlite3_system_errno(db) : 0;
     Status status = SqliteStatus(rc, db, "open " + path);

@@ -16,7 +16,8 @@ namespace gentle::testing {
 namespace {
 
 bool IsFdCall(const std::string& name) {
-  return name == "write" || name == "pwrite64" || name == "fsync" || name == "fdatasync";
+  return name == "write" || name == "pwrite64" || name == "fsync" || name == "fdatasync" ||
+         name == "sync_file_range";
 }
 
 // The paths one strace line (`-y`) names for the call: for a call on a file descriptor, the path
@@ -61,13 +62,28 @@ const std::vector<std::string>& FaultSyscalls() {
   return kinds;
 }
 
+namespace {
+
+// What TraceStoreCalls lists: the fault system calls and sync_file_range, which starts or waits for
+// a file's writeback (the object batches, store/git/loose_batch.h) and is never a kill point.
+const std::vector<std::string>& TracedSyscalls() {
+  static const std::vector<std::string> kinds = [] {
+    std::vector<std::string> all = FaultSyscalls();
+    all.push_back("sync_file_range");
+    return all;
+  }();
+  return kinds;
+}
+
+}  // namespace
+
 std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
                                        const std::vector<std::string>& args,
                                        const std::string& under, RunResult* run, const Env& env) {
   TempDir dir;
   const std::string trace = dir.path() + "/trace";
   std::string kinds;
-  for (const std::string& kind : FaultSyscalls()) kinds += (kinds.empty() ? "" : ",") + kind;
+  for (const std::string& kind : TracedSyscalls()) kinds += (kinds.empty() ? "" : ",") + kind;
   const std::vector<std::string> strace = {"strace",         "-f", "-qq", "-y", "-s", "0", "-e",
                                            "trace=" + kinds, "-o", trace};
   Env all = TracedCommandEnv();
@@ -87,7 +103,8 @@ std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
     const size_t paren = rest.find('(');
     if (rest.rfind("<...", 0) == 0 || paren == std::string::npos) continue;  // resumed, signal
     const std::string name = rest.substr(0, paren);
-    if (std::find(FaultSyscalls().begin(), FaultSyscalls().end(), name) == FaultSyscalls().end()) {
+    if (std::find(TracedSyscalls().begin(), TracedSyscalls().end(), name) ==
+        TracedSyscalls().end()) {
       continue;
     }
     Traced call{line.substr(0, space), name, ""};

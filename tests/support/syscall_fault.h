@@ -35,8 +35,9 @@ struct StoreCall {
 };
 
 // Runs `gentle-ai review <args> --cwd <root> --json` to completion under strace and returns its
-// calls of FaultSyscalls() that act on a path under `under`, in order. `run` receives the
-// command's own result (exit code, stdout, stderr). `env` is added to TracedCommandEnv().
+// calls of FaultSyscalls() and of sync_file_range that act on a path under `under`, in order. `run`
+// receives the command's own result (exit code, stdout, stderr). `env` is added to
+// TracedCommandEnv().
 std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
                                        const std::vector<std::string>& args,
                                        const std::string& under, RunResult* run,
