@@ -3,9 +3,9 @@
 #
 #   bench/compare.sh [--build DIR] [--data DIR] [--work DIR] [--out DIR] [--rounds N] [--runs N]
 #                    [--small-runs N]
-#                    [--sections export,start,verdict,fetchverify,store,bigfile,bigtree]
+#                    [--sections small,export,start,verdict,fetchverify,store,bigfile,bigtree]
 #                    [--sizes "1000 10000 100000"] [--tree-sizes "10000 20000 40000 80000"]
-#                    [--big-mib N] [--verdict-files N]
+#                    [--big-mib N] [--verdict-files N] [--gen-files N]
 #                    [--real-only | --gen-only] [--instructions]
 #
 # Each pair A/B is measured with hyperfine in --rounds rounds of --runs runs per command, the order
@@ -22,6 +22,15 @@
 # `git clone --shared --no-checkout` of them is made in --work). Nothing fetched is committed.
 #
 # Sections:
+#   small   (needs no hyperfine) the small pairs the harness runs most: `review export-context
+#           --lineage L` and `review verify --lineage L --against HEAD` (the lineage approved, a
+#           local record) against the pinned `git diff` of the same two trees, on git.git
+#           v2.39.0~1..v2.39.0 (287 bytes) and on the generated base..small; bench/alternate.py
+#           alternates single runs of the three commands for --small-runs rounds (the target's
+#           method: ratio of medians of alternating whole-process runs). Before timing, the export's
+#           bytes must equal git's and verify must accept: otherwise compare.sh stops with exit 1
+#           (the CTest bench_compare_small_smoke runs this section once on a small generated
+#           repository).
 #   export  `gentle-ai review export-context --lineage L` vs the pinned `git diff` (OracleArgv of
 #           export/git_flags.h, GIT_CONFIG_NOSYSTEM=1, GIT_CONFIG_GLOBAL=/dev/null, empty HOME,
 #           LC_ALL=C) on the same two trees; the lineage comes from `review start --kind
@@ -78,8 +87,9 @@ out=""
 rounds=3
 runs=5
 small_runs=40
-sections=export,start,verdict,fetchverify,store
+sections=small,export,start,verdict,fetchverify,store
 verdict_files=200
+gen_files=30000
 sizes="1000 10000 100000"
 tree_sizes=80000
 big_mib=1024
@@ -99,6 +109,7 @@ while [ $# -gt 0 ]; do
     --tree-sizes) tree_sizes=$2; shift 2 ;;
     --big-mib) big_mib=$2; shift 2 ;;
     --verdict-files) verdict_files=$2; shift 2 ;;
+    --gen-files) gen_files=$2; shift 2 ;;
     --real-only) which_repos=real; shift ;;
     --gen-only) which_repos=gen; shift ;;
     --instructions) instructions=1; shift ;;
@@ -128,13 +139,27 @@ oracle_flags=(--binary --full-index --no-color --no-renames --no-ext-diff --no-t
 
 loadavg() { cut -d' ' -f1 /proc/loadavg; }
 note() { echo "$*" | tee -a "$report"; }
+# section TITLE HEADER SEPARATOR INSTR_HEADER INSTR_SEPARATOR: a section's title and table head,
+# with the instruction column's cells appended under --instructions.
+section() {
+  note ""
+  note "## $1"
+  note ""
+  if [ "$instructions" = 1 ]; then
+    note "$2$4"
+    note "$3$5"
+  else
+    note "$2"
+    note "$3"
+  fi
+}
 
 {
   echo "# compare.sh run $(date -u +%Y-%m-%dT%H:%M:%SZ)"
   echo
   echo "- machine: $(nproc) CPUs, $(lscpu | sed -n 's/^Model name: *//p' | head -1)"
   echo "- gentle-ai: $gai ($(git -C "$here" rev-parse --short HEAD 2>/dev/null || echo '?'))"
-  echo "- $(git --version), $(hyperfine --version)"
+  echo "- $(git --version), $(hyperfine --version 2>/dev/null || echo 'no hyperfine')"
   echo "- rounds=$rounds runs/round=$runs, A/B order alternated per round"
   echo
 } >"$report"
@@ -230,6 +255,79 @@ sync_counts() {
 }
 
 # ------------------------------------------------------------------------------------------------
+# small
+
+# small_pair NAME REPO BASE HEAD: an approved commit-range lineage in the non-bare clone REPO (its
+# store reset first and after), the bytes checked, then export, verify and git diff alternated.
+small_pair() {
+  local name=$1 repo=$2 base=$3 head=$4
+  "$gai" review store reset --cwd "$repo" --yes >/dev/null
+  local lineage bt ct hc gd
+  lineage=$("$gai" review start --cwd "$repo" --kind commit-range --base "$base" --head "$head" \
+              --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])')
+  "$gai" review verdict --cwd "$repo" --lineage "$lineage" --verdict APPROVE --actor bench \
+    --role reviewer --body bench >/dev/null
+  bt=$(git -C "$repo" rev-parse "$base^{tree}")
+  ct=$(git -C "$repo" rev-parse "$head^{tree}")
+  hc=$(git -C "$repo" rev-parse "$head^{commit}")
+  gd=$(git -C "$repo" rev-parse --absolute-git-dir)
+  local e="$gai review export-context --cwd $repo --lineage $lineage"
+  local v="$gai review verify --cwd $repo --lineage $lineage --against $hc"
+  local g="git --git-dir=$gd ${oracle_pins[*]} diff ${oracle_flags[*]} $bt $ct --"
+  # shellcheck disable=SC2086
+  $e >"$work/small-$name.a.patch"
+  # shellcheck disable=SC2086
+  $g >"$work/small-$name.b.patch"
+  local rc=0 size
+  # shellcheck disable=SC2086
+  $v >"$work/small-$name.verify" 2>&1 || rc=$?
+  size=$(wc -c <"$work/small-$name.b.patch")
+  if ! cmp -s "$work/small-$name.a.patch" "$work/small-$name.b.patch" || [ "$size" = 0 ]; then
+    note "| $name: export-context and git diff differ (or are empty): stopped | | | | | | |"
+    exit 1
+  fi
+  if [ "$rc" != 0 ]; then
+    note "| $name: verify exits $rc ($(head -c 160 "$work/small-$name.verify")): stopped | | | | | | |"
+    exit 1
+  fi
+  local load table
+  load=$(loadavg)
+  table=$(python3 "$here/alternate.py" "$small_runs" "$e" "$v" "$g")
+  # alternate.py's rows: export, verify, git; columns: command, wall ms, CPU ms, wall and CPU ratios.
+  local icount="" ie="" iv="" ig=""
+  if [ "$instructions" = 1 ]; then
+    ie=$(instr "$e"); iv=$(instr "$v"); ig=$(instr "$g")
+  fi
+  local row k=0 label
+  while IFS='|' read -r _ _ wall cpu wr cr _; do
+    k=$((k + 1))
+    case $k in
+      1) label="export-context"; icount=$ie ;;
+      2) label="verify --lineage --against"; icount=$iv ;;
+      *) label="git diff"; icount=$ig ;;
+    esac
+    row="| $name ($size B) | $label | ${wall// /} | ${cpu// /} | **${wr// /}** | ${cr// /} | $load |"
+    [ "$instructions" = 1 ] && row="$row $icount |"
+    note "$row"
+  done < <(tail -n +3 <<<"$table")
+  "$gai" review store reset --cwd "$repo" --yes >/dev/null
+}
+
+if [[ $sections == *small* ]]; then
+  section "small export-context and verify vs pinned git diff (alternate.py, $small_runs rounds; ms; ratios to git)" \
+    "| pair | command | wall median | CPU median | wall / git | CPU / git | load |" \
+    "|---|---|---:|---:|---:|---:|---:|" " instructions |" "---:|"
+  if [ "$which_repos" != gen ]; then
+    [ -d "$work/git" ] || git clone -q --shared --no-checkout "$data/git.git" "$work/git"
+    small_pair "git-small" "$work/git" v2.39.0~1 v2.39.0
+  fi
+  if [ "$which_repos" != real ]; then
+    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" "$gen_files" >/dev/null
+    small_pair "gen-small" "$work/gen" base small
+  fi
+fi
+
+# ------------------------------------------------------------------------------------------------
 # export
 
 # export_pair NAME REPO BASE HEAD: a commit-range lineage in the non-bare clone REPO, then A/B.
@@ -278,13 +376,9 @@ burn_one() {
 }
 
 if [[ $sections == *export* ]]; then
-  note ""
-  note "## export-context vs pinned git diff (A = gentle-ai, B = git; ms)"
-  note ""
-  hdr="| diff | A median | B median | A/B | per-round A/B | CPU A/B | load |"
-  [ "$instructions" = 1 ] && hdr="$hdr instructions A / B |"
-  note "$hdr"
-  note "|---|---:|---:|---:|---|---:|---:|$([ "$instructions" = 1 ] && echo '---|')"
+  section "export-context vs pinned git diff (A = gentle-ai, B = git; ms)" \
+    "| diff | A median | B median | A/B | per-round A/B | CPU A/B | load |" \
+    "|---|---:|---:|---:|---|---:|---:|" " instructions A / B |" "---|"
   if [ "$which_repos" != gen ]; then
     for r in git libgit2; do
       [ -d "$work/$r" ] || git clone -q --shared --no-checkout "$data/$r.git" "$work/$r"
@@ -300,7 +394,7 @@ if [[ $sections == *export* ]]; then
     export_pair "git-small-burned-store" "$work/git" v2.39.0~1 v2.39.0
   fi
   if [ "$which_repos" != real ]; then
-    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" 30000 >/dev/null
+    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" "$gen_files" >/dev/null
     for shape in small text2m binary near4m; do
       export_pair "gen-$shape" "$work/gen" base "$shape"
     done
@@ -347,7 +441,7 @@ if [[ $sections == *start* ]]; then
     start_pair "libgit2-checkout" "$work/libgit2-wt"
   fi
   if [ "$which_repos" != real ]; then
-    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" 30000 >/dev/null
+    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" "$gen_files" >/dev/null
     start_pair "generated" "$work/gen"
   fi
 fi
@@ -483,7 +577,7 @@ if [[ $sections == *fetchverify* ]]; then
     fetchverify_pair "git-2MB" "$data/git.git" v2.38.0 v2.39.0
   fi
   if [ "$which_repos" != real ]; then
-    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" 30000 >/dev/null
+    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" "$gen_files" >/dev/null
     fetchverify_pair "gen-small" "$work/gen" base small
     fetchverify_pair "gen-text2m" "$work/gen" base text2m
   fi

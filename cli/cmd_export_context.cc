@@ -95,6 +95,7 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
   request.lineage = options.lineage;
   request.engine = options.engine;
   request.round = *round;
+  request.context_binding = common.json;  // only the envelope names the context digest
   // Applicability and next are reported only in the JSON envelope. Computing them recaptures the
   // live target (for current-changes: hashes the whole worktree), so the raw patch does not pay.
   if (common.json) {

@@ -104,7 +104,9 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     out.round = *request.round;
     out.snapshot = round.current_snapshot;
     out.round_revision = round.revision;
-    if (history.tip) SetRoundContext(repo, history.tip->id, out.round, &out);
+    if (history.tip && request.context_binding) {
+      SetRoundContext(repo, history.tip->id, out.round, &out);
+    }
     out.record = std::move(history.record);
     out.state = history.consumed ? "consumed" : out.record.state;
     out.source = std::move(history.source);
@@ -118,7 +120,7 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     out.fetched = loaded.fetched;
     out.round = out.record.generation;
     out.snapshot = out.record.current_snapshot;
-    if (!out.fetched) {
+    if (!out.fetched && request.context_binding) {
       auto tip = store::ReadHistoryTip(repo, request.lineage);
       if (tip.ok() && *tip) SetRoundContext(repo, (*tip)->id, out.round, &out);
     }

@@ -57,6 +57,9 @@ struct ContextRequest {
   std::string engine = "native";  // an engine name (export/engine.h)
   std::optional<int64_t> round;   // export-context --round N; nullopt: the current round
   StandingFn standing;            // unset: "unrelated", next "none" / "candidate_burned"
+  // Read the exported round's review-context binding (ContextExport::context_digest). Only the
+  // envelope shows it; a raw patch export skips the history walk it takes.
+  bool context_binding = true;
 };
 
 struct ContextExport {
