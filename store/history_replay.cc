@@ -2,13 +2,24 @@
 
 #include <utility>
 
+#include "store/verdict_name.h"
+
 namespace gentle::store {
 
 std::optional<ReviewState> VerdictTarget(std::string_view verdict, ReviewState from) {
-  if (verdict == "APPROVE") return ReviewState::kApproved;
-  if (verdict == "REQUEST_CHANGES") return ReviewState::kCorrectionRequired;
-  if (verdict == "NEEDS_DISCUSSION") return ReviewState::kEscalated;
-  if (verdict == "FIXED" || verdict == "NO_CHANGES") return from;
+  const std::optional<Verdict> given = ParseVerdict(verdict);
+  if (!given) return std::nullopt;
+  switch (*given) {
+    case Verdict::kApprove:
+      return ReviewState::kApproved;
+    case Verdict::kRequestChanges:
+      return ReviewState::kCorrectionRequired;
+    case Verdict::kNeedsDiscussion:
+      return ReviewState::kEscalated;
+    case Verdict::kFixed:
+    case Verdict::kNoChanges:
+      return from;
+  }
   return std::nullopt;
 }
 

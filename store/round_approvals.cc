@@ -7,6 +7,7 @@
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/verdict_file.h"
+#include "store/verdict_name.h"
 
 namespace gentle::store {
 namespace {
@@ -27,7 +28,7 @@ Result<RoundApproval> ReadApproval(const git::Repository& repo, const std::strin
   if (!file) return BadApproval(lineage, commit.id, "no", name);
   auto fields = ParseVerdictFile(*file);
   if (!fields.ok()) return BadApproval(lineage, commit.id, "a " + name, "that does not parse");
-  if (fields->verdict != "APPROVE") {
+  if (!IsVerdict(fields->verdict, Verdict::kApprove)) {
     return BadApproval(lineage, commit.id, "a " + name, "that is not an APPROVE verdict");
   }
   RoundApproval out;
