@@ -72,7 +72,8 @@ Status FromAuditRecord(const StoreLayout& layout, const std::string& lineage,
     return Damaged(lineage, "store evidence names another lineage: " + path);
   }
   // A prepared record counts only once its residue is in place (gentle-ai's rule).
-  if (record->status != "committed" && KindOf(ResiduePath(layout, name)) != PathKind::kDirectory) {
+  if (record->status != index::RowStatus::kCommitted &&
+      KindOf(ResiduePath(layout, name)) != PathKind::kDirectory) {
     return NotFound(lineage);
   }
   return RetiredAnswer(lineage, path);
