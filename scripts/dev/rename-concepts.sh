@@ -87,5 +87,6 @@ perl -pi -e '
 ' "${docs[@]}"
 
 # A renamed include sorts elsewhere: the repository's .clang-format puts it back in order.
-mapfile -t changed < <(git status --porcelain -- '*.cc' '*.h' | awk '{print $NF}')
+mapfile -t changed < <(git diff --name-only --diff-filter=d HEAD -- '*.cc' '*.h' |
+  while read -r f; do [[ -f $f ]] && echo "$f"; done)
 if ((${#changed[@]})) && command -v clang-format >/dev/null; then clang-format -i "${changed[@]}"; fi
