@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/verdict_file.h"
@@ -43,7 +44,9 @@ Result<RoundApproval> ReadApproval(const git::Repository& repo, const std::strin
 // Whether `commit` is the verdict commit that approved `revision`.
 bool IsApprovingVerdict(const HistoryCommit& commit, const std::string& lineage,
                         const std::string& revision, int64_t* generation) {
-  if (commit.verb != "verdict" || !IsState(commit.state, ReviewState::kApproved)) return false;
+  if (!IsHistoryVerb(commit.verb, HistoryVerb::kVerdict) ||
+      !IsState(commit.state, ReviewState::kApproved))
+    return false;
   auto record = ParseRecordFile(commit.record_file, lineage);
   if (!record.ok() || record->revision != revision ||
       !IsState(record->state, ReviewState::kApproved)) {
