@@ -68,7 +68,7 @@ int RunPost(const CommonOptions& common, const PostOptions& o) {
   auto key = loop::ParsePrKey(o.pr);
   if (!key.ok()) return ReportError(key.status(), common.json);
   const std::string pr = loop::FormatPrKey(*key);
-  if (key->forge != "github" && key->forge != "gitea") {
+  if (key->forge != store::Forge::kGithub && key->forge != store::Forge::kGitea) {
     return ReportError(Status(Code::kUsage, "--pr " + pr +
                                                 ": review post posts on github and "
                                                 "gitea only"),
