@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
     const std::string dir_name = id + "-" + store::Sha256Hex(id).substr(0, 8);
     MakeDir(layout.quarantine_dir() + "/" + dir_name);
     store::AuditRecord audit;
-    audit.status = "committed";
+    audit.status = store::index::RowStatus::kCommitted;
     audit.lineage_id = id;
     audit.reason = "abandoned";
     audit.actor = "make-store";

@@ -11,6 +11,7 @@
 #include "cli/round_flag.h"
 #include "cli/terminal.h"
 #include "export/context_export.h"
+#include "export/engine.h"
 #include "export/interdiff_export.h"
 #include "store/file_io.h"
 #include "store/file_write.h"
@@ -64,11 +65,12 @@ int Emit(const std::string& bytes, const std::string& output, bool json) {
 }
 
 // export-context --since-round N: the interdiff (raw patch, or its envelope with --json).
-int RunInterdiff(const CommonOptions& common, const ExportOptions& options, int64_t since_round) {
+int RunInterdiff(const CommonOptions& common, const ExportOptions& options, exporter::Engine engine,
+                 int64_t since_round) {
   exporter::InterdiffRequest request;
   request.cwd = common.cwd;
   request.lineage = options.lineage;
-  request.engine = options.engine;
+  request.engine = engine;
   request.since_round = since_round;
   auto result = exporter::ExportInterdiff(request);
   if (!result.ok()) return ReportError(result.status(), common.json);
@@ -89,11 +91,15 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
   if (!round.ok()) return ReportError(round.status(), common.json);
   auto since_round = ParseRoundFlag("--since-round", options.since_round);
   if (!since_round.ok()) return ReportError(since_round.status(), common.json);
-  if (*since_round) return RunInterdiff(common, options, **since_round);
+  const std::optional<exporter::Engine> engine = exporter::ParseEngine(options.engine);
+  if (!engine) {
+    return ReportError(Status(Code::kUsage, "--engine must be native or git"), common.json);
+  }
+  if (*since_round) return RunInterdiff(common, options, *engine, **since_round);
   exporter::ContextRequest request;
   request.cwd = common.cwd;
   request.lineage = options.lineage;
-  request.engine = options.engine;
+  request.engine = *engine;
   request.round = *round;
   request.context_binding = common.json;  // only the envelope names the context digest
   // Applicability and next are reported only in the JSON envelope. Computing them recaptures the

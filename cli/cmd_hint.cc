@@ -12,7 +12,7 @@ int RunHintParse(const CommonOptions& common, const std::string& line) {
   if (!hint.ok()) return ReportError(hint.status(), common.json);
   nlohmann::ordered_json out;
   out["schema"] = loop::kHintSchema;
-  out["forge"] = hint->pr.forge;
+  out["forge"] = std::string(store::ForgeName(hint->pr.forge));
   out["owner"] = hint->pr.owner;
   out["repo"] = hint->pr.repo;
   out["number"] = hint->pr.number;

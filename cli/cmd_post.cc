@@ -25,10 +25,10 @@ constexpr std::string_view kPostSchema = "gentle-ai.review-post/v1";
 Result<std::string> Endpoint(const store::git::Repository& repo, const loop::PrKey& key) {
   auto forge = repo.is_bare() ? Result<watch::RepoForge>(Status(Code::kUsage, "a bare repository"))
                               : watch::ResolveRepoForge(repo.worktree_root());
-  if (key.forge == "github") {
-    return forge.ok() && forge->kind == watch::ForgeKind::kGithub ? forge->host : std::string();
+  if (key.forge == store::Forge::kGithub) {
+    return forge.ok() && forge->kind == store::Forge::kGithub ? forge->host : std::string();
   }
-  if (!forge.ok() || forge->kind != watch::ForgeKind::kGitea) {
+  if (!forge.ok() || forge->kind != store::Forge::kGitea) {
     return Status(Code::kUsage, "--pr " + loop::FormatPrKey(key) +
                                     ": the repository's origin is no Gitea host, so its base URL "
                                     "is unknown (docs/watch.md \"Forge resolution\")");
@@ -68,7 +68,7 @@ int RunPost(const CommonOptions& common, const PostOptions& o) {
   auto key = loop::ParsePrKey(o.pr);
   if (!key.ok()) return ReportError(key.status(), common.json);
   const std::string pr = loop::FormatPrKey(*key);
-  if (key->forge != "github" && key->forge != "gitea") {
+  if (key->forge != store::Forge::kGithub && key->forge != store::Forge::kGitea) {
     return ReportError(Status(Code::kUsage, "--pr " + pr +
                                                 ": review post posts on github and "
                                                 "gitea only"),

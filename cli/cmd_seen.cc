@@ -147,12 +147,13 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
       Json out = Base("check", pr);
       out["id"] = id;
       out["seen"] = entry.has_value();
-      out["kind"] = entry ? Json(entry->kind) : Json();
+      out["kind"] = entry ? Json(std::string(loop::SeenKindName(entry->kind))) : Json();
       out["recorded_at"] = entry ? Json(entry->recorded_at) : Json();
       return PrintJson(out);
     }
     if (entry) {
-      std::cout << id << "  seen  " << entry->kind << "  " << entry->recorded_at << "\n";
+      std::cout << id << "  seen  " << loop::SeenKindName(entry->kind) << "  " << entry->recorded_at
+                << "\n";
     } else {
       std::cout << id << "  not seen\n";
     }
@@ -168,14 +169,15 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
       for (const loop::SeenEntry& e : listed->entries) {
         Json entry;
         entry["id"] = loop::FormatSeenId(e.id);
-        entry["kind"] = e.kind;
+        entry["kind"] = std::string(loop::SeenKindName(e.kind));
         entry["recorded_at"] = e.recorded_at;
         out["ids"].push_back(entry);
       }
       return PrintJson(out);
     }
     for (const loop::SeenEntry& e : listed->entries) {
-      std::cout << loop::FormatSeenId(e.id) << "  " << e.kind << "  " << e.recorded_at << "\n";
+      std::cout << loop::FormatSeenId(e.id) << "  " << loop::SeenKindName(e.kind) << "  "
+                << e.recorded_at << "\n";
     }
     return 0;
   }

@@ -30,8 +30,7 @@ Result<watch::RepoWatch> OpenRepo(const std::string& dir) {
 }
 
 bool SameRepo(const watch::RepoForge& forge, const loop::PrKey& key) {
-  return watch::ForgeKindName(forge.kind) == key.forge && forge.owner == key.owner &&
-         forge.repo == key.repo;
+  return forge.kind == key.forge && forge.owner == key.owner && forge.repo == key.repo;
 }
 
 // The repositories to watch: each --repo (or the current one) discovers its PRs unless --pr
@@ -42,7 +41,7 @@ Result<std::vector<watch::RepoWatch>> Plan(const CommonOptions& common,
   std::vector<loop::PrKey> keys;
   for (const std::string& text : options.prs) {
     GENTLE_ASSIGN_OR_RETURN(loop::PrKey key, loop::ParsePrKey(text));
-    if (key.forge != "github" && key.forge != "gitea") {
+    if (key.forge != store::Forge::kGithub && key.forge != store::Forge::kGitea) {
       return Status(Code::kUsage, "--pr " + text + ": review watch polls github and gitea only");
     }
     keys.push_back(std::move(key));
@@ -63,8 +62,8 @@ Result<std::vector<watch::RepoWatch>> Plan(const CommonOptions& common,
     }
     if (home == nullptr) {
       watch::RepoWatch extra = repos[0];
-      const bool same_kind = watch::ForgeKindName(extra.forge.kind) == key.forge;
-      if (key.forge == "gitea" && !same_kind) {
+      const bool same_kind = extra.forge.kind == key.forge;
+      if (key.forge == store::Forge::kGitea && !same_kind) {
         return Status(Code::kUsage, "--pr " + loop::FormatPrKey(key) +
                                         ": no --repo on a Gitea host (its base URL is unknown)");
       }

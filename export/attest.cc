@@ -19,6 +19,7 @@
 #include "store/sha256.h"
 #include "store/store_guard.h"
 #include "store/verdict_file.h"
+#include "store/verdict_name.h"
 
 namespace gentle::exporter {
 namespace {
@@ -47,7 +48,7 @@ Status FillApprover(const store::git::Repository& repo, const store::RecordView&
         .WithLineage(record.lineage_id);
   }
   auto fields = store::ParseVerdictFile(*file);
-  if (!fields.ok() || fields->verdict != "APPROVE") {
+  if (!fields.ok() || !store::IsVerdict(fields->verdict, store::Verdict::kApprove)) {
     return Status(Code::kCorrupted, "the approval commit " + *commit + " of lineage " +
                                         record.lineage_id + " holds a " + name +
                                         " that is not an APPROVE verdict")
@@ -127,7 +128,7 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
   }
   out.lineage = lineage;
   out.revision = record.revision;
-  out.verdict = "APPROVE";
+  out.verdict = store::VerdictName(store::Verdict::kApprove);
   out.base_tree = record.current_snapshot.base_tree;
   out.candidate_tree = record.current_snapshot.candidate_tree;
   out.paths_digest = record.current_snapshot.paths_digest;

@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 
 namespace gentle::exporter {
 
@@ -10,7 +11,7 @@ Result<store::RecordView> BurnedApproval(const store::git::Repository& repo,
                                          const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
                           store::ReadHistoryTip(repo, lineage));
-  if (!tip || tip->verb != "burn") {
+  if (!tip || !store::IsHistoryVerb(tip->verb, store::HistoryVerb::kBurn)) {
     return Status(Code::kConsumed,
                   "lineage " + lineage + " was burned and no history holds its approval")
         .WithLineage(lineage);

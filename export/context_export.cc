@@ -86,8 +86,6 @@ void SetRoundContext(const store::git::Repository& repo, const std::string& tip,
 
 Result<ContextExport> ExportContext(const ContextRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
-  const std::optional<Engine> engine = ParseEngine(request.engine);
-  if (!engine) return Status(Code::kUsage, "--engine must be native or git");
   if (request.round && *request.round < 1) {
     return Status(Code::kUsage, "--round must be >= 1, got " + std::to_string(*request.round));
   }
@@ -125,7 +123,7 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
       if (tip.ok() && *tip) SetRoundContext(repo, (*tip)->id, out.round, &out);
     }
   }
-  auto derived = DeriveContext(repo, out.snapshot, *engine);
+  auto derived = DeriveContext(repo, out.snapshot, request.engine);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(request.lineage);

@@ -30,6 +30,7 @@
 #include <string>
 
 #include "export/derivation.h"
+#include "export/engine.h"
 #include "store/git/repository.h"
 #include "store/record.h"
 #include "store/status.h"
@@ -54,9 +55,9 @@ using StandingFn = std::function<Result<Standing>(
 struct ContextRequest {
   std::string cwd = ".";
   std::string lineage;
-  std::string engine = "native";  // an engine name (export/engine.h)
-  std::optional<int64_t> round;   // export-context --round N; nullopt: the current round
-  StandingFn standing;            // unset: "unrelated", next "none" / "candidate_burned"
+  Engine engine = Engine::kNative;
+  std::optional<int64_t> round;  // export-context --round N; nullopt: the current round
+  StandingFn standing;           // unset: "unrelated", next "none" / "candidate_burned"
   // Read the exported round's review-context binding (ContextExport::context_digest). Only the
   // envelope shows it; a raw patch export skips the history walk it takes.
   bool context_binding = true;

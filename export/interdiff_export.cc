@@ -14,8 +14,6 @@ namespace gentle::exporter {
 
 Result<InterdiffExport> ExportInterdiff(const InterdiffRequest& request) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(request.lineage));
-  const std::optional<Engine> engine = ParseEngine(request.engine);
-  if (!engine) return Status(Code::kUsage, "--engine must be native or git");
   if (request.since_round < 1) {
     return Status(Code::kUsage,
                   "--since-round must be >= 1, got " + std::to_string(request.since_round));
@@ -35,7 +33,8 @@ Result<InterdiffExport> ExportInterdiff(const InterdiffRequest& request) {
   out.from = {request.since_round, from.revision, from.current_snapshot.candidate_tree};
   out.to = {history.record.generation, history.record.revision,
             history.record.current_snapshot.candidate_tree};
-  auto derived = DeriveInterdiff(repo, out.from.candidate_tree, out.to.candidate_tree, *engine);
+  auto derived =
+      DeriveInterdiff(repo, out.from.candidate_tree, out.to.candidate_tree, request.engine);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(request.lineage);

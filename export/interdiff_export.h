@@ -23,6 +23,7 @@
 #include <string_view>
 
 #include "export/derivation.h"
+#include "export/engine.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
@@ -32,7 +33,7 @@ inline constexpr std::string_view kInterdiffSchema = "gentle-ai.review-interdiff
 struct InterdiffRequest {
   std::string cwd = ".";
   std::string lineage;
-  std::string engine = "native";  // an engine name (export/engine.h)
+  Engine engine = Engine::kNative;
   int64_t since_round = 0;
 };
 

@@ -248,20 +248,15 @@ std::optional<std::string> LooseVerdict(std::string_view text) {
 
 }  // namespace
 
-bool IsCodeVerdict(std::string_view v) {
-  return v == "APPROVE" || v == "REQUEST_CHANGES" || v == "NEEDS_DISCUSSION";
-}
-bool IsDocsVerdict(std::string_view v) {
-  return v == "APPROVE" || v == "FIXED" || v == "NO_CHANGES";
-}
-
 std::string_view CommentKindName(CommentKind kind) {
   return kind == CommentKind::kDocs ? "docs" : "code";
 }
 
 Result<CommentKind> CommentKindFor(const std::string& role, const std::string& verdict) {
-  if (role == "reviewer" && IsCodeVerdict(verdict)) return CommentKind::kCode;
-  if (role == "docs-reviewer" && IsDocsVerdict(verdict)) return CommentKind::kDocs;
+  if (store::IsRole(role, store::ReviewerRole::kReviewer) && IsCodeVerdict(verdict))
+    return CommentKind::kCode;
+  if (store::IsRole(role, store::ReviewerRole::kDocsReviewer) && IsDocsVerdict(verdict))
+    return CommentKind::kDocs;
   return Status(Code::kForbidden, "a " + verdict + " verdict by role \"" + role +
                                       "\" is not a review comment (reviewer: APPROVE, "
                                       "REQUEST_CHANGES or NEEDS_DISCUSSION; docs-reviewer: "

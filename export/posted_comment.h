@@ -50,6 +50,7 @@
 #include <string_view>
 
 #include "store/status.h"
+#include "store/verdict_name.h"
 
 namespace gentle::exporter {
 
@@ -77,10 +78,10 @@ struct PostedComment {
   std::optional<std::string> nonce;    // kNonceHexBytes lowercase hex
 };
 
-// The verdict words (docs/lifecycle.md, "review verdict"): the one definition `review verdict` and
-// `review comment` share.
-bool IsCodeVerdict(std::string_view verdict);
-bool IsDocsVerdict(std::string_view verdict);
+// The verdict words (docs/lifecycle.md, "review verdict"): store/verdict_name.h, the one
+// definition `review verdict` and `review comment` share.
+using store::IsCodeVerdict;
+using store::IsDocsVerdict;
 
 // The kind a role's verdict renders as: reviewer + code verdict -> code, docs-reviewer + docs
 // verdict -> docs; anything else `forbidden`.

@@ -7,6 +7,7 @@
 #include "store/record.h"
 #include "store/store_guard.h"
 #include "store/verdict_file.h"
+#include "store/verdict_name.h"
 
 namespace gentle::exporter {
 
@@ -14,7 +15,7 @@ Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string&
                                       std::optional<int64_t> round,
                                       const std::optional<std::string>& role) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(lineage));
-  if (role && *role != "reviewer" && *role != "docs-reviewer") {
+  if (role && !store::ParseReviewerRole(*role)) {
     return Status(Code::kUsage, "--role must be reviewer or docs-reviewer, got \"" + *role + "\"");
   }
   if (round && *round < 1) {

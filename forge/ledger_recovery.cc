@@ -5,6 +5,7 @@
 
 #include "forge/forge_name.h"
 #include "forge/timestamp.h"
+#include "store/verdict_name.h"
 
 namespace gentle::forge {
 namespace {
@@ -43,7 +44,8 @@ std::vector<Carrier> CarriersOf(const ReviewContext& context,
 }
 
 bool IsCritical(const LedgerMarker& m) {
-  return !m.verdict || *m.verdict == "REQUEST_CHANGES" || *m.verdict == "NEEDS_DISCUSSION";
+  return !m.verdict || store::IsVerdict(*m.verdict, store::Verdict::kRequestChanges) ||
+         store::IsVerdict(*m.verdict, store::Verdict::kNeedsDiscussion);
 }
 
 // Round first, then the later time (an empty one earliest), then the larger id, then the comment

@@ -3,6 +3,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <utility>
 
 #include "forge/review_context.h"
 #include "loop/comment_id.h"
@@ -12,73 +13,85 @@ namespace gentle::loop {
 namespace {
 
 constexpr size_t kMaxDepth = 64;
+using Kind = ContextIdsRefusal::Kind;
 
-Status Bad(const std::string& name, const std::string& path, const std::string& why) {
-  return Status(Code::kUsage, "context " + name + ": " + path + ": " + why)
-      .WithDetail("file", name)
-      .WithDetail("json_path", path);
+bool Refuse(Kind kind, std::string path, std::string reason, ContextIdsRefusal* why) {
+  *why = ContextIdsRefusal{kind, std::move(path), std::move(reason)};
+  return false;
 }
 
 // The ids of the array `key` of `doc` (each object's string `id`), as `kind`, appended to `out`
 // each once.
-Status AppendIds(const nlohmann::json& doc, const std::string& key, store::ForgeIdKind kind,
-                 const std::string& name, std::vector<SeenId>* out, std::set<SeenId>* seen) {
+bool AppendIds(const nlohmann::json& doc, const std::string& key, store::ForgeIdKind kind,
+               std::vector<SeenId>* out, std::set<SeenId>* seen, ContextIdsRefusal* why) {
   const nlohmann::json& list = doc.at(key);
   for (size_t i = 0; i < list.size(); ++i) {
     const nlohmann::json& item = list[i];
     const std::string at = key + "[" + std::to_string(i) + "]";
-    if (!item.is_object()) return Bad(name, at, "must be an object");
+    if (!item.is_object()) return Refuse(Kind::kNotObject, at, "must be an object", why);
     auto id = item.find("id");
-    if (id == item.end() || !id->is_string()) return Bad(name, at + ".id", "must be a string");
+    if (id == item.end() || !id->is_string()) {
+      return Refuse(Kind::kIdNotString, at + ".id", "must be a string", why);
+    }
     const std::string& text_id = id->get_ref<const std::string&>();
-    if (Status st = CheckCommentId(text_id); !st.ok()) return Bad(name, at + ".id", st.message());
+    if (Status st = CheckCommentId(text_id); !st.ok()) {
+      return Refuse(Kind::kIdInvalid, at + ".id", st.message(), why);
+    }
     SeenId typed{kind, text_id};
     if (seen->insert(typed).second) out->push_back(std::move(typed));
   }
-  return Status::Ok();
+  return true;
 }
 
 }  // namespace
 
-Result<std::vector<SeenId>> ParseContextIds(std::string_view text, const std::string& name) {
+bool ReadContextIdList(std::string_view text, std::vector<SeenId>* ids, ContextIdsRefusal* why) {
+  ids->clear();
   if (text.size() > kMaxContextBytes) {
-    return Status(Code::kUsage, "context " + name + ": larger than 64 MiB (67108864 bytes)")
-        .WithDetail("file", name);
+    return Refuse(Kind::kTooLarge, "$", "larger than 64 MiB (67108864 bytes)", why);
   }
   nlohmann::json doc;
-  store::StrictJsonRefusal why;
-  if (!store::ParseStrictJson(text, kMaxDepth, &doc, &why)) {
+  store::StrictJsonRefusal refusal;
+  if (!store::ParseStrictJson(text, kMaxDepth, &doc, &refusal)) {
     std::string reason = "not valid JSON";
-    if (why.kind == store::StrictJsonRefusal::Kind::kDuplicateKey) {
-      reason = "an object holds the key \"" + why.detail + "\" twice";
-    } else if (why.kind == store::StrictJsonRefusal::Kind::kTooDeep) {
+    if (refusal.kind == store::StrictJsonRefusal::Kind::kDuplicateKey) {
+      reason = "an object holds the key \"" + refusal.detail + "\" twice";
+    } else if (refusal.kind == store::StrictJsonRefusal::Kind::kTooDeep) {
       reason = "nested deeper than " + std::to_string(kMaxDepth) + " levels";
     }
-    return Bad(name, "$", reason);
+    return Refuse(Kind::kNotJson, "$", reason, why);
   }
-  if (!doc.is_object()) return Bad(name, "$", "must be an object");
+  if (!doc.is_object()) return Refuse(Kind::kNotObject, "$", "must be an object", why);
   auto schema = doc.find("schema");
   if (schema == doc.end() || !schema->is_string() ||
       schema->get_ref<const std::string&>() != forge::kReviewContextSchema) {
-    return Bad(name, "schema", "must be \"" + std::string(forge::kReviewContextSchema) + "\"");
+    return Refuse(Kind::kSchema, "schema",
+                  "must be \"" + std::string(forge::kReviewContextSchema) + "\"", why);
   }
   auto comments = doc.find("comments");
   if (comments == doc.end() || !comments->is_array()) {
-    return Bad(name, "comments", "must be an array");
+    return Refuse(Kind::kNotArray, "comments", "must be an array", why);
   }
   auto verdicts = doc.find("verdicts");
   if (verdicts != doc.end() && !verdicts->is_array()) {
-    return Bad(name, "verdicts", "must be an array");
+    return Refuse(Kind::kNotArray, "verdicts", "must be an array", why);
   }
-  std::vector<SeenId> ids;
   std::set<SeenId> seen;
-  GENTLE_RETURN_IF_ERROR(
-      AppendIds(doc, "comments", store::ForgeIdKind::kComment, name, &ids, &seen));
-  if (verdicts != doc.end()) {
-    GENTLE_RETURN_IF_ERROR(
-        AppendIds(doc, "verdicts", store::ForgeIdKind::kReview, name, &ids, &seen));
+  if (!AppendIds(doc, "comments", store::ForgeIdKind::kComment, ids, &seen, why)) return false;
+  return verdicts == doc.end() ||
+         AppendIds(doc, "verdicts", store::ForgeIdKind::kReview, ids, &seen, why);
+}
+
+Result<std::vector<SeenId>> ParseContextIds(std::string_view text, const std::string& name) {
+  std::vector<SeenId> ids;
+  ContextIdsRefusal why;
+  if (ReadContextIdList(text, &ids, &why)) return ids;
+  if (why.kind == Kind::kTooLarge) {
+    return Status(Code::kUsage, "context " + name + ": " + why.reason).WithDetail("file", name);
   }
-  return ids;
+  return Status(Code::kUsage, "context " + name + ": " + why.path + ": " + why.reason)
+      .WithDetail("file", name)
+      .WithDetail("json_path", why.path);
 }
 
 Result<std::vector<SeenId>> ReadContextIds(const std::string& path) {

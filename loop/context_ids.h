@@ -5,6 +5,10 @@
 // the importer's schema.
 //
 // The schema is the importer's (forge/review_context.h kReviewContextSchema, the one constant).
+// This is the one lenient reader of the format: `review seen new` reads it through
+// ParseContextIds, and a round's --context binding (transaction/round_context_binding.h) through
+// ReadContextIdList, each wording the refusal in its own messages. The strict, whole-schema reader
+// is forge/review_context.h's ParseReviewContext (the command line's gate for --context).
 //
 // Contract: the file is read whole up to kMaxContextBytes (64 MiB; a larger file is refused
 // without reading past the limit) and parsed strictly (store/strict_json.h: no duplicate key, at
@@ -26,6 +30,25 @@
 namespace gentle::loop {
 
 inline constexpr size_t kMaxContextBytes = size_t{64} << 20;
+
+// Why a text is not a context the rules above accept: what is wrong and where.
+struct ContextIdsRefusal {
+  enum class Kind {
+    kTooLarge,     // over kMaxContextBytes                              (path "$")
+    kNotJson,      // not strict JSON; `reason` says how                 (path "$")
+    kNotObject,    // the top level or a list item is not an object      ("$", "comments[3]")
+    kSchema,       // `schema` is missing, not a string or another one   ("schema")
+    kNotArray,     // `comments` missing or not an array, `verdicts` not one
+    kIdNotString,  // an item's `id` is missing or not a string          ("comments[3].id")
+    kIdInvalid,    // an item's `id` is not a comment id (loop/comment_id.h)
+  };
+  Kind kind = Kind::kNotJson;
+  std::string path;    // the JSON path, "$" for the whole text
+  std::string reason;  // the rule that failed, in `seen new`'s words
+};
+
+// The rules above on `text`: the ids into `ids` (cleared first), or false and `why`.
+bool ReadContextIdList(std::string_view text, std::vector<SeenId>* ids, ContextIdsRefusal* why);
 
 Result<std::vector<SeenId>> ReadContextIds(const std::string& path);
 

@@ -41,8 +41,8 @@ Result<PrKey> ParsePrKey(std::string_view text) {
   if (colon == std::string_view::npos) {
     return Status(Code::kUsage, "PR key: no ':' after the forge" + std::string(shape));
   }
-  const std::string_view forge = text.substr(0, colon);
-  if (!store::ParseForge(forge)) {
+  const std::optional<store::Forge> forge = store::ParseForge(text.substr(0, colon));
+  if (!forge) {
     return Status(Code::kUsage, "PR key: the forge must be github, gitea or aone");
   }
   const std::string_view rest = text.substr(colon + 1);
@@ -52,7 +52,7 @@ Result<PrKey> ParsePrKey(std::string_view text) {
     return Status(Code::kUsage, "PR key: no OWNER/REPO#N after the forge" + std::string(shape));
   }
   PrKey key;
-  key.forge = std::string(forge);
+  key.forge = *forge;
   const std::string_view owner = rest.substr(0, slash);
   const std::string_view repo = rest.substr(slash + 1, hash - slash - 1);
   const std::string_view number = rest.substr(hash + 1);
@@ -66,7 +66,8 @@ Result<PrKey> ParsePrKey(std::string_view text) {
 }
 
 std::string FormatPrKey(const PrKey& key) {
-  return key.forge + ":" + key.owner + "/" + key.repo + "#" + std::to_string(key.number);
+  return std::string(store::ForgeName(key.forge)) + ":" + key.owner + "/" + key.repo + "#" +
+         std::to_string(key.number);
 }
 
 }  // namespace gentle::loop

@@ -13,6 +13,7 @@
 #include <string>
 #include <string_view>
 
+#include "store/forge_name.h"
 #include "store/status.h"
 
 namespace gentle::loop {
@@ -21,7 +22,7 @@ inline constexpr size_t kMaxPrNameBytes = 100;  // owner, repo
 inline constexpr size_t kMaxPrNumberDigits = 18;
 
 struct PrKey {
-  std::string forge;
+  store::Forge forge = store::Forge::kGithub;
   std::string owner;
   std::string repo;
   int64_t number = 0;

@@ -21,6 +21,12 @@ Status Unreadable(const std::string& path, const std::string& why) {
       .WithDetail("path", path);
 }
 
+// A row's seen kind; the ledger's writers write only SeenKindName's.
+Result<SeenKind> KindOfRow(const std::string& text) {
+  if (std::optional<SeenKind> kind = ParseSeenKind(text)) return *kind;
+  return Status(Code::kCorrupted, "seen ledger: a row with an unknown kind");
+}
+
 }  // namespace
 
 std::string_view SeenKindName(SeenKind kind) {
@@ -33,6 +39,13 @@ std::string_view SeenKindName(SeenKind kind) {
       return "posted";
   }
   return "handled";
+}
+
+std::optional<SeenKind> ParseSeenKind(std::string_view name) {
+  for (SeenKind kind : {SeenKind::kBaseline, SeenKind::kHandled, SeenKind::kPosted}) {
+    if (SeenKindName(kind) == name) return kind;
+  }
+  return std::nullopt;
 }
 
 SeenLedgerReader::SeenLedgerReader(std::unique_ptr<SqliteConnection> conn, int version)
@@ -92,7 +105,8 @@ Result<std::optional<SeenEntry>> SeenLedgerReader::Find(const std::string& pr, c
   auto row = stmt->Step();
   if (!row.ok()) return LedgerStatus(row.status());
   if (!*row) return std::optional<SeenEntry>();
-  return std::optional<SeenEntry>(SeenEntry{id, stmt->ColumnText(0), stmt->ColumnText(1)});
+  GENTLE_ASSIGN_OR_RETURN(SeenKind kind, KindOfRow(stmt->ColumnText(0)));
+  return std::optional<SeenEntry>(SeenEntry{id, kind, stmt->ColumnText(1)});
 }
 
 Result<SeenPr> SeenLedgerReader::List(const std::string& pr) {
@@ -115,8 +129,8 @@ Result<SeenPr> SeenLedgerReader::List(const std::string& pr) {
       // The table's CHECK constraints hold the kind to comment | review.
       const auto kind = store::ParseForgeIdKind(stmt.ColumnText(0));
       if (!kind) return Status(Code::kCorrupted, "seen ledger: a row with an unknown id kind");
-      out.entries.push_back(
-          {SeenId{*kind, stmt.ColumnText(1)}, stmt.ColumnText(2), stmt.ColumnText(3)});
+      GENTLE_ASSIGN_OR_RETURN(SeenKind seen_kind, KindOfRow(stmt.ColumnText(2)));
+      out.entries.push_back({SeenId{*kind, stmt.ColumnText(1)}, seen_kind, stmt.ColumnText(3)});
     }
     return Status::Ok();
   }();

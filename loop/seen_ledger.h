@@ -59,10 +59,12 @@ std::string SeenLedgerPath(const std::string& common_dir);
 // How an id entered the ledger. An id keeps the kind it was first recorded with.
 enum class SeenKind { kBaseline, kHandled, kPosted };
 std::string_view SeenKindName(SeenKind kind);  // "baseline" | "handled" | "posted"
+// nullopt for any other text.
+std::optional<SeenKind> ParseSeenKind(std::string_view name);
 
 struct SeenEntry {
   SeenId id;
-  std::string kind;  // SeenKindName
+  SeenKind kind = SeenKind::kHandled;  // a ledger row of any other kind is `corrupted`
   std::string recorded_at;
 };
 

@@ -1,6 +1,7 @@
 #include "store/audit_record.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "store/file_io.h"
 #include "store/go_marshal.h"
@@ -29,7 +30,7 @@ std::string ResiduePath(const StoreLayout& layout, std::string_view quarantine_d
 std::string EncodeAuditRecord(const AuditRecord& r, const nlohmann::ordered_json* extra) {
   nlohmann::ordered_json j;
   j["schema"] = kAuditSchema;
-  j["status"] = r.status;
+  j["status"] = std::string(index::RowStatusName(r.status));
   j["lineage_id"] = r.lineage_id;
   j["reason"] = r.reason;
   j["actor"] = r.actor;
@@ -57,7 +58,7 @@ Result<AuditRecord> ParseAuditRecord(std::string_view bytes) {
   auto text = [&](const char* key) { return StringMember(doc, key, &wrong_type); };
   if (text("schema") != kAuditSchema) return corrupted("has a foreign schema");
   AuditRecord r;
-  r.status = text("status");
+  const std::string status = text("status");
   r.lineage_id = text("lineage_id");
   r.reason = text("reason");
   r.actor = text("actor");
@@ -76,7 +77,9 @@ Result<AuditRecord> ParseAuditRecord(std::string_view bytes) {
     }
   }
   if (!wrong_type.empty()) return corrupted("has a \"" + wrong_type + "\" of the wrong type");
-  if (r.status != "prepared" && r.status != "committed") return corrupted("has an unknown status");
+  const std::optional<index::RowStatus> parsed = index::ParseRowStatus(status);
+  if (!parsed) return corrupted("has an unknown status");
+  r.status = *parsed;
   if (!IsValidLineageId(r.lineage_id)) return corrupted("names an invalid lineage id");
   return r;
 }
@@ -97,8 +100,7 @@ index::QuarantineRow QuarantineRowOf(const StoreLayout& layout, std::string_view
   row.reason = record.reason;
   row.actor = record.actor;
   row.reclaimed_at = record.reclaimed_at;
-  row.status =
-      record.status == "committed" ? index::RowStatus::kCommitted : index::RowStatus::kPrepared;
+  row.status = record.status;
   return row;
 }
 

@@ -25,7 +25,7 @@ inline constexpr std::string_view kAuditFileName = "reclaim-record.json";
 inline constexpr size_t kMaxAuditBytes = 1u << 20;
 
 struct AuditRecord {
-  std::string status;  // "prepared" | "committed"
+  index::RowStatus status = index::RowStatus::kPrepared;  // "prepared" | "committed"
   std::string lineage_id;
   std::string reason;
   std::string actor;

@@ -99,7 +99,7 @@ Result<std::optional<std::string>> FindQuarantineRecord(const StoreLayout& layou
     }
     if (record->lineage_id != lineage) continue;
     // A prepared record counts only once its residue is in place (gentle-ai's rule).
-    if (record->status != "committed" &&
+    if (record->status != index::RowStatus::kCommitted &&
         KindOf(ResiduePath(layout, name)) != PathKind::kDirectory) {
       continue;
     }

@@ -13,6 +13,7 @@
 #include "store/lineage_id.h"
 #include "store/review_state.h"
 #include "store/verdict_file.h"
+#include "store/verdict_name.h"
 
 namespace gentle::store {
 namespace {
@@ -83,7 +84,8 @@ Status CheckShape(const std::string& lineage, const HistoryCommit& commit) {
 // co-approval.md an APPROVE from approved to approved by a named actor.
 Status CheckCoApproval(const git::Repository& repo, const std::string& lineage,
                        const HistoryCommit& commit, const RecordView& record) {
-  if (!IsState(record.state, ReviewState::kApproved) || commit.verdict != "APPROVE") {
+  if (!IsState(record.state, ReviewState::kApproved) ||
+      !IsVerdict(commit.verdict, Verdict::kApprove)) {
     return Broken(lineage, commit.id, "a co-approval commit of a record that is not approved");
   }
   const std::string name(kHistoryCoApprovalName);
@@ -93,7 +95,8 @@ Status CheckCoApproval(const git::Repository& repo, const std::string& lineage,
   auto fields = ParseVerdictFile(**bytes);
   if (!fields.ok())
     return Broken(lineage, commit.id, "its " + name + ": " + fields.status().message());
-  if (fields->verdict != "APPROVE" || !IsState(fields->from_state, ReviewState::kApproved) ||
+  if (!IsVerdict(fields->verdict, Verdict::kApprove) ||
+      !IsState(fields->from_state, ReviewState::kApproved) ||
       !IsState(fields->to_state, ReviewState::kApproved) || fields->actor.empty()) {
     return Broken(lineage, commit.id,
                   "its " + name + " is not an APPROVE of the approved record by a named actor");

@@ -8,6 +8,7 @@
 #include "store/digests.h"
 #include "store/file_io.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/strict_json.h"
 #include "store/tombstone.h"
 
@@ -72,7 +73,8 @@ Status FromAuditRecord(const StoreLayout& layout, const std::string& lineage,
     return Damaged(lineage, "store evidence names another lineage: " + path);
   }
   // A prepared record counts only once its residue is in place (gentle-ai's rule).
-  if (record->status != "committed" && KindOf(ResiduePath(layout, name)) != PathKind::kDirectory) {
+  if (record->status != index::RowStatus::kCommitted &&
+      KindOf(ResiduePath(layout, name)) != PathKind::kDirectory) {
     return NotFound(lineage);
   }
   return RetiredAnswer(lineage, path);
@@ -84,7 +86,7 @@ Status ClassifyFromHistory(const git::Repository& repo, const StoreLayout& layou
                            const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<HistoryCommit> tip, ReadHistoryTip(repo, lineage));
   if (!tip || !tip->terminal()) return NotFound(lineage);
-  const bool burn = tip->verb == "burn";
+  const bool burn = IsHistoryVerb(tip->verb, HistoryVerb::kBurn);
   const std::string name(burn ? kHistoryTombstoneName : kHistoryAuditName);
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> bytes, ReadHistoryFile(repo, tip->id, name));
   if (!bytes) {

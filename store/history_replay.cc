@@ -2,13 +2,25 @@
 
 #include <utility>
 
+#include "store/history_verb.h"
+#include "store/verdict_name.h"
+
 namespace gentle::store {
 
 std::optional<ReviewState> VerdictTarget(std::string_view verdict, ReviewState from) {
-  if (verdict == "APPROVE") return ReviewState::kApproved;
-  if (verdict == "REQUEST_CHANGES") return ReviewState::kCorrectionRequired;
-  if (verdict == "NEEDS_DISCUSSION") return ReviewState::kEscalated;
-  if (verdict == "FIXED" || verdict == "NO_CHANGES") return from;
+  const std::optional<Verdict> given = ParseVerdict(verdict);
+  if (!given) return std::nullopt;
+  switch (*given) {
+    case Verdict::kApprove:
+      return ReviewState::kApproved;
+    case Verdict::kRequestChanges:
+      return ReviewState::kCorrectionRequired;
+    case Verdict::kNeedsDiscussion:
+      return ReviewState::kEscalated;
+    case Verdict::kFixed:
+    case Verdict::kNoChanges:
+      return from;
+  }
   return std::nullopt;
 }
 
@@ -50,7 +62,8 @@ Status HistoryReplay::Step(const HistoryCommit& commit, const RecordView& record
   if (local_tip_ && commit.id == *local_tip_) reached_local_ = true;
   Point point = PointOf(commit, record, reached_local_);
   if (later_) GENTLE_RETURN_IF_ERROR(CheckStep(point, *later_));
-  const bool opens_round = point.verb == "start" || point.verb == "revise";
+  const bool opens_round = IsHistoryVerb(point.verb, HistoryVerb::kStart) ||
+                           IsHistoryVerb(point.verb, HistoryVerb::kRevise);
   if (approval_ && opens_round && point.generation == approval_->generation) {
     if (!point.context_unavailable.empty()) {
       return Broken(approval_->id, "an APPROVE in a round reviewed without its review context (" +
@@ -58,7 +71,8 @@ Status HistoryReplay::Step(const HistoryCommit& commit, const RecordView& record
     }
     approval_.reset();
   }
-  if (!point.local && point.verb == "verdict" && IsState(point.state, ReviewState::kApproved)) {
+  if (!point.local && IsHistoryVerb(point.verb, HistoryVerb::kVerdict) &&
+      IsState(point.state, ReviewState::kApproved)) {
     approval_ = point;
   }
   later_ = std::move(point);
@@ -72,7 +86,7 @@ Status HistoryReplay::Finish() const {
 
 Status HistoryReplay::CheckRoot(const Point& root) const {
   if (root.local) return Status::Ok();
-  if (root.verb != "start") {
+  if (!IsHistoryVerb(root.verb, HistoryVerb::kStart)) {
     return Broken(root.id, "the history does not begin with a start commit (a " + root.verb +
                                " commit this store does not hold)");
   }
@@ -86,12 +100,13 @@ Status HistoryReplay::CheckRoot(const Point& root) const {
 Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
   if (child.local) return Status::Ok();  // this store's own history
   const std::string from = " from " + parent.state;
-  if (child.verb == "sync") {
+  if (IsHistoryVerb(child.verb, HistoryVerb::kSync)) {
     return Broken(child.id,
                   "a sync commit above the local history's tip (it records a change no verb "
                   "made)");
   }
-  if (child.verb == "start") return Broken(child.id, "a start commit has a parent");
+  if (IsHistoryVerb(child.verb, HistoryVerb::kStart))
+    return Broken(child.id, "a start commit has a parent");
   if (child.initial_identity != parent.initial_identity) {
     return Broken(child.id, "its initial snapshot is not its parent's");
   }
@@ -99,7 +114,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
       child.generation == parent.generation && child.current_identity == parent.current_identity &&
       child.base_tree == parent.base_tree && child.candidate_tree == parent.candidate_tree;
   const std::optional<ReviewState> parent_state = ParseReviewState(parent.state);
-  if (child.verb == "verdict") {
+  if (IsHistoryVerb(child.verb, HistoryVerb::kVerdict)) {
     if (!parent_state || !AcceptsVerdict(parent.state)) {
       return Broken(child.id, "a verdict" + from +
                                   " (a verdict needs reviewing or "
@@ -114,7 +129,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     if (!same_round) return Broken(child.id, "a verdict changes the round or its trees");
     return Status::Ok();
   }
-  if (child.verb == "revise") {
+  if (IsHistoryVerb(child.verb, HistoryVerb::kRevise)) {
     if (parent_state != ReviewState::kCorrectionRequired) {
       return Broken(child.id, "a revise" + from + " (revise needs correction_required)");
     }
@@ -125,7 +140,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     }
     return Status::Ok();
   }
-  if (child.verb == "invalidate") {
+  if (IsHistoryVerb(child.verb, HistoryVerb::kInvalidate)) {
     if (parent_state != ReviewState::kReviewing || parent.generation != 1) {
       return Broken(child.id,
                     "an invalidate" + from + " (invalidate needs a pristine reviewing record)");
@@ -145,7 +160,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     }
     return Status::Ok();
   }
-  const bool burn = child.verb == "burn";
+  const bool burn = IsHistoryVerb(child.verb, HistoryVerb::kBurn);
   if (burn && parent_state != ReviewState::kApproved) {
     return Broken(child.id, "a burn" + from + " (only an approved lineage can be burned)");
   }

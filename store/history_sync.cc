@@ -1,6 +1,7 @@
 #include "store/history_sync.h"
 
 #include "store/file_io.h"
+#include "store/history_verb.h"
 #include "store/record.h"
 
 namespace gentle::store {
@@ -26,7 +27,7 @@ Result<HistoryCheck> CheckHistory(const git::Repository& repo, const StoreLayout
   if (!out.record_file) {
     if (tip->terminal()) {
       out.drift = HistoryDrift::kNone;
-    } else if (tip->verb == "start") {
+    } else if (IsHistoryVerb(tip->verb, HistoryVerb::kStart)) {
       out.drift = HistoryDrift::kAhead;  // a start whose record was never written
     } else {
       out.drift = HistoryDrift::kOrphan;

@@ -31,6 +31,10 @@ std::optional<HistoryVerb> ParseHistoryVerb(std::string_view name) {
   return std::nullopt;
 }
 
+bool IsHistoryVerb(std::string_view name, HistoryVerb verb) {
+  return name == HistoryVerbName(verb);
+}
+
 bool IsTerminalVerb(std::string_view verb) { return !TerminalStateOf(verb).empty(); }
 
 std::string_view TerminalStateOf(std::string_view verb) {

@@ -31,6 +31,8 @@ inline constexpr HistoryVerb kAllHistoryVerbs[] = {
 std::string_view HistoryVerbName(HistoryVerb verb);
 // nullopt for any other text.
 std::optional<HistoryVerb> ParseHistoryVerb(std::string_view name);
+// Whether `name` (a commit's verb text) is `verb`.
+bool IsHistoryVerb(std::string_view name, HistoryVerb verb);
 
 // Whether `verb` (a commit's verb text) is burn or abandon.
 bool IsTerminalVerb(std::string_view verb);

@@ -4,9 +4,11 @@
 #include <optional>
 
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/verdict_file.h"
+#include "store/verdict_name.h"
 
 namespace gentle::store {
 namespace {
@@ -27,7 +29,7 @@ Result<RoundApproval> ReadApproval(const git::Repository& repo, const std::strin
   if (!file) return BadApproval(lineage, commit.id, "no", name);
   auto fields = ParseVerdictFile(*file);
   if (!fields.ok()) return BadApproval(lineage, commit.id, "a " + name, "that does not parse");
-  if (fields->verdict != "APPROVE") {
+  if (!IsVerdict(fields->verdict, Verdict::kApprove)) {
     return BadApproval(lineage, commit.id, "a " + name, "that is not an APPROVE verdict");
   }
   RoundApproval out;
@@ -42,7 +44,9 @@ Result<RoundApproval> ReadApproval(const git::Repository& repo, const std::strin
 // Whether `commit` is the verdict commit that approved `revision`.
 bool IsApprovingVerdict(const HistoryCommit& commit, const std::string& lineage,
                         const std::string& revision, int64_t* generation) {
-  if (commit.verb != "verdict" || !IsState(commit.state, ReviewState::kApproved)) return false;
+  if (!IsHistoryVerb(commit.verb, HistoryVerb::kVerdict) ||
+      !IsState(commit.state, ReviewState::kApproved))
+    return false;
   auto record = ParseRecordFile(commit.record_file, lineage);
   if (!record.ok() || record->revision != revision ||
       !IsState(record->state, ReviewState::kApproved)) {

@@ -1,13 +1,14 @@
 #include "store/round_context.h"
 
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 
 namespace gentle::store {
 namespace {
 
 // The round a start or revise commit opens; 0 when its Round trailer is not a decimal >= 1.
 int64_t OpenedRound(const HistoryCommit& commit) {
-  if (commit.verb == "start") return 1;
+  if (IsHistoryVerb(commit.verb, HistoryVerb::kStart)) return 1;
   if (commit.round.empty() || commit.round.size() > 18 || commit.round[0] == '0') return 0;
   int64_t round = 0;
   for (char c : commit.round) {
@@ -24,7 +25,8 @@ Result<std::optional<RoundContext>> ReadRoundContext(const git::Repository& repo
   std::optional<std::string> at = tip;
   while (at) {
     GENTLE_ASSIGN_OR_RETURN(HistoryCommit commit, ReadHistoryCommit(repo, *at, RecordBytes::kSkip));
-    if (commit.verb == "start" || commit.verb == "revise") {
+    if (IsHistoryVerb(commit.verb, HistoryVerb::kStart) ||
+        IsHistoryVerb(commit.verb, HistoryVerb::kRevise)) {
       const int64_t round = OpenedRound(commit);
       if (round > generation) {
         at = commit.parent;

@@ -236,7 +236,7 @@ Status ScanQuarantine(const StoreLayout& layout, ScanDepth depth, Progress* prog
                                "directory name does not start with its lineage"});
       continue;
     }
-    if (record->status == "prepared") {
+    if (record->status == index::RowStatus::kPrepared) {
       out->findings.push_back({FindingCode::kQuarantinePrepared, record->lineage_id, path,
                                "interrupted abandon or reclaim (audit record still prepared)"});
     }

@@ -23,7 +23,7 @@ std::string GoodTombstone() {
 
 std::string GoodAudit() {
   store::AuditRecord r;
-  r.status = "committed";
+  r.status = store::index::RowStatus::kCommitted;
   r.lineage_id = "review-0123456789abcdef";
   r.reason = "operator_disposition";
   r.actor = "ops";

@@ -24,7 +24,7 @@ Code HintCode(const std::string& line) {
 TEST_CASE("hint: the reference line parses into its fields") {
   auto hint = loop::ParseHint(kHint);
   REQUIRE(hint.ok());
-  CHECK(hint->pr.forge == "github");
+  CHECK(hint->pr.forge == store::Forge::kGithub);
   CHECK(hint->pr.owner == "acme");
   CHECK(hint->pr.repo == "webapp");
   CHECK(hint->pr.number == 47);

@@ -88,23 +88,22 @@ TEST_CASE("watch units: PR metadata from the REST shape and refusals with the JS
 TEST_CASE("watch units: forge resolution from the origin URL and tracker.json's remoteHost") {
   struct Case {
     std::string url, remote_host;
-    watch::ForgeKind kind;
+    store::Forge kind;
     std::string host, base, owner, repo;
   };
   const std::vector<Case> cases = {
-      {"https://github.com/acme/webapp.git", "", watch::ForgeKind::kGithub, "", "", "acme",
-       "webapp"},
-      {"git@github.com:acme/webapp.git", "", watch::ForgeKind::kGithub, "", "", "acme", "webapp"},
-      {"https://user:secret@git.naps.pt/team/tool", "", watch::ForgeKind::kGitea, "",
+      {"https://github.com/acme/webapp.git", "", store::Forge::kGithub, "", "", "acme", "webapp"},
+      {"git@github.com:acme/webapp.git", "", store::Forge::kGithub, "", "", "acme", "webapp"},
+      {"https://user:secret@git.naps.pt/team/tool", "", store::Forge::kGitea, "",
        "https://git.naps.pt", "team", "tool"},
-      {"ssh://git@git.naps.pt:2222/team/tool.git", "", watch::ForgeKind::kGitea, "",
+      {"ssh://git@git.naps.pt:2222/team/tool.git", "", store::Forge::kGitea, "",
        "https://git.naps.pt", "team", "tool"},
-      {"http://127.0.0.1:3000/o/r.git", "", watch::ForgeKind::kGitea, "", "http://127.0.0.1:3000",
+      {"http://127.0.0.1:3000/o/r.git", "", store::Forge::kGitea, "", "http://127.0.0.1:3000", "o",
+       "r"},
+      {"https://ghe.corp.example/o/r.git", "github", store::Forge::kGithub, "ghe.corp.example", "",
        "o", "r"},
-      {"https://ghe.corp.example/o/r.git", "github", watch::ForgeKind::kGithub, "ghe.corp.example",
-       "", "o", "r"},
-      {"https://github.com/o/r.git", "gitea", watch::ForgeKind::kGitea, "", "https://github.com",
-       "o", "r"},
+      {"https://github.com/o/r.git", "gitea", store::Forge::kGitea, "", "https://github.com", "o",
+       "r"},
   };
   for (const Case& c : cases) {
     INFO(c.url);
@@ -203,7 +202,7 @@ TEST_CASE("watch units: the schedule backs off to 5 and 15 minutes and an event 
   watch::RepoWatch repo;
   repo.root = tmp.path();
   repo.common_dir = tmp.path();
-  repo.forge.kind = watch::ForgeKind::kGithub;
+  repo.forge.kind = store::Forge::kGithub;
   repo.forge.owner = "o";
   repo.forge.repo = "r";
   repo.prs = {1};

@@ -38,7 +38,7 @@ Result<QuarantineEntry> PrepareQuarantine(MutationScope* scope, store::AuditReco
   GENTLE_ASSIGN_OR_RETURN(entry.name, FreshQuarantineName(layout, audit->lineage_id));
   entry.dir = layout.quarantine_dir() + "/" + entry.name;
   entry.audit_path = store::AuditPath(layout, entry.name);
-  audit->status = "prepared";
+  audit->status = store::index::RowStatus::kPrepared;
   audit->quarantine_path = entry.dir;
 
   GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
@@ -61,13 +61,13 @@ Result<QuarantineEntry> PrepareQuarantine(MutationScope* scope, store::AuditReco
 }
 
 std::string CommittedAuditBytes(store::AuditRecord audit, const nlohmann::ordered_json* extra) {
-  audit.status = "committed";
+  audit.status = store::index::RowStatus::kCommitted;
   return store::EncodeAuditRecord(audit, extra);
 }
 
 Status CommitQuarantineAudit(const QuarantineEntry& entry, const std::string& committed_bytes,
                              store::AuditRecord* audit) {
-  audit->status = "committed";
+  audit->status = store::index::RowStatus::kCommitted;
   return store::WriteFileAtomic(entry.audit_path, committed_bytes, store::kRecordFileMode);
 }
 

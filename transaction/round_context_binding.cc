@@ -1,8 +1,9 @@
 #include "transaction/round_context_binding.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
+#include "forge/review_context.h"
+#include "loop/context_ids.h"
 #include "store/go_json.h"
 #include "store/named_file.h"
 #include "store/round_context.h"
@@ -17,50 +18,47 @@ Status Refuse(const std::string& file, const std::string& why) {
   return Status(Code::kUsage, "--context " + file + ": " + why).WithDetail("file", file);
 }
 
-bool IsDecimalId(const std::string& id) {
-  return !id.empty() && id.size() <= 20 && id[0] != '0' &&
-         std::all_of(id.begin(), id.end(), [](char c) { return c >= '0' && c <= '9'; });
-}
-
 Result<std::string> ReadContextFile(const std::string& file) {
   auto bytes = store::ReadNamedFile(file, kMaxContextFileBytes);
   if (!bytes.ok()) return Refuse(file, bytes.status().message());
   return bytes;
 }
 
-// The sorted, distinct comment ids of a ReviewContext document.
+// The sorted, distinct comment ids of a ReviewContext document, read by the format's one lenient
+// reader (loop/context_ids.h); its refusal worded as --context's.
 Result<std::vector<std::string>> LedgerIds(const std::string& file, const std::string& bytes) {
-  nlohmann::json doc;
-  try {
-    doc = nlohmann::json::parse(bytes);
-  } catch (const nlohmann::json::exception&) {
+  std::vector<loop::SeenId> read;
+  loop::ContextIdsRefusal why;
+  if (!loop::ReadContextIdList(bytes, &read, &why)) {
+    using Kind = loop::ContextIdsRefusal::Kind;
+    const std::string at = why.path == "$" ? "$" : "$." + why.path;
+    switch (why.kind) {
+      case Kind::kTooLarge:
+        return Refuse(file, why.reason);
+      case Kind::kNotJson:
+        return Refuse(file, "not valid JSON");
+      case Kind::kNotObject:
+        // A list item that is no object has no string id.
+        return Refuse(file, at == "$" ? "$: expected an object" : at + ".id: expected a string");
+      case Kind::kSchema:
+        return Refuse(file, at + ": expected \"" + std::string(forge::kReviewContextSchema) + "\"");
+      case Kind::kNotArray:
+        return Refuse(file, at + ": expected an array");
+      case Kind::kIdNotString:
+        return Refuse(file, at + ": expected a string");
+      case Kind::kIdInvalid:
+        return Refuse(file, at + ": expected a decimal comment id");
+    }
     return Refuse(file, "not valid JSON");
   }
-  if (!doc.is_object()) return Refuse(file, "$: expected an object");
-  auto schema = doc.find("schema");
-  if (schema == doc.end() || !schema->is_string() || *schema != kReviewContextSchema) {
-    return Refuse(file, "$.schema: expected \"" + std::string(kReviewContextSchema) + "\"");
-  }
-  auto comments = doc.find("comments");
-  if (comments == doc.end() || !comments->is_array()) {
-    return Refuse(file, "$.comments: expected an array");
-  }
   std::vector<std::string> ids;
-  for (size_t i = 0; i < comments->size(); ++i) {
-    const nlohmann::json& comment = (*comments)[i];
-    const std::string where = "$.comments[" + std::to_string(i) + "].id";
-    if (!comment.is_object() || !comment.contains("id") || !comment["id"].is_string()) {
-      return Refuse(file, where + ": expected a string");
-    }
-    const std::string id = comment["id"];
-    if (!IsDecimalId(id)) return Refuse(file, where + ": expected a decimal comment id");
-    ids.push_back(id);
+  for (const loop::SeenId& id : read) {
+    if (id.kind == store::ForgeIdKind::kComment) ids.push_back(id.id);
   }
-  // Numeric order: ids have no leading zeros, so shorter is smaller.
+  // Numeric order: ids have no leading zeros, so shorter is smaller. The reader gives each once.
   std::sort(ids.begin(), ids.end(), [](const std::string& a, const std::string& b) {
     return a.size() != b.size() ? a.size() < b.size() : a < b;
   });
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
   return ids;
 }
 

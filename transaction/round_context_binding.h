@@ -14,9 +14,10 @@
 //                                round is refused with `context_unavailable` (exit 6).
 // Without either, the round has no context (no ledger ids, no mark). The mark lives in the
 // history, never in a record member, so the Go gentle-ai still reads the record. Only the
-// members this binding needs are read from the file (`schema`, `comments[].id`); the rest is kept
-// as it is. A file that is not a regular file, is over 64 MiB, is not JSON, has another schema or a
-// comment id that is not a decimal string is `usage` naming the file and the JSON path.
+// members this binding needs are read from the file, by the format's one lenient reader
+// (loop/context_ids.h: `schema`, `comments[].id`, `verdicts[].id`); the rest is kept as it is. A
+// file that is not a regular file, is over 64 MiB, is not strict JSON, has another schema or an
+// id that is not a decimal string is `usage` naming the file and the JSON path.
 #ifndef GENTLE_TRANSACTION_ROUND_CONTEXT_BINDING_H_
 #define GENTLE_TRANSACTION_ROUND_CONTEXT_BINDING_H_
 
@@ -33,7 +34,6 @@
 namespace gentle::transaction {
 
 inline constexpr size_t kMaxContextFileBytes = store::kMaxHistoryContextBytes;
-inline constexpr std::string_view kReviewContextSchema = "gentle-ai.review-context/v1";
 
 struct ContextFlags {
   std::optional<std::string> context_file;

@@ -10,6 +10,7 @@
 #include "store/round_context.h"
 #include "store/secret.h"
 #include "store/sha256.h"
+#include "store/verdict_name.h"
 #include "transaction/approval_signer.h"
 #include "transaction/co_approval.h"
 #include "transaction/config_flag.h"
@@ -20,8 +21,9 @@
 namespace gentle::transaction {
 namespace {
 
-using exporter::IsCodeVerdict;
-using exporter::IsDocsVerdict;
+using store::IsCodeVerdict;
+using store::IsDocsVerdict;
+using store::ReviewerRole;
 
 // The context-unavailable cap (transaction/context_cap.h): APPROVE is refused in a round whose
 // harness could not read the review context, and, with git config gentle-ai.requireContext=true,
@@ -90,17 +92,17 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(r.lineage));
   if (!r.sign) GENTLE_RETURN_IF_ERROR(RequireText("--actor", r.actor));
   GENTLE_RETURN_IF_ERROR(CheckExpectedRevision(r.expected_revision));
-  if (r.sign && r.verdict != "APPROVE") {
+  if (r.sign && !store::IsVerdict(r.verdict, store::Verdict::kApprove)) {
     return Status(Code::kUsage, "--sign signs approvals only (--verdict APPROVE)");
   }
-  if (r.role != "reviewer" && r.role != "docs-reviewer") {
+  if (!store::ParseReviewerRole(r.role)) {
     return Status(Code::kForbidden, "role \"" + r.role +
                                         "\" may not give verdicts (only reviewer and "
                                         "docs-reviewer)")
         .WithLineage(r.lineage)
         .WithDetail("role", r.role);
   }
-  const bool docs = r.role == "docs-reviewer";
+  const bool docs = store::IsRole(r.role, ReviewerRole::kDocsReviewer);
   if (docs ? !IsDocsVerdict(r.verdict) : !IsCodeVerdict(r.verdict)) {
     return Status(Code::kForbidden,
                   "role \"" + r.role + "\" may not give " + r.verdict +
@@ -124,7 +126,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "verdict"));
-  const bool approving = request.verdict == "APPROVE";
+  const bool approving = store::IsVerdict(request.verdict, store::Verdict::kApprove);
   if (approving && store::IsState(record.state, store::ReviewState::kApproved)) {
     GENTLE_ASSIGN_OR_RETURN(std::optional<ApprovalSigner> signer,
                             ApprovalSignerFor(scope->repo, request));

@@ -20,14 +20,13 @@
 #include <string>
 #include <string_view>
 
+#include "store/forge_name.h"
 #include "store/status.h"
 #include "watch/http_response.h"
 
 namespace gentle::watch {
 
-// The forges the watcher polls (a subset of the PR key's forges: Aone has no REST poller).
-enum class ForgeKind { kGithub, kGitea };
-std::string_view ForgeKindName(ForgeKind kind);  // "github" | "gitea"
+// The forges the watcher polls are store::Forge's kGithub and kGitea (Aone has no REST poller).
 
 class ForgeClient {
  public:

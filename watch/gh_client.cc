@@ -41,16 +41,6 @@ std::unique_ptr<ForgeClient> MakeGhClient(std::string hostname) {
   return std::make_unique<GhClient>(std::move(hostname));
 }
 
-std::string_view ForgeKindName(ForgeKind kind) {
-  switch (kind) {
-    case ForgeKind::kGithub:
-      return "github";
-    case ForgeKind::kGitea:
-      return "gitea";
-  }
-  return "github";
-}
-
 bool IsSendableEtag(std::string_view etag) {
   if (etag.empty() || etag.size() > 256) return false;
   for (char c : etag) {

@@ -12,6 +12,7 @@
 #include "loop/seen_ledger.h"
 #include "store/fault_point.h"
 #include "store/strict_json.h"
+#include "store/verdict_name.h"
 #include "watch/post_intents.h"
 
 namespace gentle::watch {
@@ -24,8 +25,8 @@ using Json = nlohmann::json;
 constexpr int kGithubPage = 20;
 constexpr int kGiteaPage = 50;
 
-ForgeKind KindOf(const loop::PrKey& key) {
-  return key.forge == "gitea" ? ForgeKind::kGitea : ForgeKind::kGithub;
+store::Forge KindOf(const loop::PrKey& key) {
+  return key.forge == store::Forge::kGitea ? store::Forge::kGitea : store::Forge::kGithub;
 }
 
 std::string PrPath(const loop::PrKey& key, const std::string& as) {
@@ -203,7 +204,7 @@ class Session {
   // The id of the item of the intent's listing written by `me` whose marker carries its nonce.
   Result<std::optional<std::string>> FindOwn(ForgeClient& reader, const loop::PrKey& key,
                                              const PostIntent& intent, const std::string& me) {
-    const bool github = KindOf(key) == ForgeKind::kGithub;
+    const bool github = KindOf(key) == store::Forge::kGithub;
     const int per_page = github ? kGithubPage : kGiteaPage;
     const std::string path = PrPath(key, intent.as);
     for (int page = 1; page <= kMaxRecoveryPages; ++page) {
@@ -259,9 +260,12 @@ Result<std::vector<std::string>> RecoverLocked(Session& session, PostIntents& in
 
 }  // namespace
 
-std::string ReviewEvent(ForgeKind kind, const std::string& verdict) {
-  if (verdict == "APPROVE") return kind == ForgeKind::kGitea ? "APPROVED" : "APPROVE";
-  if (verdict == "REQUEST_CHANGES") return "REQUEST_CHANGES";
+std::string ReviewEvent(store::Forge kind, const std::string& verdict) {
+  // The forges' review event words (not verdicts): Gitea spells an approval APPROVED.
+  if (store::IsVerdict(verdict, store::Verdict::kApprove)) {
+    return kind == store::Forge::kGitea ? "APPROVED" : "APPROVE";
+  }
+  if (store::IsVerdict(verdict, store::Verdict::kRequestChanges)) return "REQUEST_CHANGES";
   return "COMMENT";
 }
 
@@ -271,11 +275,13 @@ PostLinks DefaultPostLinks() {
     return std::string(value == nullptr ? "" : value);
   };
   PostLinks links;
-  links.reader = [token](ForgeKind kind, const std::string& endpoint) {
-    return kind == ForgeKind::kGithub ? MakeGhClient(endpoint) : MakeGiteaClient(endpoint, token());
+  links.reader = [token](store::Forge kind, const std::string& endpoint) {
+    return kind == store::Forge::kGithub ? MakeGhClient(endpoint)
+                                         : MakeGiteaClient(endpoint, token());
   };
-  links.poster = [token](ForgeKind kind, const std::string& endpoint) {
-    return kind == ForgeKind::kGithub ? MakeGhPoster(endpoint) : MakeGiteaPoster(endpoint, token());
+  links.poster = [token](store::Forge kind, const std::string& endpoint) {
+    return kind == store::Forge::kGithub ? MakeGhPoster(endpoint)
+                                         : MakeGiteaPoster(endpoint, token());
   };
   return links;
 }

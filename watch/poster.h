@@ -46,8 +46,8 @@ inline constexpr int kMaxRecoveryPages = 100;
 
 // The transports of one forge endpoint (the gh host or the Gitea base URL).
 struct PostLinks {
-  std::function<std::unique_ptr<ForgeClient>(ForgeKind, const std::string& endpoint)> reader;
-  std::function<std::unique_ptr<ForgePoster>(ForgeKind, const std::string& endpoint)> poster;
+  std::function<std::unique_ptr<ForgeClient>(store::Forge, const std::string& endpoint)> reader;
+  std::function<std::unique_ptr<ForgePoster>(store::Forge, const std::string& endpoint)> poster;
 };
 // gh for GitHub; libcurl with $GITEA_TOKEN for Gitea (the token is cut out of any forge message).
 PostLinks DefaultPostLinks();
@@ -72,7 +72,7 @@ struct PostOutcome {
 };
 
 // The review event of `verdict` on `kind`'s forge.
-std::string ReviewEvent(ForgeKind kind, const std::string& verdict);
+std::string ReviewEvent(store::Forge kind, const std::string& verdict);
 
 // `request.text` is rendered by the caller with a fresh `request.nonce` in its marker; it is sent
 // only when nothing was posted for this verdict yet.

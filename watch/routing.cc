@@ -111,8 +111,8 @@ std::optional<std::string> OwningWorktree(const std::vector<Worktree>& worktrees
 }
 
 std::string RepoForge::HostKey() const {
-  return kind == ForgeKind::kGithub ? "github:" + (host.empty() ? "github.com" : host)
-                                    : "gitea:" + base_url;
+  return kind == store::Forge::kGithub ? "github:" + (host.empty() ? "github.com" : host)
+                                       : "gitea:" + base_url;
 }
 
 Result<RemoteUrl> ParseRemoteUrl(std::string_view url) {
@@ -157,10 +157,10 @@ Result<RepoForge> ForgeFromRemote(std::string_view origin_url, std::string_view 
   const bool github =
       remote_host.empty() ? HostWithoutPort(url->host) == "github.com" : remote_host == "github";
   if (github) {
-    out.kind = ForgeKind::kGithub;
+    out.kind = store::Forge::kGithub;
     out.host = HostWithoutPort(url->host) == "github.com" ? "" : HostWithoutPort(url->host);
   } else {
-    out.kind = ForgeKind::kGitea;
+    out.kind = store::Forge::kGitea;
     const std::string scheme = url->scheme == "http" ? "http" : "https";
     out.base_url = scheme + "://" + (url->scheme == "ssh" ? HostWithoutPort(url->host) : url->host);
   }

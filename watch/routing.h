@@ -36,7 +36,7 @@ std::optional<std::string> OwningWorktree(const std::vector<Worktree>& worktrees
                                           std::string_view head_ref);
 
 struct RepoForge {
-  ForgeKind kind = ForgeKind::kGithub;
+  store::Forge kind = store::Forge::kGithub;
   std::string host;      // github: the gh hostname ("" for github.com); gitea: unused
   std::string base_url;  // gitea: "https://host[:port]"
   std::string owner, repo;

@@ -21,7 +21,7 @@ constexpr int kMaxPages = 10;
 std::string RepoPath(const RepoForge& forge) { return "repos/" + forge.owner + "/" + forge.repo; }
 
 loop::PrKey KeyOf(const RepoForge& forge, int64_t number) {
-  return loop::PrKey{std::string(ForgeKindName(forge.kind)), forge.owner, forge.repo, number};
+  return loop::PrKey{forge.kind, forge.owner, forge.repo, number};
 }
 
 // Id listings: at most this many of a Gitea PR's reviews hold comments (one request each).
@@ -52,7 +52,7 @@ Status GetIds(ForgeClient& client, const std::string& path, const std::string& w
 Status ListIds(ForgeClient& client, const RepoForge& forge, const std::string& path,
                const std::string& kind, std::vector<std::string>* out, CycleReport* report,
                std::vector<std::string>* commented = nullptr) {
-  const bool github = forge.kind == ForgeKind::kGithub;
+  const bool github = forge.kind == store::Forge::kGithub;
   const size_t per_page = github ? 100 : 50;
   for (int page = 1; page <= kMaxPages; ++page) {
     const std::string query =
@@ -77,7 +77,7 @@ Result<std::vector<std::string>> ListAllIds(ForgeClient& client, const RepoForge
   std::vector<std::string> ids;
   GENTLE_RETURN_IF_ERROR(
       ListIds(client, forge, repo + "/issues/" + n + "/comments", "comment", &ids, report));
-  if (forge.kind == ForgeKind::kGithub) {
+  if (forge.kind == store::Forge::kGithub) {
     GENTLE_RETURN_IF_ERROR(
         ListIds(client, forge, repo + "/pulls/" + n + "/comments", "review_comment", &ids, report));
     GENTLE_RETURN_IF_ERROR(
@@ -154,7 +154,7 @@ Result<store::ProgramOutput> RunHook(const std::string& command,
 class DefaultFactory {
  public:
   std::unique_ptr<ForgeClient> operator()(const RepoForge& forge) const {
-    if (forge.kind == ForgeKind::kGithub) return MakeGhClient(forge.host);
+    if (forge.kind == store::Forge::kGithub) return MakeGhClient(forge.host);
     const char* token = std::getenv("GITEA_TOKEN");
     return MakeGiteaClient(forge.base_url, token == nullptr ? "" : token);
   }
@@ -304,7 +304,7 @@ Result<std::vector<int64_t>> Watcher::Discover(RepoWatch& repo, WatchDb& db, Cyc
   std::vector<int64_t> numbers = listed ? listed->numbers : std::vector<int64_t>{};
   if (host.not_before <= now) {
     const std::string path =
-        RepoPath(repo.forge) + (repo.forge.kind == ForgeKind::kGithub
+        RepoPath(repo.forge) + (repo.forge.kind == store::Forge::kGithub
                                     ? "/pulls?state=open&sort=updated&direction=desc&per_page=100"
                                     : "/pulls?state=open&sort=recentupdate&limit=50");
     auto answer = Client(repo.forge).Get(path, listed ? listed->etag : "");

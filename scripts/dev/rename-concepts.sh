@@ -14,6 +14,11 @@
 #   LoadedIndex, LoadWorkspaceIndex (git's .git/index) -> LoadedGitIndex, LoadGitIndex
 #                         ("index" alone is the SQLite index, index.sqlite)
 #   PeelRevision (a git revision) -> PeelRev ("revision" alone is a record's digest)
+#   CheckRebaseRevisions (git revisions) -> CheckRebaseRevs
+#   generation (a record's round number) -> round: in code only. The record's JSON member keeps
+#                         its name `generation` (gentle-ai's format), as do messages and help text:
+#                         string literals and comments are not touched (scripts/dev/rename_code.py
+#                         tells code from literals and comments, raw strings included).
 #
 # Usage: scripts/dev/rename-concepts.sh   (from anywhere inside the checkout)
 set -euo pipefail
@@ -54,6 +59,9 @@ perl -pi -e '
   s{(//.*)$}{ my $c = $1; $c =~ s/\bpin ref/history ref/g; $c =~ s/\bPin ref/History ref/g; $c }e;
 ' "${code[@]}"
 
+# generation -> round, and git revisions named as such, in code tokens only.
+python3 scripts/dev/rename_code.py "${code[@]}"
+
 # transaction's Standing: in transaction/ and wherever it is named transaction::Standing.
 mapfile -t standing < <(
   { git ls-files -- 'transaction/*.cc' 'transaction/*.h'; git grep -l 'transaction::Standing' -- '*.cc' '*.h' || true; } |
@@ -79,5 +87,6 @@ perl -pi -e '
 ' "${docs[@]}"
 
 # A renamed include sorts elsewhere: the repository's .clang-format puts it back in order.
-mapfile -t changed < <(git status --porcelain -- '*.cc' '*.h' | awk '{print $NF}')
+mapfile -t changed < <(git diff --name-only --diff-filter=d HEAD -- '*.cc' '*.h' |
+  while read -r f; do [[ -f $f ]] && echo "$f"; done)
 if ((${#changed[@]})) && command -v clang-format >/dev/null; then clang-format -i "${changed[@]}"; fi

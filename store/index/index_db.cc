@@ -10,9 +10,8 @@
 namespace gentle::store::index {
 namespace {
 
-Result<RowStatus> ParseRowStatus(const std::string& text) {
-  if (text == "prepared") return RowStatus::kPrepared;
-  if (text == "committed") return RowStatus::kCommitted;
+Result<RowStatus> ReadRowStatus(const std::string& text) {
+  if (std::optional<RowStatus> status = ParseRowStatus(text)) return *status;
   return Status(Code::kCorrupted, "index: unknown row status '" + text + "'");
 }
 
@@ -25,7 +24,7 @@ Result<LineageRow> ReadLineage(const Statement& stmt) {
   row.path_count = stmt.ColumnInt(4);
   row.revision = stmt.ColumnText(5);
   row.target_identity = stmt.ColumnText(6);
-  GENTLE_ASSIGN_OR_RETURN(row.status, ParseRowStatus(stmt.ColumnText(7)));
+  GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(stmt.ColumnText(7)));
   return row;
 }
 
@@ -35,7 +34,7 @@ Result<TombstoneRow> ReadTombstone(const Statement& stmt) {
   row.lineage_id = stmt.ColumnText(1);
   row.target_identity = stmt.ColumnText(2);
   row.repository = stmt.ColumnText(3);
-  GENTLE_ASSIGN_OR_RETURN(row.status, ParseRowStatus(stmt.ColumnText(4)));
+  GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(stmt.ColumnText(4)));
   return row;
 }
 
@@ -47,7 +46,7 @@ Result<QuarantineRow> ReadQuarantine(const Statement& stmt) {
   row.reason = stmt.ColumnText(3);
   row.actor = stmt.ColumnText(4);
   row.reclaimed_at = stmt.ColumnText(5);
-  GENTLE_ASSIGN_OR_RETURN(row.status, ParseRowStatus(stmt.ColumnText(6)));
+  GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(stmt.ColumnText(6)));
   return row;
 }
 
@@ -79,6 +78,13 @@ Status ReadAll(SqliteConnection& conn, const char* sql, Reader read, std::vector
 
 std::string_view RowStatusName(RowStatus status) {
   return status == RowStatus::kCommitted ? "committed" : "prepared";
+}
+
+std::optional<RowStatus> ParseRowStatus(std::string_view text) {
+  for (RowStatus status : {RowStatus::kPrepared, RowStatus::kCommitted}) {
+    if (RowStatusName(status) == text) return status;
+  }
+  return std::nullopt;
 }
 
 IndexDb::IndexDb(std::unique_ptr<SqliteConnection> conn, bool read_only, int schema_version)

@@ -40,8 +40,12 @@ namespace gentle::store::index {
 
 class SqliteConnection;
 
+// The two phases of a mutation's row, and of a quarantine audit record's `status`
+// (store/audit_record.h): one vocabulary, one name table.
 enum class RowStatus { kPrepared, kCommitted };
 std::string_view RowStatusName(RowStatus status);  // "prepared" | "committed"
+// nullopt for any other text.
+std::optional<RowStatus> ParseRowStatus(std::string_view text);
 
 // One live lineage (catalog for list and status).
 struct LineageRow {

@@ -100,7 +100,7 @@ Status ResolveQuarantineFiles(const git::Repository& repo, const StoreLayout& la
   const std::string qdir = layout.quarantine_dir() + "/" + quarantine_dir;
   if (KindOf(ResiduePath(layout, quarantine_dir)) == PathKind::kDirectory) {
     auto record = LoadAuditRecord(layout, quarantine_dir);
-    if (record.ok() && record->status == "prepared") {
+    if (record.ok() && record->status == RowStatus::kPrepared) {
       // Rewrite only the status, keeping every other member as written.
       GENTLE_ASSIGN_OR_RETURN(std::string bytes,
                               ReadFileLimited(AuditPath(layout, quarantine_dir), kMaxAuditBytes));

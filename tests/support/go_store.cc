@@ -142,8 +142,8 @@ GoStore BuildGoStore(LifecycleRepo& repo) {
       root + "/terminal-consumption/v1/" + store::TombstoneFileName(repo_key, burned.identity);
   WriteGoFile(g.tombstone, store::EncodeTombstone(repo_key, burned.identity, g.burned));
 
-  auto quarantine = [&](const std::string& lineage, const std::string& dir, const char* status,
-                        const char* at) {
+  auto quarantine = [&](const std::string& lineage, const std::string& dir,
+                        store::index::RowStatus status, const char* at) {
     GoTarget t = CommitTarget(repo, lineage + ".txt", false);
     const std::string qdir = root + "/quarantine/" + dir;
     WriteGoFile(qdir + "/residue/review-state.json",
@@ -153,10 +153,10 @@ GoStore BuildGoStore(LifecycleRepo& repo) {
     WriteGoFile(qdir + "/reclaim-record.json", store::EncodeAuditRecord(audit, nullptr));
     return qdir + "/reclaim-record.json";
   };
-  g.abandoned_audit =
-      quarantine(g.abandoned, g.abandoned + "-2318830471", "committed", "2026-09-01T10:00:00.5Z");
-  g.interrupted_audit =
-      quarantine(g.interrupted, g.interrupted + "-99817", "prepared", "2026-09-02T11:30:00Z");
+  g.abandoned_audit = quarantine(g.abandoned, g.abandoned + "-2318830471",
+                                 store::index::RowStatus::kCommitted, "2026-09-01T10:00:00.5Z");
+  g.interrupted_audit = quarantine(g.interrupted, g.interrupted + "-99817",
+                                   store::index::RowStatus::kPrepared, "2026-09-02T11:30:00Z");
   WriteGoFile(repo.common_dir() + "/gentle-ai/REVIEW-MAINTENANCE.lock", "");
   return g;
 }
