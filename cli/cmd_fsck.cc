@@ -26,7 +26,7 @@ int RunFsck(const CommonOptions& common) {
     out["counts"]["lineages"] = r.lineages;
     out["counts"]["tombstones"] = r.tombstones;
     out["counts"]["quarantine"] = r.quarantine;
-    out["counts"]["pin_refs"] = r.pin_refs;
+    out["counts"]["pin_refs"] = r.history_refs;
     out["findings"] = nlohmann::ordered_json::array();
     for (const auto& f : r.findings) {
       nlohmann::ordered_json entry;
@@ -52,7 +52,7 @@ int RunFsck(const CommonOptions& common) {
                           : Paint("NOT clean", Tone::kRed, colour))
             << ": " << r.lineages << " lineage(s), " << r.tombstones << " tombstone(s), "
             << r.quarantine << " quarantine entr" << (r.quarantine == 1 ? "y" : "ies") << ", "
-            << r.pin_refs << " pin ref(s), " << r.findings.size() << " finding(s)\n";
+            << r.history_refs << " pin ref(s), " << r.findings.size() << " finding(s)\n";
   return exit_code;
 }
 

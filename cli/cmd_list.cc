@@ -20,8 +20,8 @@ nlohmann::ordered_json ListEntry(const transaction::LineageSummary& s) {
   entry["created_at"] = NullIfEmpty(s.created_at);
   entry["path_count"] = s.path_count;
   if (!s.evidence.empty()) {
-    if (s.standing == transaction::Standing::kConsumed) entry["tombstone"] = s.evidence;
-    if (s.standing == transaction::Standing::kRetired) entry["audit_record"] = s.evidence;
+    if (s.standing == transaction::ListState::kConsumed) entry["tombstone"] = s.evidence;
+    if (s.standing == transaction::ListState::kRetired) entry["audit_record"] = s.evidence;
   }
   entry["source"] = NullIfEmpty(s.source);
   return entry;

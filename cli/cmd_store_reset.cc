@@ -18,13 +18,13 @@ int RunStoreReset(const CommonOptions& common, const LifecycleOptions& o) {
     out["performed"] = r.performed;
     out["root"] = r.root;
     out["paths"] = r.paths;
-    out["pin_refs"] = r.pin_refs;
+    out["pin_refs"] = r.history_refs;
     return PrintJson(out);
   }
   std::cout << (r.performed ? "removed:\n" : "would remove (run again with --yes):\n");
   for (const std::string& path : r.paths) std::cout << "  " << path << "\n";
-  for (const std::string& ref : r.pin_refs) std::cout << "  " << ref << "\n";
-  if (r.paths.empty() && r.pin_refs.empty()) std::cout << "  nothing\n";
+  for (const std::string& ref : r.history_refs) std::cout << "  " << ref << "\n";
+  if (r.paths.empty() && r.history_refs.empty()) std::cout << "  nothing\n";
   return 0;
 }
 

@@ -23,9 +23,9 @@ std::string Lower(std::string text) {
 // The author and committer emails of the commits in `base..head`, lowercased.
 Result<std::set<std::string>> RangeEmails(const store::git::Repository& repo,
                                           const std::string& base, const std::string& head) {
-  auto head_id = store::git::PeelRevision(repo.raw(), head, GIT_OBJECT_COMMIT);
+  auto head_id = store::git::PeelRev(repo.raw(), head, GIT_OBJECT_COMMIT);
   if (!head_id.ok()) return Status(Code::kUsage, "--against: " + head_id.status().message());
-  auto base_id = store::git::PeelRevision(repo.raw(), base, GIT_OBJECT_COMMIT);
+  auto base_id = store::git::PeelRev(repo.raw(), base, GIT_OBJECT_COMMIT);
   if (!base_id.ok()) return Status(Code::kUsage, "--base-ref: " + base_id.status().message());
   git_revwalk* raw = nullptr;
   if (git_revwalk_new(&raw, repo.raw()) != 0) {

@@ -39,7 +39,7 @@ Status FillApprover(const store::git::Repository& repo, const store::RecordView&
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> commit,
                           FindApprovalCommit(repo, record.lineage_id, tip, record.revision));
   if (!commit) return Status::Ok();
-  const std::string name = "verdicts/" + std::to_string(record.generation) + ".md";
+  const std::string name = "verdicts/" + std::to_string(record.round) + ".md";
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
                           store::ReadHistoryFile(repo, *commit, name));
   if (!file) {

@@ -116,7 +116,7 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     out.state = out.record.state;
     out.source = std::move(loaded.source);
     out.fetched = loaded.fetched;
-    out.round = out.record.generation;
+    out.round = out.record.round;
     out.snapshot = out.record.current_snapshot;
     if (!out.fetched && request.context_binding) {
       auto tip = store::ReadHistoryTip(repo, request.lineage);

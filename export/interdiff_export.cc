@@ -31,7 +31,7 @@ Result<InterdiffExport> ExportInterdiff(const InterdiffRequest& request) {
   out.state = history.consumed ? "consumed" : history.record.state;
   out.source = history.source;
   out.from = {request.since_round, from.revision, from.current_snapshot.candidate_tree};
-  out.to = {history.record.generation, history.record.revision,
+  out.to = {history.record.round, history.record.revision,
             history.record.current_snapshot.candidate_tree};
   auto derived =
       DeriveInterdiff(repo, out.from.candidate_tree, out.to.candidate_tree, request.engine);

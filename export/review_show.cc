@@ -104,12 +104,12 @@ Result<ShowEvent> EventOf(const store::git::Repository& repo, const std::string&
   event.at = commit.at;
   event.revision = commit.revision;
   event.state = commit.state;
-  event.round = record.generation;
+  event.round = record.round;
   if (!event.HasVerdict()) return event;
   // A co-approval's own verdict file is co-approval.md (docs/format.md, "Co-approvals").
   const std::string name = commit.verb == store::kCoApproveVerb
                                ? std::string(store::kHistoryCoApprovalName)
-                               : "verdicts/" + std::to_string(record.generation) + ".md";
+                               : "verdicts/" + std::to_string(record.round) + ".md";
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
                           store::ReadHistoryFile(repo, commit.id, name));
   if (!file) {
@@ -165,8 +165,8 @@ Status ReadChain(const store::git::Repository& repo, const std::string& lineage,
     if (!record.ok()) return Status(record.status()).WithLineage(lineage);
     GENTLE_ASSIGN_OR_RETURN(ShowEvent event, EventOf(repo, lineage, *it, *record, allowed_signers));
     view->events.push_back(std::move(event));
-    ShowRound& round = rounds[record->generation];  // the newest record of the round wins
-    round.round = record->generation;
+    ShowRound& round = rounds[record->round];  // the newest record of the round wins
+    round.round = record->round;
     round.revision = record->revision;
     round.snapshot = record->current_snapshot;
   }
@@ -198,7 +198,7 @@ Result<ShowView> ReadShowView(const ShowRequest& request) {
     view.state = history.record.state;
     view.revision = history.record.revision;
     view.rounds.push_back(
-        {history.record.generation, history.record.revision, history.record.current_snapshot, {}});
+        {history.record.round, history.record.revision, history.record.current_snapshot, {}});
   }
   view.selected_round = request.round.value_or(view.rounds.back().round);
   if (FindShowRound(view, view.selected_round) == nullptr) {

@@ -45,15 +45,15 @@ Result<RoundHistory> ReadRoundHistory(const store::git::Repository& repo,
 Result<std::optional<RoundCommit>> FindRoundCommit(const store::git::Repository& repo,
                                                    const std::string& lineage,
                                                    const std::optional<store::HistoryCommit>& tip,
-                                                   int64_t generation,
+                                                   int64_t round,
                                                    const std::optional<std::string>& verb) {
   std::optional<store::HistoryCommit> commit = tip;
   for (int walked = 0; commit && walked < kMaxWalkedCommits; ++walked) {
     if (commit->legacy_pin) break;
     auto record = store::ParseRecordFile(commit->record_file, lineage);
     if (!record.ok()) return Status(record.status()).WithLineage(lineage);
-    if (record->generation < generation) break;
-    if (record->generation == generation && (!verb || commit->verb == *verb)) {
+    if (record->round < round) break;
+    if (record->round == round && (!verb || commit->verb == *verb)) {
       return std::optional<RoundCommit>(RoundCommit{std::move(*commit), std::move(record).value()});
     }
     if (!commit->parent) break;
@@ -65,15 +65,15 @@ Result<std::optional<RoundCommit>> FindRoundCommit(const store::git::Repository&
 Result<store::RecordView> RoundRecordOf(const store::git::Repository& repo,
                                         const std::string& lineage, const RoundHistory& history,
                                         int64_t round) {
-  if (round == history.record.generation) return history.record;
+  if (round == history.record.round) return history.record;
   auto none = [&](const std::string& why) {
     return Status(Code::kNotFound,
                   "lineage " + lineage + " has no round " + std::to_string(round) + ": " + why)
         .WithLineage(lineage)
         .WithDetail("round", std::to_string(round));
   };
-  if (round > history.record.generation) {
-    return none("its current round is " + std::to_string(history.record.generation));
+  if (round > history.record.round) {
+    return none("its current round is " + std::to_string(history.record.round));
   }
   GENTLE_ASSIGN_OR_RETURN(std::optional<RoundCommit> found,
                           FindRoundCommit(repo, lineage, history.tip, round));

@@ -54,7 +54,7 @@ struct RoundCommit {
 Result<std::optional<RoundCommit>> FindRoundCommit(const store::git::Repository& repo,
                                                    const std::string& lineage,
                                                    const std::optional<store::HistoryCommit>& tip,
-                                                   int64_t generation,
+                                                   int64_t round,
                                                    const std::optional<std::string>& verb = {});
 
 Result<store::RecordView> RoundRecordOf(const store::git::Repository& repo,

@@ -25,7 +25,7 @@ Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string&
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   GENTLE_ASSIGN_OR_RETURN(RoundHistory history, ReadRoundHistory(repo, lineage));
-  const int64_t wanted = round.value_or(history.record.generation);
+  const int64_t wanted = round.value_or(history.record.round);
   auto none = [&] {
     Status st(Code::kNotFound, "lineage " + lineage + " has no verdict" +
                                    (role ? " by role " + *role : std::string()) + " for round " +

@@ -156,7 +156,7 @@ Status NotReviewed(const std::string& message, const RebasedChange& change) {
 
 Result<git_oid> CommitOf(const store::git::Repository& repo, const std::string& rev,
                          const std::string& flag) {
-  auto commit = store::git::PeelRevision(repo.raw(), rev, GIT_OBJECT_COMMIT);
+  auto commit = store::git::PeelRev(repo.raw(), rev, GIT_OBJECT_COMMIT);
   if (!commit.ok()) return Status(Code::kUsage, flag + ": " + commit.status().message());
   return *commit;
 }
@@ -189,8 +189,8 @@ Status FindChangeBase(const store::git::Repository& repo, const git_oid& head, c
     }
   }
   change->base_commit = store::git::OidHex(base);
-  GENTLE_ASSIGN_OR_RETURN(
-      git_oid tree, store::git::PeelRevision(repo.raw(), change->base_commit, GIT_OBJECT_TREE));
+  GENTLE_ASSIGN_OR_RETURN(git_oid tree,
+                          store::git::PeelRev(repo.raw(), change->base_commit, GIT_OBJECT_TREE));
   change->base_tree = store::git::OidHex(tree);
   return Status::Ok();
 }
@@ -221,8 +221,8 @@ std::string PatchDifference(std::string_view approved, std::string_view rebased)
          std::to_string(b.size()) + " in the change";
 }
 
-Status CheckRebaseRevisions(const store::git::Repository& repo, const std::string& head,
-                            const std::string& base_ref) {
+Status CheckRebaseRevs(const store::git::Repository& repo, const std::string& head,
+                       const std::string& base_ref) {
   GENTLE_RETURN_IF_ERROR(CommitOf(repo, head, "--against").status());
   return CommitOf(repo, base_ref, "--base-ref").status();
 }
@@ -237,7 +237,7 @@ Result<RebasedChange> MatchTrivialRebase(const store::git::Repository& repo,
   GENTLE_RETURN_IF_ERROR(FindChangeBase(repo, head_commit, ref_commit, &change));
   GENTLE_ASSIGN_OR_RETURN(
       git_oid head_tree,
-      store::git::PeelRevision(repo.raw(), store::git::OidHex(head_commit), GIT_OBJECT_TREE));
+      store::git::PeelRev(repo.raw(), store::git::OidHex(head_commit), GIT_OBJECT_TREE));
   auto derived =
       DeriveInterdiff(repo, change.base_tree, store::git::OidHex(head_tree), Engine::kNative);
   if (!derived.ok() && derived.status().code() == Code::kBudgetExceeded) {

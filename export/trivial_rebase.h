@@ -60,8 +60,8 @@ std::string PatchDifference(std::string_view approved, std::string_view rebased)
 
 // `usage` unless both revisions are commits; verify checks this first, so a --base-ref that does
 // not resolve is refused also when no rebase is needed.
-Status CheckRebaseRevisions(const store::git::Repository& repo, const std::string& head,
-                            const std::string& base_ref);
+Status CheckRebaseRevs(const store::git::Repository& repo, const std::string& head,
+                       const std::string& base_ref);
 
 // Rules 1 to 3 for the commit `head` (a revision) against `approved_patch`.
 Result<RebasedChange> MatchTrivialRebase(const store::git::Repository& repo,

@@ -27,7 +27,7 @@ namespace gentle::exporter {
 namespace {
 
 Result<std::string> TreeOf(const store::git::Repository& repo, const std::string& rev) {
-  auto tree = store::git::PeelRevision(repo.raw(), rev, GIT_OBJECT_TREE);
+  auto tree = store::git::PeelRev(repo.raw(), rev, GIT_OBJECT_TREE);
   if (!tree.ok()) return Status(Code::kUsage, "--against: " + tree.status().message());
   return store::git::OidHex(*tree);
 }
@@ -40,8 +40,7 @@ Status CheckAgainst(const store::git::Repository& repo, const std::optional<std:
                     const std::optional<std::string>& rebase_base_ref, VerifyResult* result) {
   if (!against) return Status::Ok();
   GENTLE_ASSIGN_OR_RETURN(result->against_tree, TreeOf(repo, *against));
-  if (rebase_base_ref)
-    GENTLE_RETURN_IF_ERROR(CheckRebaseRevisions(repo, *against, *rebase_base_ref));
+  if (rebase_base_ref) GENTLE_RETURN_IF_ERROR(CheckRebaseRevs(repo, *against, *rebase_base_ref));
   if (result->against_tree == candidate_tree) {
     result->match = Match::kExact;
     return Status::Ok();

@@ -29,7 +29,7 @@ std::string FuzzRecordCodec(std::string_view data) {
   auto again = store::ParseRecordFile(encoded, kFuzzLineage);
   if (!again.ok()) return "the re-encoded record does not parse: " + again.status().message();
   if (again->revision != revision) return "the re-encoded record has another revision";
-  if (again->state != view.state || again->generation != view.generation ||
+  if (again->state != view.state || again->round != view.round ||
       again->initial_snapshot.identity != view.initial_snapshot.identity ||
       again->current_snapshot.identity != view.current_snapshot.identity) {
     return "the re-encoded record reads back different fields";

@@ -48,9 +48,9 @@ std::string_view FindingCodeName(FindingCode code) {
       return "index_stale_tombstone";
     case FindingCode::kIndexStaleQuarantine:
       return "index_stale_quarantine";
-    case FindingCode::kPinMissing:
+    case FindingCode::kHistoryRefMissing:
       return "pin_missing";
-    case FindingCode::kPinOrphan:
+    case FindingCode::kHistoryRefOrphan:
       return "pin_orphan";
     case FindingCode::kRefLock:
       return "ref_lock";

@@ -36,8 +36,8 @@ enum class FindingCode {
   kIndexStaleTombstone,
   kIndexStaleQuarantine,
   // History refs (pins) and ref locks.
-  kPinMissing,
-  kPinOrphan,
+  kHistoryRefMissing,
+  kHistoryRefOrphan,
   kRefLock,
   kHistoryCorrupted,
   kHistoryAhead,

@@ -280,7 +280,7 @@ Result<VerifiedChain> VerifyHistoryChain(const git::Repository& repo, const std:
                                        later_record, /*keep=*/is_tip));
     GENTLE_RETURN_IF_ERROR(
         CheckCommit(repo, odb.get(), lineage, *commit, record, is_tip ? nullptr : &later));
-    if (!is_tip && record.generation > later_record.generation) {
+    if (!is_tip && record.round > later_record.round) {
       return Broken(lineage, commit->id, "its generation is above its successor's");
     }
     GENTLE_RETURN_IF_ERROR(replay.Step(*commit, record));

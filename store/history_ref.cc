@@ -87,7 +87,7 @@ uint64_t HistoryFileLimit(std::string_view name) {
   return kMaxHistoryObjectBytes;
 }
 
-std::string HistoryRefName(const std::string& lineage) { return StoreLayout::PinRef(lineage); }
+std::string HistoryRefName(const std::string& lineage) { return StoreLayout::HistoryRef(lineage); }
 
 Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::string& id,
                                         RecordBytes record) {

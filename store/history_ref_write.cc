@@ -13,7 +13,7 @@
 #include "store/git/git_util.h"
 #include "store/git/memory_writes.h"
 #include "store/git/object_reader.h"
-#include "store/git/pin_ref.h"
+#include "store/git/review_refs.h"
 #include "store/git/tree_builder.h"
 #include "store/history_ref.h"
 #include "store/layout.h"

@@ -42,7 +42,7 @@ HistoryReplay::Point HistoryReplay::PointOf(const HistoryCommit& commit, const R
   p.revision = record.revision;
   p.record_blob = commit.record_blob;
   p.context_unavailable = commit.context_unavailable;
-  p.generation = record.generation;
+  p.round = record.round;
   p.initial_identity = record.initial_snapshot.identity;
   p.current_identity = record.current_snapshot.identity;
   p.base_tree = record.current_snapshot.base_tree;
@@ -64,7 +64,7 @@ Status HistoryReplay::Step(const HistoryCommit& commit, const RecordView& record
   if (later_) GENTLE_RETURN_IF_ERROR(CheckStep(point, *later_));
   const bool opens_round = IsHistoryVerb(point.verb, HistoryVerb::kStart) ||
                            IsHistoryVerb(point.verb, HistoryVerb::kRevise);
-  if (approval_ && opens_round && point.generation == approval_->generation) {
+  if (approval_ && opens_round && point.round == approval_->round) {
     if (!point.context_unavailable.empty()) {
       return Broken(approval_->id, "an APPROVE in a round reviewed without its review context (" +
                                        point.context_unavailable + ")");
@@ -90,7 +90,7 @@ Status HistoryReplay::CheckRoot(const Point& root) const {
     return Broken(root.id, "the history does not begin with a start commit (a " + root.verb +
                                " commit this store does not hold)");
   }
-  if (root.generation != 1 || !IsState(root.state, ReviewState::kReviewing) ||
+  if (root.round != 1 || !IsState(root.state, ReviewState::kReviewing) ||
       root.initial_identity != root.current_identity) {
     return Broken(root.id, "its start commit is not a new reviewing record of generation 1");
   }
@@ -111,7 +111,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     return Broken(child.id, "its initial snapshot is not its parent's");
   }
   const bool same_round =
-      child.generation == parent.generation && child.current_identity == parent.current_identity &&
+      child.round == parent.round && child.current_identity == parent.current_identity &&
       child.base_tree == parent.base_tree && child.candidate_tree == parent.candidate_tree;
   const std::optional<ReviewState> parent_state = ParseReviewState(parent.state);
   if (IsHistoryVerb(child.verb, HistoryVerb::kVerdict)) {
@@ -133,15 +133,14 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     if (parent_state != ReviewState::kCorrectionRequired) {
       return Broken(child.id, "a revise" + from + " (revise needs correction_required)");
     }
-    if (child.generation != parent.generation + 1 ||
-        !IsState(child.state, ReviewState::kReviewing) ||
+    if (child.round != parent.round + 1 || !IsState(child.state, ReviewState::kReviewing) ||
         child.current_identity == parent.current_identity) {
       return Broken(child.id, "a revise that does not open the next round on a new candidate");
     }
     return Status::Ok();
   }
   if (IsHistoryVerb(child.verb, HistoryVerb::kInvalidate)) {
-    if (parent_state != ReviewState::kReviewing || parent.generation != 1) {
+    if (parent_state != ReviewState::kReviewing || parent.round != 1) {
       return Broken(child.id,
                     "an invalidate" + from + " (invalidate needs a pristine reviewing record)");
     }

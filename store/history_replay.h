@@ -65,7 +65,7 @@ class HistoryReplay {
   // What the replay keeps of one commit.
   struct Point {
     std::string id, verb, verdict, state, revision, record_blob, context_unavailable;
-    int64_t generation = 0;
+    int64_t round = 0;
     std::string initial_identity, current_identity, base_tree, candidate_tree;
     bool local = false;  // at or below the local tip
   };

@@ -30,8 +30,8 @@ class StoreLayout {
   std::string quarantine_dir() const { return root() + "/quarantine"; }
   std::string batch_marker() const { return root() + "/batch-reconcile-journal.json"; }
   std::string index_path() const { return root() + "/index.sqlite"; }
-  // The pin ref that keeps a live lineage's trees reachable.
-  static std::string PinRef(const std::string& lineage) {
+  // The history ref that keeps a live lineage's trees reachable.
+  static std::string HistoryRef(const std::string& lineage) {
     return "refs/gentle-ai/reviews/" + lineage;
   }
 

@@ -216,9 +216,9 @@ Result<RecordView> ParseRecordFile(std::string_view bytes, std::string_view expe
     view.lineage_id = RequireString(state, "lineage_id", "state");
     if (view.lineage_id != expected_lineage)
       return corrupted("names another lineage: " + view.lineage_id);
-    view.generation =
+    view.round =
         Require(state, "generation", Json::value_t::number_integer, "state").get<int64_t>();
-    if (view.generation < 1) return corrupted("has a generation below 1");
+    if (view.round < 1) return corrupted("has a generation below 1");
     view.state = RequireString(state, "state", "state");
     view.initial_snapshot = ParseSnapshot(state, "initial_snapshot");
     view.current_snapshot = ParseSnapshot(state, "current_snapshot");

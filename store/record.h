@@ -30,7 +30,7 @@ inline constexpr size_t kMaxRecordDepth = 64;
 struct RecordView {
   std::string revision;
   std::string lineage_id;
-  int64_t generation = 0;
+  int64_t round = 0;
   std::string state;  // the state name as written
   Snapshot initial_snapshot;
   Snapshot current_snapshot;

@@ -43,7 +43,7 @@ Result<RoundApproval> ReadApproval(const git::Repository& repo, const std::strin
 
 // Whether `commit` is the verdict commit that approved `revision`.
 bool IsApprovingVerdict(const HistoryCommit& commit, const std::string& lineage,
-                        const std::string& revision, int64_t* generation) {
+                        const std::string& revision, int64_t* round) {
   if (!IsHistoryVerb(commit.verb, HistoryVerb::kVerdict) ||
       !IsState(commit.state, ReviewState::kApproved))
     return false;
@@ -52,7 +52,7 @@ bool IsApprovingVerdict(const HistoryCommit& commit, const std::string& lineage,
       !IsState(record->state, ReviewState::kApproved)) {
     return false;
   }
-  *generation = record->generation;
+  *round = record->round;
   return true;
 }
 
@@ -79,11 +79,11 @@ Result<std::vector<RoundApproval>> RoundApprovals(const git::Repository& repo,
                        ApprovalKind::kCoApproval));
       newest_first.push_back(std::move(approval));
     }
-    int64_t generation = 0;
-    if (IsApprovingVerdict(commit, lineage, revision, &generation)) {
+    int64_t round = 0;
+    if (IsApprovingVerdict(commit, lineage, revision, &round)) {
       GENTLE_ASSIGN_OR_RETURN(
           RoundApproval approval,
-          ReadApproval(repo, lineage, commit, "verdicts/" + std::to_string(generation) + ".md",
+          ReadApproval(repo, lineage, commit, "verdicts/" + std::to_string(round) + ".md",
                        ApprovalKind::kVerdict));
       newest_first.push_back(std::move(approval));
       break;

@@ -21,20 +21,20 @@ int64_t OpenedRound(const HistoryCommit& commit) {
 }  // namespace
 
 Result<std::optional<RoundContext>> ReadRoundContext(const git::Repository& repo,
-                                                     const std::string& tip, int64_t generation) {
+                                                     const std::string& tip, int64_t round) {
   std::optional<std::string> at = tip;
   while (at) {
     GENTLE_ASSIGN_OR_RETURN(HistoryCommit commit, ReadHistoryCommit(repo, *at, RecordBytes::kSkip));
     if (IsHistoryVerb(commit.verb, HistoryVerb::kStart) ||
         IsHistoryVerb(commit.verb, HistoryVerb::kRevise)) {
-      const int64_t round = OpenedRound(commit);
-      if (round > generation) {
+      const int64_t opened = OpenedRound(commit);
+      if (opened > round) {
         at = commit.parent;
         continue;
       }
-      if (round != generation) return std::optional<RoundContext>();
+      if (opened != round) return std::optional<RoundContext>();
       return std::optional<RoundContext>(
-          RoundContext{round, commit.id, commit.context_digest, commit.context_unavailable});
+          RoundContext{opened, commit.id, commit.context_digest, commit.context_unavailable});
     }
     at = commit.parent;
   }

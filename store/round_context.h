@@ -27,7 +27,7 @@ struct RoundContext {
 };
 
 Result<std::optional<RoundContext>> ReadRoundContext(const git::Repository& repo,
-                                                     const std::string& tip, int64_t generation);
+                                                     const std::string& tip, int64_t round);
 
 }  // namespace gentle::store
 

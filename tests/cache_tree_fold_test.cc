@@ -131,12 +131,12 @@ std::vector<std::string> FoldedPaths(const store::git::TreeRows& rows) {
 // A repository and its index, as status reads them.
 struct Opened {
   store::git::Repository repo;
-  transaction::LoadedIndex index;
+  transaction::LoadedGitIndex index;
 };
 Opened OpenWithIndex(const std::string& repo) {
   auto opened = store::git::Repository::Discover(repo);
   REQUIRE(opened.ok());
-  auto index = transaction::LoadWorkspaceIndex(*opened);
+  auto index = transaction::LoadGitIndex(*opened);
   REQUIRE(index.ok());
   return {std::move(*opened), std::move(*index)};
 }
@@ -173,7 +173,7 @@ std::vector<std::string> FoldedDirs(const std::string& repo,
                                     const std::vector<std::string>& untracked = {}) {
   Opened o = OpenWithIndex(repo);
   store::git::CacheTreeFold fold(o.index.entries, o.index.cache_tree);
-  auto head = store::git::PeelRevision(o.repo.raw(), "HEAD", GIT_OBJECT_TREE);
+  auto head = store::git::PeelRev(o.repo.raw(), "HEAD", GIT_OBJECT_TREE);
   REQUIRE(head.ok());
   bool canonical = true;
   auto base = store::git::FlattenTree(o.repo.raw(), *head, nullptr, &canonical, &fold);

@@ -250,7 +250,7 @@ TEST_CASE("verified view: revisions resolve through checked commits only", "[obj
         {"main", GIT_OBJECT_TREE, "main^{tree}"},
         {"HEAD~1:dir", GIT_OBJECT_TREE, "HEAD~1:dir"}};
     for (const auto& [rev, type, oracle] : cases) {
-      auto got = store::git::PeelRevision(o.repo(), rev, type);
+      auto got = store::git::PeelRev(o.repo(), rev, type);
       INFO(rev);
       REQUIRE(got.ok());
       CHECK(store::git::OidHex(*got) == Trim(Git(repo, {"rev-parse", oracle})));
@@ -263,15 +263,14 @@ TEST_CASE("verified view: revisions resolve through checked commits only", "[obj
   // be the first commit's tree and nothing; every reader through the middle commit refuses.
   SwapLoose(repo, second, first);
   Opened o(repo);
-  CHECK(store::git::PeelRevision(o.repo(), "HEAD", GIT_OBJECT_COMMIT).ok());
-  CHECK(store::git::PeelRevision(o.repo(), "HEAD", GIT_OBJECT_TREE).ok());
+  CHECK(store::git::PeelRev(o.repo(), "HEAD", GIT_OBJECT_COMMIT).ok());
+  CHECK(store::git::PeelRev(o.repo(), "HEAD", GIT_OBJECT_TREE).ok());
   for (const std::string rev : {"HEAD~1", "HEAD~2", "HEAD~1^{tree}"}) {
-    auto got = store::git::PeelRevision(o.repo(), rev, GIT_OBJECT_TREE);
+    auto got = store::git::PeelRev(o.repo(), rev, GIT_OBJECT_TREE);
     INFO(rev);
     CHECK(got.status().code() == Code::kUsage);
   }
-  CHECK(store::git::PeelRevision(o.repo(), second, GIT_OBJECT_COMMIT).status().code() ==
-        Code::kUsage);
+  CHECK(store::git::PeelRev(o.repo(), second, GIT_OBJECT_COMMIT).status().code() == Code::kUsage);
   CHECK(store::git::MergeBase(o.repo(), Oid(third), Oid(first), "x").status().code() ==
         Code::kUsage);
 }

@@ -46,7 +46,7 @@ TEST_CASE("a record round-trips and its revision is the hash of the compact stat
   REQUIRE(view.ok());
   CHECK(view->revision == revision);
   CHECK(view->lineage_id == "review-abc");
-  CHECK(view->generation == 1);
+  CHECK(view->round == 1);
   CHECK(view->state == "reviewing");
   CHECK(view->initial_snapshot == SampleSnapshot());
   CHECK_FALSE(view->historical_compat);

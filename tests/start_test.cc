@@ -79,7 +79,7 @@ TEST_CASE(
   CHECK(ReadFile(repo + "/.git/index") == index_before);
   CHECK(Git(repo, {"rev-parse", "HEAD"}) == head_before);
   CHECK(Git(repo, {"status", "--porcelain", "--", "sp ace \xc3\xa9.txt"}).rfind("??", 0) == 0);
-  // The pin ref keeps both trees reachable.
+  // The history ref keeps both trees reachable.
   std::string pin = Trim(Git(repo, {"rev-parse", "refs/gentle-ai/reviews/" + lineage + "^{tree}"}));
   CHECK(Trim(Git(repo, {"rev-parse", pin + ":candidate"})) == snapshot["candidate_tree"]);
   CHECK(Trim(Git(repo, {"rev-parse", pin + ":base"})) == snapshot["base_tree"]);

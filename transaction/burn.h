@@ -6,7 +6,8 @@
 // time (a record written by gentle-ai carries the token itself as approved_ack_token; that is
 // compared in constant time too). A wrong token is `forbidden`. Then, each step durable:
 //   prepared tombstone row -> tombstone file -> record removed (the point of no return) ->
-//   lineage directory removed -> pin ref removed -> tombstone row committed, catalog row deleted.
+//   lineage directory removed -> history ref removed -> tombstone row committed, catalog row
+//   deleted.
 // The tombstone's repository key is RepoKey(worktree root of the lineage's original worktree),
 // found by matching the record's initial_atomic_start.worktree_identity against the repository's
 // worktrees (nothing extra is stored in the record); if that worktree no longer exists, the

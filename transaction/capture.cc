@@ -30,11 +30,11 @@ git_oid EmptyTreeId() {
 }
 
 Result<git_oid> ResolveCommit(git_repository* repo, const std::string& rev) {
-  return store::git::PeelRevision(repo, rev, GIT_OBJECT_COMMIT);
+  return store::git::PeelRev(repo, rev, GIT_OBJECT_COMMIT);
 }
 
 Result<git_oid> ResolveTree(git_repository* repo, const std::string& rev) {
-  return store::git::PeelRevision(repo, rev, GIT_OBJECT_TREE);
+  return store::git::PeelRev(repo, rev, GIT_OBJECT_TREE);
 }
 
 // The rows of `tree`; `trees` (when given) receives the ids of the trees read; *canonical whether
@@ -224,9 +224,9 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
   // The index first (its errors are reported where the workspace's are): when only hashing, its
   // cache-tree lets the base's walk and the candidate's hashing skip every directory the worktree
   // left as it was (store/git/cache_tree_fold.h).
-  std::optional<Result<LoadedIndex>> index;
+  std::optional<Result<LoadedGitIndex>> index;
   if (!store::IsSelectorKind(selector.kind, store::SelectorKind::kCommitRange))
-    index.emplace(LoadWorkspaceIndex(repo));
+    index.emplace(LoadGitIndex(repo));
   std::optional<store::git::CacheTreeFold> fold;
   if (held == nullptr && index && index->ok()) {
     fold.emplace((*index)->entries, (*index)->cache_tree);

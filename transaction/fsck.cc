@@ -7,8 +7,8 @@
 #include "loop/seen_fsck.h"
 #include "store/file_io.h"
 #include "store/finding.h"
-#include "store/git/pin_ref.h"
 #include "store/git/repository.h"
+#include "store/git/review_refs.h"
 #include "store/history_sync.h"
 #include "store/index/index_db.h"
 #include "store/index/index_reader.h"
@@ -167,7 +167,7 @@ bool WorkInProgress(const store::Finding& finding, const std::string& common_dir
     case store::FindingCode::kIndexStaleLineage:
     case store::FindingCode::kIndexStaleTombstone:
     case store::FindingCode::kIndexStaleQuarantine:
-    case store::FindingCode::kPinOrphan:
+    case store::FindingCode::kHistoryRefOrphan:
     case store::FindingCode::kHistoryAhead:
     case store::FindingCode::kHistoryBehind:
       return true;
@@ -277,8 +277,8 @@ Result<FsckReport> Fsck(const std::string& cwd, store::Progress* progress) {
 
   GENTLE_RETURN_IF_ERROR(CheckIndex(layout, files, &report));
 
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::git::ListPinRefs(repo));
-  report.pin_refs = pins.size();
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::git::ListHistoryRefs(repo));
+  report.history_refs = pins.size();
   // Each history against its files (store/history_sync.h). An old single-commit pin of a live
   // lineage is not a finding: the next write upgrades it.
   std::set<std::string> lineages(pins.begin(), pins.end());
@@ -286,7 +286,7 @@ Result<FsckReport> Fsck(const std::string& cwd, store::Progress* progress) {
   store::ProgressPhase phase(progress, "histories checked", lineages.size());
   for (const std::string& lineage : lineages) {
     phase.Next();
-    const std::string ref = store::StoreLayout::PinRef(lineage);
+    const std::string ref = store::StoreLayout::HistoryRef(lineage);
     auto check = store::CheckHistory(repo, layout, lineage);
     if (!check.ok()) {
       report.findings.push_back({store::FindingCode::kHistoryCorrupted, lineage, ref,
@@ -295,11 +295,11 @@ Result<FsckReport> Fsck(const std::string& cwd, store::Progress* progress) {
     }
     switch (check->drift) {
       case store::HistoryDrift::kMissing:
-        report.findings.push_back({store::FindingCode::kPinMissing, lineage, ref,
+        report.findings.push_back({store::FindingCode::kHistoryRefMissing, lineage, ref,
                                    "live lineage without its history ref (review index rebuild)"});
         break;
       case store::HistoryDrift::kOrphan:
-        report.findings.push_back({store::FindingCode::kPinOrphan, lineage, ref,
+        report.findings.push_back({store::FindingCode::kHistoryRefOrphan, lineage, ref,
                                    "history ref without a live record or a terminal commit"});
         break;
       case store::HistoryDrift::kAhead:

@@ -1,8 +1,8 @@
 // FSCK (docs/index.md).
 //
-// Fsck proves that the files, index.sqlite and the pin refs agree, read-only (the index is opened
-// read-only, with PRAGMA quick_check). Each disagreement is one store::Finding with a stable code
-// (docs/lifecycle.md lists them); the store is clean when there is none.
+// Fsck proves that the files, index.sqlite and the history refs agree, read-only (the index is
+// opened read-only, with PRAGMA quick_check). Each disagreement is one store::Finding with a stable
+// code (docs/lifecycle.md lists them); the store is clean when there is none.
 //
 // A live writer's work in progress is not a finding: fsck probes the writer lock (v2/LOCK) without
 // waiting when it starts and when it ends (store/writer_owner.h, ProbeWriter). Held at either
@@ -26,7 +26,7 @@ struct FsckReport {
   size_t lineages = 0;
   size_t tombstones = 0;
   size_t quarantine = 0;
-  size_t pin_refs = 0;
+  size_t history_refs = 0;
   bool index_present = false;
   // A writer held the store's writer lock during the check: its work in progress is left out.
   bool live_writer = false;

@@ -27,7 +27,7 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
   const auto history = state.find("verdict_history");
   // A later round (after revise) follows a REQUEST_CHANGES, so it is never pristine.
   const bool pristine =
-      store::IsState(record.state, store::ReviewState::kReviewing) && record.generation == 1 &&
+      store::IsState(record.state, store::ReviewState::kReviewing) && record.round == 1 &&
       (history == state.end() || history->is_null() || (history->is_array() && history->empty()));
   if (!pristine) {
     return Status(

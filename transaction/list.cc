@@ -19,15 +19,15 @@
 
 namespace gentle::transaction {
 
-std::string_view StandingName(Standing standing) {
+std::string_view ListStateName(ListState standing) {
   switch (standing) {
-    case Standing::kLive:
+    case ListState::kLive:
       return "live";
-    case Standing::kIncomplete:
+    case ListState::kIncomplete:
       return "incomplete";
-    case Standing::kConsumed:
+    case ListState::kConsumed:
       return "consumed";
-    case Standing::kRetired:
+    case ListState::kRetired:
       return "retired";
   }
   return "live";  // unreachable: the switch names every enumerator
@@ -47,11 +47,11 @@ LineageSummary SummaryOf(const store::index::LineageRow& row) {
 }
 
 // A lineage listed without a live record; `evidence`: the tombstone or audit record, if any.
-LineageSummary Recordless(const std::string& lineage, Standing standing, std::string evidence) {
+LineageSummary Recordless(const std::string& lineage, ListState standing, std::string evidence) {
   LineageSummary s;
   s.lineage = lineage;
   s.standing = standing;
-  s.state = std::string(StandingName(standing));
+  s.state = std::string(ListStateName(standing));
   s.evidence = std::move(evidence);
   return s;
 }
@@ -75,7 +75,7 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
     if (listed.count(row.lineage_id) || !store::index::TombstoneEffective(layout, row)) continue;
     listed.insert(row.lineage_id);
     consumed.push_back(
-        Recordless(row.lineage_id, Standing::kConsumed, store::TombstonePath(layout, row.key)));
+        Recordless(row.lineage_id, ListState::kConsumed, store::TombstonePath(layout, row.key)));
   }
   std::map<std::string, const store::index::QuarantineRow*> newest;
   for (const auto& row : files.rows.quarantine) {
@@ -90,11 +90,11 @@ Result<std::vector<LineageSummary>> ListFromFiles(const store::StoreLayout& layo
   // audit record outranks the directory, as in `status --lineage`).
   for (const std::string& id : files.incomplete) {
     if (!listed.count(id) && !newest.count(id))
-      out.push_back(Recordless(id, Standing::kIncomplete, ""));
+      out.push_back(Recordless(id, ListState::kIncomplete, ""));
   }
   out.insert(out.end(), consumed.begin(), consumed.end());
   for (const auto& [id, row] : newest) {
-    out.push_back(Recordless(id, Standing::kRetired, row->audit_path));
+    out.push_back(Recordless(id, ListState::kRetired, row->audit_path));
   }
   return out;
 }
@@ -117,9 +117,9 @@ Result<std::vector<LineageSummary>> FetchedOnly(const store::git::Repository& re
     if (!fetched) continue;
     LineageSummary s;
     if (fetched->chain.terminal == "burn") {
-      s = Recordless(h.lineage, Standing::kConsumed, "");
+      s = Recordless(h.lineage, ListState::kConsumed, "");
     } else if (fetched->chain.terminal == "abandon") {
-      s = Recordless(h.lineage, Standing::kRetired, "");
+      s = Recordless(h.lineage, ListState::kRetired, "");
     } else {
       s = SummaryOf(
           store::LineageRowOf(fetched->chain.record, store::index::RowStatus::kCommitted));
@@ -185,12 +185,12 @@ Status VisitLineages(const std::string& cwd,
       Status absent = store::ClassifyRecordless(layout, row.lineage_id);
       if (absent.code() == Code::kConsumed) {
         visit_local(
-            Recordless(row.lineage_id, Standing::kConsumed, absent.details().at("tombstone")));
+            Recordless(row.lineage_id, ListState::kConsumed, absent.details().at("tombstone")));
       } else if (absent.code() == Code::kRetired) {
         visit_local(
-            Recordless(row.lineage_id, Standing::kRetired, absent.details().at("audit_record")));
+            Recordless(row.lineage_id, ListState::kRetired, absent.details().at("audit_record")));
       } else if (absent.code() == Code::kCorrupted && absent.details().count("directory")) {
-        visit_local(Recordless(row.lineage_id, Standing::kIncomplete, ""));
+        visit_local(Recordless(row.lineage_id, ListState::kIncomplete, ""));
       } else if (absent.code() != Code::kNotFound) {
         failure = absent;
         return false;
@@ -219,7 +219,7 @@ Status VisitLineages(const std::string& cwd,
       continue;  // consumed below
     GENTLE_ASSIGN_OR_RETURN(auto audit, keyed->FindQuarantineByLineage(id));
     if (audit && store::index::QuarantineEffective(layout, *audit)) continue;  // retired below
-    visit_local(Recordless(id, Standing::kIncomplete, ""));
+    visit_local(Recordless(id, ListState::kIncomplete, ""));
   }
   std::string previous;
   GENTLE_RETURN_IF_ERROR(db->ListTombstones([&](const store::index::TombstoneRow& row) {
@@ -232,7 +232,7 @@ Status VisitLineages(const std::string& cwd,
     if (*is_live) return true;
     previous = row.lineage_id;
     visit_local(
-        Recordless(row.lineage_id, Standing::kConsumed, store::TombstonePath(layout, row.key)));
+        Recordless(row.lineage_id, ListState::kConsumed, store::TombstonePath(layout, row.key)));
     return true;
   }));
   GENTLE_RETURN_IF_ERROR(failure);
@@ -248,7 +248,7 @@ Status VisitLineages(const std::string& cwd,
     }
     if (*is_live || (*tombstone && store::index::TombstoneEffective(layout, **tombstone)))
       return true;
-    visit_local(Recordless(row.lineage_id, Standing::kRetired, row.audit_path));
+    visit_local(Recordless(row.lineage_id, ListState::kRetired, row.audit_path));
     return true;
   }));
   GENTLE_RETURN_IF_ERROR(failure);

@@ -12,17 +12,17 @@
 namespace gentle::transaction {
 
 // Where a listed lineage stands: a live record, a lineage directory without a record, burned (a
-// tombstone), or retired (a quarantine audit record). One enum, one name table (StandingName).
-enum class Standing { kLive, kIncomplete, kConsumed, kRetired };
+// tombstone), or retired (a quarantine audit record). One enum, one name table (ListStateName).
+enum class ListState { kLive, kIncomplete, kConsumed, kRetired };
 
 // "live", "incomplete", "consumed", "retired": the last three are the `state` list prints for a
 // lineage without a live record.
-std::string_view StandingName(Standing standing);
+std::string_view ListStateName(ListState standing);
 
 struct LineageSummary {
   std::string lineage;
-  Standing standing = Standing::kLive;
-  std::string state;  // kLive: the record's state; otherwise StandingName(standing)
+  ListState standing = ListState::kLive;
+  std::string state;  // kLive: the record's state; otherwise ListStateName(standing)
   std::string kind;   // empty for incomplete, consumed and retired
   std::string created_at;
   size_t path_count = 0;

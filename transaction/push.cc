@@ -3,8 +3,8 @@
 #include <algorithm>
 #include <map>
 
-#include "store/git/pin_ref.h"
 #include "store/git/repository.h"
+#include "store/git/review_refs.h"
 #include "store/history_chain.h"
 #include "store/history_ref.h"
 #include "store/history_sync.h"
@@ -23,7 +23,7 @@ Result<std::vector<PushedLineage>> ReadTips(const store::git::Repository& repo,
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   const bool named = !lineages.empty();
   if (!named) {
-    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> all, store::git::ListPinRefs(repo));
+    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> all, store::git::ListHistoryRefs(repo));
     for (std::string& id : all) {
       if (store::IsValidLineageId(id)) lineages.push_back(std::move(id));
     }

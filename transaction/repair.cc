@@ -6,7 +6,7 @@
 #include "store/fault_point.h"
 #include "store/file_io.h"
 #include "store/finding.h"
-#include "store/git/pin_ref.h"
+#include "store/git/review_refs.h"
 #include "store/history_sync.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
@@ -31,9 +31,9 @@ std::optional<std::string> DriftCode(const store::git::Repository& repo,
     case store::HistoryDrift::kBehind:
       return std::string(store::FindingCodeName(store::FindingCode::kHistoryBehind));
     case store::HistoryDrift::kMissing:
-      return std::string(store::FindingCodeName(store::FindingCode::kPinMissing));
+      return std::string(store::FindingCodeName(store::FindingCode::kHistoryRefMissing));
     case store::HistoryDrift::kOrphan:
-      return std::string(store::FindingCodeName(store::FindingCode::kPinOrphan));
+      return std::string(store::FindingCodeName(store::FindingCode::kHistoryRefOrphan));
     case store::HistoryDrift::kLegacyPin:
       return std::string("legacy_pin");  // not a finding: the next write upgrades it
   }
@@ -44,7 +44,7 @@ std::optional<std::string> DriftCode(const store::git::Repository& repo,
 Result<std::set<std::string>> AllLineages(const store::git::Repository& repo,
                                           const store::StoreLayout& layout,
                                           store::Progress* progress) {
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, store::git::ListPinRefs(repo));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, store::git::ListHistoryRefs(repo));
   std::set<std::string> out(refs.begin(), refs.end());
   if (store::KindOf(layout.root()) == store::PathKind::kDirectory) {
     GENTLE_ASSIGN_OR_RETURN(store::StoreFiles files,
@@ -75,7 +75,7 @@ Result<RepairReport> Repair(const std::string& cwd, const std::optional<std::str
     // Nothing to repair, and nothing is created, without a store or a history ref.
     GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
     const store::StoreLayout layout(repo.common_dir());
-    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, store::git::ListPinRefs(repo));
+    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, store::git::ListHistoryRefs(repo));
     if (refs.empty() && store::KindOf(layout.root()) == store::PathKind::kMissing) return report;
   }
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope, LockStore(cwd, LockKind::kWriter));

@@ -60,7 +60,7 @@ Status CheckCandidate(const store::git::Repository& repo, const store::StoreLayo
   }
   if (snapshot.identity == record.current_snapshot.identity) {
     return Status(Code::kUsage, "the live candidate is the one round " +
-                                    std::to_string(record.generation) +
+                                    std::to_string(record.round) +
                                     " already reviews: change it before revise")
         .WithLineage(record.lineage_id)
         .WithDetail("target_identity", snapshot.identity);
@@ -109,13 +109,13 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
                           LoadForMutation(*scope, request.lineage, seen.revision, "revise"));
   GENTLE_RETURN_IF_ERROR(CheckCandidate(scope->repo, scope->layout, record, snapshot));
   GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
-  state["generation"] = record.generation + 1;
+  state["generation"] = record.round + 1;
   state["state"] = store::ReviewStateName(store::ReviewState::kReviewing);
   store::SnapshotToJson(snapshot, &state["current_snapshot"]);
 
   store::HistoryCommitSpec commit;
   commit.at = store::NowRfc3339();
-  commit.trailers.emplace_back("Round", std::to_string(record.generation + 1));
+  commit.trailers.emplace_back("Round", std::to_string(record.round + 1));
   AddToHistoryCommit(binding, &commit);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
                           CommitState(scope.get(), record, state, "revise", std::move(commit)));
@@ -125,7 +125,7 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   result.revision = written.revision;
   result.previous_state = record.state;
   result.state = written.state;
-  result.round = written.generation;
+  result.round = written.round;
   result.target_identity = written.current_snapshot.identity;
   result.changed_path_count = written.current_snapshot.paths.size();
   return result;

@@ -114,13 +114,13 @@ Status CheckSameBinding(const store::git::Repository& repo, const store::RecordV
                           store::ReadHistoryTip(repo, record.lineage_id));
   std::optional<store::RoundContext> round;
   if (tip) {
-    GENTLE_ASSIGN_OR_RETURN(round, store::ReadRoundContext(repo, tip->id, record.generation));
+    GENTLE_ASSIGN_OR_RETURN(round, store::ReadRoundContext(repo, tip->id, record.round));
   }
   const std::string digest = round ? round->context_digest : "";
   const std::string reason = round ? round->unavailable_reason : "";
   if (digest == wanted.context_digest && reason == wanted.unavailable_reason) return Status::Ok();
   return Status(Code::kConflict, "lineage " + record.lineage_id + " already holds this candidate " +
-                                     "in round " + std::to_string(record.generation) +
+                                     "in round " + std::to_string(record.round) +
                                      " with another review-context binding")
       .WithLineage(record.lineage_id)
       .WithDetail("context_digest", digest)

@@ -77,7 +77,7 @@ std::optional<store::RoundContext> CurrentRoundContext(const store::git::Reposit
                                                        const store::RecordView& record) {
   auto tip = store::ReadHistoryTip(repo, record.lineage_id);
   if (!tip.ok() || !*tip) return std::nullopt;
-  auto bound = store::ReadRoundContext(repo, (*tip)->id, record.generation);
+  auto bound = store::ReadRoundContext(repo, (*tip)->id, record.round);
   if (!bound.ok()) return std::nullopt;
   return *bound;
 }

@@ -3,9 +3,9 @@
 #include "store/fault_point.h"
 #include "store/file_io.h"
 #include "store/file_write.h"
-#include "store/git/pin_ref.h"
-#include "store/git/pin_ref_write.h"
 #include "store/git/repository.h"
+#include "store/git/review_refs.h"
+#include "store/git/review_refs_write.h"
 #include "store/layout.h"
 #include "store/secret.h"
 #include "store/store_guard.h"
@@ -24,9 +24,9 @@ Result<ResetPlan> Plan(const store::git::Repository& repo, const store::StoreLay
   } else if (names.status().code() != Code::kNotFound) {
     return names.status();
   }
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::git::ListPinRefs(repo));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::git::ListHistoryRefs(repo));
   for (const std::string& lineage : pins)
-    plan.pin_refs.push_back(store::StoreLayout::PinRef(lineage));
+    plan.history_refs.push_back(store::StoreLayout::HistoryRef(lineage));
   return plan;
 }
 
@@ -48,9 +48,9 @@ Result<ResetPlan> ResetStore(const std::string& cwd, bool yes) {
       layout.gentle_dir() + "/" + std::string(store::kResetTrashPrefix) + suffix;
   GENTLE_RETURN_IF_ERROR(store::RenameDurable(layout.root(), trash));
   store::FaultPoint("reset:store-moved");
-  for (const std::string& ref : plan.pin_refs) {
+  for (const std::string& ref : plan.history_refs) {
     GENTLE_RETURN_IF_ERROR(
-        store::git::DeletePinRef(repo, ref.substr(store::StoreLayout::PinRef("").size())));
+        store::git::DeleteHistoryRef(repo, ref.substr(store::StoreLayout::HistoryRef("").size())));
   }
   store::FaultPoint("reset:unpinned");
   GENTLE_RETURN_IF_ERROR(store::RemoveTree(trash));

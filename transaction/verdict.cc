@@ -33,9 +33,9 @@ Status CheckContextAvailable(const store::git::Repository& repo, const store::Re
                           store::ReadHistoryTip(repo, record.lineage_id));
   std::optional<store::RoundContext> round;
   if (tip) {
-    GENTLE_ASSIGN_OR_RETURN(round, store::ReadRoundContext(repo, tip->id, record.generation));
+    GENTLE_ASSIGN_OR_RETURN(round, store::ReadRoundContext(repo, tip->id, record.round));
   }
-  const std::string number = std::to_string(record.generation);
+  const std::string number = std::to_string(record.round);
   const RoundBinding binding = BindingOf(round);
   if (binding == RoundBinding::kUnavailable) {
     return Status(Code::kContextUnavailable,
@@ -175,7 +175,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   store::HistoryCommitSpec commit;
   commit.at = result.at;
   commit.files.emplace_back(
-      "verdicts/" + std::to_string(record.generation) + ".md",
+      "verdicts/" + std::to_string(record.round) + ".md",
       VerdictFile(request.verdict, result.actor, request.role, result.at, result.previous_state,
                   result.state, result.body_sha256, request.body));
   commit.trailers.emplace_back("Verdict", request.verdict);

@@ -219,9 +219,9 @@ IndexPtr SubsetIndex(const std::vector<WorktreeIndexEntry>& entries,
 
 }  // namespace
 
-Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo) {
+Result<LoadedGitIndex> LoadGitIndex(const store::git::Repository& repo) {
   const std::string index_path = repo.git_dir() + "/index";
-  LoadedIndex out;
+  LoadedGitIndex out;
   if (std::optional<store::git::WorktreeIndex> file = store::git::ReadWorktreeIndex(index_path)) {
     out.paths = std::move(file->paths);
     out.entries = std::move(file->entries);
@@ -285,7 +285,7 @@ Result<std::string> NormalizeRepoPath(const std::string& path) {
   return out;
 }
 
-Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, const LoadedIndex& index,
+Result<TreeRows> WorkspaceRows(const store::git::Repository& repo, const LoadedGitIndex& index,
                                Projection projection,
                                const std::vector<std::string>& intended_untracked,
                                store::git::MemoryWrites* held,

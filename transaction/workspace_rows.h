@@ -31,7 +31,7 @@ enum class Projection { kWorkspace, kStaged };
 // The entries of .git/index: from store::git::ReadWorktreeIndex (with its valid cache-tree
 // directories), or from libgit2 when that reader declines the file (split or sparse index,
 // anything unusual); then `libgit2` holds libgit2's parse and there is no cache-tree.
-struct LoadedIndex {
+struct LoadedGitIndex {
   store::git::IndexPaths paths;  // the entries' paths
   std::vector<store::git::WorktreeIndexEntry> entries;
   std::vector<store::git::CacheTreeDir> cache_tree;
@@ -40,15 +40,15 @@ struct LoadedIndex {
 
 // The repository's index, read only. Errors: `corrupted` when it is not a regular file or
 // libgit2 cannot read it either.
-Result<LoadedIndex> LoadWorkspaceIndex(const store::git::Repository& repo);
+Result<LoadedGitIndex> LoadGitIndex(const store::git::Repository& repo);
 
-// The candidate's rows from `index` (LoadWorkspaceIndex of the same repository) and the disk.
+// The candidate's rows from `index` (LoadGitIndex of the same repository) and the disk.
 // With `fold` (hashing the workspace projection: a CacheTreeFold of the same entries), a directory
 // whose rows would all be its index entries (CacheTreeFold::CleanDirs) is one folded row, and the
 // rows are to be finished with CacheTreeFold::Finish before they are compared or built. `held`
 // (may be null) must have diverted `repo`'s own handle.
 Result<store::git::TreeRows> WorkspaceRows(const store::git::Repository& repo,
-                                           const LoadedIndex& index, Projection projection,
+                                           const LoadedGitIndex& index, Projection projection,
                                            const std::vector<std::string>& intended_untracked,
                                            store::git::MemoryWrites* held,
                                            const store::git::CacheTreeFold* fold = nullptr);

@@ -48,7 +48,7 @@ bool IsTree(git_repository* repo, const git_oid& id) {
 
 }  // namespace
 
-Result<git_oid> PeelRevision(git_repository* repo, const std::string& rev, git_object_t type) {
+Result<git_oid> PeelRev(git_repository* repo, const std::string& rev, git_object_t type) {
   // Every object revparse and peel read (commits, tags, trees) is hash-checked by the view.
   GENTLE_ASSIGN_OR_RETURN(RepositoryPtr view, OpenVerifiedView(repo));
   git_object* object = nullptr;

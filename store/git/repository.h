@@ -54,7 +54,7 @@ Result<RepositoryPtr> ReopenRepository(git_repository* repo);
 // Resolves a revision expression and peels it to `type` (GIT_OBJECT_COMMIT or GIT_OBJECT_TREE);
 // `usage` when it does not resolve or does not peel (also when an object on the way does not hash
 // to its id: every object read is checked, through store/git/verified_view.h).
-Result<git_oid> PeelRevision(git_repository* repo, const std::string& rev, git_object_t type);
+Result<git_oid> PeelRev(git_repository* repo, const std::string& rev, git_object_t type);
 
 // The merge base of two commits, every commit read hash-checked (store/git/verified_view.h);
 // `usage` naming `what` when there is none.

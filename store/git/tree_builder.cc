@@ -26,7 +26,7 @@ Result<git_oid> BuildTree(git_repository* repo, const TreeRows& rows, ObjectWrit
   OdbPtr odb;  // opened on the first write
   // Written through libgit2, which hashes again (collision-detecting SHA-1) and, for a tree that
   // already exists, freshens it instead, as git's write-tree does, so that a concurrent gc's
-  // grace period starts again before the pin ref makes it reachable.
+  // grace period starts again before the history ref makes it reachable.
   const TreeEmit write = [&](const git_oid& id, const std::string& data) -> Status {
     if (!odb) {
       GENTLE_ASSIGN_OR_RETURN(odb, RepositoryOdb(repo));

@@ -13,8 +13,8 @@
 #include "store/file_io.h"
 #include "store/file_modes.h"
 #include "store/file_write.h"
-#include "store/git/pin_ref.h"
-#include "store/git/pin_ref_write.h"
+#include "store/git/review_refs.h"
+#include "store/git/review_refs_write.h"
 #include "store/history_sync.h"
 #include "store/index/database_files.h"
 #include "store/index/index_install.h"
@@ -91,7 +91,7 @@ Status RemoveIfOnlyTemps(const std::string& dir) {
 Status DropLegacyPin(const git::Repository& repo, const std::string& lineage) {
   auto tip = ReadHistoryTip(repo, lineage);
   if (!tip.ok() || !*tip || !(*tip)->legacy_pin) return Status::Ok();
-  return git::DeletePinRefUnlessLocked(repo, lineage);
+  return git::DeleteHistoryRefUnlessLocked(repo, lineage);
 }
 
 // Finishes a quarantine move whose residue is in place, or undoes one whose residue is not.
@@ -149,10 +149,10 @@ Status ResolveTombstoneFiles(const git::Repository& repo, const StoreLayout& lay
 Status ResolveResetTrash(const git::Repository& repo, const StoreLayout& layout) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> trash, ResetTrashDirs(layout));
   if (trash.empty()) return Status::Ok();
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, git::ListPinRefs(repo));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, git::ListHistoryRefs(repo));
   for (const std::string& lineage : pins) {
     if (!RecordPresent(layout, lineage))
-      GENTLE_RETURN_IF_ERROR(git::DeletePinRefUnlessLocked(repo, lineage));
+      GENTLE_RETURN_IF_ERROR(git::DeleteHistoryRefUnlessLocked(repo, lineage));
   }
   for (const std::string& dir : trash) GENTLE_RETURN_IF_ERROR(RemoveTree(dir));
   return SyncDirectory(layout.gentle_dir());
@@ -298,7 +298,7 @@ Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayou
   }
   // Histories: a tip ahead of its files is rolled back; a live lineage whose history lacks its
   // record (none at all, an old pin, a record another tool wrote) gets a `sync` commit.
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, ListPinRefs(repo));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> refs, ListHistoryRefs(repo));
   std::set<std::string> lineages(refs.begin(), refs.end());
   for (const LineageRow& row : files.rows.lineages) lineages.insert(row.lineage_id);
   ProgressPhase phase(progress, "histories levelled", lineages.size());

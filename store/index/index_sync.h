@@ -37,7 +37,7 @@ struct RebuildReport {
   size_t lineages = 0;
   size_t tombstones = 0;
   size_t quarantine = 0;
-  size_t repinned = 0;              // live lineages whose missing pin ref was rewritten
+  size_t repinned = 0;              // live lineages whose missing history ref was rewritten
   size_t recovered = 0;             // interrupted mutations finished or undone from the files
   int replaced_schema_version = 0;  // > 0: the schema_version of a newer release's index replaced
 };

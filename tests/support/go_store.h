@@ -1,5 +1,5 @@
 // BuildGoStore: a compact-v2 store as the Go gentle-ai writes it (fixtures/gostore/README.md),
-// built in a LifecycleRepo from real trees: no index.sqlite, no pin refs, files 0644. Fails the
+// built in a LifecycleRepo from real trees: no index.sqlite, no history refs, files 0644. Fails the
 // running Catch test when a git step fails.
 #ifndef GENTLE_TESTS_SUPPORT_GO_STORE_H_
 #define GENTLE_TESTS_SUPPORT_GO_STORE_H_

@@ -1,15 +1,15 @@
-#include "store/git/pin_ref_write.h"
+#include "store/git/review_refs_write.h"
 
 #include "store/file_io.h"
 #include "store/git/git_file_check.h"
 #include "store/git/git_util.h"
-#include "store/git/pin_ref.h"
+#include "store/git/review_refs.h"
 #include "store/layout.h"
 #include "store/writer_owner.h"
 
 namespace gentle::store::git {
-Status DeletePinRef(const Repository& repo, const std::string& lineage) {
-  const std::string name = StoreLayout::PinRef(lineage);
+Status DeleteHistoryRef(const Repository& repo, const std::string& lineage) {
+  const std::string name = StoreLayout::HistoryRef(lineage);
   GENTLE_RETURN_IF_ERROR(CheckRefFile(repo, name));
   git_reference* ref = nullptr;
   if (git_reference_lookup(&ref, repo.raw(), name.c_str()) != 0) return Status::Ok();
@@ -26,8 +26,8 @@ Status DeletePinRef(const Repository& repo, const std::string& lineage) {
   return Status::Ok();
 }
 
-Status DeletePinRefUnlessLocked(const Repository& repo, const std::string& lineage) {
-  Status deleted = DeletePinRef(repo, lineage);
+Status DeleteHistoryRefUnlessLocked(const Repository& repo, const std::string& lineage) {
+  Status deleted = DeleteHistoryRef(repo, lineage);
   if (deleted.code() == Code::kBusy) return Status::Ok();
   return deleted;
 }

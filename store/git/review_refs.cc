@@ -1,4 +1,4 @@
-#include "store/git/pin_ref.h"
+#include "store/git/review_refs.h"
 
 #include <algorithm>
 
@@ -9,8 +9,8 @@
 
 namespace gentle::store::git {
 
-Result<std::vector<std::string>> ListPinRefs(const Repository& repo) {
-  const std::string prefix = StoreLayout::PinRef("");
+Result<std::vector<std::string>> ListHistoryRefs(const Repository& repo) {
+  const std::string prefix = StoreLayout::HistoryRef("");
   GENTLE_RETURN_IF_ERROR(CheckRefFiles(repo, prefix));
   git_reference_iterator* it = nullptr;
   if (git_reference_iterator_glob_new(&it, repo.raw(), (prefix + "*").c_str()) != 0) {
@@ -28,7 +28,7 @@ Result<std::vector<std::string>> ListPinRefs(const Repository& repo) {
 }
 
 std::string LineageOfRef(const std::string& name) {
-  const std::string prefix = StoreLayout::PinRef("");
+  const std::string prefix = StoreLayout::HistoryRef("");
   if (name.compare(0, prefix.size(), prefix) != 0) return "";
   return name.substr(prefix.size());
 }

@@ -2,9 +2,9 @@
 // earlier builds wrote there a single deterministic "pin" commit whose tree holds only "base" and
 // "candidate", which the next write replaces. Either way the ref keeps every object the lineage
 // needs from `git gc`. This header lists the refs and names the answer when one is locked;
-// deleting an old pin is store/git/pin_ref_write.h, in the store's write target.
-#ifndef GENTLE_STORE_GIT_PIN_REF_H_
-#define GENTLE_STORE_GIT_PIN_REF_H_
+// deleting an old pin is store/git/review_refs_write.h, in the store's write target.
+#ifndef GENTLE_STORE_GIT_REVIEW_REFS_H_
+#define GENTLE_STORE_GIT_REVIEW_REFS_H_
 
 #include <string>
 #include <vector>
@@ -15,7 +15,7 @@
 namespace gentle::store::git {
 
 // Lineage ids of every refs/gentle-ai/reviews/* ref, sorted.
-Result<std::vector<std::string>> ListPinRefs(const Repository& repo);
+Result<std::vector<std::string>> ListHistoryRefs(const Repository& repo);
 
 // The answer when libgit2 finds the lock of ref `name` (or packed-refs.lock) taken: `busy`, with
 // the ref's lineage and the lock file in details["lock"], never `internal`. A lock this store's
@@ -28,4 +28,4 @@ std::string LineageOfRef(const std::string& name);
 
 }  // namespace gentle::store::git
 
-#endif  // GENTLE_STORE_GIT_PIN_REF_H_
+#endif  // GENTLE_STORE_GIT_REVIEW_REFS_H_
