@@ -18,6 +18,7 @@
 #include "tests/support/git_oracle.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
+#include "tests/support/strace_kill.h"
 #include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
@@ -74,7 +75,7 @@ struct Traced {
 Traced RunTraced(const LifecycleRepo& repo, const std::vector<std::string>& args, bool lowered) {
   TempDir dir;
   const std::string trace = dir.path() + "/execve";
-  Env env;
+  Env env = TracedCommandEnv();  // LeakSanitizer cannot run under strace's ptrace
   if (lowered) env["GENTLE_GIT_SECTION_MIN_BYTES"] = std::to_string(kMiB);
   Traced out;
   out.run =
