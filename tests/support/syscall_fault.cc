@@ -136,23 +136,8 @@ std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
   return out;
 }
 
-std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit) {
-  if (calls.size() <= limit || limit < 2) return calls;
-  std::vector<StoreCall> out;
-  size_t last = calls.size();
-  for (size_t i = 0; i < limit; ++i) {
-    const size_t at = (i * (calls.size() - 1) + (limit - 1) / 2) / (limit - 1);
-    if (at == last) continue;
-    out.push_back(calls[at]);
-    last = at;
-  }
-  return out;
-}
-
 size_t SweepRunsPerSyscall(size_t full) {
-  const char* sample = std::getenv("GENTLE_SANITIZER_BUILD");
-  if (sample != nullptr && std::string(sample) == "1") return std::min(full, kSanitizerSampleRuns);
-  return full;
+  return SanitizerBuild() ? std::min(full, kSanitizerSampleRuns) : full;
 }
 
 StoreCopy::StoreCopy(const LifecycleRepo& repo)

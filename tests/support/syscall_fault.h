@@ -21,6 +21,7 @@
 
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
+#include "tests/support/sanitizer_sample.h"
 
 namespace gentle::testing {
 
@@ -43,14 +44,12 @@ std::vector<StoreCall> TraceStoreCalls(const LifecycleRepo& repo,
                                        const std::string& under, RunResult* run,
                                        const Env& env = {});
 
-// At most `limit` of `calls`, spread evenly over them, the first and the last always included.
-std::vector<StoreCall> SpreadSample(const std::vector<StoreCall>& calls, size_t limit);
-
 // How many calls of one system call a sweep kills: `full` in the normal build, and
-// kSanitizerSampleRuns (the first, the last and two between) when GENTLE_SANITIZER_BUILD=1, which
-// CTest sets in a sanitizer build (tests/CMakeLists.txt): there the sweep looks for memory errors
-// on the recovery paths, and the normal build's full sweep proves the recovery itself.
-inline constexpr size_t kSanitizerSampleRuns = 4;
+// kSanitizerSampleRuns (the first and the last, tests/support/sanitizer_sample.h) when
+// GENTLE_SANITIZER_BUILD=1, which CTest sets in a sanitizer build (tests/CMakeLists.txt): there the
+// sweep looks for memory errors on the recovery paths, and the normal build's full sweep proves the
+// recovery itself.
+inline constexpr size_t kSanitizerSampleRuns = 2;
 size_t SweepRunsPerSyscall(size_t full);
 
 // The repository at `repo.root()` as it is now, kept beside it (`<root>.saved`, with `cp -a`).
