@@ -9,26 +9,17 @@
 #include "cli/render.h"
 #include "cli/round_comment.h"
 #include "export/posted_comment.h"
+#include "store/named_file.h"
 
 namespace gentle::cli {
 namespace {
 
-// At most kMaxCommentInputBytes + 1 bytes of `path` ("-": stdin), so an oversized input is
-// refused without reading all of it.
+// At most kMaxCommentInputBytes + 1 bytes of `path` ("-": stdin), so that ParseComment refuses
+// an oversized input by its size without reading all of it.
 Result<std::string> ReadBounded(const std::string& path) {
-  const size_t limit = exporter::kMaxCommentInputBytes + 1;
-  std::string text;
-  std::FILE* in = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (in == nullptr) return Status(Code::kUsage, "cannot read " + path);
-  char buffer[65536];
-  while (text.size() < limit) {
-    const size_t n = std::fread(buffer, 1, std::min(sizeof buffer, limit - text.size()), in);
-    if (n == 0) break;
-    text.append(buffer, n);
-  }
-  const bool failed = std::ferror(in) != 0;
-  if (in != stdin) std::fclose(in);
-  if (failed) return Status(Code::kUsage, "cannot read " + path);
+  auto text = store::ReadNamedInput(path, exporter::kMaxCommentInputBytes + 1);
+  if (!text.ok())
+    return Status(Code::kUsage, "cannot read " + path + ": " + text.status().message());
   return text;
 }
 

@@ -10,6 +10,7 @@
 #include "loop/pr_key.h"
 #include "loop/seen_ledger.h"
 #include "store/git/repository.h"
+#include "store/named_file.h"
 #include "watch/poster.h"
 
 namespace gentle::cli {
@@ -21,20 +22,10 @@ using Json = nlohmann::ordered_json;
 // newline optional; at most loop::kMaxContextBytes. An empty line, a CR or anything but an id is
 // `usage`.
 Result<std::vector<loop::SeenId>> ReadIdsFile(const std::string& path) {
-  std::FILE* in = path == "-" ? stdin : std::fopen(path.c_str(), "rb");
-  if (in == nullptr) return Status(Code::kUsage, "--ids-file " + path + ": cannot be read");
-  std::string text;
-  char buffer[65536];
-  const size_t limit = loop::kMaxContextBytes + 1;
-  while (text.size() < limit) {
-    const size_t n = std::fread(buffer, 1, std::min(sizeof buffer, limit - text.size()), in);
-    if (n == 0) break;
-    text.append(buffer, n);
-  }
-  const bool failed = std::ferror(in) != 0;
-  if (in != stdin) std::fclose(in);
-  if (failed) return Status(Code::kUsage, "--ids-file " + path + ": cannot be read");
-  if (text.size() >= limit) return Status(Code::kUsage, "--ids-file " + path + ": over 64 MiB");
+  auto read = store::ReadNamedInput(path, loop::kMaxContextBytes);
+  if (!read.ok())
+    return Status(Code::kUsage, "--ids-file " + path + ": " + read.status().message());
+  const std::string& text = *read;
   std::vector<loop::SeenId> ids;
   size_t start = 0, line = 1;
   while (start < text.size()) {

@@ -10,7 +10,7 @@
 //
 // Who approved comes from the history: the newest commit of the first-parent chain from the tip
 // that is a `verdict` commit to state `approved` with the record's revision, and its
-// `verdicts/<generation>.md` front matter (verdict, actor, role). The walk passes only commits of
+// `verdicts/<round>.md` front matter (verdict, actor, role). The walk passes only commits of
 // the same revision (a burn, a sync of that record). A record approved without such a history (by
 // the Go gentle-ai) has `actor`, `role` and `history_commit` null. The predicate says where the
 // history came from (`source`) and whether its approval commit is signed (`signed`): an unsigned

@@ -14,12 +14,12 @@
 //
 // Rounds (docs/loop.md): the export is of the lineage's current round, the record's
 // `current_snapshot` (for a one-round lineage the initial one), and names it (`round`, the record's
-// generation). With `round` it is round N's snapshot, read from the lineage's history
+// `generation`). With `round` it is round N's snapshot, read from the lineage's history
 // (export/round_record.h: the local history, a verified fetched one, or a burned lineage's history
 // that keeps its burn commit, reported with state `consumed` and applicability `unrelated`),
 // derived and checked exactly as the current round; the envelope then also names
 // `round_revision`, the record revision of that round's newest history commit. A round < 1 is
-// `usage`; one above the current generation or absent from the history `not_found`.
+// `usage`; one above the current round or absent from the history `not_found`.
 #ifndef GENTLE_EXPORT_CONTEXT_EXPORT_H_
 #define GENTLE_EXPORT_CONTEXT_EXPORT_H_
 

@@ -3,7 +3,7 @@
 //
 // The timeline comes from the lineage's history (store/history_ref.h), verified whole before
 // anything is read from it (store/history_chain.h VerifyHistoryChain: each record's revision,
-// generations rising, trees present): the local history ref when there is one, else, for a lineage
+// rounds rising, trees present): the local history ref when there is one, else, for a lineage
 // the local store does not know, the history fetched from a remote (store/fetched_lineage.h:
 // one history, verified whole, or `ambiguous`; `source` names the remote). Burned (`consumed`)
 // and abandoned (`retired`) lineages show their terminal commit. A lineage the store holds without
@@ -18,7 +18,7 @@
 // signature an allowed signer accepts: export/approval_signature.h) or `untrusted` (with the
 // reason).
 //
-// One round per record generation: the newest record of that generation in the history, its
+// One entry per round: the newest record of that round in the history, its
 // current snapshot, and the round's frozen diff derived exactly as export-context derives it
 // (export/derivation.h DeriveContext: same engine, same checks, same bytes), with the patch's
 // sha256. A round over the byte budget keeps the `budget_exceeded` refusal instead of a diff; every
@@ -35,6 +35,7 @@
 #include <vector>
 
 #include "export/derivation.h"
+#include "store/history_verb.h"
 #include "store/snapshot.h"
 #include "store/status.h"
 
@@ -49,7 +50,10 @@ struct ShowEvent {
   std::string verdict, actor, role, body;
   std::string signature;  // unsigned | signed | verified | untrusted; empty unless a verdict
   std::string signer;     // verified: the principal; untrusted: the reason
-  bool HasVerdict() const { return verb == "verdict" || verb == "co-approve"; }
+  bool HasVerdict() const {
+    return store::IsHistoryVerb(verb, store::HistoryVerb::kVerdict) ||
+           store::IsHistoryVerb(verb, store::HistoryVerb::kCoApprove);
+  }
 };
 
 // A derived diff, or the budget refusal that stands in for it.

@@ -6,7 +6,7 @@
 // history, the verified fetched history of a fetched-only lineage (`source`), or, for a burned
 // lineage, the local or fetched history that keeps its terminal burn commit (`consumed` set; the
 // record is then the approved record that burn commit holds). The current record and its
-// generation come from the store (or the fetched history) as LoadForRead answers; the tip is the
+// round come from the store (or the fetched history) as LoadForRead answers; the tip is the
 // history ref's commit (nullopt: a lineage whose history has no ref, as a Go-written one). An
 // unknown lineage is `not_found`, an abandoned one `retired`, a burn without a history (or with an
 // old single-commit pin only) `consumed`; the other LoadForRead refusals stand.
@@ -14,12 +14,12 @@
 // FindRoundCommit: the newest commit on the first-parent chain from `tip` whose record has
 // generation `generation` (and, when `verb` is given, whose subject's verb is `verb`), with that
 // record parsed and verified; nullopt when there is none. The walk stops at an old single-commit
-// pin, at the root, or at the first record of a lower generation (generations never fall from the
+// pin, at the root, or at the first record of a lower round (rounds never fall from the
 // root to the tip, section 11). A commit whose record does not parse or verify is `corrupted`.
 //
-// RoundRecordOf: the record of round `round` (a record generation) of `history`: the current
-// record for its own generation (so a lineage without a history ref still has its current round),
-// else FindRoundCommit's. `not_found` (details: round) above the current generation or when the
+// RoundRecordOf: the record of round `round` (the record's `generation`) of `history`: the current
+// record for its own round (so a lineage without a history ref still has its current round),
+// else FindRoundCommit's. `not_found` (details: round) above the current round or when the
 // history holds no commit of that round.
 #ifndef GENTLE_EXPORT_ROUND_RECORD_H_
 #define GENTLE_EXPORT_ROUND_RECORD_H_

@@ -1,12 +1,12 @@
 #include "loop/context_ids.h"
 
-#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <utility>
 
 #include "forge/review_context.h"
 #include "loop/comment_id.h"
+#include "store/named_file.h"
 #include "store/strict_json.h"
 
 namespace gentle::loop {
@@ -95,24 +95,13 @@ Result<std::vector<SeenId>> ParseContextIds(std::string_view text, const std::st
 }
 
 Result<std::vector<SeenId>> ReadContextIds(const std::string& path) {
-  std::FILE* in = std::fopen(path.c_str(), "rb");
-  if (in == nullptr) {
-    return Status(Code::kUsage, "context " + path + ": cannot be read").WithDetail("file", path);
+  // One byte past the limit is read, so that ParseContextIds refuses a larger file by its size.
+  auto text = store::ReadNamedFile(path, kMaxContextBytes + 1);
+  if (!text.ok()) {
+    return Status(Code::kUsage, "context " + path + ": " + text.status().message())
+        .WithDetail("file", path);
   }
-  std::string text;
-  char buffer[65536];
-  while (text.size() <= kMaxContextBytes) {
-    const size_t n =
-        std::fread(buffer, 1, std::min(sizeof buffer, kMaxContextBytes + 1 - text.size()), in);
-    if (n == 0) break;
-    text.append(buffer, n);
-  }
-  const bool failed = std::ferror(in) != 0;
-  std::fclose(in);
-  if (failed) {
-    return Status(Code::kUsage, "context " + path + ": cannot be read").WithDetail("file", path);
-  }
-  return ParseContextIds(text, path);
+  return ParseContextIds(*text, path);
 }
 
 }  // namespace gentle::loop

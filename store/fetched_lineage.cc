@@ -2,6 +2,7 @@
 
 #include "store/catalog.h"
 #include "store/file_io.h"
+#include "store/history_verb.h"
 
 namespace gentle::store {
 
@@ -34,14 +35,14 @@ Result<std::optional<FetchedLineage>> ReadFetchedLineage(const git::Repository& 
 
 Status TerminalAnswer(const FetchedLineage& fetched, const std::string& lineage) {
   const std::string& tip = fetched.chain.tip().id;
-  if (fetched.chain.terminal == "burn") {
+  if (store::IsHistoryVerb(fetched.chain.terminal, store::HistoryVerb::kBurn)) {
     return Status(Code::kConsumed, "lineage " + lineage + " was burned (history fetched from " +
                                        fetched.remote + ")")
         .WithLineage(lineage)
         .WithDetail("source", fetched.remote)
         .WithDetail("tip", tip);
   }
-  if (fetched.chain.terminal == "abandon") {
+  if (store::IsHistoryVerb(fetched.chain.terminal, store::HistoryVerb::kAbandon)) {
     return Status(Code::kRetired, "lineage " + lineage + " was retired (history fetched from " +
                                       fetched.remote + ")")
         .WithLineage(lineage)

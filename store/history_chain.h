@@ -11,7 +11,7 @@
 //   - the State trailer is the record's state (`consumed` on a burn, `retired` on an abandon);
 //   - the `base` and `candidate` entries are the record's current snapshot trees, and both trees
 //     are in the object database;
-//   - generations never fall from the root to the tip; only the tip may be terminal; a burn holds
+//   - rounds never fall from the root to the tip; only the tip may be terminal; a burn holds
 //     an approved record and tombstone.json, an abandon holds reclaim-record.json;
 //   - every commit above the local history's tip is a transition the verbs could make from its
 //     parent (store/history_replay.h), so a history cannot launder a state nobody reached.

@@ -9,6 +9,7 @@
 #include "store/file_io.h"
 #include "store/history_ref.h"
 #include "store/history_verb.h"
+#include "store/json_member.h"
 #include "store/strict_json.h"
 #include "store/tombstone.h"
 
@@ -28,12 +29,13 @@ Status Damaged(const std::string& lineage, const std::string& why) {
 Status FromTombstone(const StoreLayout& layout, const std::string& lineage,
                      const std::string& bytes) {
   auto doc = ParseStrictJsonFile(bytes, 1, "tombstone.json of " + lineage);
-  if (!doc.ok() || !doc->is_object() || !(*doc)["repository"].is_string() ||
-      !(*doc)["target"].is_string()) {
+  const auto string = nlohmann::json::value_t::string;
+  if (!doc.ok() || !doc->is_object() || TypedMember(*doc, "repository", string) == nullptr ||
+      TypedMember(*doc, "target", string) == nullptr) {
     return Damaged(lineage, "the burn commit of " + lineage + " holds no readable tombstone.json");
   }
-  const std::string repository = (*doc)["repository"].get<std::string>();
-  const std::string target = (*doc)["target"].get<std::string>();
+  const std::string repository = StringMember(*doc, "repository");
+  const std::string target = StringMember(*doc, "target");
   if (!IsSha256Id(repository) || !IsSha256Id(target)) {
     return Damaged(lineage, "the burn commit of " + lineage +
                                 " holds a tombstone.json with a malformed repository or target");

@@ -2,8 +2,8 @@
 // history, one commit per successful mutation, each with the previous as its parent.
 //
 // A commit's tree: `base` and `candidate` (the snapshot trees of that revision),
-// `review-state.json` (the record file of that revision, byte for byte), `verdicts/<generation>.md`
-// (the verdict bodies; carried forward from the parent, a new verdict of the same generation
+// `review-state.json` (the record file of that revision, byte for byte), `verdicts/<round>.md`
+// (the verdict bodies; carried forward from the parent, a new verdict of the same round
 // replaces the file, the parent keeps the old one), on a co-approval commit `co-approval.md` (its
 // own APPROVE, in the verdict file's format; never carried to a child), and on a terminal commit
 // `tombstone.json` (burn) or `reclaim-record.json` (abandon). Message: "<verb> <lineage>", a blank
@@ -41,6 +41,7 @@
 #include <vector>
 
 #include "store/git/repository.h"
+#include "store/history_verb.h"
 #include "store/status.h"
 
 namespace gentle::store {
@@ -61,7 +62,7 @@ inline constexpr std::string_view kCoApproveVerb = "co-approve";
 //   - the commit object (message, trailers, signature) and the trees (the commit's tree and its
 //     verdicts/): kMaxHistoryObjectBytes;
 //   - review-state.json: kMaxRecordBytes (store/record.h), as the record file;
-//   - verdicts/<generation>.md and co-approval.md: kMaxHistoryVerdictBytes (a body of at most
+//   - verdicts/<round>.md and co-approval.md: kMaxHistoryVerdictBytes (a body of at most
 //     1 MiB, the --body-file limit, plus the front matter);
 //   - context.json: kMaxHistoryContextBytes (the --context file limit);
 //   - tombstone.json: kMaxTombstoneBytes, reclaim-record.json: kMaxAuditBytes, as their files.
@@ -84,7 +85,7 @@ struct HistoryCommitSpec {
   std::string at;          // RFC 3339
   std::string created_at;  // RFC 3339 or empty
   // Top-level files beside review-state.json (tombstone.json, reclaim-record.json) and
-  // "verdicts/<generation>.md".
+  // "verdicts/<round>.md".
   std::vector<std::pair<std::string, std::string>> files;
   std::vector<std::pair<std::string, std::string>> trailers;  // after the common ones
   // Signs the unsigned commit's bytes: the armored signature for its gpgsig header.
@@ -108,7 +109,7 @@ struct HistoryCommit {
   std::string round, context_digest, context_unavailable;
   std::string verdict;  // a verdict commit's Verdict trailer ("" when absent)
   std::string base_tree, candidate_tree;
-  bool terminal() const { return verb == "burn" || verb == "abandon"; }
+  bool terminal() const { return IsTerminalVerb(verb); }
 };
 
 std::string HistoryRefName(const std::string& lineage);

@@ -5,15 +5,15 @@
 // the replay checks the step from each commit's parent to it: a commit is accepted only as a
 // transition the verbs could have made from its parent's record. The table, from the verbs'
 // own checks (transaction/):
-//   start       only the root: generation 1, `reviewing`, its initial snapshot its current one;
+//   start       only the root: round 1, `reviewing`, its initial snapshot its current one;
 //   verdict     from `reviewing` or `correction_required`; the Verdict trailer names one of
 //               APPROVE, REQUEST_CHANGES, NEEDS_DISCUSSION, FIXED, NO_CHANGES and the record's
-//               state is VerdictTarget's; generation and both snapshots are the parent's (a
+//               state is VerdictTarget's; round and both snapshots are the parent's (a
 //               verdict never moves a tree). An APPROVE in a round whose start or revise commit
 //               carries Context-Unavailable is refused, as the verdict verb refuses it;
-//   revise      only from `correction_required`: the next generation, `reviewing`, the same
+//   revise      only from `correction_required`: the next round, `reviewing`, the same
 //               initial snapshot and a current snapshot that is not the parent's;
-//   invalidate  only from `reviewing` in generation 1: `invalidated`, snapshots kept;
+//   invalidate  only from `reviewing` in round 1: `invalidated`, snapshots kept;
 //   co-approve  only from `approved`: a further APPROVE by another actor (docs/format.md,
 //               "Co-approvals"), holding the parent's record (the same blob) and trees;
 //   burn        only from `approved`, holding the parent's record (the same revision);

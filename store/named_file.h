@@ -8,6 +8,9 @@
 // file that grew meanwhile). On failure kUsage, the message the reason alone ("not a regular
 // file", "larger than N bytes", "cannot read the file: <errno text>") for the caller to prefix
 // with its flag and the path.
+//
+// ReadNamedInput: ReadNamedFile, except that "-" reads standard input (whatever it is: a pipe, a
+// terminal, a file), at most max_bytes + 1 bytes of it, with the same refusals.
 #ifndef GENTLE_STORE_NAMED_FILE_H_
 #define GENTLE_STORE_NAMED_FILE_H_
 
@@ -19,6 +22,7 @@
 namespace gentle::store {
 
 Result<std::string> ReadNamedFile(const std::string& path, size_t max_bytes);
+Result<std::string> ReadNamedInput(const std::string& path, size_t max_bytes);
 
 }  // namespace gentle::store
 

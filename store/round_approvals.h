@@ -7,7 +7,7 @@
 // and returns, oldest first:
 //   - the newest `verdict` commit whose State trailer is `approved` and whose review-state.json
 //     verifies as an approved record of `lineage` with revision `revision`; its actor and role
-//     from verdicts/<generation>.md (kind kVerdict);
+//     from verdicts/<round>.md (kind kVerdict);
 //   - every `co-approve` commit above it (or, with no such verdict commit: a record approved by
 //     another tool and synced, every co-approve commit of the revision); actor and role from its
 //     co-approval.md (kind kCoApproval).

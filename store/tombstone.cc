@@ -5,6 +5,7 @@
 #include "store/digests.h"
 #include "store/file_io.h"
 #include "store/go_marshal.h"
+#include "store/json_member.h"
 #include "store/lineage_id.h"
 #include "store/strict_json.h"
 
@@ -39,18 +40,17 @@ Result<index::TombstoneRow> ParseTombstone(std::string_view bytes, std::string_v
                           ParseStrictJsonFile(bytes, 1, "tombstone " + std::string(key)));
   if (!doc.is_object() || doc.size() != 4) return corrupted("is not a tombstone object");
   for (const char* field : {"schema", "repository", "target", "lineage"}) {
-    if (!doc.contains(field) || !doc[field].is_string()) {
+    if (TypedMember(doc, field, nlohmann::json::value_t::string) == nullptr) {
       return corrupted(std::string("lacks \"") + field + "\"");
     }
   }
   index::TombstoneRow row;
   row.key = std::string(key);
-  row.lineage_id = doc["lineage"].get<std::string>();
-  row.target_identity = doc["target"].get<std::string>();
-  row.repository = doc["repository"].get<std::string>();
+  row.lineage_id = StringMember(doc, "lineage");
+  row.target_identity = StringMember(doc, "target");
+  row.repository = StringMember(doc, "repository");
   row.status = index::RowStatus::kCommitted;
-  if (doc["schema"].get<std::string>() != kTombstoneSchema)
-    return corrupted("has a foreign schema");
+  if (StringMember(doc, "schema") != kTombstoneSchema) return corrupted("has a foreign schema");
   if (!IsSha256Id(row.repository) || !IsSha256Id(row.target_identity)) {
     return corrupted("has a malformed repository or target");
   }

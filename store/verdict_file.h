@@ -1,4 +1,4 @@
-// The verdict file of a history commit, `verdicts/<generation>.md` (docs/format.md, "The history
+// The verdict file of a history commit, `verdicts/<round>.md` (docs/format.md, "The history
 // tree"), read back: a front matter between two `---` lines, one `key: <JSON string>` per line
 // (verdict, actor, role, at, from_state, to_state, body_sha256), then the body.
 // transaction/history_writer.h writes it (VerdictFile).

@@ -1,8 +1,8 @@
 // A FIFO in place of a file the store reads (a record, a lock file, a tombstone, an audit record,
 // git's index), of a file libgit2 opens (a history ref, packed-refs, a loose object) or of the
-// --envelope or --body-file argument: opening it must not wait for a writer that never comes. Every
-// command answers at once with a code (Hostile() kills a hang, which fails the test), and nothing
-// in .git changes.
+// --envelope, --body-file, --context, --ids-file or parse-comment argument: opening it must not
+// wait for a writer that never comes. Every command answers at once with a code (Hostile() kills a
+// hang, which fails the test), and nothing in .git changes.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -213,6 +213,26 @@ TEST_CASE("a FIFO - a directory or an oversized file as --body-file is usage at 
   ExpectOutcome({"review", "verdict", "--lineage", f.lineage, "--verdict", "APPROVE", "--actor",
                  "ana", "--role", "reviewer", "--body-file", big},
                 f.repo, 0, "", {}, {""});
+}
+
+TEST_CASE("a FIFO or a directory as a seen or parse-comment input file is usage at once") {
+  StoreFixture f;
+  const std::string fifo = f.tmp.path() + "/input.fifo";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::string pr = "github:acme/webapp#47";
+  for (const std::string& file : {fifo, f.tmp.path()}) {
+    INFO(file);
+    nlohmann::json context = ExpectOutcome({"review", "seen", "new", "--pr", pr, "--context", file},
+                                           f.repo, 2, "usage", {}, {}, 10);
+    CHECK(context["error"]["message"] == "context " + file + ": not a regular file");
+    CHECK(context["error"]["details"]["file"] == file);
+    nlohmann::json ids = ExpectOutcome({"review", "seen", "add", "--pr", pr, "--ids-file", file},
+                                       f.repo, 2, "usage", {}, {}, 10);
+    CHECK(ids["error"]["message"] == "--ids-file " + file + ": not a regular file");
+    nlohmann::json comment =
+        ExpectOutcome({"review", "parse-comment", file}, f.repo, 2, "usage", {}, {}, 10);
+    CHECK(comment["error"]["message"] == "cannot read " + file + ": not a regular file");
+  }
 }
 
 }  // namespace gentle::testing

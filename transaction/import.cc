@@ -296,8 +296,10 @@ Result<ImportResult> Import(const ImportRequest& request) {
   const bool local_record = entry == LocalEntry::kRecord;
   // A local record is the tip's (the history was levelled above); a local tombstone or audit
   // record is an import of this same ending that stopped before its ref moved.
-  const bool resumes = (entry == LocalEntry::kConsumed && chain.terminal == "burn") ||
-                       (entry == LocalEntry::kRetired && chain.terminal == "abandon");
+  const bool resumes = (entry == LocalEntry::kConsumed &&
+                        store::IsHistoryVerb(chain.terminal, store::HistoryVerb::kBurn)) ||
+                       (entry == LocalEntry::kRetired &&
+                        store::IsHistoryVerb(chain.terminal, store::HistoryVerb::kAbandon));
   if ((local_record && !local) || (entry != LocalEntry::kNone && !local_record && !resumes)) {
     return Diverged(lineage, local ? local->id : "", fetched.tip,
                     local_record ? "a local record without a history"
@@ -323,9 +325,9 @@ Result<ImportResult> Import(const ImportRequest& request) {
       store::EncodeProvenance(lineage, fetched.remote, fetched.tip), store::kRecordFileMode));
   if (entry == LocalEntry::kRetired) {
     GENTLE_RETURN_IF_ERROR(MoveRef(*scope, lineage, from, chain.tip().id));
-  } else if (chain.terminal == "burn") {
+  } else if (store::IsHistoryVerb(chain.terminal, store::HistoryVerb::kBurn)) {
     GENTLE_RETURN_IF_ERROR(ImportBurn(scope.get(), chain, from, local_record));
-  } else if (chain.terminal == "abandon") {
+  } else if (store::IsHistoryVerb(chain.terminal, store::HistoryVerb::kAbandon)) {
     GENTLE_RETURN_IF_ERROR(ImportAbandon(scope.get(), chain, from, local_record));
   } else {
     GENTLE_RETURN_IF_ERROR(ImportLive(scope.get(), chain, from));

@@ -8,6 +8,7 @@
 #include "store/fetched_lineage.h"
 #include "store/file_io.h"
 #include "store/git/repository.h"
+#include "store/history_verb.h"
 #include "store/index/index_reader.h"
 #include "store/layout.h"
 #include "store/provenance.h"
@@ -116,9 +117,9 @@ Result<std::vector<LineageSummary>> FetchedOnly(const store::git::Repository& re
                             store::ReadFetchedLineage(repo, h.lineage));
     if (!fetched) continue;
     LineageSummary s;
-    if (fetched->chain.terminal == "burn") {
+    if (store::IsHistoryVerb(fetched->chain.terminal, store::HistoryVerb::kBurn)) {
       s = Recordless(h.lineage, ListState::kConsumed, "");
-    } else if (fetched->chain.terminal == "abandon") {
+    } else if (store::IsHistoryVerb(fetched->chain.terminal, store::HistoryVerb::kAbandon)) {
       s = Recordless(h.lineage, ListState::kRetired, "");
     } else {
       s = SummaryOf(

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "store/json_member.h"
+
 namespace gentle::transaction {
 
 Selector RecordedSelector(const store::RecordView& record) {
@@ -13,8 +15,8 @@ Selector RecordedSelector(const store::RecordView& record) {
   try {
     auto state = nlohmann::json::parse(record.compact_state);
     const auto& s = state.at("initial_atomic_start").at("selector");
-    if (s.contains("base") && s["base"].is_string()) selector.base = s["base"];
-    if (s.contains("head") && s["head"].is_string()) selector.head = s["head"];
+    selector.base = store::StringMember(s, "base");
+    selector.head = store::StringMember(s, "head");
   } catch (const std::exception&) {
     // No recorded selector: base-diff and commit-range cannot be recomputed.
   }

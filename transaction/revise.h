@@ -47,7 +47,7 @@ struct ReviseResult {
   std::string revision;
   std::string previous_state;
   std::string state;
-  int64_t round = 0;  // the new generation
+  int64_t round = 0;  // the new round
   std::string target_identity;
   size_t changed_path_count = 0;
 };

@@ -170,7 +170,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   state["state"] = result.state;
   GENTLE_ASSIGN_OR_RETURN(result.actor, ActorOf(scope->repo, request, signer));
 
-  // The body, actor, role and time live in the history commit (verdicts/<generation>.md), which
+  // The body, actor, role and time live in the history commit (verdicts/<round>.md), which
   // is durable before the record is written: a committed verdict never loses its body.
   store::HistoryCommitSpec commit;
   commit.at = result.at;

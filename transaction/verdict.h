@@ -25,7 +25,7 @@
 // true (details: round, reason, config); a value that is not a boolean is `usage`. The other
 // verdicts stand. The record holds only gentle-ai's CompactState members (store/compact_state.h);
 // the verdict itself (body, actor, role, time, from and to state) is the history commit's
-// verdicts/<generation>.md, written before the record.
+// verdicts/<round>.md, written before the record.
 #ifndef GENTLE_TRANSACTION_VERDICT_H_
 #define GENTLE_TRANSACTION_VERDICT_H_
 
