@@ -7,6 +7,7 @@
 #include "store/file_io.h"
 #include "store/go_json.h"
 #include "store/go_marshal.h"
+#include "store/json_member.h"
 #include "store/selector_kind.h"
 #include "store/strict_json.h"
 
@@ -86,13 +87,23 @@ std::string_view RawMember(std::string_view text, std::string_view name) {
 }
 
 const Json& Require(const Json& object, const char* key, Json::value_t type, const char* where) {
-  auto it = object.find(key);
-  if (it == object.end()) throw Malformed{std::string(where) + " lacks \"" + key + "\""};
-  if (it->type() != type &&
-      !(type == Json::value_t::number_integer && it->type() == Json::value_t::number_unsigned)) {
+  MemberFault fault = MemberFault::kNone;
+  const Json* member = TypedMember(object, key, type, &fault);
+  if (fault == MemberFault::kAbsent) {
+    throw Malformed{std::string(where) + " lacks \"" + key + "\""};
+  }
+  if (member == nullptr) throw Malformed{std::string(where) + " has a malformed \"" + key + "\""};
+  return *member;
+}
+
+// The member when present, nullptr when absent; present with another type is malformed.
+const Json* Optional(const Json& object, const char* key, Json::value_t type, const char* where) {
+  MemberFault fault = MemberFault::kNone;
+  const Json* member = TypedMember(object, key, type, &fault);
+  if (fault == MemberFault::kWrongType) {
     throw Malformed{std::string(where) + " has a malformed \"" + key + "\""};
   }
-  return *it;
+  return member;
 }
 
 std::string RequireString(const Json& object, const char* key, const char* where) {
@@ -132,25 +143,21 @@ Snapshot ParseSnapshot(const Json& state, const char* key) {
   const Json& j = Require(state, key, Json::value_t::object, "state");
   Snapshot s;
   s.kind = RequireString(j, "kind", key);
-  if (auto it = j.find("projection"); it != j.end()) {
-    if (!it->is_string()) throw Malformed{std::string(key) + " has a malformed \"projection\""};
-    s.projection = it->get<std::string>();
+  if (const Json* projection = Optional(j, "projection", Json::value_t::string, key)) {
+    s.projection = projection->get<std::string>();
     if (s.projection == "workspace") s.projection.clear();
     if (!s.projection.empty() && s.projection != "staged") {
       throw Malformed{std::string(key) + " has an unknown projection"};
     }
   }
-  if (auto it = j.find("unborn_head"); it != j.end()) {
-    if (!it->is_boolean()) throw Malformed{std::string(key) + " has a malformed \"unborn_head\""};
-    s.unborn_head = it->get<bool>();
+  if (const Json* unborn = Optional(j, "unborn_head", Json::value_t::boolean, key)) {
+    s.unborn_head = unborn->get<bool>();
   }
   s.base_tree = RequireString(j, "base_tree", key);
   s.candidate_tree = RequireString(j, "candidate_tree", key);
   s.paths_digest = RequireString(j, "paths_digest", key);
   s.intended_untracked = StringArray(j, "intended_untracked", key, false);
-  if (auto it = j.find("intended_untracked_proof"); it != j.end() && it->is_string()) {
-    s.intended_untracked_proof = it->get<std::string>();
-  }
+  s.intended_untracked_proof = StringMember(j, "intended_untracked_proof");
   s.ledger_ids = StringArray(j, "ledger_ids", key, false);
   s.paths = StringArray(j, "paths", key, true);
   s.identity = RequireString(j, "identity", key);
@@ -222,14 +229,9 @@ Result<RecordView> ParseRecordFile(std::string_view bytes, std::string_view expe
     view.state = RequireString(state, "state", "state");
     view.initial_snapshot = ParseSnapshot(state, "initial_snapshot");
     view.current_snapshot = ParseSnapshot(state, "current_snapshot");
-    if (auto it = state.find("created_at"); it != state.end() && it->is_string()) {
-      view.created_at = it->get<std::string>();
-    }
-    if (auto start = state.find("initial_atomic_start");
-        start != state.end() && start->is_object()) {
-      if (auto it = start->find("worktree_identity"); it != start->end() && it->is_string()) {
-        view.worktree_identity = it->get<std::string>();
-      }
+    view.created_at = StringMember(state, "created_at");
+    if (const Json* start = TypedMember(state, "initial_atomic_start", Json::value_t::object)) {
+      view.worktree_identity = StringMember(*start, "worktree_identity");
     }
     view.historical_compat = CarriesRetiredFields(state);
     return view;

@@ -6,6 +6,8 @@
 #include <unordered_set>
 #include <vector>
 
+#include "store/json_event_reader.h"
+
 namespace gentle::store {
 namespace {
 
@@ -116,8 +118,16 @@ class StrictDomBuilder final : public nlohmann::json_sax<J> {
   J* member_ = nullptr;
 };
 
+// The fast reader first (store/json_event_reader.h); whatever it does not accept is parsed again
+// from the start by nlohmann, whose answer (value or refusal) is then the answer.
 template <typename J>
 bool Parse(std::string_view text, size_t max_depth, J* out, StrictJsonRefusal* why) {
+  {
+    StrictDomBuilder<J> builder(max_depth, out, why);
+    if (ReadJsonEvents(text, &builder) == JsonEventResult::kAccepted) return true;
+  }
+  *out = J();
+  *why = StrictJsonRefusal{};
   StrictDomBuilder<J> builder(max_depth, out, why);
   return J::sax_parse(text.begin(), text.end(), &builder);
 }

@@ -5,8 +5,10 @@
 // (export/envelope_reader.h), burn tombstones (store/tombstone.h) and quarantine audit records
 // (store/audit_record.h).
 //
-// The parse is nlohmann's own lexer and grammar (UTF-8 checked, the whole text consumed) driving a
-// SAX handler that builds the tree, so values are exactly those Json::parse yields.
+// A SAX handler builds the tree, driven first by store/json_event_reader.h (the common case, fast)
+// and, for anything that reader does not accept, by nlohmann's own lexer and grammar (UTF-8
+// checked, the whole text consumed): values are exactly those Json::parse yields, and every
+// refusal is nlohmann's.
 #ifndef GENTLE_STORE_STRICT_JSON_H_
 #define GENTLE_STORE_STRICT_JSON_H_
 
