@@ -97,7 +97,7 @@ std::optional<SideFacts> Describe(git_odb* odb, uint32_t mode, const git_oid& oi
 
 // The kind of a blob from its first bytes, when it is loose; kUnknown otherwise.
 ContentKind Peek(git_odb* odb, const git_oid& oid, uint64_t size) {
-  std::optional<store::git::BlobStream> stream = store::git::BlobStream::OpenLoose(odb, oid);
+  std::optional<store::git::BlobStream> stream = store::git::BlobStream::Open(odb, oid);
   if (!stream || stream->size() != size) return ContentKind::kUnknown;
   std::string prefix(static_cast<size_t>(std::min<uint64_t>(size, kFirstFewBytes)), '\0');
   auto got = stream->Read(prefix.data(), prefix.size());

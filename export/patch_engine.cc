@@ -17,7 +17,7 @@
 #include "export/patch_bound.h"
 #include "export/streamed_section.h"
 #include "export/tree_delta.h"
-#include "store/git/loose_stream.h"
+#include "store/git/object_file_stream.h"
 #include "store/git/object_reader.h"
 #include "store/git/repository.h"
 #include "store/git/tree_rows.h"
@@ -46,7 +46,7 @@ struct LoadedSide {
 };
 
 // A side at least this large that is read whole is read from its loose file in pieces when it has
-// one (store/git/loose_stream.h): libgit2 reads a loose object's compressed file whole before
+// one (store/git/object_file_stream.h): libgit2 reads a loose object's compressed file whole before
 // inflating it, and its stream maps the file whole while inflating it, either of which holds a
 // large blob of incompressible bytes twice.
 constexpr uint64_t kReadWholeByStreamMinBytes = uint64_t{64} << 20;
@@ -74,12 +74,12 @@ Status LoadSide(git_repository* repo, const git_oid& id, uint32_t mode, std::str
   if (may_stream) {
     auto odb = store::git::RepositoryOdb(repo);
     if (odb.ok()) {
-      loaded->stream = store::git::BlobStream::OpenLoose(odb->get(), id);
+      loaded->stream = store::git::BlobStream::Open(odb->get(), id);
       if (loaded->stream) return Status::Ok();
     }
   } else if (size_hint >= kReadWholeByStreamMinBytes) {
     auto odb = store::git::RepositoryOdb(repo);
-    Status read = odb.ok() ? store::git::ReadLooseBlob(odb->get(), id, &loaded->owned)
+    Status read = odb.ok() ? store::git::ReadBlobInPieces(odb->get(), id, &loaded->owned)
                            : Status(Code::kNotFound, "");
     if (read.ok()) {
       loaded->side.content = loaded->owned;

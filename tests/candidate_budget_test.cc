@@ -5,6 +5,8 @@
 // verify give a lineage made before the check the same details. The expected sizes are computed
 // here from the patch's format (and compared with the pinned git CLI where the trees exist), never
 // by the code under test.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <map>
 #include <nlohmann/json.hpp>
@@ -65,6 +67,16 @@ std::string ExpectBudgetRefusal(const LifecycleRepo& repo, const std::vector<std
   return error["message"];
 }
 
+// The one pack file under `common_dir`'s objects/pack.
+std::string OnlyPack(const std::string& common_dir) {
+  RunResult found = Run({"find", common_dir + "/objects/pack", "-name", "*.pack"}, common_dir);
+  REQUIRE(found.exit_code == 0);
+  const std::string path = Trim(found.out);
+  REQUIRE_FALSE(path.empty());
+  REQUIRE(path.find('\n') == std::string::npos);
+  return path;
+}
+
 }  // namespace
 
 TEST_CASE("candidate budget: start refuses an oversize workspace candidate - exact and stable") {
@@ -102,6 +114,47 @@ TEST_CASE("candidate budget: start of an oversize commit range - the size git pr
   const std::vector<std::string> start = {"start",  "--kind", "commit-range", "--base", "main",
                                           "--head", "pr"};
   CHECK(ExpectBudgetRefusal(repo, start, details) == ExpectBudgetRefusal(repo, start, details));
+}
+
+TEST_CASE(
+    "candidate budget: an added binary git add packed whole is refused - the pack's tail unread") {
+  LifecycleRepo repo;
+  repo.GitOk({"checkout", "-q", "-b", "pr"});
+  // 24 MiB of noise (NUL first: binary), which `git add` writes straight into a pack of its own
+  // above core.bigFileThreshold, as it does every file over 512 MiB by default.
+  std::string noise(24u << 20, '\0');
+  uint64_t x = 88172645463325252ull;
+  for (size_t i = 1; i < noise.size(); ++i) {
+    x ^= x << 13;
+    x ^= x >> 7;
+    x ^= x << 17;
+    noise[i] = static_cast<char>(x & 0xff);
+  }
+  repo.Write("big.bin", noise);
+  repo.GitOk({"-c", "core.bigFileThreshold=1m", "add", "big.bin"});
+  repo.GitOk({"commit", "-q", "-m", "big"});
+  repo.GitOk({"checkout", "-q", "main"});
+  const std::string blob = Trim(repo.GitOk({"rev-parse", "pr:big.bin"}));
+  REQUIRE(repo.Git({"cat-file", "-e", blob}).exit_code == 0);
+  const std::string pack = OnlyPack(repo.common_dir());
+  const std::vector<std::string> start = {"start",  "--kind", "commit-range", "--base", "main",
+                                          "--head", "pr"};
+  RunResult first = repo.Review(start);
+  INFO(first.out << first.err);
+  REQUIRE(first.exit_code == 9);
+  const auto details = first.Json()["error"]["details"].get<std::map<std::string, std::string>>();
+  CHECK(details.at("byte_size_bound") == "at_least");
+  CHECK(details.at("max_bytes") == "4194304");
+  const std::string message = ExpectBudgetRefusal(repo, start, details);
+  // The pack's last fifth overwritten (its trailer kept): a whole read of the blob now fails, and
+  // the refusal, which reads the start of its literal only, is the same.
+  std::string bytes = ReadFile(pack);
+  REQUIRE(bytes.size() > noise.size());
+  for (size_t i = bytes.size() * 4 / 5; i + 20 < bytes.size(); ++i) bytes[i] = '\x55';
+  REQUIRE(::chmod(pack.c_str(), 0644) == 0);
+  WriteFile(pack, bytes);
+  REQUIRE(repo.Git({"cat-file", "blob", blob}).exit_code != 0);
+  CHECK(ExpectBudgetRefusal(repo, start, details) == message);
 }
 
 TEST_CASE("candidate budget: revise refuses an oversize round - nothing written") {

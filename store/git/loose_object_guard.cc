@@ -188,6 +188,11 @@ std::string LooseObjectFile(git_odb* odb, const git_oid& id) {
   return "";
 }
 
+std::vector<std::string> GuardedObjectDirs(git_odb* odb) {
+  const GuardBackend* guard = FindGuard(odb);
+  return guard == nullptr ? std::vector<std::string>{} : guard->object_dirs;
+}
+
 Status CheckLooseObject(git_odb* odb, const git_oid& id) {
   const GuardBackend* guard = FindGuard(odb);
   if (guard == nullptr) return Status::Ok();

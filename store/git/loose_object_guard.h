@@ -13,7 +13,7 @@
 // writes none.
 //
 // libgit2 does not stop at a failing backend when it opens a read stream, so a stream
-// (BlobStream::OpenLoose) asks CheckLooseObject first.
+// (BlobStream::Open) asks CheckLooseObject first.
 //
 // Before the database is loaded, objects/info/alternates (and each alternate's) is checked the
 // same way: libgit2 reads it with a blocking open too.
@@ -23,6 +23,7 @@
 #include <git2.h>
 
 #include <string>
+#include <vector>
 
 #include "store/status.h"
 
@@ -48,6 +49,11 @@ Status GuardOverlay(git_odb* overlay, git_odb* real);
 // its alternates, as libgit2 searches them) that holds it as a regular file; "" when none does or
 // `odb` has no guard.
 std::string LooseObjectFile(git_odb* odb, const git_oid& id);
+
+// The guard's object directories (the repository's objects/, then its alternates, as libgit2
+// searches them); empty when `odb` has no guard. Where store/git/object_file_stream.h looks for
+// packs.
+std::vector<std::string> GuardedObjectDirs(git_odb* odb);
 
 }  // namespace gentle::store::git
 

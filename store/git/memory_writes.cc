@@ -264,7 +264,7 @@ Result<std::unique_ptr<MemoryWrites>> MemoryWrites::Divert(git_repository* repo)
     return GitFailure("cannot hold objects in memory");
   }
   // The real database's guard, after the objects in memory: a loose file is refused or found by
-  // path (a large blob read from its file, store/git/loose_stream.h) as through the real one.
+  // path (a large blob read from its file, store/git/object_file_stream.h) as through the real one.
   GENTLE_RETURN_IF_ERROR(GuardOverlay(overlay.get(), real.get()));
   // The read-through backend holds a reference of its own, freed with it.
   GENTLE_ASSIGN_OR_RETURN(OdbPtr through_ref, RepositoryOdb(repo));

@@ -119,25 +119,29 @@ Result<ObjectHeader> ReadObjectHeaderWithin(git_odb* odb, const git_oid& id, uin
       .WithDetail("limit", std::to_string(max_bytes));
 }
 
-BlobStream::BlobStream(OdbStreamPtr stream, const git_oid& id, uint64_t size)
-    : stream_(std::move(stream)), id_(id), size_(size) {
+BlobStream::BlobStream(OdbStreamPtr stream, std::optional<ObjectFileStream> pack, const git_oid& id,
+                       uint64_t size)
+    : stream_(std::move(stream)), pack_(std::move(pack)), id_(id), size_(size) {
   hash_.Start(GIT_OBJECT_BLOB, size);
 }
 
-std::optional<BlobStream> BlobStream::OpenLoose(git_odb* odb, const git_oid& id) {
+std::optional<BlobStream> BlobStream::Open(git_odb* odb, const git_oid& id) {
   // libgit2 tries the next backend when one fails to open a stream, so the guard cannot stop it:
   // a loose object that is not a file is left to LookupBlob, which refuses it.
   if (!CheckLooseObject(odb, id).ok()) return std::nullopt;
   git_odb_stream* raw = nullptr;
   size_t size = 0;
   git_object_t type = GIT_OBJECT_INVALID;
-  if (git_odb_open_rstream(&raw, &size, &type, odb, &id) != 0) {
-    git_error_clear();
-    return std::nullopt;
+  if (git_odb_open_rstream(&raw, &size, &type, odb, &id) == 0) {
+    OdbStreamPtr stream(raw);
+    if (type != GIT_OBJECT_BLOB) return std::nullopt;
+    return BlobStream(std::move(stream), std::nullopt, id, static_cast<uint64_t>(size));
   }
-  OdbStreamPtr stream(raw);
-  if (type != GIT_OBJECT_BLOB) return std::nullopt;
-  return BlobStream(std::move(stream), id, static_cast<uint64_t>(size));
+  git_error_clear();
+  std::optional<ObjectFileStream> pack = ObjectFileStream::OpenPacked(GuardedObjectDirs(odb), id);
+  if (!pack || pack->type() != GIT_OBJECT_BLOB) return std::nullopt;
+  const uint64_t pack_size = pack->size();
+  return BlobStream(nullptr, std::move(pack), id, pack_size);
 }
 
 Result<size_t> BlobStream::Read(char* buffer, size_t n) {
@@ -145,7 +149,16 @@ Result<size_t> BlobStream::Read(char* buffer, size_t n) {
   if (n > left) n = static_cast<size_t>(left);
   if (n > (1u << 30)) n = 1u << 30;  // libgit2 returns the count as an int
   size_t got = 0;
-  while (got < n) {
+  if (pack_) {
+    auto read = pack_->Read(buffer, n);
+    if (!read.ok()) {
+      return Status(Code::kInternal,
+                    "cannot read object " + OidHex(id_) + ": " + read.status().message())
+          .WithDetail("object", OidHex(id_));
+    }
+    got = *read;  // all n: ObjectFileStream::Read fills the buffer or fails
+  }
+  while (!pack_ && got < n) {
     const int rc = git_odb_stream_read(stream_.get(), buffer + got, n - got);
     if (rc < 0) {
       return Status(Code::kInternal, "cannot read object " + OidHex(id_) + ": " + LastGitError())
@@ -164,10 +177,15 @@ Result<size_t> BlobStream::Read(char* buffer, size_t n) {
 }
 
 Status BlobStream::Finish() {
-  char extra;
-  const int rc = git_odb_stream_read(stream_.get(), &extra, 1);
-  if (rc != 0) {
+  bool ends = false;
+  if (pack_) {
+    ends = pack_->Finish().ok();
+  } else {
+    char extra;
+    ends = git_odb_stream_read(stream_.get(), &extra, 1) == 0;
     git_error_clear();
+  }
+  if (!ends) {
     return Status(Code::kInternal, "cannot read object " + OidHex(id_) +
                                        ": its data does not end at its declared size")
         .WithDetail("object", OidHex(id_));

@@ -44,6 +44,7 @@
 #include <string_view>
 
 #include "store/git/git_util.h"
+#include "store/git/object_file_stream.h"
 #include "store/git/object_hash_stream.h"
 #include "store/status.h"
 
@@ -94,9 +95,11 @@ using OdbStreamPtr = GitPtr<git_odb_stream, git_odb_stream_free>;
 
 class BlobStream {
  public:
-  // The blob `id` as a stream, or nullopt when `odb` cannot stream it as a blob (packed, missing,
-  // another type): LookupBlob then reads it whole and reports what is wrong.
-  static std::optional<BlobStream> OpenLoose(git_odb* odb, const git_oid& id);
+  // The blob `id` as a stream: from its loose file, else from a pack of the guard's object
+  // directories that holds it whole (store/git/object_file_stream.h); nullopt when neither can
+  // stream it as a blob (a delta, missing, another type, no guard): LookupBlob then reads it whole
+  // and reports what is wrong.
+  static std::optional<BlobStream> Open(git_odb* odb, const git_oid& id);
 
   uint64_t size() const { return size_; }
   uint64_t consumed() const { return read_; }
@@ -110,9 +113,11 @@ class BlobStream {
   Status Finish();
 
  private:
-  BlobStream(OdbStreamPtr stream, const git_oid& id, uint64_t size);
+  BlobStream(OdbStreamPtr stream, std::optional<ObjectFileStream> pack, const git_oid& id,
+             uint64_t size);
 
-  OdbStreamPtr stream_;
+  OdbStreamPtr stream_;                   // a loose blob's, or null
+  std::optional<ObjectFileStream> pack_;  // a packed blob's, or none
   git_oid id_;
   uint64_t size_;
   uint64_t read_ = 0;

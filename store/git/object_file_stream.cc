@@ -1,9 +1,8 @@
-#include "store/git/loose_stream.h"
+#include "store/git/object_file_stream.h"
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <zlib.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -11,83 +10,49 @@
 #include <optional>
 #include <string_view>
 
+#include "store/git/file_inflater.h"
 #include "store/git/git_util.h"
 #include "store/git/loose_object_guard.h"
 #include "store/git/object_hash_stream.h"
-#include "store/posix_fd.h"
+#include "store/git/pack_entry.h"
 
 namespace gentle::store::git {
 namespace {
 
-constexpr size_t kInputBytes = 64 * 1024;
 // "<type> <size>\0": the longest type name is 6 bytes, a size at most 20 digits.
 constexpr size_t kMaxHeaderBytes = 32;
 
 }  // namespace
 
-struct LooseStream::State {
-  explicit State(int descriptor) : fd(descriptor) {}
-  ~State() {
-    if (inflating) inflateEnd(&z);
-  }
-  Fd fd;
-  z_stream z{};
-  bool inflating = false;
-  bool ended = false;  // zlib said Z_STREAM_END
-  unsigned char input[kInputBytes];
+struct ObjectFileStream::State {
+  FileInflater inflater;
   git_object_t type = GIT_OBJECT_INVALID;
   uint64_t size = 0;
   uint64_t read = 0;
   // Data inflated with the header, handed out first.
   std::string carried;
   size_t carried_at = 0;
-
-  // Inflates into out[0, n): the bytes produced; -1 on a zlib or read error.
-  ssize_t Inflate(unsigned char* out, size_t n) {
-    z.next_out = out;
-    z.avail_out = static_cast<uInt>(n);
-    while (z.avail_out > 0 && !ended) {
-      if (z.avail_in == 0) {
-        ssize_t got;
-        do {
-          got = ::read(fd.get(), input, sizeof input);
-        } while (got < 0 && errno == EINTR);
-        if (got < 0) return -1;
-        if (got == 0) break;  // the file ended before the zlib stream did
-        z.next_in = input;
-        z.avail_in = static_cast<uInt>(got);
-      }
-      const int rc = inflate(&z, Z_NO_FLUSH);
-      if (rc == Z_STREAM_END) {
-        ended = true;
-      } else if (rc != Z_OK) {
-        return -1;
-      }
-    }
-    return static_cast<ssize_t>(n - z.avail_out);
-  }
 };
 
-LooseStream::LooseStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
-LooseStream::~LooseStream() = default;
-LooseStream::LooseStream(LooseStream&&) noexcept = default;
-LooseStream& LooseStream::operator=(LooseStream&&) noexcept = default;
+ObjectFileStream::ObjectFileStream(std::unique_ptr<State> state) : state_(std::move(state)) {}
+ObjectFileStream::~ObjectFileStream() = default;
+ObjectFileStream::ObjectFileStream(ObjectFileStream&&) noexcept = default;
+ObjectFileStream& ObjectFileStream::operator=(ObjectFileStream&&) noexcept = default;
 
-git_object_t LooseStream::type() const { return state_->type; }
-uint64_t LooseStream::size() const { return state_->size; }
+git_object_t ObjectFileStream::type() const { return state_->type; }
+uint64_t ObjectFileStream::size() const { return state_->size; }
 
-std::optional<LooseStream> LooseStream::Open(const std::string& path) {
+std::optional<ObjectFileStream> ObjectFileStream::OpenLoose(const std::string& path) {
   // O_NONBLOCK: opening a FIFO must not wait for a writer; fstat then refuses it.
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
   if (fd < 0) return std::nullopt;
-  auto state = std::make_unique<State>(fd);
+  auto state = std::make_unique<State>();
+  if (!state->inflater.Start(fd, 0)) return std::nullopt;
   struct stat st;
   if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return std::nullopt;
-  if (inflateInit(&state->z) != Z_OK) return std::nullopt;
-  state->inflating = true;
   // The header and whatever data one input buffer's worth inflates to with it.
   unsigned char first[kMaxHeaderBytes];
-  const ssize_t got = state->Inflate(first, sizeof first);
+  const ssize_t got = state->inflater.Inflate(first, sizeof first);
   if (got <= 0) return std::nullopt;
   const auto* end = static_cast<const unsigned char*>(std::memchr(first, '\0', got));
   if (end == nullptr) return std::nullopt;
@@ -106,10 +71,21 @@ std::optional<LooseStream> LooseStream::Open(const std::string& path) {
   }
   state->size = size;
   state->carried.assign(reinterpret_cast<const char*>(end + 1), first + got - (end + 1));
-  return LooseStream(std::move(state));
+  return ObjectFileStream(std::move(state));
 }
 
-Result<size_t> LooseStream::Read(char* buffer, size_t n) {
+std::optional<ObjectFileStream> ObjectFileStream::OpenPacked(
+    const std::vector<std::string>& object_dirs, const git_oid& id) {
+  std::optional<PackEntry> entry = FindWholePackEntry(object_dirs, id);
+  if (!entry) return std::nullopt;
+  auto state = std::make_unique<State>();
+  if (!state->inflater.Start(entry->fd, entry->data_offset)) return std::nullopt;
+  state->type = entry->type;
+  state->size = entry->size;
+  return ObjectFileStream(std::move(state));
+}
+
+Result<size_t> ObjectFileStream::Read(char* buffer, size_t n) {
   State& s = *state_;
   const uint64_t left = s.size - s.read;
   if (n > left) n = static_cast<size_t>(left);
@@ -121,7 +97,7 @@ Result<size_t> LooseStream::Read(char* buffer, size_t n) {
   while (done < n) {
     // zlib counts in 32 bits.
     const size_t piece = std::min<size_t>(n - done, size_t{1} << 30);
-    const ssize_t got = s.Inflate(reinterpret_cast<unsigned char*>(buffer) + done, piece);
+    const ssize_t got = s.inflater.Inflate(reinterpret_cast<unsigned char*>(buffer) + done, piece);
     if (got < 0) return Status(Code::kInternal, "the object's data does not inflate");
     if (got == 0) return Status(Code::kInternal, "the object's data ends before its size");
     done += static_cast<size_t>(got);
@@ -130,38 +106,38 @@ Result<size_t> LooseStream::Read(char* buffer, size_t n) {
   return done;
 }
 
-Status LooseStream::Finish() {
+Status ObjectFileStream::Finish() {
   State& s = *state_;
   unsigned char extra;
-  const bool more = s.carried_at < s.carried.size() || s.Inflate(&extra, 1) != 0;
-  if (more || !s.ended) {
+  const bool more = s.carried_at < s.carried.size() || s.inflater.Inflate(&extra, 1) != 0;
+  if (more || !s.inflater.ended()) {
     return Status(Code::kInternal, "the object's data does not end at its declared size");
   }
   return Status::Ok();
 }
 
-Status ReadLooseBlob(git_odb* odb, const git_oid& id, std::string* out) {
+namespace {
+
+// The blob `id` read whole from `stream` into `out`.
+Status ReadWhole(ObjectFileStream& stream, const git_oid& id, std::string* out) {
   auto failed = [&](Code code, const std::string& why) {
     return Status(code, "object " + OidHex(id) + " " + why).WithDetail("object", OidHex(id));
   };
-  const std::string path = LooseObjectFile(odb, id);
-  std::optional<LooseStream> stream = path.empty() ? std::nullopt : LooseStream::Open(path);
-  if (!stream) return Status(Code::kNotFound, "object " + OidHex(id) + " has no loose file");
-  if (stream->type() != GIT_OBJECT_BLOB) {
+  if (stream.type() != GIT_OBJECT_BLOB) {
     return failed(Code::kObjectsMissing, "is not a blob").WithDetail("reason", "not_a_blob");
   }
-  out->resize(static_cast<size_t>(stream->size()));
+  out->resize(static_cast<size_t>(stream.size()));
   ObjectHashStream hash;
-  hash.Start(GIT_OBJECT_BLOB, stream->size());
+  hash.Start(GIT_OBJECT_BLOB, stream.size());
   // Hashed in pieces as they are inflated, while they are still in the cache.
   constexpr size_t kPiece = size_t{1} << 20;
   for (size_t at = 0; at < out->size();) {
-    auto got = stream->Read(out->data() + at, std::min(kPiece, out->size() - at));
+    auto got = stream.Read(out->data() + at, std::min(kPiece, out->size() - at));
     if (!got.ok()) return failed(Code::kInternal, "cannot be read: " + got.status().message());
     hash.Update(std::string_view(out->data() + at, *got));
     at += *got;
   }
-  if (Status end = stream->Finish(); !end.ok()) {
+  if (Status end = stream.Finish(); !end.ok()) {
     return failed(Code::kInternal, "cannot be read: " + end.message());
   }
   std::optional<git_oid> actual = hash.Finish();
@@ -171,6 +147,19 @@ Status ReadLooseBlob(git_odb* odb, const git_oid& id, std::string* out) {
         .WithDetail("reason", "hash_mismatch");
   }
   return Status::Ok();
+}
+
+}  // namespace
+
+Status ReadBlobInPieces(git_odb* odb, const git_oid& id, std::string* out) {
+  const std::string path = LooseObjectFile(odb, id);
+  std::optional<ObjectFileStream> loose =
+      path.empty() ? std::nullopt : ObjectFileStream::OpenLoose(path);
+  if (loose) return ReadWhole(*loose, id, out);
+  std::optional<ObjectFileStream> packed = ObjectFileStream::OpenPacked(GuardedObjectDirs(odb), id);
+  if (packed) return ReadWhole(*packed, id, out);
+  return Status(Code::kNotFound,
+                "object " + OidHex(id) + " has neither a loose file nor a whole pack entry");
 }
 
 }  // namespace gentle::store::git
