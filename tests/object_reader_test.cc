@@ -275,6 +275,55 @@ TEST_CASE("verified view: revisions resolve through checked commits only", "[obj
         Code::kUsage);
 }
 
+TEST_CASE("a simple revision peels as git peels it - through checked objects only", "[objread]") {
+  TempDir tmp;
+  const std::string repo = InitRepo(tmp.path());
+  WriteFile(repo + "/a.txt", "alpha 2\n");
+  Git(repo, {"commit", "-q", "-am", "second"});
+  Git(repo, {"tag", "light"});
+  Git(repo, {"tag", "-a", "-m", "annotated", "annotated"});
+  Git(repo, {"tag", "-a", "-m", "a tag of a tag", "nested", "annotated"});
+  Git(repo, {"branch", "side", "HEAD~1"});
+  const std::string head = Trim(Git(repo, {"rev-parse", "HEAD"}));
+  const std::string tree = Trim(Git(repo, {"rev-parse", "HEAD^{tree}"}));
+  const std::string tag = Trim(Git(repo, {"rev-parse", "annotated"}));
+  Opened o(repo);
+  for (const std::string& rev :
+       {std::string("HEAD"), std::string("main"), std::string("refs/heads/main"),
+        std::string("side"), std::string("heads/side"), std::string("light"),
+        std::string("annotated"), std::string("nested"), std::string("tags/nested"), head, tag}) {
+    for (const auto& [type, suffix] :
+         {std::pair{GIT_OBJECT_COMMIT, "^{commit}"}, std::pair{GIT_OBJECT_TREE, "^{tree}"}}) {
+      INFO(rev << suffix);
+      auto got = store::git::PeelRev(o.repo(), rev, type);
+      REQUIRE(got.ok());
+      CHECK(store::git::OidHex(*got) == Trim(Git(repo, {"rev-parse", rev + suffix})));
+    }
+  }
+  auto own_tree = store::git::PeelRev(o.repo(), tree, GIT_OBJECT_TREE);
+  REQUIRE(own_tree.ok());
+  CHECK(store::git::OidHex(*own_tree) == tree);
+  for (const std::string& rev : {std::string("absent"), tree}) {
+    INFO(rev);
+    CHECK(store::git::PeelRev(o.repo(), rev, GIT_OBJECT_COMMIT).status().code() == Code::kUsage);
+  }
+  // The annotated tag's bytes replaced by another object's: every name through it refuses.
+  const std::string blob = Trim(Git(repo, {"rev-parse", "HEAD:a.txt"}));
+  SwapLoose(repo, tag, blob);
+  Opened fresh(repo);
+  // Worded as revparse and peel word them: the named object unreadable, or one behind it.
+  for (const auto& [rev, message] : std::vector<std::pair<std::string, std::string>>{
+           {"annotated", "cannot resolve revision: annotated"},
+           {tag, "cannot resolve revision: " + tag},
+           {"nested", "revision nested does not name a tree"}}) {
+    INFO(rev);
+    auto refused = store::git::PeelRev(fresh.repo(), rev, GIT_OBJECT_TREE);
+    CHECK(refused.status().code() == Code::kUsage);
+    CHECK(refused.status().message() == message);
+  }
+  CHECK(store::git::PeelRev(fresh.repo(), "light", GIT_OBJECT_TREE).ok());
+}
+
 TEST_CASE("raw tree parsing refuses what libgit2 and git refuse", "[objread]") {
   std::vector<store::git::RawTreeEntry> entries;
   const std::string id(20, '\x11');

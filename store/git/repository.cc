@@ -4,6 +4,8 @@
 #include <stdlib.h>
 
 #include <mutex>
+#include <optional>
+#include <string_view>
 
 #include "store/digests.h"
 #include "store/git/git_file_check.h"
@@ -46,15 +48,126 @@ bool IsTree(git_repository* repo, const git_oid& id) {
   return rc == 0 && type == GIT_OBJECT_TREE;
 }
 
+// The most a commit or tag object read on the way of a simple revision may be; a larger one is left
+// to the view.
+constexpr uint64_t kMaxPeeledObjectBytes = uint64_t{16} << 20;
+// Tags of tags followed before the view is left to answer.
+constexpr int kMaxTagChain = 16;
+
+// Whether `rev` is read by revparse as a full object id or a reference name and nothing else: no
+// navigation (`~ ^ : @ { }`), no describe output (`-g<hex>`), no pattern or space.
+bool IsSimpleRev(const std::string& rev) {
+  if (rev.empty() || rev[0] == '-' || rev.find("-g") != std::string::npos) return false;
+  return rev.find_first_of("~^:@{}[]?*\\ \t\n") == std::string::npos;
+}
+
+// `data` starts with "<field> <40 hex>\n": that id.
+std::optional<git_oid> HeaderId(std::string_view data, std::string_view field) {
+  const size_t length = field.size() + 1 + GIT_OID_HEXSZ + 1;
+  if (data.size() < length || data.substr(0, field.size()) != field || data[field.size()] != ' ' ||
+      data[length - 1] != '\n') {
+    return std::nullopt;
+  }
+  auto id = ParseOidHex(std::string(data.substr(field.size() + 1, GIT_OID_HEXSZ)));
+  if (!id.ok()) return std::nullopt;
+  return *id;
+}
+
+Status Unresolved(const std::string& rev) {
+  return Status(Code::kUsage, "cannot resolve revision: " + rev);
+}
+
+// Whether a read failed only because the object is larger than the fast path reads.
+bool OverLimit(const Status& status) {
+  return status.code() == Code::kCorrupted && status.details().count("limit") != 0;
+}
+
+// A simple revision (IsSimpleRev) resolved as revparse resolves it (a full id first, then
+// git_reference_dwim) and peeled to `type` through hash-checked reads of each commit and tag on
+// the way (store/git/object_reader.h). nullopt on anything else or any other failure, for the
+// verified view to answer; its answer or refusal is then the answer. One refusal is given here,
+// worded as the view's: a reference whose own object is missing or does not hash to its id
+// ("cannot resolve revision"), because libgit2 1.5's revparse leaks the reference on that path.
+// This spares a small verify the view's second repository open (its configuration parse).
+std::optional<Result<git_oid>> PeelSimpleRev(git_repository* repo, const std::string& rev,
+                                             git_object_t type) {
+  if (!IsSimpleRev(rev)) return std::nullopt;
+  git_oid id;
+  std::optional<git_oid> full_id;
+  if (rev.size() == GIT_OID_HEXSZ) {
+    if (auto parsed = ParseOidHex(rev); parsed.ok()) full_id = *parsed;
+  }
+  const bool by_ref = !full_id;
+  if (!by_ref) {
+    id = *full_id;
+  } else {
+    git_reference* found = nullptr;
+    if (git_reference_dwim(&found, repo, rev.c_str()) != 0) {
+      git_error_clear();
+      return std::nullopt;
+    }
+    git_reference* direct = nullptr;
+    const int rc = git_reference_resolve(&direct, found);
+    git_reference_free(found);
+    if (rc != 0) {
+      git_error_clear();
+      return std::nullopt;
+    }
+    id = *git_reference_target(direct);
+    git_reference_free(direct);
+  }
+  auto odb = RepositoryOdb(repo);
+  if (!odb.ok()) return std::nullopt;
+  // The named object itself: unreadable through a reference is the view's refusal.
+  auto failed = [&](int step, const Status& status) -> std::optional<Result<git_oid>> {
+    if (step == 0 && by_ref && !OverLimit(status)) return Result<git_oid>(Unresolved(rev));
+    return std::nullopt;
+  };
+  for (int step = 0; step <= kMaxTagChain; ++step) {
+    auto header = ReadObjectHeaderWithin(odb->get(), id, kMaxPeeledObjectBytes);
+    if (!header.ok()) return failed(step, header.status());
+    if (header->type == type) {
+      // Named directly (or by a tag): read and checked, as revparse reads what it names.
+      if (type != GIT_OBJECT_COMMIT && type != GIT_OBJECT_TREE) return std::nullopt;
+      auto object = ReadObject(odb->get(), id, type, kMaxPeeledObjectBytes);
+      if (!object.ok()) return failed(step, object.status());
+      return Result<git_oid>(id);
+    }
+    if (header->type != GIT_OBJECT_COMMIT && header->type != GIT_OBJECT_TAG) {
+      // Left to the view, unless it is the named object and does not read (the leak above).
+      if (step == 0 && by_ref) {
+        auto object = ReadObject(odb->get(), id, header->type, kMaxPeeledObjectBytes);
+        if (!object.ok()) return failed(step, object.status());
+      }
+      return std::nullopt;
+    }
+    if (header->type == GIT_OBJECT_COMMIT && type != GIT_OBJECT_TREE) return std::nullopt;
+    auto object = ReadObject(odb->get(), id, header->type, kMaxPeeledObjectBytes);
+    if (!object.ok()) return failed(step, object.status());
+    const std::string_view data(static_cast<const char*>(git_odb_object_data(object->get())),
+                                git_odb_object_size(object->get()));
+    std::optional<git_oid> next =
+        HeaderId(data, header->type == GIT_OBJECT_COMMIT ? "tree" : "object");
+    if (!next) return std::nullopt;
+    id = *next;
+    if (header->type == GIT_OBJECT_COMMIT) {
+      if (!IsTree(repo, id)) return std::nullopt;
+      return Result<git_oid>(id);
+    }
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<git_oid> PeelRev(git_repository* repo, const std::string& rev, git_object_t type) {
+  if (std::optional<Result<git_oid>> simple = PeelSimpleRev(repo, rev, type)) {
+    return std::move(*simple);
+  }
   // Every object revparse and peel read (commits, tags, trees) is hash-checked by the view.
   GENTLE_ASSIGN_OR_RETURN(RepositoryPtr view, OpenVerifiedView(repo));
   git_object* object = nullptr;
-  if (git_revparse_single(&object, view.get(), rev.c_str()) != 0) {
-    return Status(Code::kUsage, "cannot resolve revision: " + rev);
-  }
+  if (git_revparse_single(&object, view.get(), rev.c_str()) != 0) return Unresolved(rev);
   if (type == GIT_OBJECT_TREE) {
     // A commit names its tree by id: only the id is asked for, so the tree is not read, parsed
     // and hash-checked whole (a root tree of git.git is ~12% of a small verify's instructions);

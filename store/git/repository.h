@@ -53,7 +53,10 @@ Result<RepositoryPtr> ReopenRepository(git_repository* repo);
 
 // Resolves a revision expression and peels it to `type` (GIT_OBJECT_COMMIT or GIT_OBJECT_TREE);
 // `usage` when it does not resolve or does not peel (also when an object on the way does not hash
-// to its id: every object read is checked, through store/git/verified_view.h).
+// to its id: every object read is checked). A full object id or a plain reference name is
+// resolved as revparse resolves it (the id, else git_reference_dwim) and peeled through checked
+// reads of its commits and tags; anything else, and any failure of that path, goes to revparse
+// through store/git/verified_view.h, whose answer or refusal is then the answer.
 Result<git_oid> PeelRev(git_repository* repo, const std::string& rev, git_object_t type);
 
 // The merge base of two commits, every commit read hash-checked (store/git/verified_view.h);
