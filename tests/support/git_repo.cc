@@ -1,5 +1,6 @@
 #include "tests/support/git_repo.h"
 
+#include <fcntl.h>
 #include <openssl/evp.h>
 #include <sys/stat.h>
 
@@ -68,6 +69,13 @@ std::string OracleWorkspaceTree(const std::string& repo,
   TempDir scratch;
   const std::string index = scratch.path() + "/index";
   WriteFile(index, ReadFile(repo + "/.git/index"));
+  // The copy keeps the index's modification time: git tells a racily clean entry (a file written
+  // in the same clock tick as the index) by comparing the two, and a fresh copy would make such an
+  // entry look clean to git while the capture re-reads it.
+  struct stat original;
+  REQUIRE(stat((repo + "/.git/index").c_str(), &original) == 0);
+  const struct timespec times[2] = {original.st_atim, original.st_mtim};
+  REQUIRE(utimensat(AT_FDCWD, index.c_str(), times, 0) == 0);
   std::map<std::string, std::string> env = {{"GIT_INDEX_FILE", index}};
   REQUIRE(GitRun(repo, {"add", "-u"}, env).exit_code == 0);
   for (const auto& path : untracked) {
