@@ -12,6 +12,7 @@
 #include "store/history_ref.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
+#include "store/provenance.h"
 #include "store/record.h"
 #include "store/sha256.h"
 #include "store/store_guard.h"
@@ -23,7 +24,8 @@ namespace {
 // The message of the old single-commit pins (store/history_ref.h).
 constexpr std::string_view kLegacyPinSubject = "gentle-ai review pin";
 
-// The verified history a view reads: the local one, else a fetched one (`source`).
+// The verified history a view reads: the local one (`source`: the remote it was imported from,
+// until a local mutation), else a fetched one (`source`: its remote).
 struct ShownHistory {
   std::optional<store::VerifiedChain> chain;  // nullopt: a record without any history
   std::string source;
@@ -39,6 +41,8 @@ Result<ShownHistory> ReadShownHistory(const store::git::Repository& repo,
   if (tip && !tip->legacy_pin) {
     auto chain = store::VerifyHistoryChain(repo, lineage, tip->id);
     if (!chain.ok()) return Status(chain.status()).WithLineage(lineage);
+    // An imported lineage reads with its remote until a local mutation (store/provenance.h).
+    GENTLE_ASSIGN_OR_RETURN(out.source, store::ImportedSource(repo, layout, lineage));
     out.record = chain->record;
     out.chain = std::move(chain).value();
     return out;

@@ -5,7 +5,9 @@
 // anything is read from it (store/history_chain.h VerifyHistoryChain: each record's revision,
 // rounds rising, trees present): the local history ref when there is one, else, for a lineage
 // the local store does not know, the history fetched from a remote (store/fetched_lineage.h:
-// one history, verified whole, or `ambiguous`; `source` names the remote). Burned (`consumed`)
+// one history, verified whole, or `ambiguous`; `source` names the remote). A local history that
+// `review import` brought has the import's remote as `source` until a local mutation
+// (store/provenance.h), as in status, list, verify and attest. Burned (`consumed`)
 // and abandoned (`retired`) lineages show their terminal commit. A lineage the store holds without
 // any history (a record written by the Go tool) shows its current round and an empty timeline; a
 // lineage with neither answers as export-context does (not_found, consumed, retired, corrupted,

@@ -350,14 +350,25 @@ TEST_CASE("replay: a burn from the remote of a lineage live here needs --accept-
   REQUIRE(accepted.exit_code == 0);
   CHECK(accepted.Json()["state"] == "consumed");
   CHECK(clone.Review({"status", "--lineage", approved.lineage}).exit_code == 4);
+  // The burn came from the remote: every reader of the spent approval says so.
+  const nlohmann::json shown = clone.ReviewOk({"show", "--lineage", approved.lineage});
+  CHECK(shown["state"] == "consumed");
+  CHECK(shown["source"] == "origin");
+  RunResult attest = clone.Review({"attest", "--lineage", approved.lineage});
+  INFO(attest.out << attest.err);
+  REQUIRE(attest.exit_code == 0);
+  CHECK(attest.Json()["predicate"]["consumed"] == true);
+  CHECK(attest.Json()["predicate"]["source"] == "origin");
+  CHECK(attest.Json()["predicate"]["signed"] == false);
   ExpectFsckClean(clone);
 }
 
-// The `source` every reader reports for `lineage` (status, list; verify and attest when
+// The `source` every reader reports for `lineage` (status, list, show; verify and attest when
 // `approved`).
 void ExpectSource(const LifecycleRepo& repo, const std::string& lineage, const nlohmann::json& want,
                   bool approved) {
   CHECK(repo.ReviewOk({"status", "--lineage", lineage})["lineages"][0]["source"] == want);
+  CHECK(repo.ReviewOk({"show", "--lineage", lineage})["source"] == want);
   const nlohmann::json status = repo.ReviewOk({"status"});
   for (const nlohmann::json& entry : status["lineages"]) {
     if (entry["lineage"] == lineage) CHECK(entry["source"] == want);

@@ -224,6 +224,22 @@ TEST_CASE("signing: a fetched history's signed approval checks in a fresh clone"
   auto unsigned_start = exporter::CheckApprovalSignature(*git, start, allowed);
   CHECK(unsigned_start.status().code() == Code::kUntrusted);
   CHECK(unsigned_start.status().details().at("reason") == "unsigned");
+
+  // attest says where the approval came from and that it is signed: fetched only, then imported.
+  for (const char* step : {"fetched", "imported"}) {
+    INFO(step);
+    if (std::string(step) == "imported") {
+      RunResult imported = GentleAi({"review", "import", "--lineage", lineage, "--json"}, clone);
+      INFO(imported.out << imported.err);
+      REQUIRE(imported.exit_code == 0);
+    }
+    RunResult attest = GentleAi({"review", "attest", "--lineage", lineage}, clone);
+    INFO(attest.out << attest.err);
+    REQUIRE(attest.exit_code == 0);
+    CHECK(attest.Json()["predicate"]["source"] == "origin");
+    CHECK(attest.Json()["predicate"]["signed"] == true);
+    CHECK(attest.Json()["predicate"]["history_commit"] == tip);
+  }
 }
 
 // A signed approval stopped at each durable step: the next writer recovers, fsck is clean, and
