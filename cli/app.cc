@@ -786,23 +786,25 @@ std::string VersionFlagText() {
   return text;
 }
 
-// The root of the tree: `gentle-ai` with --version and the `review` group, whose verbs are
-// defined by the caller.
+// The root of the tree: `gentle-ai` and the `review` group, whose verbs (and the root's
+// --version) are defined by the caller.
 void DefineRoot(CLI::App* app) {
   app->name("gentle-ai");
   app->allow_extras(false);
   app->require_subcommand(1);
-  app->set_version_flag("--version", VersionFlagText, "Print the version of this build and exit");
 }
 
 CLI::App* DefineReviewGroup(CLI::App* app) {
   return AddGroup(app, "review", "Review transactions: freeze, inspect, decide");
 }
 
-// Every verb of `review` and the `version` command: the tree help, typos and docs see.
+// Every verb of `review`, the `version` command and --version: the tree help, typos and docs
+// see. (Once `review VERB` is parsed, an option the verb does not define is refused, never
+// handed back to the root, so a verb defined alone needs no --version.)
 void DefineAllCommands(CLI::App* app, CLI::App* review, Invocation* in) {
   for (const Verb& each : kVerbs) each.define(review, in);
   DefineVersion(app, in);
+  app->set_version_flag("--version", VersionFlagText, "Print the version of this build and exit");
 }
 
 int ParseAndRun(int argc, char** argv) {
@@ -811,7 +813,7 @@ int ParseAndRun(int argc, char** argv) {
   CLI::App* review = DefineReviewGroup(&app);
   Invocation in;
   if (const Verb* verb = InvokedVerb(argc, argv)) {
-    verb->define(review, &in);  // a review verb alone: no other verb, nor `version`, to build
+    verb->define(review, &in);  // a review verb alone: no other verb, `version` or --version
   } else {
     DefineAllCommands(&app, review, &in);
   }

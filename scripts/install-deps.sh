@@ -9,6 +9,7 @@ packages=(build-essential cmake ninja-build ccache pkg-config git libgit2-dev li
   dpkg-dev file man-db groff-base  # the .deb: cpack's dpkg-shlibdeps; tests/package_check.sh
   zsh fish  # tests/command_docs_test.cc runs the generated completions in each shell
   valgrind  # tests/record_members_work_test.cc counts a rewrite's instructions under callgrind
+  hyperfine  # bench_compare_verdict_smoke runs bench/compare.sh's verdict section once
   libcmark-gfm-dev  # review show --html renders verdict bodies from Markdown (export/markdown_html.h)
   chromium  # tests/show_test.cc opens the HTML view in headless chromium
   libcurl4-openssl-dev  # watch/: the Gitea transport of `review watch` (the only user of libcurl)

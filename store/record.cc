@@ -228,7 +228,15 @@ Result<RecordView> ParseRecordFile(std::string_view bytes, std::string_view expe
     if (view.round < 1) return corrupted("has a generation below 1");
     view.state = RequireString(state, "state", "state");
     view.initial_snapshot = ParseSnapshot(state, "initial_snapshot");
-    view.current_snapshot = ParseSnapshot(state, "current_snapshot");
+    // In round 1 (and after a revise back to the same candidate) the two snapshots are the same
+    // JSON: the parse, with its two digests, is a function of it.
+    const auto initial = state.find("initial_snapshot");  // there: parsed above
+    const auto current = state.find("current_snapshot");
+    if (current != state.end() && initial != state.end() && *current == *initial) {
+      view.current_snapshot = view.initial_snapshot;
+    } else {
+      view.current_snapshot = ParseSnapshot(state, "current_snapshot");
+    }
     view.created_at = StringMember(state, "created_at");
     if (const Json* start = TypedMember(state, "initial_atomic_start", Json::value_t::object)) {
       view.worktree_identity = StringMember(*start, "worktree_identity");

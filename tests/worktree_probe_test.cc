@@ -78,6 +78,13 @@ TEST_CASE("worktree probes on one two and four threads match a serial lstat of e
   REQUIRE(mkfifo((repo + "/" + FileName(7)).c_str(), 0644) == 0);
   WriteFile(repo + "/new.txt", "intent to add\n");
   Git(repo, {"add", "-N", "new.txt"});
+  // Directories changed under their entries: d11 moved to alt11 and a link to it in its place
+  // (its entries are found through the link, as an lstat of their paths finds them), d13 a
+  // regular file, d14 gone.
+  REQUIRE(rename((repo + "/d11").c_str(), (repo + "/alt11").c_str()) == 0);
+  REQUIRE(symlink("alt11", (repo + "/d11").c_str()) == 0);
+  REQUIRE(system(("rm -rf '" + repo + "/d13' '" + repo + "/d14'").c_str()) == 0);
+  WriteFile(repo + "/d13", "not a directory\n");
 
   std::optional<store::git::WorktreeIndex> index =
       store::git::ReadWorktreeIndex(repo + "/.git/index");
@@ -127,6 +134,10 @@ TEST_CASE("worktree probes on one two and four threads match a serial lstat of e
     CHECK(by_path["new.txt"].kind == DiskProbe::Kind::kRegular);
     CHECK_FALSE(by_path["new.txt"].stat_matches);  // intent-to-add: never reused
     CHECK(SameProbe(serial[10], DiskProbe{}));
+    CHECK(by_path[FileName(11)].kind == DiskProbe::Kind::kRegular);  // alt11/f11.txt
+    CHECK(by_path[FileName(11)].stat_matches == clean_allowed);      // the same inode
+    CHECK(by_path[FileName(13)].kind == DiskProbe::Kind::kAbsent);   // under a regular file
+    CHECK(by_path[FileName(14)].kind == DiskProbe::Kind::kAbsent);   // under nothing
   }
   // Without an index mtime every entry is treated as racy.
   const std::vector<DiskProbe> no_time =

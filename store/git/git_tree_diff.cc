@@ -20,6 +20,11 @@ class Walk {
     const std::vector<RawTreeEntry>& eb = b.entries();
     size_t i = 0, j = 0;
     while (i < ea.size() || j < eb.size()) {
+      // Most entries of two trees of one history are the same entry: same name, mode and id.
+      if (i < ea.size() && j < eb.size() && SameEntry(ea[i], eb[j])) {
+        ++i, ++j;
+        continue;
+      }
       const int order = i == ea.size() ? 1 : j == eb.size() ? -1 : TreeOrderCompare(ea[i], eb[j]);
       if (order < 0) {
         GENTLE_RETURN_IF_ERROR(OneSide(ea[i++], 'D'));
@@ -35,6 +40,11 @@ class Walk {
   }
 
  private:
+  // Whether `x` and `y` are one entry, byte for byte: nothing to report and nothing to enter.
+  static bool SameEntry(const RawTreeEntry& x, const RawTreeEntry& y) {
+    return x.mode == y.mode && git_oid_equal(&x.id, &y.id) && x.name == y.name;
+  }
+
   Status Paired(const RawTreeEntry& x, const RawTreeEntry& y) {
     const bool same_id = git_oid_equal(&x.id, &y.id);
     if (x.is_tree() && y.is_tree()) {

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <string_view>
 #include <system_error>
 #include <thread>
 
@@ -59,6 +60,50 @@ bool OwnWorkingDirectory(const Root& root) {
   return root.fd >= 0 && unshare(CLONE_FS) == 0 && fchdir(root.fd) == 0;
 }
 
+// The directory of the entries being probed, held open so that each entry is looked up by its
+// last component alone (the kernel walks the directory's components once per directory, not once
+// per entry). The descriptor is opened relative to the root with the directory's whole path, so
+// every component but the entry's own is resolved exactly as in an lstat of the entry's path
+// (symbolic links followed); the entry itself is then stat'ed without following it. A directory
+// that cannot be opened (missing, not a directory, no descriptor to be had) leaves its entries to
+// the lstat of their whole path, whose answer the open cannot change.
+class ParentDir {
+ public:
+  ParentDir() = default;
+  ParentDir(const ParentDir&) = delete;
+  ParentDir& operator=(const ParentDir&) = delete;
+  ~ParentDir() { Close(); }
+
+  // A descriptor of directory `dir` (a path relative to `base_fd`, no trailing slash), or -1.
+  int Open(int base_fd, std::string_view dir) {
+    if (dir == dir_) return fd_;
+    Close();
+    dir_.assign(dir);
+    fd_ = openat(base_fd, dir_.c_str(), O_PATH | O_DIRECTORY | O_CLOEXEC);
+    return fd_;
+  }
+
+ private:
+  void Close() {
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+    dir_.clear();
+  }
+  std::string dir_;  // empty: none open
+  int fd_ = -1;
+};
+
+// One lstat of the entry at relative `path` (NUL-terminated), with `dir_fd` the root: through the
+// entry's parent directory when it can be opened, else by the whole path.
+int StatRelative(int dir_fd, std::string_view path, ParentDir& parent, struct stat* st) {
+  const size_t slash = path.rfind('/');
+  if (slash != std::string_view::npos && slash != 0 && slash + 1 < path.size()) {
+    const int fd = parent.Open(dir_fd, path.substr(0, slash));
+    if (fd >= 0) return fstatat(fd, path.data() + slash + 1, st, AT_SYMLINK_NOFOLLOW);
+  }
+  return fstatat(dir_fd, path.data(), st, AT_SYMLINK_NOFOLLOW);
+}
+
 // Probes the wanted entries of each block claimed from `next` until none is left; `at_root`:
 // this thread's working directory is the worktree root (OwnWorkingDirectory).
 void ProbeBlocks(const std::vector<WorktreeIndexEntry>& entries, const std::vector<char>& wanted,
@@ -67,6 +112,7 @@ void ProbeBlocks(const std::vector<WorktreeIndexEntry>& entries, const std::vect
   std::string full = root.prefix;  // this thread's path buffer, when the descriptor is not used
   const size_t prefix = full.size();
   const int dir_fd = at_root ? AT_FDCWD : root.fd;
+  ParentDir parent;  // this thread's own: no descriptor is shared between threads
   for (;;) {
     const size_t begin = next.fetch_add(kBlock);
     if (begin >= entries.size()) return;
@@ -77,7 +123,7 @@ void ProbeBlocks(const std::vector<WorktreeIndexEntry>& entries, const std::vect
       int rc;
       const std::string_view path = entries[i].path;               // NUL-terminated
       if (root.fd >= 0 && !path.empty() && path.front() != '/') {  // relative: under the root
-        rc = fstatat(dir_fd, path.data(), &st, AT_SYMLINK_NOFOLLOW);
+        rc = StatRelative(dir_fd, path, parent, &st);
       } else {
         full.resize(prefix);
         full += path;
