@@ -12,10 +12,11 @@
 // old single-commit pin only) `consumed`; the other LoadForRead refusals stand.
 //
 // FindRoundCommit: the newest commit on the first-parent chain from `tip` whose record has
-// generation `generation` (and, when `verb` is given, whose subject's verb is `verb`), with that
+// round `round` (the record's `generation` member; when `verb` is given, whose subject's verb is
+// `verb`), with that
 // record parsed and verified; nullopt when there is none. The walk stops at an old single-commit
 // pin, at the root, or at the first record of a lower round (rounds never fall from the
-// root to the tip, section 11). A commit whose record does not parse or verify is `corrupted`.
+// root to the tip: docs/format.md, "Fetched histories"). A commit whose record does not parse or verify is `corrupted`.
 //
 // RoundRecordOf: the record of round `round` (the record's `generation`) of `history`: the current
 // record for its own round (so a lineage without a history ref still has its current round),
