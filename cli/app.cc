@@ -571,17 +571,17 @@ void DefineImport(CLI::App* review, Invocation* in) {
 void DefineStore(CLI::App* review, Invocation* in) {
   CLI::App* store = AddGroup(review, "store", "The store as a whole");
   CLI::App* reset = AddCommand(
-      store, "reset", "Remove the whole store and its pin refs (prints the plan unless --yes)",
+      store, "reset", "Remove the whole store and its history refs (prints the plan unless --yes)",
       &in->common);
   reset->add_flag("--yes", in->life.yes, "Really remove");
   RunsLifecycle(reset, in, RunStoreReset);
 }
 
 void DefineFsck(CLI::App* review, Invocation* in) {
-  CLI::App* fsck =
-      AddCommand(review, "fsck",
-                 "Prove that files, index and pin refs agree (read-only; exit 0 only when clean)",
-                 &in->common);
+  CLI::App* fsck = AddCommand(
+      review, "fsck",
+      "Prove that files, index and history refs agree (read-only; exit 0 only when clean)",
+      &in->common);
   fsck->callback([in] { in->action = [in] { return RunFsck(in->common); }; });
 }
 

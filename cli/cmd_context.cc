@@ -48,16 +48,20 @@ class PageReader {
   bool stdin_used_ = false;
 };
 
-Status Refuse(const std::string& forge, const char* flag) {
-  return Status(Code::kUsage, std::string(flag) + " does not apply to --forge " + forge);
+Status Refuse(forge::Forge forge, const char* flag) {
+  return Status(Code::kUsage,
+                std::string(flag) + " does not apply to --forge " + std::string(ForgeName(forge)));
 }
 
 // GitHub's and Gitea's inputs: the pull request (--pr-view) and the REST pages.
-Result<forge::RestInput> ReadRestInput(const std::string& forge, const ContextImportOptions& o) {
+Result<forge::RestInput> ReadRestInput(forge::Forge forge, const ContextImportOptions& o) {
   if (o.mr_view) return Refuse(forge, "--mr-view");
   if (o.comments) return Refuse(forge, "--comments");
   if (o.resolved_comments) return Refuse(forge, "--resolved-comments");
-  if (!o.pr_view) return Status(Code::kUsage, "--forge " + forge + " needs --pr-view FILE");
+  if (!o.pr_view) {
+    return Status(Code::kUsage,
+                  "--forge " + std::string(ForgeName(forge)) + " needs --pr-view FILE");
+  }
   PageReader reader;
   forge::RestInput input;
   GENTLE_ASSIGN_OR_RETURN(input.pr_view, reader.Read("pr-view", *o.pr_view));
@@ -70,20 +74,20 @@ Result<forge::RestInput> ReadRestInput(const std::string& forge, const ContextIm
 }
 
 Result<forge::ReviewContext> ImportGithub(const ContextImportOptions& o) {
-  GENTLE_ASSIGN_OR_RETURN(forge::GithubInput input, ReadRestInput("github", o));
+  GENTLE_ASSIGN_OR_RETURN(forge::GithubInput input, ReadRestInput(forge::Forge::kGithub, o));
   return forge::ImportGithub(input);
 }
 
 Result<forge::ReviewContext> ImportGitea(const ContextImportOptions& o) {
-  GENTLE_ASSIGN_OR_RETURN(forge::GiteaInput input, ReadRestInput("gitea", o));
+  GENTLE_ASSIGN_OR_RETURN(forge::GiteaInput input, ReadRestInput(forge::Forge::kGitea, o));
   return forge::ImportGitea(input);
 }
 
 Result<forge::ReviewContext> ImportAone(const ContextImportOptions& o) {
-  if (o.pr_view) return Refuse("aone", "--pr-view");
-  if (!o.issue_comments.empty()) return Refuse("aone", "--issue-comments");
-  if (!o.reviews.empty()) return Refuse("aone", "--reviews");
-  if (!o.review_comments.empty()) return Refuse("aone", "--review-comments");
+  if (o.pr_view) return Refuse(forge::Forge::kAone, "--pr-view");
+  if (!o.issue_comments.empty()) return Refuse(forge::Forge::kAone, "--issue-comments");
+  if (!o.reviews.empty()) return Refuse(forge::Forge::kAone, "--reviews");
+  if (!o.review_comments.empty()) return Refuse(forge::Forge::kAone, "--review-comments");
   if (!o.mr_view) return Status(Code::kUsage, "--forge aone needs --mr-view FILE");
   PageReader reader;
   forge::AoneInput input;

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cli/round_comment.h"
+#include "export/engine.h"
 #include "transaction/round_context_binding.h"
 #include "transaction/selector.h"
 
@@ -27,8 +28,8 @@ int RunList(const CommonOptions& common);
 
 struct ExportOptions {
   std::string lineage;
-  std::string engine = "native";
-  std::string output;                      // empty: stdout
+  std::string engine{exporter::EngineName(exporter::Engine::kNative)};  // --engine
+  std::string output;                                                   // empty: stdout
   std::optional<std::string> round;        // --round N, checked as a decimal >= 1
   std::optional<std::string> since_round;  // --since-round N (exclusive with --round)
 };

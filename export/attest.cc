@@ -11,6 +11,7 @@
 #include "store/git/commit_signature.h"
 #include "store/go_marshal.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/provenance.h"
@@ -97,7 +98,9 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
       // A burned approval known only from a fetched history: its verified burn commit.
       GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
                               store::ReadFetchedLineage(repo, lineage));
-      if (!fetched || fetched->chain.terminal != "burn") return loaded.status();
+      if (!fetched || !store::IsHistoryVerb(fetched->chain.terminal, store::HistoryVerb::kBurn)) {
+        return loaded.status();
+      }
       fetched_tip = fetched->chain.tip().id;
       loaded = LoadedRecord{fetched->chain.record, fetched->remote, true};
     } else {

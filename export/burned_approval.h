@@ -3,8 +3,8 @@
 //
 // The history's tip must be the terminal `burn` commit and hold a record of the lineage that
 // verifies. Without such a history (burned by the Go gentle-ai, or by an earlier build, which
-// deleted the pin) the answer stays `consumed`; a burn commit whose record does not verify is
-// `corrupted`.
+// deleted the history ref) the answer stays `consumed`; a burn commit whose record does not verify
+// is `corrupted`.
 #ifndef GENTLE_EXPORT_BURNED_APPROVAL_H_
 #define GENTLE_EXPORT_BURNED_APPROVAL_H_
 

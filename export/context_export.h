@@ -80,7 +80,8 @@ struct ContextExport {
 
 Result<ContextExport> ExportContext(const ContextRequest& request);
 
-// The JSON envelope of section 8, compact, without a trailing newline.
+// The JSON envelope (docs/format.md, "The context envelope"), compact, without a trailing
+// newline.
 std::string RenderEnvelope(const ContextExport& context);
 
 // Sets the envelope members both export envelopes share, in this order: candidate_diff,

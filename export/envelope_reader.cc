@@ -121,7 +121,7 @@ Result<Envelope> ParseEnvelope(std::string_view text) {
     const Json& s = Member(j, "snapshot");
     e.snapshot.kind = String(s, "kind");
     e.snapshot.projection = String(s, "projection");
-    if (e.snapshot.projection == "workspace") e.snapshot.projection.clear();
+    if (e.snapshot.projection == store::kProjectionWorkspace) e.snapshot.projection.clear();
     const Json& unborn = Member(s, "unborn_head");
     if (!unborn.is_boolean()) return bad("has a malformed unborn_head");
     e.snapshot.unborn_head = unborn.get<bool>();

@@ -2,19 +2,21 @@
 // construction, as ExportContext: the shared maintenance lock only, nothing written or created.
 //
 // The interdiff is the patch from round N's candidate tree to the current round's candidate tree,
-// under the pinned flags of section 8 and byte-identical to the pinned `git diff` of those two
-// trees. Round N's record comes from the lineage's history as for `--round N`
-// (export/round_record.h: local, verified fetched, or a burned lineage's history, then reported
-// with state `consumed`); the current round is the current record's. No paths digest binds the
-// pair (no record holds one), so there is no integrity_mismatch; objects_missing and
-// budget_exceeded as in section 8. N equal to the current round gives an empty patch; N < 1 is
-// `usage`; N above the current round or absent from the history `not_found`; and the refusals of
-// the lineage's classification (section 8) stand.
+// under the pinned flags of the context envelope (docs/format.md, "The context envelope") and
+// byte-identical to the pinned `git diff` of those two trees. Round N's record comes from the
+// lineage's history as for `--round N` (export/round_record.h: local, verified fetched, or a
+// burned lineage's history, then reported with state `consumed`); the current round is the
+// current record's. No paths digest binds the pair (no record holds one), so there is no
+// integrity_mismatch; objects_missing and budget_exceeded as for the context envelope. N equal to
+// the current round gives an empty patch; N < 1 is `usage`; N above the current round or absent
+// from the history `not_found`; and the refusals of the lineage's classification (as for
+// `export-context`) stand.
 //
 // The envelope (RenderInterdiffEnvelope) is `gentle-ai.review-interdiff-export/v1`: lineage,
 // revision, state, source, `from` and `to` ({round, revision, candidate_tree}), then
-// candidate_diff, changed_path_manifest, derivation and budget as in section 8. It is not an
-// approval context: `verify --envelope` refuses it.
+// candidate_diff, changed_path_manifest, derivation and budget as in the context envelope
+// (docs/format.md, "The interdiff envelope"). It is not an approval context: `verify --envelope`
+// refuses it.
 #ifndef GENTLE_EXPORT_INTERDIFF_EXPORT_H_
 #define GENTLE_EXPORT_INTERDIFF_EXPORT_H_
 

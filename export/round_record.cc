@@ -46,14 +46,14 @@ Result<std::optional<RoundCommit>> FindRoundCommit(const store::git::Repository&
                                                    const std::string& lineage,
                                                    const std::optional<store::HistoryCommit>& tip,
                                                    int64_t round,
-                                                   const std::optional<std::string>& verb) {
+                                                   std::optional<store::HistoryVerb> verb) {
   std::optional<store::HistoryCommit> commit = tip;
   for (int walked = 0; commit && walked < kMaxWalkedCommits; ++walked) {
     if (commit->legacy_pin) break;
     auto record = store::ParseRecordFile(commit->record_file, lineage);
     if (!record.ok()) return Status(record.status()).WithLineage(lineage);
     if (record->round < round) break;
-    if (record->round == round && (!verb || commit->verb == *verb)) {
+    if (record->round == round && (!verb || store::IsHistoryVerb(commit->verb, *verb))) {
       return std::optional<RoundCommit>(RoundCommit{std::move(*commit), std::move(record).value()});
     }
     if (!commit->parent) break;

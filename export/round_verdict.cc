@@ -2,6 +2,7 @@
 
 #include "export/round_record.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/record.h"
@@ -39,8 +40,9 @@ Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string&
   std::optional<store::HistoryCommit> from = history.tip;
   const std::string name = "verdicts/" + std::to_string(wanted) + ".md";
   for (;;) {
-    GENTLE_ASSIGN_OR_RETURN(std::optional<RoundCommit> found,
-                            FindRoundCommit(repo, lineage, from, wanted, "verdict"));
+    GENTLE_ASSIGN_OR_RETURN(
+        std::optional<RoundCommit> found,
+        FindRoundCommit(repo, lineage, from, wanted, store::HistoryVerb::kVerdict));
     if (!found) return none();
     GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
                             store::ReadHistoryFile(repo, found->commit.id, name));

@@ -15,6 +15,7 @@
 #include "store/git/tree_rows.h"
 #include "store/history_chain.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/provenance.h"
@@ -143,7 +144,7 @@ Result<LoadedRecord> FetchedBurnedApproval(const store::git::Repository& repo,
                                            const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
                           store::ReadFetchedLineage(repo, lineage));
-  if (!fetched || fetched->chain.terminal != "burn") {
+  if (!fetched || !store::IsHistoryVerb(fetched->chain.terminal, store::HistoryVerb::kBurn)) {
     return Status(Code::kBusy, "the fetched history of " + lineage + " moved while reading")
         .WithLineage(lineage);
   }

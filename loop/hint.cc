@@ -1,6 +1,7 @@
 #include "loop/hint.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace gentle::loop {
 namespace {
@@ -8,7 +9,13 @@ namespace {
 Status Refuse(const std::string& why) { return Status(Code::kUsage, "hint: " + why); }
 
 bool IsReason(std::string_view r) {
-  return r == "comments" || r == "ci" || r == "conflicts" || r == "state";
+  return std::any_of(std::begin(kAllHintReasons), std::end(kAllHintReasons),
+                     [&](HintReason reason) { return HintReasonName(reason) == r; });
+}
+
+bool IsSkill(std::string_view s) {
+  return std::any_of(std::begin(kAllHintSkills), std::end(kAllHintSkills),
+                     [&](HintSkill skill) { return HintSkillName(skill) == s; });
 }
 
 // The value of `name=value`, or false when `field` does not start with `name=`.
@@ -104,7 +111,7 @@ Result<Hint> ParseHint(std::string_view line) {
 
   std::string_view skill;
   if (!Value(fields[3], "skill", &skill)) return Refuse("the fourth field must be skill=S");
-  if (skill != "land" && skill != "review-pr") return Refuse("skill must be land or review-pr");
+  if (!IsSkill(skill)) return Refuse("skill must be land or review-pr");
   hint.skill = std::string(skill);
 
   std::string_view updated;

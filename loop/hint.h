@@ -30,6 +30,36 @@ inline constexpr std::string_view kHintSchema = "gentle-ai.review-hint/v1";
 inline constexpr std::string_view kHintTag = "[pr-daemon]";
 inline constexpr size_t kMaxHintBytes = 512;
 
+// The reason labels a hint may carry (docs/watch.md "Reasons"), in the order the daemon lists
+// them, and the skills it may name: one enum with one name table each. The PR daemon writes them
+// (watch/reasons.h, watch/watcher.h) and ParseHint accepts exactly these.
+enum class HintReason { kComments, kCi, kConflicts, kState };
+inline constexpr HintReason kAllHintReasons[] = {HintReason::kComments, HintReason::kCi,
+                                                 HintReason::kConflicts, HintReason::kState};
+
+constexpr std::string_view HintReasonName(HintReason reason) {
+  switch (reason) {
+    case HintReason::kComments:
+      return "comments";
+    case HintReason::kCi:
+      return "ci";
+    case HintReason::kConflicts:
+      return "conflicts";
+    case HintReason::kState:
+      return "state";
+  }
+  return "";
+}
+
+// `land`: a worktree of the clone owns the PR (its head branch is checked out there; docs/watch.md
+// "Reasons"); `review-pr`: none does.
+enum class HintSkill { kLand, kReviewPr };
+inline constexpr HintSkill kAllHintSkills[] = {HintSkill::kLand, HintSkill::kReviewPr};
+
+constexpr std::string_view HintSkillName(HintSkill skill) {
+  return skill == HintSkill::kLand ? "land" : "review-pr";
+}
+
 struct Hint {
   PrKey pr;
   std::vector<std::string> reasons;  // in the line's order

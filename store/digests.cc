@@ -2,6 +2,7 @@
 
 #include "store/go_json.h"
 #include "store/sha256.h"
+#include "store/snapshot.h"
 
 namespace gentle::store {
 namespace {
@@ -31,7 +32,7 @@ std::string PathsDigest(const std::vector<std::string>& sorted_paths) {
 }
 
 std::string SnapshotIdentity(const IdentityInputs& in) {
-  const bool staged = in.projection == "staged";
+  const bool staged = in.projection == kProjectionStaged;
   Sha256 hasher;
   AppendDomain(&hasher, staged ? "gentle-ai.review-snapshot/v4" : "gentle-ai.review-snapshot/v3");
   hasher.Update(LengthPrefixed(in.kind));

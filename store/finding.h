@@ -35,7 +35,7 @@ enum class FindingCode {
   kIndexStaleLineage,
   kIndexStaleTombstone,
   kIndexStaleQuarantine,
-  // History refs (pins) and ref locks.
+  // History refs (their findings keep the older name, `pin_*`) and ref locks.
   kHistoryRefMissing,
   kHistoryRefOrphan,
   kRefLock,

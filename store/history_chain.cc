@@ -127,11 +127,11 @@ Status CheckCommit(const git::Repository& repo, git_odb* odb, const std::string&
     GENTLE_RETURN_IF_ERROR(
         CheckTreePresent(odb, lineage, commit, commit.candidate_tree, "candidate"));
   }
-  if (commit.verb == kCoApproveVerb)
+  if (IsHistoryVerb(commit.verb, HistoryVerb::kCoApprove))
     GENTLE_RETURN_IF_ERROR(CheckCoApproval(repo, lineage, commit, record));
   if (commit.terminal()) {
     if (later != nullptr) return Broken(lineage, commit.id, "a terminal commit has a successor");
-    const bool burn = commit.verb == HistoryVerbName(HistoryVerb::kBurn);
+    const bool burn = IsHistoryVerb(commit.verb, HistoryVerb::kBurn);
     if (burn && !IsState(record.state, ReviewState::kApproved)) {
       return Broken(lineage, commit.id, "a burn commit holds a record that is not approved");
     }

@@ -52,8 +52,6 @@ inline constexpr std::string_view kHistoryAuditName = "reclaim-record.json";
 inline constexpr std::string_view kHistoryContextName = "context.json";
 // A co-approval commit's own verdict file (docs/format.md, "Co-approvals"): never carried forward.
 inline constexpr std::string_view kHistoryCoApprovalName = "co-approval.md";
-// The verb of a co-approval commit: a further APPROVE of an approved round by another actor.
-inline constexpr std::string_view kCoApproveVerb = "co-approve";
 
 // Size limits of a history's objects (docs/reliability.md, "Bounded reads of histories"). A
 // history may come from a remote, so every object read from one is refused as `corrupted` from

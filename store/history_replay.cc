@@ -149,7 +149,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     }
     return Status::Ok();
   }
-  if (child.verb == kCoApproveVerb) {
+  if (IsHistoryVerb(child.verb, HistoryVerb::kCoApprove)) {
     if (parent_state != ReviewState::kApproved) {
       return Broken(child.id, "a co-approval" + from + " (a co-approval needs approved)");
     }

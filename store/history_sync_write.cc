@@ -5,6 +5,7 @@
 #include "store/file_io.h"
 #include "store/history_chain.h"
 #include "store/history_sync.h"
+#include "store/history_verb.h"
 #include "store/record.h"
 
 namespace gentle::store {
@@ -70,7 +71,7 @@ Result<bool> SyncHistory(const git::Repository& repo, const StoreLayout& layout,
   // A record of an earlier build names its creation time; it wins over the history's, as in
   // CreationTimes::Of.
   if (!record.created_at.empty()) sync.created_at = record.created_at;
-  sync.verb = "sync";
+  sync.verb = HistoryVerbName(HistoryVerb::kSync);
   sync.lineage = lineage;
   sync.record_file = *check.record_file;
   sync.revision = record.revision;

@@ -145,8 +145,8 @@ Snapshot ParseSnapshot(const Json& state, const char* key) {
   s.kind = RequireString(j, "kind", key);
   if (const Json* projection = Optional(j, "projection", Json::value_t::string, key)) {
     s.projection = projection->get<std::string>();
-    if (s.projection == "workspace") s.projection.clear();
-    if (!s.projection.empty() && s.projection != "staged") {
+    if (s.projection == kProjectionWorkspace) s.projection.clear();
+    if (!s.projection.empty() && s.projection != kProjectionStaged) {
       throw Malformed{std::string(key) + " has an unknown projection"};
     }
   }

@@ -72,7 +72,8 @@ Result<std::vector<RoundApproval>> RoundApprovals(const git::Repository& repo,
     GENTLE_ASSIGN_OR_RETURN(HistoryCommit commit, ReadHistoryCommit(repo, *next));
     // The approval made this revision: commits below the first of another revision are older.
     if (commit.legacy_pin || commit.revision != revision) break;
-    if (commit.verb == kCoApproveVerb && IsState(commit.state, ReviewState::kApproved)) {
+    if (IsHistoryVerb(commit.verb, HistoryVerb::kCoApprove) &&
+        IsState(commit.state, ReviewState::kApproved)) {
       GENTLE_ASSIGN_OR_RETURN(
           RoundApproval approval,
           ReadApproval(repo, lineage, commit, std::string(kHistoryCoApprovalName),

@@ -4,13 +4,20 @@
 #define GENTLE_STORE_SNAPSHOT_H_
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace gentle::store {
 
+// A snapshot's projection: what its candidate tree was taken from. The workspace is the default
+// and is held as "" (a record or envelope that names it "workspace" reads as ""); the git index,
+// `start --staged`, is "staged". Records and envelopes hold these names.
+inline constexpr std::string_view kProjectionStaged = "staged";
+inline constexpr std::string_view kProjectionWorkspace = "workspace";
+
 struct Snapshot {
   std::string kind;  // current-changes | base-diff | commit-range (others read from Go stores)
-  std::string projection;  // "" (workspace) or "staged"
+  std::string projection;  // "" (workspace) or kProjectionStaged
   bool unborn_head = false;
   std::string base_tree;
   std::string candidate_tree;

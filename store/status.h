@@ -50,7 +50,7 @@ inline constexpr Code kLastCode = Code::kContextUnavailable;
 
 // The stable machine-readable name of a code ("not_found", ...).
 std::string_view CodeName(Code code);
-// The documented process exit code of a code (section 7).
+// The documented process exit code of a code (docs/design.md, "Error vocabulary").
 int ExitCodeFor(Code code);
 
 class [[nodiscard]] Status {

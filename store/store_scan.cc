@@ -23,9 +23,10 @@ bool IsHexKey(std::string_view name) {
 
 bool IsTempName(std::string_view name) { return name.compare(0, 8, ".atomic-") == 0; }
 
-// Members gentle-ai (Go) keeps in a lineage directory beside review-state.json (reference
-// gentle-ai-store-facts.md section 1): two files and two directories whose contents are its own.
-// The trace-gaps directory's name is the reference's unconfirmed reading.
+// Members gentle-ai (Go) keeps in a lineage directory beside review-state.json (docs/lifecycle.md,
+// "Stores written by the Go gentle-ai"): two files and two directories whose contents are its own.
+// The trace-gaps directory's name is read from gentle-ai's source, not yet seen in a store it
+// wrote.
 bool IsGoLineageFile(std::string_view name) {
   return name == "review-receipt.json" || name == "finalize-attempt-journal.json";
 }

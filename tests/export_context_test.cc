@@ -95,7 +95,7 @@ TEST_CASE("export-context prints exactly the pinned git diff of the frozen trees
   CHECK(GentleAi({"review", "export-context", "--lineage", f.lineage}, f.repo).out == oracle);
 }
 
-TEST_CASE("export-context --json is the section 8 envelope") {
+TEST_CASE("export-context --json is the context envelope of docs/format.md") {
   Fixture f;
   auto snapshot = f.record()["state"]["initial_snapshot"];
   const std::string oracle = OracleDiff(f.repo, snapshot["base_tree"], snapshot["candidate_tree"]);

@@ -49,8 +49,9 @@ std::vector<std::string> WorktreeRoots(const store::git::Repository& repo) {
 Result<std::string> OriginalWorktreeRoot(const store::git::Repository& repo,
                                          const nlohmann::ordered_json& state, bool* original) {
   std::string recorded;
-  if (auto it = state.find("initial_atomic_start"); it != state.end() && it->is_object()) {
-    recorded = store::StringMember(*it, "worktree_identity");
+  if (const auto* start =
+          store::TypedMember(state, "initial_atomic_start", nlohmann::json::value_t::object)) {
+    recorded = store::StringMember(*start, "worktree_identity");
   }
   *original = true;
   if (!recorded.empty()) {

@@ -320,7 +320,7 @@ Result<store::Snapshot> CaptureSnapshot(const store::git::Repository& repo,
 
   store::Snapshot s;
   s.kind = selector.kind;
-  s.projection = selector.staged ? "staged" : "";
+  s.projection = selector.staged ? std::string(store::kProjectionStaged) : std::string();
   s.unborn_head = base.unborn;
   s.base_tree = store::git::OidHex(base.tree);
   s.candidate_tree = store::git::OidHex(candidate_tree);

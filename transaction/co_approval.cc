@@ -6,6 +6,7 @@
 #include "store/git/commit_signature.h"
 #include "store/history_ref.h"
 #include "store/history_sync.h"
+#include "store/history_verb.h"
 #include "store/review_state.h"
 #include "store/round_approvals.h"
 #include "store/sha256.h"
@@ -59,7 +60,7 @@ Result<VerdictResult> CoApprove(MutationScope* scope, const store::RecordView& r
         .WithLineage(lineage);
   }
   store::HistoryCommitSpec commit;
-  commit.verb = std::string(store::kCoApproveVerb);
+  commit.verb = store::HistoryVerbName(store::HistoryVerb::kCoApprove);
   commit.lineage = lineage;
   commit.record_file = *check.record_file;
   commit.revision = record.revision;

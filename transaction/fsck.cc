@@ -277,11 +277,11 @@ Result<FsckReport> Fsck(const std::string& cwd, store::Progress* progress) {
 
   GENTLE_RETURN_IF_ERROR(CheckIndex(layout, files, &report));
 
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::git::ListHistoryRefs(repo));
-  report.history_refs = pins.size();
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> histories, store::git::ListHistoryRefs(repo));
+  report.history_refs = histories.size();
   // Each history against its files (store/history_sync.h). An old single-commit pin of a live
   // lineage is not a finding: the next write upgrades it.
-  std::set<std::string> lineages(pins.begin(), pins.end());
+  std::set<std::string> lineages(histories.begin(), histories.end());
   for (const auto& row : files.rows.lineages) lineages.insert(row.lineage_id);
   store::ProgressPhase phase(progress, "histories checked", lineages.size());
   for (const std::string& lineage : lineages) {

@@ -45,8 +45,9 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
   store::HistoryCommitSpec commit;
   commit.at = at;
   commit.trailers.emplace_back("Actor", Trimmed(request.actor));
-  GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
-                          CommitState(scope.get(), record, state, "invalidate", std::move(commit)));
+  GENTLE_ASSIGN_OR_RETURN(
+      store::RecordView written,
+      CommitState(scope.get(), record, state, store::HistoryVerb::kInvalidate, std::move(commit)));
   return InvalidateResult{request.lineage, record.revision, written.revision, written.state};
 }
 

@@ -86,9 +86,9 @@ Result<nlohmann::ordered_json> StateOf(const store::RecordView& record) {
 }
 
 Result<store::RecordView> CommitState(MutationScope* scope, const store::RecordView& previous,
-                                      const nlohmann::ordered_json& state, std::string_view verb,
+                                      const nlohmann::ordered_json& state, store::HistoryVerb verb,
                                       store::HistoryCommitSpec history) {
-  const std::string v(verb);
+  const std::string v(store::HistoryVerbName(verb));
   const std::string& lineage = previous.lineage_id;
   // Only gentle-ai's CompactState members, in its order: what earlier builds added is dropped (a
   // record of an earlier build is migrated here; the history's sync commit keeps it as it was).

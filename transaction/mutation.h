@@ -22,6 +22,7 @@
 
 #include "store/git/repository.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/index/index_db.h"
 #include "store/layout.h"
 #include "store/record.h"
@@ -69,7 +70,7 @@ Result<nlohmann::ordered_json> StateOf(const store::RecordView& record);
 // signed before the index is opened (transaction/history_writer.h, PrepareHistoryCommit), so a
 // signing failure changes nothing.
 Result<store::RecordView> CommitState(MutationScope* scope, const store::RecordView& previous,
-                                      const nlohmann::ordered_json& state, std::string_view verb,
+                                      const nlohmann::ordered_json& state, store::HistoryVerb verb,
                                       store::HistoryCommitSpec history);
 
 // Usage checks shared by the verbs.

@@ -55,11 +55,11 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
         std::string record_file,
         store::ReadFileLimited(layout.record_path(lineage), store::kMaxRecordBytes));
     store::HistoryCommitSpec history;
-    history.verb = verb;
+    history.verb = store::HistoryVerbName(store::HistoryVerb::kAbandon);
     history.lineage = lineage;
     history.record_file = record_file;
     history.revision = record->revision;
-    history.state = store::TerminalStateOf(verb);
+    history.state = store::TerminalStateOf(history.verb);
     history.base_tree = record->current_snapshot.base_tree;
     history.candidate_tree = record->current_snapshot.candidate_tree;
     history.at = audit.reclaimed_at;

@@ -1,5 +1,6 @@
-// ABANDON and RECLAIM: retire a lineage into quarantine (docs/lifecycle.md; gentle-ai's
-// quarantineCompactStoreEntry protocol, reference facts section 7).
+// ABANDON and RECLAIM: retire a lineage into quarantine (docs/lifecycle.md, "review abandon" and
+// "review reclaim"; the protocol is gentle-ai's quarantineCompactStoreEntry, so either tool reads
+// the other's quarantine entries).
 //
 //   abandon  a complete lineage (a record) that is not terminal (approved, escalated, invalidated)
 //            and not historical-compat; reason operator_disposition | retired_schema; optional

@@ -117,8 +117,9 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   commit.at = store::NowRfc3339();
   commit.trailers.emplace_back("Round", std::to_string(record.round + 1));
   AddToHistoryCommit(binding, &commit);
-  GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
-                          CommitState(scope.get(), record, state, "revise", std::move(commit)));
+  GENTLE_ASSIGN_OR_RETURN(
+      store::RecordView written,
+      CommitState(scope.get(), record, state, store::HistoryVerb::kRevise, std::move(commit)));
   ReviseResult result;
   result.lineage = request.lineage;
   result.previous_revision = record.revision;

@@ -12,6 +12,7 @@
 #include "store/git/repository.h"
 #include "store/go_json.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/index/index_sync.h"
 #include "store/layout.h"
 #include "store/record.h"
@@ -163,7 +164,7 @@ Result<StartResult> Start(const StartRequest& request) {
   store::FaultPoint("start:index-prepared");
   // The history's start commit (a lineage started again after an abandon continues its history).
   store::HistoryCommitSpec history;
-  history.verb = "start";
+  history.verb = store::HistoryVerbName(store::HistoryVerb::kStart);
   history.lineage = lineage;
   history.record_file = file;
   history.revision = written.revision;

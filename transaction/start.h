@@ -1,12 +1,13 @@
 // START: freezes the live candidate into a lineage (docs/lifecycle.md).
 //
-// Captures the snapshot without touching the user's index, worktree or HEAD, derives the
+// Captures the snapshot without touching the user's git index, worktree or HEAD, derives the
 // content-addressed lineage id from the worktree identity and the target identity, and under the
-// store's writer lock pins the trees with refs/gentle-ai/reviews/<lineage> and writes the record in
-// state `reviewing`. Idempotent: the same candidate in the same worktree returns the existing
-// lineage and revision and rewrites nothing; so does a candidate that another lineage of this
-// worktree holds as its current round (after `revise`; transaction/target_claims.h). An empty
-// candidate is `usage`; a candidate whose approval was already burned is `consumed`.
+// store's writer lock keeps the trees reachable by the history ref refs/gentle-ai/reviews/<lineage>
+// and writes the record in state `reviewing`. Idempotent: the same candidate in the same worktree
+// returns the existing lineage and revision and rewrites nothing; so does a candidate that another
+// lineage of this worktree holds as its current round (after `revise`;
+// transaction/target_claims.h). An empty candidate is `usage`; a candidate whose approval was
+// already burned is `consumed`.
 #ifndef GENTLE_TRANSACTION_START_H_
 #define GENTLE_TRANSACTION_START_H_
 

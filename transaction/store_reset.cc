@@ -24,8 +24,8 @@ Result<ResetPlan> Plan(const store::git::Repository& repo, const store::StoreLay
   } else if (names.status().code() != Code::kNotFound) {
     return names.status();
   }
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, store::git::ListHistoryRefs(repo));
-  for (const std::string& lineage : pins)
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> histories, store::git::ListHistoryRefs(repo));
+  for (const std::string& lineage : histories)
     plan.history_refs.push_back(store::StoreLayout::HistoryRef(lineage));
   return plan;
 }

@@ -183,8 +183,9 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
     commit.sign = [signer](const std::string& payload) { return SignPayload(*signer, payload); };
     result.signed_approval = true;
   }
-  GENTLE_ASSIGN_OR_RETURN(store::RecordView written,
-                          CommitState(scope.get(), record, state, "verdict", std::move(commit)));
+  GENTLE_ASSIGN_OR_RETURN(
+      store::RecordView written,
+      CommitState(scope.get(), record, state, store::HistoryVerb::kVerdict, std::move(commit)));
   result.revision = written.revision;
   return result;
 }

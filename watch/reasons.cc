@@ -1,5 +1,7 @@
 #include "watch/reasons.h"
 
+#include "loop/hint.h"
+
 namespace gentle::watch {
 
 std::vector<std::string> ChangeReasons(const PrMeta& before, const PrMeta& after,
@@ -12,10 +14,10 @@ std::vector<std::string> ChangeReasons(const PrMeta& before, const PrMeta& after
   const bool edited = before.updated_at != after.updated_at && new_ids.empty();
   const bool comments = !unseen_ids.empty() || (edited && !ci && !conflicts && !state);
   std::vector<std::string> out;
-  if (comments) out.emplace_back("comments");
-  if (ci) out.emplace_back("ci");
-  if (conflicts) out.emplace_back("conflicts");
-  if (state) out.emplace_back("state");
+  if (comments) out.emplace_back(loop::HintReasonName(loop::HintReason::kComments));
+  if (ci) out.emplace_back(loop::HintReasonName(loop::HintReason::kCi));
+  if (conflicts) out.emplace_back(loop::HintReasonName(loop::HintReason::kConflicts));
+  if (state) out.emplace_back(loop::HintReasonName(loop::HintReason::kState));
   return out;
 }
 

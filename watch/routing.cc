@@ -1,9 +1,11 @@
 #include "watch/routing.h"
 
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "loop/pr_key.h"
 #include "store/file_io.h"
+#include "store/forge_name.h"
 #include "store/program_run.h"
 #include "store/strict_json.h"
 
@@ -72,7 +74,9 @@ Result<std::string> TrackerRemoteHost(const std::string& root) {
   }
   auto host = json.find("remoteHost");
   if (host == json.end() || host->is_null()) return std::string();
-  if (!host->is_string() || (*host != "github" && *host != "gitea")) {
+  const std::optional<store::Forge> forge =
+      host->is_string() ? store::ParseForge(host->get_ref<const std::string&>()) : std::nullopt;
+  if (forge != store::Forge::kGithub && forge != store::Forge::kGitea) {
     return Status(Code::kUsage, path + ": remoteHost must be github or gitea");
   }
   return host->get<std::string>();
@@ -154,8 +158,8 @@ Result<RepoForge> ForgeFromRemote(std::string_view origin_url, std::string_view 
   RepoForge out;
   out.owner = url->owner;
   out.repo = url->repo;
-  const bool github =
-      remote_host.empty() ? HostWithoutPort(url->host) == "github.com" : remote_host == "github";
+  const bool github = remote_host.empty() ? HostWithoutPort(url->host) == "github.com"
+                                          : store::ParseForge(remote_host) == store::Forge::kGithub;
   if (github) {
     out.kind = store::Forge::kGithub;
     out.host = HostWithoutPort(url->host) == "github.com" ? "" : HostWithoutPort(url->host);

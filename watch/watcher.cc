@@ -285,7 +285,9 @@ Status Watcher::PollPr(RepoWatch& repo, WatchDb& db, int64_t number, std::vector
     return db.SavePr(row);
   }
   const std::optional<std::string> owner = OwningWorktree(repo.worktrees, meta->head_ref);
-  loop::Hint hint{key, std::move(reasons), owner ? "land" : "review-pr", meta->updated_at};
+  const loop::HintSkill skill = owner ? loop::HintSkill::kLand : loop::HintSkill::kReviewPr;
+  loop::Hint hint{key, std::move(reasons), std::string(loop::HintSkillName(skill)),
+                  meta->updated_at};
   GENTLE_ASSIGN_OR_RETURN(std::string line, loop::FormatHint(hint));
   row.last_event = now;
   row.next_poll = now + kActiveInterval;

@@ -14,7 +14,7 @@ Result<std::vector<std::string>> ListHistoryRefs(const Repository& repo) {
   GENTLE_RETURN_IF_ERROR(CheckRefFiles(repo, prefix));
   git_reference_iterator* it = nullptr;
   if (git_reference_iterator_glob_new(&it, repo.raw(), (prefix + "*").c_str()) != 0) {
-    return Status(Code::kInternal, "cannot list pin refs: " + LastGitError());
+    return Status(Code::kInternal, "cannot list history refs: " + LastGitError());
   }
   std::vector<std::string> out;
   const char* name = nullptr;

@@ -12,10 +12,10 @@
 namespace gentle::store::git {
 
 Status DeleteHistoryRef(const Repository& repo, const std::string& lineage);
-// DeleteHistoryRef for a pin that is only clean-up once the lineage's record is gone: a locked ref
-// is left in place (a pin only keeps objects reachable; fsck reports it as `pin_orphan` beside the
-// `ref_lock`, and a person removes it), so a lock left by a killed process cannot stop burn,
-// abandon or recovery. Every other failure is returned.
+// DeleteHistoryRef for a history ref that is only clean-up once the lineage's record is gone: a
+// locked ref is left in place (it only keeps objects reachable; fsck reports it as `pin_orphan`
+// beside the `ref_lock`, and a person removes it), so a lock left by a killed process cannot stop
+// burn, abandon or recovery. Every other failure is returned.
 Status DeleteHistoryRefUnlessLocked(const Repository& repo, const std::string& lineage);
 
 }  // namespace gentle::store::git

@@ -149,8 +149,8 @@ Status ResolveTombstoneFiles(const git::Repository& repo, const StoreLayout& lay
 Status ResolveResetTrash(const git::Repository& repo, const StoreLayout& layout) {
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> trash, ResetTrashDirs(layout));
   if (trash.empty()) return Status::Ok();
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> pins, git::ListHistoryRefs(repo));
-  for (const std::string& lineage : pins) {
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> histories, git::ListHistoryRefs(repo));
+  for (const std::string& lineage : histories) {
     if (!RecordPresent(layout, lineage))
       GENTLE_RETURN_IF_ERROR(git::DeleteHistoryRefUnlessLocked(repo, lineage));
   }

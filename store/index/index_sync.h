@@ -41,11 +41,12 @@ struct RebuildReport {
   size_t recovered = 0;             // interrupted mutations finished or undone from the files
   int replaced_schema_version = 0;  // > 0: the schema_version of a newer release's index replaced
 };
-// Finishes interrupted file protocols, re-pins live lineages whose trees are present, and installs
-// a new index holding what the files say (store/index/index_install.h), also over a newer release's
-// index. Caller holds the writer lock and the exclusive maintenance lock, so no reader has the old
-// index open while it is replaced. `progress` (may be null) is told the files read
-// (ScanStoreFiles) and then the histories levelled, one phase each.
+// Finishes interrupted file protocols, writes the missing history ref of each live lineage whose
+// trees are present (`repinned`), and installs a new index holding what the files say
+// (store/index/index_install.h), also over a newer release's index. Caller holds the writer lock
+// and the exclusive maintenance lock, so no reader has the old index open while it is replaced.
+// `progress` (may be null) is told the files read (ScanStoreFiles) and then the histories
+// levelled, one phase each.
 Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayout& layout,
                                    Progress* progress = nullptr);
 
