@@ -94,7 +94,7 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
   auto loaded = LoadForRead(repo, lineage);
   std::string fetched_tip;
   if (!loaded.ok() && loaded.status().code() == Code::kConsumed) {
-    if (loaded.status().details().count("source")) {
+    if (store::FromFetchedHistory(loaded.status())) {
       // A burned approval known only from a fetched history: its verified burn commit.
       GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
                               store::ReadFetchedLineage(repo, lineage));

@@ -50,7 +50,7 @@ Result<store::RecordView> LoadLocal(const store::git::Repository& repo,
     return record;
   }
   if (record.status().code() != Code::kNotFound) return record.status();
-  return store::ClassifyRecordlessHere(repo, layout, lineage);
+  return store::AnswerRecordless(repo, layout, lineage);
 }
 
 }  // namespace

@@ -17,7 +17,7 @@ Result<RoundHistory> ReadRoundHistory(const store::git::Repository& repo,
   auto loaded = LoadForRead(repo, lineage);
   const bool consumed = !loaded.ok() && loaded.status().code() == Code::kConsumed;
   if (!loaded.ok() && !consumed) return loaded.status();
-  const bool fetched = consumed ? loaded.status().details().count("source") > 0 : loaded->fetched;
+  const bool fetched = consumed ? store::FromFetchedHistory(loaded.status()) : loaded->fetched;
   if (fetched) {
     GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> history,
                             store::ReadFetchedLineage(repo, lineage));
@@ -31,7 +31,14 @@ Result<RoundHistory> ReadRoundHistory(const store::git::Repository& repo,
   } else {
     GENTLE_ASSIGN_OR_RETURN(out.tip, store::ReadHistoryTip(repo, lineage));
     if (consumed && (!out.tip || out.tip->legacy_pin)) return loaded.status();
-    if (!consumed) out.source = loaded->source;
+    // A burned imported lineage names its remote in the answer (store/history_evidence.h).
+    if (consumed) {
+      const auto& details = loaded.status().details();
+      const auto source = details.find("source");
+      if (source != details.end()) out.source = source->second;
+    } else {
+      out.source = loaded->source;
+    }
   }
   out.consumed = consumed;
   if (!consumed) {

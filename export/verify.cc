@@ -203,8 +203,8 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   bool consumed = false;
   if (!loaded.ok() && loaded.status().code() == Code::kConsumed && (against || policy)) {
     // A spent approval is what CI sees after a merge: the history's burn commit holds it.
-    auto burned = loaded.status().details().count("source") ? FetchedBurnedApproval(repo, lineage)
-                                                            : LocalBurnedApproval(repo, lineage);
+    auto burned = store::FromFetchedHistory(loaded.status()) ? FetchedBurnedApproval(repo, lineage)
+                                                             : LocalBurnedApproval(repo, lineage);
     if (burned.ok()) {
       loaded = std::move(burned);
       consumed = true;

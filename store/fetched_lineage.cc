@@ -3,6 +3,7 @@
 #include "store/catalog.h"
 #include "store/file_io.h"
 #include "store/history_verb.h"
+#include "store/provenance.h"
 
 namespace gentle::store {
 
@@ -36,20 +37,26 @@ Result<std::optional<FetchedLineage>> ReadFetchedLineage(const git::Repository& 
 Status TerminalAnswer(const FetchedLineage& fetched, const std::string& lineage) {
   const std::string& tip = fetched.chain.tip().id;
   if (store::IsHistoryVerb(fetched.chain.terminal, store::HistoryVerb::kBurn)) {
-    return Status(Code::kConsumed, "lineage " + lineage + " was burned (history fetched from " +
-                                       fetched.remote + ")")
-        .WithLineage(lineage)
-        .WithDetail("source", fetched.remote)
-        .WithDetail("tip", tip);
+    return WithSource(
+        Status(Code::kConsumed,
+               "lineage " + lineage + " was burned (history fetched from " + fetched.remote + ")")
+            .WithLineage(lineage),
+        fetched.remote, tip);
   }
   if (store::IsHistoryVerb(fetched.chain.terminal, store::HistoryVerb::kAbandon)) {
-    return Status(Code::kRetired, "lineage " + lineage + " was retired (history fetched from " +
-                                      fetched.remote + ")")
-        .WithLineage(lineage)
-        .WithDetail("source", fetched.remote)
-        .WithDetail("tip", tip);
+    return WithSource(
+        Status(Code::kRetired,
+               "lineage " + lineage + " was retired (history fetched from " + fetched.remote + ")")
+            .WithLineage(lineage),
+        fetched.remote, tip);
   }
   return Status::Ok();
+}
+
+bool FromFetchedHistory(const Status& terminal) {
+  const auto& details = terminal.details();
+  return details.count("source") != 0 && details.count("tombstone") == 0 &&
+         details.count("audit_record") == 0;
 }
 
 Result<bool> KnownLocally(const StoreLayout& layout, const std::string& lineage) {

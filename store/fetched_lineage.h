@@ -12,7 +12,12 @@
 //
 // TerminalAnswer: the answer a terminal fetched history gives a reader, as the local store answers
 // for a burned (`consumed`) or abandoned (`retired`) lineage; Ok for a history that is not
-// terminal.
+// terminal. Its details: `source` (the remote) and `tip` (store/provenance.h WithSource).
+//
+// FromFetchedHistory: whether a terminal answer is TerminalAnswer's, read from a fetched history,
+// rather than the local store's: it names a `source` and no local evidence (`tombstone`,
+// `audit_record`). The answer about an imported lineage names both (store/history_evidence.h
+// AnswerRecordless).
 #ifndef GENTLE_STORE_FETCHED_LINEAGE_H_
 #define GENTLE_STORE_FETCHED_LINEAGE_H_
 
@@ -35,6 +40,8 @@ Result<std::optional<FetchedLineage>> ReadFetchedLineage(const git::Repository& 
                                                          const std::string& lineage);
 
 Status TerminalAnswer(const FetchedLineage& fetched, const std::string& lineage);
+
+bool FromFetchedHistory(const Status& terminal);
 
 // Whether the local store knows `lineage` at all: a record or anything else under v2/<lineage>,
 // an effective tombstone, or an audit record (ClassifyAbsent). Keyed lookups.

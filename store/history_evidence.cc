@@ -10,6 +10,7 @@
 #include "store/history_ref.h"
 #include "store/history_verb.h"
 #include "store/json_member.h"
+#include "store/provenance.h"
 #include "store/strict_json.h"
 #include "store/tombstone.h"
 
@@ -104,6 +105,15 @@ Status ClassifyRecordlessHere(const git::Repository& repo, const StoreLayout& la
   if (absent.code() != Code::kNotFound) return absent;
   Status here = ClassifyFromHistory(repo, layout, lineage);
   return here.code() == Code::kNotFound ? absent : here;
+}
+
+Status AnswerRecordless(const git::Repository& repo, const StoreLayout& layout,
+                        const std::string& lineage) {
+  Status answer = ClassifyRecordlessHere(repo, layout, lineage);
+  if (answer.code() != Code::kConsumed && answer.code() != Code::kRetired) return answer;
+  GENTLE_ASSIGN_OR_RETURN(std::optional<Provenance> imported,
+                          ReadProvenance(repo, layout, lineage));
+  return imported ? WithSource(std::move(answer), imported->remote, imported->tip) : answer;
 }
 
 }  // namespace gentle::store

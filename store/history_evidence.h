@@ -16,7 +16,14 @@
 // No directory is scanned: one ref lookup, one commit and one blob read, one file read.
 //
 // ClassifyRecordlessHere: ClassifyRecordless (catalog.h), and ClassifyFromHistory when that says
-// kNotFound. What status, export-context and the mutations ask of a lineage with no record.
+// kNotFound: what the store's files prove (what `review import` asks, which rewrites provenance).
+//
+// AnswerRecordless: ClassifyRecordlessHere, and a `consumed` or `retired` answer about an imported
+// lineage whose provenance holds (store/provenance.h ReadProvenance) also names its remote:
+// `source` and `tip` in details (WithSource), as a fetched-only lineage's terminal answer does. A
+// refused mutation moves no tip, so the mutations answer the same. A provenance file that does
+// not parse is `corrupted` (details.path), as for every reader of the lineage. What status,
+// export-context and the mutations answer for a lineage with no record.
 #ifndef GENTLE_STORE_HISTORY_EVIDENCE_H_
 #define GENTLE_STORE_HISTORY_EVIDENCE_H_
 
@@ -33,6 +40,9 @@ Status ClassifyFromHistory(const git::Repository& repo, const StoreLayout& layou
 
 Status ClassifyRecordlessHere(const git::Repository& repo, const StoreLayout& layout,
                               const std::string& lineage);
+
+Status AnswerRecordless(const git::Repository& repo, const StoreLayout& layout,
+                        const std::string& lineage);
 
 }  // namespace gentle::store
 

@@ -39,13 +39,14 @@ std::string EncodeProvenance(const std::string& lineage, const std::string& remo
   return j.dump() + "\n";
 }
 
-Result<std::string> ImportedSource(const git::Repository& repo, const StoreLayout& layout,
-                                   const std::string& lineage) {
+Result<std::optional<Provenance>> ReadProvenance(const git::Repository& repo,
+                                                 const StoreLayout& layout,
+                                                 const std::string& lineage) {
   const std::string path = ProvenancePath(layout, lineage);
   GENTLE_RETURN_IF_ERROR(CheckNoSymlinks(layout.common_dir(), path));
   auto bytes = ReadFileLimited(path, kMaxProvenanceBytes);
   if (!bytes.ok()) {
-    if (bytes.status().code() == Code::kNotFound) return std::string();
+    if (bytes.status().code() == Code::kNotFound) return std::optional<Provenance>();
     return Status(bytes.status()).WithLineage(lineage).WithDetail("path", path);
   }
   auto parsed = ParseStrictJsonFile(*bytes, 2, "provenance " + path);
@@ -63,7 +64,20 @@ Result<std::string> ImportedSource(const git::Repository& repo, const StoreLayou
         .WithDetail("path", path);
   }
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> local, LocalHistoryTip(repo, lineage));
-  return local && *local == tip ? remote : std::string();
+  if (!local || *local != tip) return std::optional<Provenance>();
+  return std::optional<Provenance>(Provenance{remote, tip});
+}
+
+Result<std::string> ImportedSource(const git::Repository& repo, const StoreLayout& layout,
+                                   const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(std::optional<Provenance> provenance,
+                          ReadProvenance(repo, layout, lineage));
+  return provenance ? provenance->remote : std::string();
+}
+
+Status WithSource(Status answer, const std::string& remote, const std::string& tip) {
+  answer.WithDetail("source", remote).WithDetail("tip", tip);
+  return answer;
 }
 
 Result<std::set<std::string>> ImportedLineages(const StoreLayout& layout) {

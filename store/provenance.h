@@ -10,13 +10,20 @@
 // and the history ref are the truth and the index holds no copy, `index rebuild` keeps it, and a
 // crash between the file and the ref leaves the old tip, read as local (what it still is).
 //
-// ImportedSource: R, or "" when there is no file, the local history has no ref, or its tip is
-// not the recorded one. A file that is not a regular file, is over 4 KiB, or does not parse as
-// above (or names another lineage) is `corrupted` with details.path; a re-import replaces it.
-// Read-only: one keyed file read and one ref read.
+// ReadProvenance: R and the recorded tip, or nullopt when there is no file, the local history has
+// no ref, or its tip is not the recorded one. ImportedSource: R, or "" for nullopt. A file that is
+// not a regular file, is over 4 KiB, or does not parse as above (or names another lineage) is
+// `corrupted` with details.path; a re-import replaces it. Read-only: one keyed file read and one
+// ref read.
+//
+// WithSource: a refusal with the details that name the history it was read from, `source` (the
+// remote) and `tip` (that history's tip commit). The terminal answers (`consumed`, `retired`) of a
+// fetched-only lineage (store/fetched_lineage.h) and of an imported one (store/history_evidence.h
+// AnswerRecordless) carry them alike.
 #ifndef GENTLE_STORE_PROVENANCE_H_
 #define GENTLE_STORE_PROVENANCE_H_
 
+#include <optional>
 #include <set>
 #include <string>
 
@@ -35,8 +42,19 @@ std::string ProvenancePath(const StoreLayout& layout, const std::string& lineage
 std::string EncodeProvenance(const std::string& lineage, const std::string& remote,
                              const std::string& tip);
 
+struct Provenance {
+  std::string remote;
+  std::string tip;  // the commit the import brought, the local history's tip
+};
+
+Result<std::optional<Provenance>> ReadProvenance(const git::Repository& repo,
+                                                 const StoreLayout& layout,
+                                                 const std::string& lineage);
+
 Result<std::string> ImportedSource(const git::Repository& repo, const StoreLayout& layout,
                                    const std::string& lineage);
+
+Status WithSource(Status answer, const std::string& remote, const std::string& tip);
 
 // The lineages that have a provenance file (one directory listing; empty when there is no
 // provenance directory), so that a caller visiting many lineages asks ImportedSource only for

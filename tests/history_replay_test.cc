@@ -418,9 +418,94 @@ TEST_CASE("replay: an imported lineage reads with its remote as source until a l
   REQUIRE(attest.exit_code == 0);
   CHECK(attest.Json()["predicate"]["consumed"] == true);
   CHECK(attest.Json()["predicate"]["source"].is_null());
+  // Burned here: the consumed answer names the tombstone and no remote.
+  RunResult spent = clone.Review({"status", "--lineage", approved.lineage});
+  CHECK(spent.exit_code == 4);
+  CHECK(spent.Json()["error"]["details"].size() == 1);
+  CHECK(spent.Json()["error"]["details"]["tombstone"].is_string());
   // A lineage made here never had a source.
   const std::string own = clone.StartNew()["lineage"];
   ExpectSource(clone, own, nullptr, false);
+}
+
+// The refusal `args` answers with for a terminal lineage (exit `exit_code`, `code`): its JSON
+// error, the same message on stderr without --json, nothing written.
+nlohmann::json ExpectTerminalAnswer(const LifecycleRepo& repo, const std::vector<std::string>& args,
+                                    int exit_code, const std::string& code) {
+  const auto before = repo.StoreBytes();
+  RunResult run = repo.Review(args);
+  INFO(args[0] << ": " << run.out << run.err);
+  CHECK(run.exit_code == exit_code);
+  const nlohmann::json error = run.Json()["error"];
+  CHECK(error["code"] == code);
+  RunResult human = repo.Review(args, {}, false);
+  CHECK(human.exit_code == exit_code);
+  CHECK(human.out.empty());
+  CHECK(human.err == "gentle-ai: " + code + ": " + error["message"].get<std::string>() + "\n");
+  CHECK(repo.StoreBytes() == before);
+  return error;
+}
+
+TEST_CASE("replay: the consumed and retired answers of an imported lineage name its remote") {
+  LifecycleRepo origin;
+  LifecycleRepo::Approved burned = origin.StartApproved();
+  REQUIRE(origin
+              .Review({"burn", "--lineage", burned.lineage, "--token", burned.token,
+                       "--expected-revision", burned.revision})
+              .exit_code == 0);
+  const std::string abandoned = origin.StartNew()["lineage"];
+  REQUIRE(origin
+              .Review({"abandon", "--lineage", abandoned, "--reason", "operator_disposition",
+                       "--actor", "ops"})
+              .exit_code == 0);
+  LifecycleRepo clone(LifecycleRepo::CloneOf{origin});
+  FetchReviews(clone);
+  REQUIRE(clone.Review({"import", "--lineage", burned.lineage}).exit_code == 0);
+  REQUIRE(clone.Review({"import", "--lineage", abandoned}).exit_code == 0);
+  // Without the fetched histories only the store and the provenance can answer.
+  clone.GitOk({"update-ref", "-d", "refs/gentle-ai/remotes/origin/reviews/" + burned.lineage});
+  clone.GitOk({"update-ref", "-d", "refs/gentle-ai/remotes/origin/reviews/" + abandoned});
+  const std::string burn_tip = RevParse(clone, ReviewRef(burned.lineage));
+  const std::string abandon_tip = RevParse(clone, ReviewRef(abandoned));
+  REQUIRE(burn_tip == RevParse(origin, ReviewRef(burned.lineage)));
+  REQUIRE(abandon_tip == RevParse(origin, ReviewRef(abandoned)));
+
+  // The readers, and a mutation refused (it moves no tip, so the lineage is still the remote's).
+  const std::vector<std::vector<std::string>> verbs = {
+      {"status", "--lineage"},
+      {"verify", "--lineage"},
+      {"export-context", "--lineage"},
+      {"verdict", "--verdict", "APPROVE", "--actor", "ana", "--role", "reviewer", "--body", "x",
+       "--lineage"}};
+  for (std::vector<std::string> args : verbs) {
+    args.push_back(burned.lineage);
+    nlohmann::json error = ExpectTerminalAnswer(clone, args, 4, "consumed");
+    CHECK(error["message"] == "lineage " + burned.lineage + " was approved and burned");
+    CHECK(error["details"]["source"] == "origin");
+    CHECK(error["details"]["tip"] == burn_tip);
+    CHECK(error["details"]["tombstone"].is_string());
+    CHECK(error["details"].size() == 3);
+    args.back() = abandoned;
+    error = ExpectTerminalAnswer(clone, args, 5, "retired");
+    const nlohmann::json audit = error["details"]["audit_record"];
+    REQUIRE(audit.is_string());
+    CHECK(error["message"] ==
+          "lineage " + abandoned + " was abandoned or reclaimed; see " + audit.get<std::string>());
+    CHECK(error["details"]["source"] == "origin");
+    CHECK(error["details"]["tip"] == abandon_tip);
+    CHECK(error["details"].size() == 3);
+  }
+  // The spent approval reads from the local burn commit, with the remote as source.
+  const nlohmann::json round =
+      clone.ReviewOk({"export-context", "--lineage", burned.lineage, "--round", "1"});
+  CHECK(round["state"] == "consumed");
+  CHECK(round["source"] == "origin");
+  RunResult attest = clone.Review({"attest", "--lineage", burned.lineage});
+  INFO(attest.out << attest.err);
+  REQUIRE(attest.exit_code == 0);
+  CHECK(attest.Json()["predicate"]["consumed"] == true);
+  CHECK(attest.Json()["predicate"]["source"] == "origin");
+  ExpectFsckClean(clone);
 }
 
 // A raw tree object (git's format) from "<mode> <name> <hex id>" entries, in the order given.

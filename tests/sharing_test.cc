@@ -207,6 +207,21 @@ TEST_CASE("sharing a fresh clone fetches an approval and every read verb answers
     CHECK(l.Json()["lineages"][0]["state"] == "consumed");
     CHECK(l.Json()["lineages"][0]["source"] == "origin");
     CHECK(HashTree(b + "/.git") == fetched);
+    // Imported, and the fetched ref gone: the store's tombstone and the local burn commit answer,
+    // still with the remote as source (store/provenance.h).
+    RunResult imported = ReviewIn(b, {"import", "--lineage", lineage});
+    INFO(imported.out << imported.err);
+    REQUIRE(imported.exit_code == 0);
+    GitIn(b, {"update-ref", "-d", FetchedRef("origin", lineage)});
+    RunResult local = ReviewIn(b, {"verify", "--lineage", lineage, "--against", "HEAD"});
+    INFO(local.out << local.err);
+    REQUIRE(local.exit_code == 0);
+    CHECK(local.Json()["consumed"] == true);
+    CHECK(local.Json()["source"] == "origin");
+    RunResult refused = ReviewIn(b, {"status", "--lineage", lineage});
+    CHECK(ErrorCode(refused, 4) == "consumed");
+    CHECK(refused.Json()["error"]["details"]["source"] == "origin");
+    CHECK(refused.Json()["error"]["details"]["tombstone"].is_string());
   }
   SECTION("a local record wins over the fetched history") {
     RunResult fetched_here = s.a.Review({"fetch"});

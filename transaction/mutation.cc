@@ -42,7 +42,7 @@ Result<store::RecordView> LoadForMutation(const store::git::Repository& repo,
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok()) {
     if (record.status().code() != Code::kNotFound) return record.status();
-    return store::ClassifyRecordlessHere(repo, layout, lineage);
+    return store::AnswerRecordless(repo, layout, lineage);
   }
   if (record->historical_compat) {
     return Status(Code::kReadOnly, "historical compatibility authority is read-only: " +

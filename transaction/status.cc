@@ -254,7 +254,7 @@ Result<LineageStatus> InspectOne(const store::git::Repository& repo,
                                  const store::StoreLayout& layout, const std::string& lineage) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
-    Status absent = store::ClassifyRecordlessHere(repo, layout, lineage);
+    Status absent = store::AnswerRecordless(repo, layout, lineage);
     if (absent.code() != Code::kNotFound) return absent;
     // Not known here: a history fetched from a remote may know it (a local lineage always wins).
     GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
