@@ -46,7 +46,7 @@ int Print(const CommonOptions& common, const std::string& pr, const RenderedComm
     out["round"] = rendered.verdict.round;
     out["role"] = rendered.verdict.role;
     out["verdict"] = rendered.verdict.verdict;
-    out["as"] = outcome.as;
+    out["as"] = watch::PostAsName(outcome.as);
     out["id"] = outcome.id;
     out["created"] = outcome.created;
     out["recorded_at"] = outcome.recorded_at;
@@ -74,9 +74,14 @@ int RunPost(const CommonOptions& common, const PostOptions& o) {
                                                 "gitea only"),
                        common.json);
   }
-  if (o.as != "review" && o.as != "comment") {
-    return ReportError(Status(Code::kUsage, "--as must be review or comment, got \"" + o.as + "\""),
-                       common.json);
+  const std::optional<watch::PostAs> as = watch::ParsePostAs(o.as);
+  if (!as) {
+    return ReportError(
+        Status(Code::kUsage, "--as must be " +
+                                 std::string(watch::PostAsName(watch::PostAs::kReview)) + " or " +
+                                 std::string(watch::PostAsName(watch::PostAs::kComment)) +
+                                 ", got \"" + o.as + "\""),
+        common.json);
   }
   auto nonce = store::RandomHex(exporter::kNonceHexBytes / 2);
   if (!nonce.ok()) return ReportError(nonce.status(), common.json);
@@ -96,7 +101,7 @@ int RunPost(const CommonOptions& common, const PostOptions& o) {
   request.role = rendered->verdict.role;
   request.revision = rendered->verdict.revision;
   request.verdict = rendered->verdict.verdict;
-  request.as = o.as;
+  request.as = *as;
   request.text = rendered->text;
   request.nonce = *nonce;
   auto outcome = watch::PostComment(repo->common_dir(), watch::DefaultPostLinks(), request);

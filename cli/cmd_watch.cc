@@ -99,7 +99,7 @@ Json ReportJson(const watch::CycleReport& report) {
     hint["pr"] = delivered.hint.pr;
     hint["line"] = delivered.hint.line;
     hint["worktree"] = NullIfEmpty(delivered.hint.worktree);
-    hint["sink"] = delivered.sink;
+    hint["sink"] = watch::HintSinkName(delivered.sink);
     out["hints"].push_back(hint);
   }
   out["errors"] = Json::array();
@@ -126,7 +126,7 @@ bool PrintCycle(const watch::CycleReport& report, bool json) {
   if (json) return Emit(store::MarshalCompact(ReportJson(report)) + "\n");
   std::string text;
   for (const watch::DeliveredHint& delivered : report.hints) {
-    if (delivered.sink == "stdout") text += delivered.hint.line + "\n";
+    if (delivered.sink == watch::HintSink::kStdout) text += delivered.hint.line + "\n";
   }
   return text.empty() || Emit(text);
 }

@@ -11,6 +11,7 @@
 #include "export/engine.h"
 #include "transaction/round_context_binding.h"
 #include "transaction/selector.h"
+#include "watch/post_as.h"
 
 namespace gentle::cli {
 
@@ -86,7 +87,7 @@ struct RoundCommentText {
 struct PostOptions {
   RoundCommentFlags flags;
   std::string pr;
-  std::string as = "review";  // review | comment
+  std::string as{watch::PostAsName(watch::PostAs::kReview)};  // --as: review | comment
 };
 int RunPost(const CommonOptions& common, const PostOptions& options);
 // review show: a lineage's timeline and a round's diff for people (docs/show.md): text in git's

@@ -4,6 +4,10 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <optional>
+
+#include "store/review_state.h"
+#include "transaction/list.h"
 
 namespace gentle::cli {
 namespace {
@@ -48,13 +52,26 @@ std::string Paint(std::string_view text, Tone tone, bool colour) {
 }
 
 Tone StateTone(std::string_view state) {
-  if (state == "approved") return Tone::kGreen;
-  if (state == "correction_required" || state == "escalated" || state == "decision_required" ||
-      state == "incomplete") {
-    return Tone::kYellow;
+  if (const std::optional<store::ReviewState> review = store::ParseReviewState(state)) {
+    switch (*review) {
+      case store::ReviewState::kApproved:
+        return Tone::kGreen;
+      case store::ReviewState::kCorrectionRequired:
+      case store::ReviewState::kEscalated:
+      case store::ReviewState::kDecisionRequired:
+        return Tone::kYellow;
+      case store::ReviewState::kInvalidated:
+        return Tone::kRed;
+      case store::ReviewState::kReviewing:
+        return Tone::kPlain;
+    }
   }
-  if (state == "invalidated") return Tone::kRed;
-  if (state == "consumed" || state == "retired") return Tone::kDim;
+  using transaction::ListState;
+  using transaction::ListStateName;
+  if (state == ListStateName(ListState::kIncomplete)) return Tone::kYellow;
+  if (state == ListStateName(ListState::kConsumed) || state == ListStateName(ListState::kRetired)) {
+    return Tone::kDim;
+  }
   return Tone::kPlain;
 }
 

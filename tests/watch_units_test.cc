@@ -9,7 +9,10 @@
 #include "loop/hint.h"
 #include "tests/support/temp_dir.h"
 #include "watch/forge_client.h"
+#include "watch/hint_sink.h"
 #include "watch/http_response.h"
+#include "watch/listed_id_kind.h"
+#include "watch/post_as.h"
 #include "watch/pr_meta.h"
 #include "watch/reasons.h"
 #include "watch/routing.h"
@@ -21,6 +24,38 @@ namespace {
 
 using watch::HttpResponse;
 using watch::PrMeta;
+
+// The names are stored or printed (a post intent's post_as, the known ids "<kind>:<id>", a cycle
+// report's sink): each enumerator has its one name, and each name reads back as it.
+TEST_CASE("watch units: the name tables of post-as - listed id kinds - hint sinks") {
+  std::vector<std::string> names;
+  for (watch::PostAs as : watch::kAllPostAs) {
+    names.emplace_back(watch::PostAsName(as));
+    CHECK(watch::ParsePostAs(watch::PostAsName(as)) == as);
+  }
+  CHECK(names == std::vector<std::string>{"review", "comment"});
+  names.clear();
+  for (watch::ListedIdKind kind : watch::kAllListedIdKinds) {
+    names.emplace_back(watch::ListedIdKindName(kind));
+    CHECK(watch::ParseListedIdKind(watch::ListedIdKindName(kind)) == kind);
+  }
+  CHECK(names == std::vector<std::string>{"comment", "review_comment", "review"});
+  CHECK(watch::IdSpaceOf(watch::ListedIdKind::kComment) == store::ForgeIdKind::kComment);
+  CHECK(watch::IdSpaceOf(watch::ListedIdKind::kReviewComment) == store::ForgeIdKind::kComment);
+  CHECK(watch::IdSpaceOf(watch::ListedIdKind::kReview) == store::ForgeIdKind::kReview);
+  names.clear();
+  for (watch::HintSink sink : watch::kAllHintSinks) {
+    names.emplace_back(watch::HintSinkName(sink));
+    CHECK(watch::ParseHintSink(watch::HintSinkName(sink)) == sink);
+  }
+  CHECK(names == std::vector<std::string>{"stdout", "exec", "on-new"});
+  for (const char* other : {"", "Review", "issue", "review-comment", "reviews", "on_new"}) {
+    INFO(other);
+    CHECK_FALSE(watch::ParsePostAs(other).has_value());
+    CHECK_FALSE(watch::ParseListedIdKind(other).has_value());
+    CHECK_FALSE(watch::ParseHintSink(other).has_value());
+  }
+}
 
 TEST_CASE("watch units: gh -i transcripts (status - headers - body - LF or CRLF)") {
   auto ok = watch::ParseHttpTranscript(

@@ -87,7 +87,9 @@ PostIntent RowOf(const Statement& stmt) {
   out.role = stmt.ColumnText(4);
   out.revision = stmt.ColumnText(5);
   out.nonce = stmt.ColumnText(6);
-  out.as = stmt.ColumnText(7);
+  // The column's CHECK holds it to the two names; any other text reads as a comment, as the
+  // poster has always taken it.
+  out.as = ParsePostAs(stmt.ColumnText(7)).value_or(PostAs::kComment);
   out.endpoint = stmt.ColumnText(8);
   out.text = stmt.ColumnText(9);
   out.event = stmt.ColumnText(10);
@@ -179,7 +181,7 @@ Status PostIntents::Record(PostIntent* intent) {
         .Bind(4, intent->role)
         .Bind(5, intent->revision)
         .Bind(6, intent->nonce)
-        .Bind(7, intent->as)
+        .Bind(7, PostAsName(intent->as))
         .Bind(8, intent->endpoint)
         .Bind(9, intent->text)
         .Bind(10, intent->event)

@@ -29,6 +29,7 @@
 
 #include "store/file_lock.h"
 #include "store/status.h"
+#include "watch/post_as.h"
 #include "watch/watch_db.h"
 
 namespace gentle::watch {
@@ -41,8 +42,8 @@ struct PostIntent {
   std::string lineage;
   int64_t round = 0;
   std::string role, revision;
-  std::string nonce;     // the marker's nonce= (32 hex)
-  std::string as;        // review | comment
+  std::string nonce;  // the marker's nonce= (32 hex)
+  PostAs as = PostAs::kReview;
   std::string endpoint;  // github: the gh hostname ("" for gh's default); gitea: the base URL
   std::string text;      // the comment's exact bytes
   std::string event;     // the review event (APPROVE, REQUEST_CHANGES, COMMENT...); "" as comment

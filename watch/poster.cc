@@ -29,9 +29,10 @@ store::Forge KindOf(const loop::PrKey& key) {
   return key.forge == store::Forge::kGitea ? store::Forge::kGitea : store::Forge::kGithub;
 }
 
-std::string PrPath(const loop::PrKey& key, const std::string& as) {
-  return "repos/" + key.owner + "/" + key.repo + (as == "review" ? "/pulls/" : "/issues/") +
-         std::to_string(key.number) + (as == "review" ? "/reviews" : "/comments");
+std::string PrPath(const loop::PrKey& key, PostAs as) {
+  const bool review = as == PostAs::kReview;
+  return "repos/" + key.owner + "/" + key.repo + (review ? "/pulls/" : "/issues/") +
+         std::to_string(key.number) + (review ? "/reviews" : "/comments");
 }
 
 // The forge's own message of an error answer: printable ASCII, at most 200 bytes, without any
@@ -106,8 +107,8 @@ Result<Json> ParseAnswer(const HttpResponse& answer, const std::string& what) {
   return doc;
 }
 
-std::string SeenIdText(const std::string& as, const std::string& id) {
-  return as == "review" ? "review:" + id : id;
+std::string SeenIdText(PostAs as, const std::string& id) {
+  return as == PostAs::kReview ? "review:" + id : id;
 }
 
 class Session {
@@ -129,7 +130,7 @@ class Session {
   Result<std::string> Send(const PostIntent& intent, std::string* recorded_at) {
     GENTLE_ASSIGN_OR_RETURN(loop::PrKey key, loop::ParsePrKey(intent.pr));
     Json document = {{"body", intent.text}};
-    if (intent.as == "review") document["event"] = intent.event;
+    if (intent.as == PostAs::kReview) document["event"] = intent.event;
     std::unique_ptr<ForgePoster> poster = links_.poster(KindOf(key), intent.endpoint);
     auto answer = poster->Post(PrPath(key, intent.as), document.dump());
     if (!answer.ok()) {
@@ -316,7 +317,7 @@ Result<PostOutcome> PostComment(const std::string& common_dir, const PostLinks& 
   intent.endpoint = request.endpoint;
   intent.text = request.text;
   GENTLE_ASSIGN_OR_RETURN(loop::PrKey key, loop::ParsePrKey(request.pr));
-  intent.event = request.as == "review" ? ReviewEvent(KindOf(key), request.verdict) : "";
+  intent.event = request.as == PostAs::kReview ? ReviewEvent(KindOf(key), request.verdict) : "";
   intent.attempts = 1;
   GENTLE_RETURN_IF_ERROR(intents.Record(&intent));
   GENTLE_ASSIGN_OR_RETURN(out.id, session.Send(intent, &out.recorded_at));

@@ -38,6 +38,7 @@
 
 #include "store/status.h"
 #include "watch/forge_client.h"
+#include "watch/post_as.h"
 #include "watch/post_transport.h"
 
 namespace gentle::watch {
@@ -58,15 +59,15 @@ struct PostRequest {
   std::string lineage;
   int64_t round = 0;
   std::string role, revision, verdict;
-  std::string as = "review";  // review | comment
-  std::string text;           // the rendered comment, its marker carrying `nonce`
+  PostAs as = PostAs::kReview;
+  std::string text;  // the rendered comment, its marker carrying `nonce`
   std::string nonce;
 };
 
 struct PostOutcome {
   std::string id;  // the canonical seen id: "N" (a comment) or "review:N"
   bool created = false;
-  std::string as;
+  PostAs as = PostAs::kReview;
   std::string recorded_at;             // when the id was recorded (this run or an earlier one)
   std::vector<std::string> recovered;  // ids of earlier unanswered posts recorded on the way
 };

@@ -8,8 +8,8 @@
 #include "loop/hint.h"
 #include "loop/seen_ledger.h"
 #include "store/fault_point.h"
-#include "store/forge_id_kind.h"
 #include "store/program_run.h"
+#include "watch/listed_id_kind.h"
 #include "watch/reasons.h"
 
 namespace gentle::watch {
@@ -30,8 +30,8 @@ constexpr size_t kMaxCommentedReviews = 100;
 // One request of an id listing (`path` with its query): its ids appended as "<kind>:<id>"; with
 // `counts`, each element's comments_count too.
 Status GetIds(ForgeClient& client, const std::string& path, const std::string& what,
-              const std::string& kind, std::vector<std::string>* out, CycleReport* report,
-              size_t* listed, std::vector<int64_t>* counts) {
+              ListedIdKind kind, std::vector<std::string>* out, CycleReport* report, size_t* listed,
+              std::vector<int64_t>* counts) {
   GENTLE_ASSIGN_OR_RETURN(HttpResponse answer, client.Get(path, ""));
   ++report->requests;
   if (answer.status != 200) {
@@ -41,7 +41,8 @@ Status GetIds(ForgeClient& client, const std::string& path, const std::string& w
                   "forge answered " + std::to_string(answer.status) + " for " + what);
   }
   GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> ids, ParseIdList(answer.body, what, counts));
-  for (const std::string& id : ids) out->push_back(kind + ":" + id);
+  const std::string prefix = std::string(ListedIdKindName(kind)) + ":";
+  for (const std::string& id : ids) out->push_back(prefix + id);
   if (out->size() > 3 * kMaxListedIds) return Status(Code::kCorrupted, "too many ids: " + what);
   *listed = ids.size();
   return Status::Ok();
@@ -50,7 +51,7 @@ Status GetIds(ForgeClient& client, const std::string& path, const std::string& w
 // One listing of ids (`path` without query), every page: "<kind>:<id>". With `commented`, the ids
 // of the listed objects whose comments_count is above 0 (Gitea's reviews).
 Status ListIds(ForgeClient& client, const RepoForge& forge, const std::string& path,
-               const std::string& kind, std::vector<std::string>* out, CycleReport* report,
+               ListedIdKind kind, std::vector<std::string>* out, CycleReport* report,
                std::vector<std::string>* commented = nullptr) {
   const bool github = forge.kind == store::Forge::kGithub;
   const size_t per_page = github ? 100 : 50;
@@ -63,7 +64,9 @@ Status ListIds(ForgeClient& client, const RepoForge& forge, const std::string& p
     GENTLE_RETURN_IF_ERROR(GetIds(client, path + query, path, kind, out, report, &listed,
                                   commented != nullptr ? &counts : nullptr));
     for (size_t i = 0; commented != nullptr && i < counts.size(); ++i) {
-      if (counts[i] > 0) commented->push_back((*out)[before + i].substr(kind.size() + 1));
+      if (counts[i] > 0) {
+        commented->push_back((*out)[before + i].substr(ListedIdKindName(kind).size() + 1));
+      }
     }
     if (listed < per_page) break;
   }
@@ -75,20 +78,20 @@ Result<std::vector<std::string>> ListAllIds(ForgeClient& client, const RepoForge
   const std::string n = std::to_string(number);
   const std::string repo = RepoPath(forge);
   std::vector<std::string> ids;
-  GENTLE_RETURN_IF_ERROR(
-      ListIds(client, forge, repo + "/issues/" + n + "/comments", "comment", &ids, report));
+  GENTLE_RETURN_IF_ERROR(ListIds(client, forge, repo + "/issues/" + n + "/comments",
+                                 ListedIdKind::kComment, &ids, report));
   if (forge.kind == store::Forge::kGithub) {
-    GENTLE_RETURN_IF_ERROR(
-        ListIds(client, forge, repo + "/pulls/" + n + "/comments", "review_comment", &ids, report));
-    GENTLE_RETURN_IF_ERROR(
-        ListIds(client, forge, repo + "/pulls/" + n + "/reviews", "review", &ids, report));
+    GENTLE_RETURN_IF_ERROR(ListIds(client, forge, repo + "/pulls/" + n + "/comments",
+                                   ListedIdKind::kReviewComment, &ids, report));
+    GENTLE_RETURN_IF_ERROR(ListIds(client, forge, repo + "/pulls/" + n + "/reviews",
+                                   ListedIdKind::kReview, &ids, report));
     return ids;
   }
   // Gitea lists review comments per review (pulls/N/reviews/ID/comments, one unpaged answer):
   // only the reviews whose comments_count says they hold some are asked.
   std::vector<std::string> commented;
-  GENTLE_RETURN_IF_ERROR(ListIds(client, forge, repo + "/pulls/" + n + "/reviews", "review", &ids,
-                                 report, &commented));
+  GENTLE_RETURN_IF_ERROR(ListIds(client, forge, repo + "/pulls/" + n + "/reviews",
+                                 ListedIdKind::kReview, &ids, report, &commented));
   if (commented.size() > kMaxCommentedReviews) {
     return Status(Code::kCorrupted, "more than 100 reviews with comments: " + repo + "/pulls/" + n);
   }
@@ -96,7 +99,7 @@ Result<std::vector<std::string>> ListAllIds(ForgeClient& client, const RepoForge
     const std::string path = repo + "/pulls/" + n + "/reviews/" + review + "/comments";
     size_t listed = 0;
     GENTLE_RETURN_IF_ERROR(
-        GetIds(client, path, path, "review_comment", &ids, report, &listed, nullptr));
+        GetIds(client, path, path, ListedIdKind::kReviewComment, &ids, report, &listed, nullptr));
   }
   return ids;
 }
@@ -122,9 +125,13 @@ Result<std::vector<std::string>> UnseenIds(const std::string& common_dir, const 
   std::vector<loop::SeenId> keyed;
   for (const std::string& id : fresh) {
     const size_t colon = id.find(':');
+    const std::optional<ListedIdKind> kind =
+        ParseListedIdKind(std::string_view(id).substr(0, colon));
+    if (!kind || colon == std::string::npos) {  // ListAllIds writes every id as "<kind>:<id>"
+      return Status(Code::kCorrupted, "a listed id of no known kind: " + id);
+    }
     loop::SeenId seen;
-    seen.kind = id.compare(0, colon, "review") == 0 ? store::ForgeIdKind::kReview
-                                                    : store::ForgeIdKind::kComment;
+    seen.kind = IdSpaceOf(*kind);
     seen.id = id.substr(colon + 1);
     keyed.push_back(std::move(seen));
   }
@@ -356,7 +363,7 @@ Status Watcher::Deliver(const RepoWatch& repo, WatchDb& db, CycleReport* report)
     const bool owned = !hint.worktree.empty();
     const std::optional<std::string>& command = owned ? options_.exec : options_.on_new;
     if (!command) {
-      report->hints.push_back(DeliveredHint{std::move(hint), "stdout", repo.common_dir});
+      report->hints.push_back(DeliveredHint{std::move(hint), HintSink::kStdout, repo.common_dir});
       continue;
     }
     std::vector<std::string> args = {hint.line};
@@ -371,8 +378,8 @@ Status Watcher::Deliver(const RepoWatch& repo, WatchDb& db, CycleReport* report)
       continue;
     }
     GENTLE_RETURN_IF_ERROR(db.MarkDelivered(hint.seq, clock_.Now()));
-    report->hints.push_back(
-        DeliveredHint{std::move(hint), owned ? "exec" : "on-new", repo.common_dir});
+    report->hints.push_back(DeliveredHint{
+        std::move(hint), owned ? HintSink::kExec : HintSink::kOnNew, repo.common_dir});
   }
   return Status::Ok();
 }
@@ -409,7 +416,7 @@ Result<CycleReport> Watcher::RunCycle(std::vector<RepoWatch>& repos) {
 
 Status Watcher::MarkPrinted(const CycleReport& report) {
   for (const DeliveredHint& delivered : report.hints) {
-    if (delivered.sink != "stdout") continue;
+    if (delivered.sink != HintSink::kStdout) continue;
     GENTLE_ASSIGN_OR_RETURN(WatchDb * db, Db(delivered.common_dir));
     GENTLE_RETURN_IF_ERROR(db->MarkDelivered(delivered.hint.seq, clock_.Now()));
   }

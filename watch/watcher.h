@@ -37,6 +37,7 @@
 #include "loop/pr_key.h"
 #include "store/status.h"
 #include "watch/forge_client.h"
+#include "watch/hint_sink.h"
 #include "watch/routing.h"
 #include "watch/schedule.h"
 #include "watch/watch_db.h"
@@ -58,7 +59,7 @@ struct WatchOptions {
 
 struct DeliveredHint {
   HintRow hint;
-  std::string sink;  // stdout | exec | on-new
+  HintSink sink = HintSink::kStdout;
   std::string common_dir;
 };
 
