@@ -176,6 +176,30 @@ TEST_CASE(
   }
 }
 
+// A subdirectory's .gitattributes is read when a file under it is hashed (start hashes every
+// changed file it captures; status and export-context the files whose stat data does not settle
+// it): the shared hashing step refuses it first. The commands that hash no worktree file never
+// read it.
+TEST_CASE("a FIFO as a subdirectory's .gitattributes hangs nothing") {
+  StoreFixture f;
+  std::filesystem::create_directories(f.repo + "/sub");
+  WriteFile(f.repo + "/sub/s.txt", "s\n");
+  REQUIRE(Run({"git", "add", "sub"}, f.repo).exit_code == 0);
+  REQUIRE(Run({"git", "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "sub"}, f.repo)
+              .exit_code == 0);
+  WriteFile(f.repo + "/sub/s.txt", "u\n");  // the same size: only its hash tells
+  const std::string fifo = f.repo + "/sub/.gitattributes";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::vector<std::string> may_change = StartMayChange(true);
+  nlohmann::json refused =
+      ExpectOutcome({"review", "start"}, f.repo, 7, "corrupted", {}, may_change, 10);
+  CHECK(refused["error"]["details"]["path"] == fifo);
+  for (const auto& args : {std::vector<std::string>{"review", "list"},
+                           std::vector<std::string>{"review", "verify", "--lineage", f.lineage}}) {
+    ExpectOutcome(args, f.repo, 0, "", {}, may_change, 10);
+  }
+}
+
 TEST_CASE("a FIFO in place of a record is corrupted for every reader and writer") {
   StoreFixture f;
   ReplaceWithFifo(f.record_path());

@@ -153,4 +153,13 @@ Status CheckOpenedFiles(const std::string& git_dir, const std::string& common_di
   return Status::Ok();
 }
 
+Status CheckAttributesFiles(const std::string& worktree_root, const std::string& path) {
+  for (size_t slash = path.find('/'); slash != std::string::npos;
+       slash = path.find('/', slash + 1)) {
+    GENTLE_RETURN_IF_ERROR(
+        CheckGitFile(worktree_root + "/" + path.substr(0, slash) + "/.gitattributes"));
+  }
+  return Status::Ok();
+}
+
 }  // namespace gentle::store::git

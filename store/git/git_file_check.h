@@ -16,6 +16,7 @@
 //     (libgit2's open reads them);
 //   - packed-refs, the loose refs HEAD names, info/attributes and the worktree's root
 //     .gitattributes: CheckOpenedFiles, in Repository::Discover before any ref is read;
+//   - a subdirectory's .gitattributes: CheckAttributesFiles, before a worktree file is filtered;
 //   - a ref read by name (a history ref, a fetched history ref): CheckRefFile before the lookup;
 //   - a ref namespace iterated by glob (libgit2 reads every loose ref in it): CheckRefFiles;
 //   - objects/info/alternates, pack files and loose objects: store/git/loose_object_guard.h.
@@ -51,10 +52,14 @@ Status CheckConfigFiles(const std::string& start);
 // After the open, before any ref is read: packed-refs; HEAD's chain of symbolic refs (HEAD itself
 // is a regular file, or libgit2 does not take the directory for a repository), each loose ref file
 // on it, at most five deep, read with a bounded, non-blocking read; info/attributes in the common
-// dir; and `.gitattributes` at the worktree's root (`worktree_root` empty: bare). A
-// `.gitattributes` in a subdirectory is not checked (libgit2 reads those while it filters a file).
+// dir; and `.gitattributes` at the worktree's root (`worktree_root` empty: bare).
 Status CheckOpenedFiles(const std::string& git_dir, const std::string& common_dir,
                         const std::string& worktree_root);
+
+// The `.gitattributes` of every directory of the worktree path `path` ("a/b/c.txt": a/ and a/b/),
+// as CheckGitFile: libgit2 reads them when it loads the filters of `path`. The root's is
+// CheckOpenedFiles'.
+Status CheckAttributesFiles(const std::string& worktree_root, const std::string& path);
 
 }  // namespace gentle::store::git
 
