@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -46,18 +47,20 @@ std::string TipObjectPath(const StoreFixture& f) {
   return f.git() + "/objects/" + id.substr(0, 2) + "/" + id.substr(2);
 }
 
-// Where the FIFO is, and so who reads it: packed-refs every command (before any ref is read); the
+// Where the FIFO is, and so who reads it: packed-refs and the other repository files
+// (kRepositoryFile: the configuration, HEAD's branch, attributes, pack files) every command,
+// before libgit2 opens the repository or reads any ref or object; the
 // history ref and its tip object the commands that need the history. status, list,
 // export-context and verify of a local lineage answer from its record (status and
 // export-context read the history only for the round's context binding, as information), so
 // they answer 0; fsck reports a history it cannot read as a finding.
-enum class Fifo { kPackedRefs, kHistoryRef, kTipObject };
+enum class Fifo { kPackedRefs, kHistoryRef, kTipObject, kRepositoryFile };
 
 // Every command answers within 10 s (a hang is killed and fails the case): `corrupted` (7) naming
 // `fifo`, or as described above; nothing changes but what a writer's lock and a start's capture
 // may (StartMayChange).
 void ExpectNoHang(const StoreFixture& f, Fifo where, const std::string& fifo) {
-  const bool history_only = where != Fifo::kPackedRefs;
+  const bool history_only = where == Fifo::kHistoryRef || where == Fifo::kTipObject;
   const std::vector<std::string> may_change = StartMayChange(true);
   for (const auto& args :
        {std::vector<std::string>{"review", "status", "--lineage", f.lineage},
@@ -119,6 +122,81 @@ TEST_CASE("a FIFO at a history ref or packed-refs or a loose object never hangs 
     const std::string object = TipObjectPath(f);
     ReplaceWithFifo(object);
     ExpectNoHang(f, Fifo::kTipObject, object);
+  }
+}
+
+// libgit2 opens these with a blocking open(2) too: the configuration when it opens the
+// repository, the branch HEAD names when status, export-context and start resolve HEAD, the
+// attributes when they hash a worktree file, a pack's index and the multi-pack-index when the
+// object database loads or reads a pack (a .pack that is not a file made its objects look
+// missing). Each hung every command that reached it; each is now refused at once.
+TEST_CASE(
+    "a FIFO at the config - HEAD's branch - an attributes file or a pack file hangs nothing") {
+  struct Place {
+    std::string name;
+    bool packed;  // after git gc: every object in a pack
+    std::string path;
+  };
+  const std::vector<Place> places = {
+      {"config", false, ".git/config"},
+      {"HEAD's branch", false, "HEAD"},
+      {"info/attributes", false, ".git/info/attributes"},
+      {".gitattributes", false, ".gitattributes"},
+      {"commit-graph", false, ".git/objects/info/commit-graph"},
+      {"multi-pack-index", true, ".git/objects/pack/multi-pack-index"},
+      {"a pack's .idx", true, ".idx"},
+      {"a .pack", true, ".pack"},
+  };
+  for (const Place& place : places) {
+    INFO(place.name);
+    StoreFixture f;
+    RunResult branch = Run({"git", "symbolic-ref", "HEAD"}, f.repo);
+    REQUIRE(branch.exit_code == 0);
+    std::string path =
+        f.repo + "/" + (place.path == "HEAD" ? ".git/" + Trim(branch.out) : place.path);
+    if (place.packed) {
+      REQUIRE(Run({"git", "gc", "-q"}, f.repo).exit_code == 0);
+      if (place.path[0] == '.' && place.path[1] != 'g') {
+        std::string found;
+        for (const auto& entry : std::filesystem::directory_iterator(f.git() + "/objects/pack")) {
+          const std::string name = entry.path().string();
+          if (name.size() > place.path.size() &&
+              name.compare(name.size() - place.path.size(), place.path.size(), place.path) == 0) {
+            found = name;
+          }
+        }
+        REQUIRE_FALSE(found.empty());
+        path = found;
+      }
+    }
+    std::filesystem::create_directories(std::filesystem::path(path).parent_path());
+    unlink(path.c_str());
+    REQUIRE(mkfifo(path.c_str(), 0600) == 0);
+    ExpectNoHang(f, Fifo::kRepositoryFile, path);
+  }
+}
+
+// A subdirectory's .gitattributes is read when a file under it is hashed (start hashes every
+// changed file it captures; status and export-context the files whose stat data does not settle
+// it): the shared hashing step refuses it first. The commands that hash no worktree file never
+// read it.
+TEST_CASE("a FIFO as a subdirectory's .gitattributes hangs nothing") {
+  StoreFixture f;
+  std::filesystem::create_directories(f.repo + "/sub");
+  WriteFile(f.repo + "/sub/s.txt", "s\n");
+  REQUIRE(Run({"git", "add", "sub"}, f.repo).exit_code == 0);
+  REQUIRE(Run({"git", "-c", "user.name=a", "-c", "user.email=a@b", "commit", "-qm", "sub"}, f.repo)
+              .exit_code == 0);
+  WriteFile(f.repo + "/sub/s.txt", "u\n");  // the same size: only its hash tells
+  const std::string fifo = f.repo + "/sub/.gitattributes";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  const std::vector<std::string> may_change = StartMayChange(true);
+  nlohmann::json refused =
+      ExpectOutcome({"review", "start"}, f.repo, 7, "corrupted", {}, may_change, 10);
+  CHECK(refused["error"]["details"]["path"] == fifo);
+  for (const auto& args : {std::vector<std::string>{"review", "list"},
+                           std::vector<std::string>{"review", "verify", "--lineage", f.lineage}}) {
+    ExpectOutcome(args, f.repo, 0, "", {}, may_change, 10);
   }
 }
 

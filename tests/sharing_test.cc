@@ -3,7 +3,10 @@
 // fresh clone fetches and every read verb answers with `source`, byte-identical to git's own diff
 // and without writing a byte; pushes are never forced; remote names are checked before git runs;
 // a forged fetched history is `corrupted` everywhere; a history ahead of its record is not pushed.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
+#include <cstdlib>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -326,6 +329,44 @@ TEST_CASE("sharing a fetch that finds a local ref locked by another process is b
   INFO(retried.out << retried.err);
   CHECK(retried.exit_code == 0);
   CHECK(s.Tip(b, FetchedRef("origin", lineage)) == s.Tip(s.a.root(), HistoryRef(lineage)));
+}
+
+TEST_CASE("sharing a fetch whose local ref another fetch moved meanwhile is busy") {
+  Sharing s;
+  const std::string lineage = s.a.StartNew()["lineage"];
+  REQUIRE(s.a.Review({"push", "--lineage", lineage}).exit_code == 0);
+  const std::string b = s.Clone("b");
+  const std::string ref = FetchedRef("origin", lineage);
+  // What git 2.39 prints when a concurrent `review fetch` updated the ref between this fetch's
+  // read of it and its update (taken from such a race): a git on PATH that prints exactly that for
+  // `fetch` and is the real git otherwise.
+  const std::string tip = s.Tip(s.a.root(), HistoryRef(lineage));
+  const std::string err = "error: cannot lock ref '" + ref + "': is at " + tip + " but expected " +
+                          std::string(40, '0') + "\nFrom file://" + s.origin + "\n ! " +
+                          tip.substr(0, 7) + ".." + tip.substr(0, 7) + "  " + HistoryRef(lineage) +
+                          " -> " + ref + "  (unable to update local ref)\n";
+  const TempDir bin;
+  WriteFile(bin.path() + "/err.txt", err);
+  WriteFile(bin.path() + "/git", "#!/bin/sh\nfor a; do [ \"$a\" = fetch ] && { cat '" + bin.path() +
+                                     "/err.txt' >&2; exit 1; }; done\nPATH='" +
+                                     std::getenv("PATH") + "' exec git \"$@\"\n");
+  REQUIRE(chmod((bin.path() + "/git").c_str(), 0755) == 0);
+  const Env raced = {{"PATH", bin.path() + ":" + std::getenv("PATH")}};
+  RunResult fetch = ReviewIn(b, {"fetch"}, raced);
+  CHECK(ErrorCode(fetch, 12) == "busy");
+  const nlohmann::json error = fetch.Json()["error"];
+  CHECK(error["message"] == "git fetch with remote origin could not update a local ref: " + ref +
+                                " was updated by another process meanwhile (retry)");
+  CHECK(error["details"]["ref"] == ref);
+  CHECK(error["lineage"] == nullptr);
+  // A directory in the ref's place is no race: it stays until someone removes it (git's own
+  // refusal, not_found as any other failure of git fetch).
+  std::filesystem::create_directories(b + "/.git/" + ref + "/x");
+  WriteFile(bin.path() + "/err.txt", "error: cannot lock ref '" + ref +
+                                         "': there is a non-empty directory '.git/" + ref +
+                                         "' blocking reference '" + ref + "'\n");
+  RunResult blocked = ReviewIn(b, {"fetch"}, raced);
+  CHECK(ErrorCode(blocked, 3) == "not_found");
 }
 
 TEST_CASE("sharing an unknown remote is not_found and hostile remote names are usage before git") {

@@ -7,7 +7,9 @@
 // git does not know is `not_found`, and so is any other failure of git fetch (transport,
 // authentication, a missing repository; git's reason in the message), except that git failing to
 // update a local ref because another process holds its lock (`<ref>.lock` or `packed-refs.lock`:
-// a concurrent fetch) is `busy` (exit 12, safe to retry; details.lock names the file). git runs as
+// a concurrent fetch; details.lock names the file) or moved or created it between git's read and
+// its update (git quotes the ref, `refs/gentle-ai/remotes/R/reviews/<lineage>`, and it is a file
+// or absent; details.ref names it) is `busy` (exit 12, safe to retry). git runs as
 //   git -C <worktree> fetch --no-tags --no-write-fetch-head --prune --recurse-submodules=no R
 //       +refs/gentle-ai/reviews/*:refs/gentle-ai/remotes/R/reviews/*
 // so the remote's copy replaces the previous one (a rewritten remote history is verified like any

@@ -11,6 +11,7 @@
 
 #include "store/file_io.h"
 #include "store/git/cache_tree_fold.h"
+#include "store/git/git_file_check.h"
 #include "store/git/git_util.h"
 #include "store/git/object_hash_stream.h"
 #include "store/git/worktree_index.h"
@@ -52,6 +53,8 @@ struct Context {
 // (store/git/object_hash_stream.h), so memory stays flat whatever its size; one that a filter
 // (autocrlf, attributes) converts is converted whole by libgit2 first, as git does.
 Result<git_oid> HashFile(const Context& ctx, const std::string& path) {
+  // libgit2 reads every .gitattributes on the way to `path` with a blocking open.
+  GENTLE_RETURN_IF_ERROR(store::git::CheckAttributesFiles(ctx.repo.worktree_root(), path));
   if (ctx.held != nullptr) return ctx.held->WorkdirBlob(path);
   const std::string full = ctx.repo.worktree_root() + "/" + path;
   git_filter_list* filters = nullptr;

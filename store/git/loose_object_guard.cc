@@ -8,6 +8,7 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "store/git/git_file_check.h"
@@ -79,12 +80,36 @@ int ReadHeader(size_t*, git_object_t*, git_odb_backend* backend, const git_oid* 
 
 void Free(git_odb_backend* backend) { delete reinterpret_cast<GuardBackend*>(backend); }
 
+// The files libgit2's pack backend opens with a blocking open(2) when it loads an object
+// directory (the multi-pack-index) or reads a pack (its .idx; a .pack that is not a regular file
+// is skipped by libgit2, so its objects would look missing): each as CheckGitFile. Also the
+// commit-graph, which libgit2 opens when core.commitGraph is set.
+Status CheckPackFiles(const std::string& objects_dir) {
+  GENTLE_RETURN_IF_ERROR(CheckGitFile(objects_dir + "/info/commit-graph"));
+  const std::string pack_dir = objects_dir + "/pack";
+  GENTLE_RETURN_IF_ERROR(CheckGitFile(pack_dir + "/multi-pack-index"));
+  DIR* handle = opendir(pack_dir.c_str());
+  if (handle == nullptr) return Status::Ok();
+  Status status;
+  while (const dirent* entry = readdir(handle)) {
+    const std::string_view name = entry->d_name;
+    const bool pack_file = (name.size() > 4 && name.substr(name.size() - 4) == ".idx") ||
+                           (name.size() > 5 && name.substr(name.size() - 5) == ".pack");
+    if (!pack_file) continue;
+    status = CheckGitFile(pack_dir + "/" + std::string(name));
+    if (!status.ok()) break;
+  }
+  closedir(handle);
+  return status;
+}
+
 // `objects_dir` and the directories its info/alternates names, depth first, as libgit2 loads
 // them: blank and '#' lines skipped, a relative entry ('.' first) only in the repository's own
 // file, at most kMaxAlternatesDepth levels.
 Status CollectObjectDirs(const std::string& objects_dir, int depth, std::vector<std::string>* out) {
   if (depth > kMaxAlternatesDepth) return Status::Ok();
   out->push_back(objects_dir);
+  GENTLE_RETURN_IF_ERROR(CheckPackFiles(objects_dir));
   const std::string alternates = objects_dir + "/info/alternates";
   GENTLE_RETURN_IF_ERROR(CheckGitFile(alternates));
   struct stat st;

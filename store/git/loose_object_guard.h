@@ -15,8 +15,9 @@
 // libgit2 does not stop at a failing backend when it opens a read stream, so a stream
 // (BlobStream::Open) asks CheckLooseObject first.
 //
-// Before the database is loaded, objects/info/alternates (and each alternate's) is checked the
-// same way: libgit2 reads it with a blocking open too.
+// Before the database is loaded, objects/info/alternates, objects/info/commit-graph,
+// objects/pack/multi-pack-index and every objects/pack/*.idx and *.pack (of the repository and of
+// each alternate) are checked the same way: libgit2 opens them with a blocking open too.
 #ifndef GENTLE_STORE_GIT_LOOSE_OBJECT_GUARD_H_
 #define GENTLE_STORE_GIT_LOOSE_OBJECT_GUARD_H_
 

@@ -210,6 +210,8 @@ Result<Repository> Repository::Discover(const std::string& start_dir) {
   EnsureLibgit2();
   std::string start = CanonicalPath(start_dir);
   if (start.empty()) return Status(Code::kUsage, "cannot access directory: " + start_dir);
+  // libgit2's open reads the configuration with a blocking open(2).
+  GENTLE_RETURN_IF_ERROR(CheckConfigFiles(start));
   git_repository* raw = nullptr;
   if (git_repository_open_ext(&raw, start.c_str(), 0, nullptr) != 0) {
     return Status(Code::kUsage, "not a git repository: " + start);
@@ -224,8 +226,9 @@ Result<Repository> Repository::Discover(const std::string& start_dir) {
   if (repo.common_dir_.empty() || repo.git_dir_.empty()) {
     return Status(Code::kUsage, "cannot resolve the git directories of " + start);
   }
-  // Before libgit2 reads a ref (every ref lookup may read packed-refs) or an object.
-  GENTLE_RETURN_IF_ERROR(CheckGitFile(repo.common_dir_ + "/packed-refs"));
+  // Before libgit2 reads a ref (every ref lookup may read packed-refs; HEAD names a loose ref),
+  // an attributes file or an object.
+  GENTLE_RETURN_IF_ERROR(CheckOpenedFiles(repo.git_dir_, repo.common_dir_, repo.worktree_root_));
   GENTLE_RETURN_IF_ERROR(GuardLooseObjects(raw));
   return repo;
 }
