@@ -74,6 +74,9 @@ class ParentDir {
   ParentDir& operator=(const ParentDir&) = delete;
   ~ParentDir() { Close(); }
 
+  // Whether `dir` is the directory last asked for (whether or not it could be opened).
+  bool Holds(std::string_view dir) const { return !dir_.empty() && dir == dir_; }
+
   // A descriptor of directory `dir` (a path relative to `base_fd`, no trailing slash), or -1.
   int Open(int base_fd, std::string_view dir) {
     if (dir == dir_) return fd_;
@@ -93,13 +96,37 @@ class ParentDir {
   int fd_ = -1;
 };
 
-// One lstat of the entry at relative `path` (NUL-terminated), with `dir_fd` the root: through the
-// entry's parent directory when it can be opened, else by the whole path.
-int StatRelative(int dir_fd, std::string_view path, ParentDir& parent, struct stat* st) {
+// An open and a close cost about what a walk of a directory's components saves an entry or two:
+// a directory is opened only for a run of at least this many entries (or when it is already open).
+constexpr size_t kMinRunInDir = 4;
+
+// Whether the entries after `i`, up to a run of kMinRunInDir, are all directly in `dir` (sorted
+// entries keep a directory's files together).
+bool RunInDir(const std::vector<WorktreeIndexEntry>& entries, size_t i, std::string_view dir) {
+  if (entries.size() - i < kMinRunInDir) return false;
+  for (size_t k = i + 1; k < i + kMinRunInDir; ++k) {
+    const std::string_view path = entries[k].path;
+    if (path.size() <= dir.size() + 1 || path.compare(0, dir.size(), dir) != 0 ||
+        path[dir.size()] != '/' || path.find('/', dir.size() + 1) != std::string_view::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+// One lstat of entry `i` (its path relative, NUL-terminated), with `dir_fd` the root: through the
+// entry's parent directory when that is open or worth opening and can be opened, else by the
+// whole path.
+int StatRelative(int dir_fd, const std::vector<WorktreeIndexEntry>& entries, size_t i,
+                 ParentDir& parent, struct stat* st) {
+  const std::string_view path = entries[i].path;
   const size_t slash = path.rfind('/');
   if (slash != std::string_view::npos && slash != 0 && slash + 1 < path.size()) {
-    const int fd = parent.Open(dir_fd, path.substr(0, slash));
-    if (fd >= 0) return fstatat(fd, path.data() + slash + 1, st, AT_SYMLINK_NOFOLLOW);
+    const std::string_view dir = path.substr(0, slash);
+    if (parent.Holds(dir) || RunInDir(entries, i, dir)) {
+      const int fd = parent.Open(dir_fd, dir);
+      if (fd >= 0) return fstatat(fd, path.data() + slash + 1, st, AT_SYMLINK_NOFOLLOW);
+    }
   }
   return fstatat(dir_fd, path.data(), st, AT_SYMLINK_NOFOLLOW);
 }
@@ -123,7 +150,7 @@ void ProbeBlocks(const std::vector<WorktreeIndexEntry>& entries, const std::vect
       int rc;
       const std::string_view path = entries[i].path;               // NUL-terminated
       if (root.fd >= 0 && !path.empty() && path.front() != '/') {  // relative: under the root
-        rc = StatRelative(dir_fd, path, parent, &st);
+        rc = StatRelative(dir_fd, entries, i, parent, &st);
       } else {
         full.resize(prefix);
         full += path;
