@@ -4,8 +4,9 @@
 // Contract: ProbeWorktree returns one DiskProbe per entry, in entry order; entries not marked in
 // `wanted` get a default probe and are never stat'ed. Each probe is a pure function of one lstat
 // of `<worktree_root>/<path>` (an fstatat of the entry's last component relative to a descriptor
-// of its directory, opened once per run of entries in that directory: the kernel walks each
-// directory's components once, where git's lstat walks them for every entry) and of the entry: the
+// of its directory, opened once for a run of four or more entries in that directory: the kernel
+// walks such a directory's components once, where git's lstat walks them for every entry; other
+// entries by their whole path) and of the entry: the
 // kind of file, its executable bit, and whether its stat data matches the entry closely enough to
 // reuse the entry's object id (git's racy-git rule: an entry whose mtime is not strictly older than
 // the index file's is never reused). The result does not depend on the number of threads. `threads`
