@@ -1,0 +1,39 @@
+// The closed vocabularies printed or stored as names: each enumerator has its one name, in the
+// order its kAll... list gives, and each name (and nothing else) reads back as it.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/pr_state_verb.h"
+#include "cli/seen_verb.h"
+
+namespace gentle {
+namespace {
+
+// Every name of `all`, checking that each reads back as its enumerator.
+template <typename Enum, size_t N, typename NameFn, typename ParseFn>
+std::vector<std::string> Names(const Enum (&all)[N], NameFn name, ParseFn parse) {
+  std::vector<std::string> names;
+  for (Enum value : all) {
+    names.emplace_back(name(value));
+    CHECK(parse(name(value)) == value);
+  }
+  return names;
+}
+
+const char* const kOthers[] = {"", " ", "Add", "add ", "seen", "shown", "SET", "list\n"};
+
+TEST_CASE("name tables: review seen and pr-state verbs") {
+  CHECK(Names(cli::kAllSeenVerbs, cli::SeenVerbName, cli::ParseSeenVerb) ==
+        std::vector<std::string>{"baseline", "add", "check", "list", "new"});
+  CHECK(Names(cli::kAllPrStateVerbs, cli::PrStateVerbName, cli::ParsePrStateVerb) ==
+        std::vector<std::string>{"show", "set"});
+  for (const char* other : kOthers) {
+    INFO(other);
+    CHECK_FALSE(cli::ParseSeenVerb(other).has_value());
+    CHECK_FALSE(cli::ParsePrStateVerb(other).has_value());
+  }
+}
+
+}  // namespace
+}  // namespace gentle
