@@ -11,6 +11,7 @@
 #include "cli/commands.h"
 #include "cli/render.h"
 #include "cli/version_report.h"
+#include "transaction/abandon_reason.h"
 
 namespace gentle::cli {
 namespace {
@@ -511,8 +512,11 @@ void DefineAbandon(CLI::App* review, Invocation* in) {
   CLI::App* abandon =
       AddCommand(review, "abandon", "Retire a lineage into quarantine", &in->common);
   AddLineageFlag(abandon, in);
-  abandon->add_option("--reason", in->life.reason, "operator_disposition | retired_schema")
-      ->required();
+  std::string reasons;  // "operator_disposition | retired_schema"
+  for (transaction::AbandonReason reason : transaction::kAllAbandonReasons) {
+    reasons += (reasons.empty() ? "" : " | ") + std::string(transaction::AbandonReasonName(reason));
+  }
+  abandon->add_option("--reason", in->life.reason, reasons)->required();
   abandon->add_option("--actor", in->life.actor, "Who decides")->required();
   AddRevisionFlag(abandon, in, false);
   RunsLifecycle(abandon, in, RunAbandon);

@@ -6,6 +6,7 @@
 
 #include "cli/pr_state_verb.h"
 #include "cli/seen_verb.h"
+#include "transaction/abandon_reason.h"
 
 namespace gentle {
 namespace {
@@ -32,6 +33,18 @@ TEST_CASE("name tables: review seen and pr-state verbs") {
     INFO(other);
     CHECK_FALSE(cli::ParseSeenVerb(other).has_value());
     CHECK_FALSE(cli::ParsePrStateVerb(other).has_value());
+  }
+}
+
+// Written into the audit record of an abandon (its `reason` member).
+TEST_CASE("name tables: abandon reasons") {
+  CHECK(Names(transaction::kAllAbandonReasons, transaction::AbandonReasonName,
+              transaction::ParseAbandonReason) ==
+        std::vector<std::string>{"operator_disposition", "retired_schema"});
+  for (const char* other : {"", "operator_disposition ", " retired_schema", "Retired_Schema",
+                            "retired-schema", "operator"}) {
+    INFO(other);
+    CHECK_FALSE(transaction::ParseAbandonReason(other).has_value());
   }
 }
 
