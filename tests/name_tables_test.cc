@@ -7,6 +7,7 @@
 #include "cli/pr_state_verb.h"
 #include "cli/seen_verb.h"
 #include "transaction/abandon_reason.h"
+#include "transaction/approval_outcome.h"
 
 namespace gentle {
 namespace {
@@ -45,6 +46,17 @@ TEST_CASE("name tables: abandon reasons") {
                             "retired-schema", "operator"}) {
     INFO(other);
     CHECK_FALSE(transaction::ParseAbandonReason(other).has_value());
+  }
+}
+
+// The verdict answer's `approval` member.
+TEST_CASE("name tables: approval outcomes") {
+  CHECK(Names(transaction::kAllApprovalOutcomes, transaction::ApprovalOutcomeName,
+              transaction::ParseApprovalOutcome) ==
+        std::vector<std::string>{"approval", "co_approval", "repeat"});
+  for (const char* other : {"", "verdict", "co-approval", "Approval", "approved", "repeat "}) {
+    INFO(other);
+    CHECK_FALSE(transaction::ParseApprovalOutcome(other).has_value());
   }
 }
 
