@@ -8,6 +8,7 @@
 #include "cli/seen_verb.h"
 #include "transaction/abandon_reason.h"
 #include "transaction/approval_outcome.h"
+#include "transaction/import_outcome.h"
 
 namespace gentle {
 namespace {
@@ -57,6 +58,17 @@ TEST_CASE("name tables: approval outcomes") {
   for (const char* other : {"", "verdict", "co-approval", "Approval", "approved", "repeat "}) {
     INFO(other);
     CHECK_FALSE(transaction::ParseApprovalOutcome(other).has_value());
+  }
+}
+
+// The import answer's `outcome` member.
+TEST_CASE("name tables: import outcomes") {
+  CHECK(Names(transaction::kAllImportOutcomes, transaction::ImportOutcomeName,
+              transaction::ParseImportOutcome) ==
+        std::vector<std::string>{"imported", "up_to_date"});
+  for (const char* other : {"", "up-to-date", "Imported", "created", "updated"}) {
+    INFO(other);
+    CHECK_FALSE(transaction::ParseImportOutcome(other).has_value());
   }
 }
 
