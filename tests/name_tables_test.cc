@@ -6,6 +6,7 @@
 
 #include "cli/pr_state_verb.h"
 #include "cli/seen_verb.h"
+#include "export/policy_skip.h"
 #include "transaction/abandon_reason.h"
 #include "transaction/approval_outcome.h"
 #include "transaction/import_outcome.h"
@@ -69,6 +70,17 @@ TEST_CASE("name tables: import outcomes") {
   for (const char* other : {"", "up-to-date", "Imported", "created", "updated"}) {
     INFO(other);
     CHECK_FALSE(transaction::ParseImportOutcome(other).has_value());
+  }
+}
+
+// verify's skipped approvals (`reason`, `details.skipped`, `details.reason`).
+TEST_CASE("name tables: approval policy skips") {
+  CHECK(Names(exporter::kAllPolicySkips, exporter::PolicySkipName, exporter::ParsePolicySkip) ==
+        std::vector<std::string>{"actor_mismatch", "self_approval", "duplicate_principal"});
+  for (const char* other :
+       {"", "unsigned", "untrusted", "too_few_approvals", "self-approval", "Actor_mismatch"}) {
+    INFO(other);
+    CHECK_FALSE(exporter::ParsePolicySkip(other).has_value());
   }
 }
 
