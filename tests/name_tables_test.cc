@@ -10,6 +10,7 @@
 #include "transaction/abandon_reason.h"
 #include "transaction/approval_outcome.h"
 #include "transaction/import_outcome.h"
+#include "watch/forge_pr_state.h"
 
 namespace gentle {
 namespace {
@@ -81,6 +82,16 @@ TEST_CASE("name tables: approval policy skips") {
        {"", "unsigned", "untrusted", "too_few_approvals", "self-approval", "Actor_mismatch"}) {
     INFO(other);
     CHECK_FALSE(exporter::ParsePolicySkip(other).has_value());
+  }
+}
+
+// A PR's state on its forge (the watch state stores open or closed and merged).
+TEST_CASE("name tables: forge PR states") {
+  CHECK(Names(watch::kAllForgePrStates, watch::ForgePrStateName, watch::ParseForgePrState) ==
+        std::vector<std::string>{"open", "closed", "merged"});
+  for (const char* other : {"", "OPEN", "Closed", "all", "draft", "open "}) {
+    INFO(other);
+    CHECK_FALSE(watch::ParseForgePrState(other).has_value());
   }
 }
 
