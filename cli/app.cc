@@ -4,12 +4,14 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <iterator>
 #include <new>
 #include <string_view>
 
 #include "cli/commands.h"
 #include "cli/render.h"
 #include "cli/version_report.h"
+#include "transaction/abandon_reason.h"
 
 namespace gentle::cli {
 namespace {
@@ -510,8 +512,11 @@ void DefineAbandon(CLI::App* review, Invocation* in) {
   CLI::App* abandon =
       AddCommand(review, "abandon", "Retire a lineage into quarantine", &in->common);
   AddLineageFlag(abandon, in);
-  abandon->add_option("--reason", in->life.reason, "operator_disposition | retired_schema")
-      ->required();
+  std::string reasons;  // "operator_disposition | retired_schema"
+  for (transaction::AbandonReason reason : transaction::kAllAbandonReasons) {
+    reasons += (reasons.empty() ? "" : " | ") + std::string(transaction::AbandonReasonName(reason));
+  }
+  abandon->add_option("--reason", in->life.reason, reasons)->required();
   abandon->add_option("--actor", in->life.actor, "Who decides")->required();
   AddRevisionFlag(abandon, in, false);
   RunsLifecycle(abandon, in, RunAbandon);
@@ -611,51 +616,50 @@ void DefineSeen(CLI::App* review, Invocation* in) {
       AddGroup(review, "seen",
                "The seen ledger: per pull request, the comment and review ids handled or posted "
                "(review-loop.sqlite)");
-  struct SeenVerb {
-    const char* name;
-    const char* description;
+  // One description per SeenVerb, in kAllSeenVerbs' order.
+  constexpr const char* kDescriptions[] = {
+      "Record the PR's existing comment and review ids once (again only with --force)",
+      "Record ids handled (or, with --posted, posted: record at post time)",
+      "Whether one id is seen (read-only; exit 0 either way)",
+      "The PR's seen ids with kind and time, in insertion order (read-only)",
+      "The comment ids, then the review ids, of a ReviewContext not seen yet (read-only)",
   };
-  constexpr SeenVerb kSeenVerbs[] = {
-      {"baseline",
-       "Record the PR's existing comment and review ids once (again only with --force)"},
-      {"add", "Record ids handled (or, with --posted, posted: record at post time)"},
-      {"check", "Whether one id is seen (read-only; exit 0 either way)"},
-      {"list", "The PR's seen ids with kind and time, in insertion order (read-only)"},
-      {"new", "The comment ids, then the review ids, of a ReviewContext not seen yet (read-only)"},
-  };
-  for (const SeenVerb& verb : kSeenVerbs) {
-    const std::string name = verb.name;
-    CLI::App* command = AddCommand(seen, verb.name, verb.description, &in->common);
+  static_assert(std::size(kDescriptions) == std::size(kAllSeenVerbs));
+  for (size_t i = 0; i < std::size(kAllSeenVerbs); ++i) {
+    const SeenVerb verb = kAllSeenVerbs[i];
+    const std::string name(SeenVerbName(verb));
+    CLI::App* command = AddCommand(seen, name.c_str(), kDescriptions[i], &in->common);
     command->add_option("--pr", in->seen.pr, "The pull request: FORGE:OWNER/REPO#N")->required();
-    if (name == "baseline" || name == "add" || name == "check") {
+    if (verb == SeenVerb::kBaseline || verb == SeenVerb::kAdd || verb == SeenVerb::kCheck) {
       auto* id = command->add_option(
           "--id", in->seen.ids,
-          name == "check" ? "The id: N (comment N) or review:N (the body of review N)"
-                          : "An id: N (comment N) or review:N (the body of review N); repeatable");
-      if (name == "check") id->required();
+          verb == SeenVerb::kCheck
+              ? "The id: N (comment N) or review:N (the body of review N)"
+              : "An id: N (comment N) or review:N (the body of review N); repeatable");
+      if (verb == SeenVerb::kCheck) id->required();
     }
-    if (name == "baseline" || name == "add") {
+    if (verb == SeenVerb::kBaseline || verb == SeenVerb::kAdd) {
       command
           ->add_option("--ids-file", in->seen_ids_file,
                        "A file of ids (N or review:N), one per line (- for stdin)")
           ->type_name("FILE");
     }
-    if (name == "baseline") {
+    if (verb == SeenVerb::kBaseline) {
       command->add_flag("--force", in->seen.force,
                         "Baseline again: add the ids, keep everything already seen");
     }
-    if (name == "add") {
+    if (verb == SeenVerb::kAdd) {
       command->add_flag("--posted", in->seen.posted,
                         "The ids are comments or reviews you posted (recorded in the same step as "
                         "the post)");
     }
-    if (name == "new") {
+    if (verb == SeenVerb::kNew) {
       command->add_option("--context", in->seen.context, "A ReviewContext JSON file")
           ->type_name("FILE")
           ->required();
     }
-    command->callback([in, command, name] {
-      in->seen.verb = name;
+    command->callback([in, command, verb] {
+      in->seen.verb = verb;
       if (Given(command, "--ids-file")) in->seen.ids_file = in->seen_ids_file;
       in->action = [in] { return RunSeen(in->common, in->seen); };
     });
@@ -708,9 +712,12 @@ void DefinePrState(CLI::App* review, Invocation* in) {
   CLI::App* group = AddGroup(review, "pr-state",
                              "A session's PR state: phase, head SHA, what each round asked for, "
                              "what it is blocked on (review-loop.sqlite)");
-  CLI::App* show =
-      AddCommand(group, "show", "Print the PR's state as Markdown (read-only)", &in->common);
-  CLI::App* set = AddCommand(group, "set", "Record fields of the PR's state", &in->common);
+  const std::string show_name(PrStateVerbName(PrStateVerb::kShow));
+  const std::string set_name(PrStateVerbName(PrStateVerb::kSet));
+  CLI::App* show = AddCommand(group, show_name.c_str(),
+                              "Print the PR's state as Markdown (read-only)", &in->common);
+  CLI::App* set =
+      AddCommand(group, set_name.c_str(), "Record fields of the PR's state", &in->common);
   for (CLI::App* command : {show, set}) {
     command->add_option("--pr", in->pr_state.pr, "The pull request: FORGE:OWNER/REPO#N")
         ->required();
@@ -722,11 +729,11 @@ void DefinePrState(CLI::App* review, Invocation* in) {
   set->add_option("--round", in->pr_round, "A round of feedback (N >= 1), with --asked");
   set->add_option("--asked", in->pr_asked, "What that round asked for");
   show->callback([in] {
-    in->pr_state.verb = "show";
+    in->pr_state.verb = PrStateVerb::kShow;
     in->action = [in] { return RunPrState(in->common, in->pr_state); };
   });
   set->callback([in, set] {
-    in->pr_state.verb = "set";
+    in->pr_state.verb = PrStateVerb::kSet;
     if (Given(set, "--phase")) in->pr_state.phase = in->pr_phase;
     if (Given(set, "--head-sha")) in->pr_state.head_sha = in->pr_head_sha;
     if (Given(set, "--blocked-on")) in->pr_state.blocked_on = in->pr_blocked_on;

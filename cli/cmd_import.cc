@@ -26,7 +26,7 @@ int RunImport(const CommonOptions& common, const ImportOptions& options) {
     out["schema"] = "gentle-ai.review-import/v1";
     out["lineage"] = r.lineage;
     out["remote"] = r.remote;
-    out["outcome"] = r.outcome;
+    out["outcome"] = transaction::ImportOutcomeName(r.outcome);
     out["state"] = r.state;
     out["revision"] = r.revision;
     out["fetched_tip"] = r.fetched_tip;
@@ -34,7 +34,7 @@ int RunImport(const CommonOptions& common, const ImportOptions& options) {
     out["commits"] = r.commits;
     return PrintJson(out);
   }
-  if (r.outcome == "up_to_date") {
+  if (r.outcome == transaction::ImportOutcome::kUpToDate) {
     std::cout << "lineage " << r.lineage << " is up to date with " << r.remote << " (" << r.state
               << ")\n";
   } else {

@@ -52,7 +52,7 @@ Result<watch::PrStateUpdate> UpdateOf(const PrStateOptions& o) {
 Result<watch::PrState> Run(const CommonOptions& common, const PrStateOptions& o,
                            const std::string& pr) {
   std::optional<watch::PrStateUpdate> update;
-  if (o.verb == "set") {
+  if (o.verb == PrStateVerb::kSet) {
     GENTLE_ASSIGN_OR_RETURN(update, UpdateOf(o));
   }
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo,

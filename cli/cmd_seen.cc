@@ -64,10 +64,10 @@ Json IdsJson(const std::vector<loop::SeenId>& ids) {
   return out;
 }
 
-Json Base(const std::string& verb, const std::string& pr) {
+Json Base(SeenVerb verb, const std::string& pr) {
   Json out;
   out["schema"] = loop::kSeenSchema;
-  out["verb"] = verb;
+  out["verb"] = SeenVerbName(verb);
   out["pr"] = pr;
   return out;
 }
@@ -80,17 +80,18 @@ int PrintWrite(const CommonOptions& common, const SeenOptions& o, const std::str
     out["recorded_at"] = w.recorded_at;
     out["added"] = IdsJson(w.added);
     out["already_seen"] = IdsJson(w.already_seen);
-    if (o.verb == "baseline") out["forced"] = o.force;
+    if (o.verb == SeenVerb::kBaseline) out["forced"] = o.force;
     return PrintJson(out);
   }
-  std::cout << (o.verb == "baseline" ? "baselined " : "seen ") << pr << ": " << w.added.size()
-            << " added (" << kind << "), " << w.already_seen.size() << " already seen\n";
+  std::cout << (o.verb == SeenVerb::kBaseline ? "baselined " : "seen ") << pr << ": "
+            << w.added.size() << " added (" << kind << "), " << w.already_seen.size()
+            << " already seen\n";
   return 0;
 }
 
 int Write(const CommonOptions& common, const SeenOptions& o, const std::string& pr,
           const std::vector<loop::SeenId>& ids) {
-  const bool baseline = o.verb == "baseline";
+  const bool baseline = o.verb == SeenVerb::kBaseline;
   if (!baseline && ids.empty()) {
     return ReportError(Status(Code::kUsage, "seen add needs at least one --id or --ids-file id"),
                        common.json);
@@ -110,10 +111,10 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
          const std::vector<loop::SeenId>& ids) {
   // Everything the command was given is checked before the repository is opened.
   std::vector<loop::SeenId> context_ids;
-  if (o.verb == "check" && (ids.size() != 1 || o.ids_file)) {
+  if (o.verb == SeenVerb::kCheck && (ids.size() != 1 || o.ids_file)) {
     return ReportError(Status(Code::kUsage, "seen check takes exactly one --id"), common.json);
   }
-  if (o.verb == "new") {
+  if (o.verb == SeenVerb::kNew) {
     auto read = loop::ReadContextIds(o.context);
     if (!read.ok()) return ReportError(read.status(), common.json);
     context_ids = std::move(read).value();
@@ -123,19 +124,19 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
   // A post left unanswered on this PR (review post, docs/loop.md) is found and recorded first, so
   // the session's own comment is never reported as new. Nothing open: nothing is written. Before
   // the reader opens: its read-only view of the file would make the writer's read-only too.
-  if (o.verb == "new") {
+  if (o.verb == SeenVerb::kNew) {
     auto recovered = watch::RecoverPosts(repo->common_dir(), watch::DefaultPostLinks(), pr);
     if (!recovered.ok()) return ReportError(recovered.status(), common.json);
   }
   auto reader = loop::SeenLedgerReader::Open(repo->common_dir());
   if (!reader.ok()) return ReportError(reader.status(), common.json);
-  if (o.verb == "check") {
+  if (o.verb == SeenVerb::kCheck) {
     auto found = reader->Find(pr, ids[0]);
     if (!found.ok()) return ReportError(found.status(), common.json);
     const std::optional<loop::SeenEntry>& entry = *found;
     const std::string id = loop::FormatSeenId(ids[0]);
     if (common.json) {
-      Json out = Base("check", pr);
+      Json out = Base(SeenVerb::kCheck, pr);
       out["id"] = id;
       out["seen"] = entry.has_value();
       out["kind"] = entry ? Json(std::string(loop::SeenKindName(entry->kind))) : Json();
@@ -150,11 +151,11 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
     }
     return 0;
   }
-  if (o.verb == "list") {
+  if (o.verb == SeenVerb::kList) {
     auto listed = reader->List(pr);
     if (!listed.ok()) return ReportError(listed.status(), common.json);
     if (common.json) {
-      Json out = Base("list", pr);
+      Json out = Base(SeenVerb::kList, pr);
       out["baselined_at"] = listed->baselined_at ? Json(*listed->baselined_at) : Json();
       out["ids"] = Json::array();
       for (const loop::SeenEntry& e : listed->entries) {
@@ -175,7 +176,7 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
   auto unseen = reader->Unseen(pr, context_ids);
   if (!unseen.ok()) return ReportError(unseen.status(), common.json);
   if (common.json) {
-    Json out = Base("new", pr);
+    Json out = Base(SeenVerb::kNew, pr);
     out["ids"] = IdsJson(*unseen);
     return PrintJson(out);
   }
@@ -191,7 +192,7 @@ int RunSeen(const CommonOptions& common, const SeenOptions& o) {
   const std::string pr = loop::FormatPrKey(*key);
   auto ids = CollectIds(o);
   if (!ids.ok()) return ReportError(ids.status(), common.json);
-  if (o.verb == "baseline" || o.verb == "add") return Write(common, o, pr, *ids);
+  if (o.verb == SeenVerb::kBaseline || o.verb == SeenVerb::kAdd) return Write(common, o, pr, *ids);
   return Read(common, o, pr, *ids);
 }
 

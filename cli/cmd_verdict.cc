@@ -53,15 +53,17 @@ int RunVerdict(const CommonOptions& common, const LifecycleOptions& o) {
     out["token"] = NullIfEmpty(r.token);
     out["signed"] = r.signed_approval;
     out["actor"] = r.actor;
-    out["approval"] = NullIfEmpty(r.approval);
+    out["approval"] = r.approval
+                          ? nlohmann::ordered_json(transaction::ApprovalOutcomeName(*r.approval))
+                          : nlohmann::ordered_json();
     return PrintJson(out);
   }
   std::cout << r.verdict << " " << r.lineage << ": " << r.previous_state << " -> " << r.state
             << "\n  revision: " << r.revision << "\n";
-  if (r.approval == "co_approval") {
+  if (r.approval == transaction::ApprovalOutcome::kCoApproval) {
     std::cout << "  a co-approval of the approved round (a history commit; the record is as it "
                  "was)\n";
-  } else if (r.approval == "repeat") {
+  } else if (r.approval == transaction::ApprovalOutcome::kRepeat) {
     std::cout << "  this actor already approved the round: nothing written\n";
   }
   if (r.signed_approval) std::cout << "  signed:   the approval's history commit (SSH)\n";

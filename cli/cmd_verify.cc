@@ -57,7 +57,7 @@ nlohmann::ordered_json ApprovalsJson(const exporter::ApprovalTally& tally, int r
                     {"principal", NullIfEmpty(a.principal)},
                     {"key", NullIfEmpty(a.key)},
                     {"counted", a.counted()},
-                    {"reason", NullIfEmpty(a.reason)}});
+                    {"reason", NullIfEmpty(a.reason())}});
   }
   return {{"required", required}, {"count", tally.count()}, {"list", list}};
 }
@@ -163,7 +163,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
       std::cout << "    " << (a.counted() ? "counted " : "skipped ") << Quoted(a.approval.actor)
                 << " (" << store::ApprovalKindName(a.approval.kind) << " " << a.approval.commit
                 << ")";
-      if (!a.counted()) std::cout << ": " << a.reason;
+      if (!a.counted()) std::cout << ": " << a.reason();
       std::cout << "\n";
     }
   }

@@ -7,7 +7,9 @@
 #include <string>
 #include <vector>
 
+#include "cli/pr_state_verb.h"
 #include "cli/round_comment.h"
+#include "cli/seen_verb.h"
 #include "export/engine.h"
 #include "transaction/round_context_binding.h"
 #include "transaction/selector.h"
@@ -152,7 +154,7 @@ int RunRepair(const CommonOptions& common, const std::optional<std::string>& lin
 
 // review seen baseline | add | check | list | new (docs/loop.md).
 struct SeenOptions {
-  std::string verb;  // baseline | add | check | list | new
+  SeenVerb verb = SeenVerb::kList;
   std::string pr;
   std::vector<std::string> ids;         // --id (repeatable; check: exactly one)
   std::optional<std::string> ids_file;  // --ids-file FILE|-: one id per line
@@ -171,7 +173,7 @@ struct WatchOptions {
 int RunWatch(const CommonOptions& common, const WatchOptions& options);
 // review pr-state show|set --pr P: a session's PR state, Markdown or JSON (docs/watch.md).
 struct PrStateOptions {
-  std::string verb;  // show | set
+  PrStateVerb verb = PrStateVerb::kShow;
   std::string pr;
   std::optional<std::string> phase, head_sha, blocked_on, round, asked;
 };

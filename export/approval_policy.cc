@@ -78,7 +78,7 @@ Result<JudgedApproval> JudgeSignature(const store::git::Repository& repo,
     *refusal = signature.status();
     const auto& details = signature.status().details();
     const auto reason = details.find("reason");
-    out.reason = reason == details.end() ? "untrusted" : reason->second;
+    out.refusal = reason == details.end() ? "untrusted" : reason->second;
     const auto key = details.find("key");
     if (key != details.end()) out.key = key->second;
     return out;
@@ -86,11 +86,15 @@ Result<JudgedApproval> JudgeSignature(const store::git::Repository& repo,
   out.principal = signature->principal;
   out.key = signature->key;
   *emails = signature->emails;
-  if (out.principal != approval.actor) out.reason = "actor_mismatch";
+  if (out.principal != approval.actor) out.skip = PolicySkip::kActorMismatch;
   return out;
 }
 
 }  // namespace
+
+std::string JudgedApproval::reason() const {
+  return skip ? std::string(PolicySkipName(*skip)) : refusal;
+}
 
 size_t ApprovalTally::count() const {
   size_t n = 0;
@@ -121,14 +125,14 @@ Result<ApprovalTally> TallyApprovals(const store::git::Repository& repo, const s
     if (judged.counted() && authors) {
       for (const std::string& email : emails) {
         if (authors->count(Lower(email))) {
-          judged.reason = "self_approval";
+          judged.skip = PolicySkip::kSelfApproval;
           judged.detail = email;
           break;
         }
       }
     }
     if (judged.counted() && !principals.insert(judged.principal).second) {
-      judged.reason = "duplicate_principal";
+      judged.skip = PolicySkip::kDuplicatePrincipal;
     }
     tally.approvals.push_back(std::move(judged));
   }
@@ -150,13 +154,13 @@ Status CheckApprovalPolicy(const ApprovalTally& tally, const ApprovalPolicy& pol
           .WithDetail("reason", "unsigned");
     }
     if (!tally.verdict_signature.ok()) return Status(tally.verdict_signature).WithLineage(lineage);
-    if (verdict->reason == "actor_mismatch") {
+    if (verdict->skip == PolicySkip::kActorMismatch) {
       return Status(Code::kUntrusted, "the approval's history commit " + verdict->approval.commit +
                                           " is recorded for actor " + verdict->approval.actor +
                                           " but its signature verifies as " + verdict->principal)
           .WithLineage(lineage)
           .WithDetail("commit", verdict->approval.commit)
-          .WithDetail("reason", "actor_mismatch")
+          .WithDetail("reason", std::string(PolicySkipName(PolicySkip::kActorMismatch)))
           .WithDetail("actor", verdict->approval.actor)
           .WithDetail("principal", verdict->principal);
     }
@@ -167,7 +171,7 @@ Status CheckApprovalPolicy(const ApprovalTally& tally, const ApprovalPolicy& pol
   for (const JudgedApproval& a : tally.approvals) {
     if (a.counted()) continue;
     if (!skipped.empty()) skipped += ",";
-    skipped += a.approval.commit + ":" + a.reason;
+    skipped += a.approval.commit + ":" + a.reason();
   }
   return Status(Code::kUntrusted, "lineage " + lineage + " has " + std::to_string(count) +
                                       " counted signed approval" + (count == 1 ? "" : "s") +

@@ -12,6 +12,7 @@
 //      PrincipalEmails) is, compared ASCII case-insensitively, the author or committer email of a
 //      commit in `base_ref..head` (git rev-list's set); otherwise `self_approval`;
 //   4. no earlier approval counted for the same principal; otherwise `duplicate_principal`.
+// The reasons of steps 2 to 4 are export/policy_skip.h's.
 // A fetched history is untrusted input, so a co-approval counts only through its signature, like
 // any other.
 //
@@ -33,6 +34,7 @@
 #include <string>
 #include <vector>
 
+#include "export/policy_skip.h"
 #include "store/git/repository.h"
 #include "store/round_approvals.h"
 #include "store/status.h"
@@ -54,9 +56,14 @@ struct JudgedApproval {
   store::RoundApproval approval;
   std::string principal;  // the allowed signer the signature verified as ("" when it did not)
   std::string key;        // the signing key's fingerprint, when known
-  std::string reason;     // why it does not count ("" when it counts)
-  std::string detail;     // for self_approval: the address found among the authors
-  bool counted() const { return reason.empty(); }
+  // Why it does not count (neither when it counts): the signature's refusal (its details.reason,
+  // export/approval_signature.h; "untrusted" when it names none), or a later step's skip.
+  std::string refusal;
+  std::optional<PolicySkip> skip;
+  std::string detail;  // for self_approval: the address found among the authors
+  bool counted() const { return refusal.empty() && !skip; }
+  // The refusal, or the skip's name; "" when it counts.
+  std::string reason() const;
 };
 
 struct ApprovalTally {

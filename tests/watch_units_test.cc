@@ -85,12 +85,17 @@ TEST_CASE("watch units: PR metadata from the REST shape and refusals with the JS
   auto meta = watch::ParsePrMeta(kPull, "pulls/7");
   REQUIRE(meta.ok());
   CHECK(meta->number == 7);
-  CHECK(meta->state == "merged");
+  CHECK(meta->state == watch::ForgePrState::kMerged);
   CHECK(!meta->mergeable.has_value());
   CHECK(meta->head_sha == "abc");
   CHECK(meta->head_ref == "topic");
   CHECK(meta->updated_at == "2026-08-21T10:00:00Z");
   CHECK(meta->labels == std::vector<std::string>{"a", "z"});
+  // The stored bytes: the forge's two state names and `merged`.
+  CHECK(watch::EncodePrMeta(*meta) ==
+        R"({"number":7,"state":"closed","merged":true,"draft":false,"mergeable":null,)"
+        R"("head":{"sha":"abc","ref":"topic"},"updated_at":"2026-08-21T10:00:00Z",)"
+        R"("labels":[{"name":"a"},{"name":"z"}]})");
   auto round_trip = watch::DecodePrMeta(watch::EncodePrMeta(*meta));
   REQUIRE(round_trip.ok());
   CHECK(*round_trip == *meta);
@@ -100,6 +105,8 @@ TEST_CASE("watch units: PR metadata from the REST shape and refusals with the JS
       {std::string(40, '[') + std::string(40, ']'),
        "forge answer pulls/7: not JSON (nested too deep)"},
       {R"({"number":7,"state":"weird","head":{"sha":"a","ref":"b"},"updated_at":"x"})",
+       "forge answer: pulls/7 (forge): state: expected open or closed"},
+      {R"({"number":7,"state":"merged","head":{"sha":"a","ref":"b"},"updated_at":"x"})",
        "forge answer: pulls/7 (forge): state: expected open or closed"},
       {R"({"number":7,"state":"open","head":{"sha":1,"ref":"b"},"updated_at":"x"})",
        "forge answer: pulls/7 (forge): head.sha: expected a string"},
@@ -166,7 +173,7 @@ TEST_CASE("watch units: forge resolution from the origin URL and tracker.json's 
 
 TEST_CASE("watch units: reasons from two readings") {
   PrMeta before;
-  before.state = "open";
+  before.state = watch::ForgePrState::kOpen;
   before.mergeable = true;
   before.head_sha = "a";
   before.updated_at = "2026-01-01T00:00:00Z";
@@ -184,7 +191,7 @@ TEST_CASE("watch units: reasons from two readings") {
   after.head_sha = "b";
   CHECK(watch::ChangeReasons(before, after, {}, {}) == V{"ci"});
   after.mergeable = false;
-  after.state = "closed";
+  after.state = watch::ForgePrState::kClosed;
   after.draft = true;
   CHECK(watch::ChangeReasons(before, after, {"r:2"}, {"r:2"}) ==
         V{"comments", "ci", "conflicts", "state"});

@@ -52,7 +52,7 @@ Result<VerdictResult> CoApprove(MutationScope* scope, const store::RecordView& r
   GENTLE_ASSIGN_OR_RETURN(
       bool repeat, AlreadyApproved(scope->repo, record, check.tip, actor, signer.has_value()));
   if (repeat) {
-    result.approval = "repeat";
+    result.approval = ApprovalOutcome::kRepeat;
     return result;
   }
   if (!check.record_file) {
@@ -82,7 +82,7 @@ Result<VerdictResult> CoApprove(MutationScope* scope, const store::RecordView& r
   }
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope));
   GENTLE_RETURN_IF_ERROR(AppendHistory(scope->repo, scope->layout, std::move(commit), prepared));
-  result.approval = "co_approval";
+  result.approval = ApprovalOutcome::kCoApproval;
   return result;
 }
 

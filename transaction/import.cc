@@ -273,7 +273,7 @@ Result<ImportResult> Import(const ImportRequest& request) {
                      : chain.record.state;
   result.revision = chain.record.revision;
   if (local && local->id == fetched.tip) {
-    result.outcome = "up_to_date";
+    result.outcome = ImportOutcome::kUpToDate;
     return result;
   }
   size_t position = chain.commits.size();
@@ -284,7 +284,7 @@ Result<ImportResult> Import(const ImportRequest& request) {
     if (position == chain.commits.size()) {
       GENTLE_ASSIGN_OR_RETURN(bool local_is_newer, LocalDescendsFrom(repo, local->id, fetched.tip));
       if (local_is_newer) {
-        result.outcome = "up_to_date";
+        result.outcome = ImportOutcome::kUpToDate;
         return result;
       }
       return Diverged(lineage, local->id, fetched.tip,
@@ -315,7 +315,7 @@ Result<ImportResult> Import(const ImportRequest& request) {
   const std::optional<std::string> from =
       local ? std::optional<std::string>(local->id) : std::nullopt;
   result.commits = position;
-  result.outcome = "imported";
+  result.outcome = ImportOutcome::kImported;
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
   // Provenance before the ref moves: until the ref reaches the tip it names, it is not read.
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(

@@ -35,6 +35,7 @@
 
 #include "store/progress.h"
 #include "store/status.h"
+#include "transaction/import_outcome.h"
 
 namespace gentle::transaction {
 
@@ -50,7 +51,7 @@ struct ImportRequest {
 struct ImportResult {
   std::string lineage;
   std::string remote;
-  std::string outcome;  // "imported" | "up_to_date"
+  ImportOutcome outcome = ImportOutcome::kImported;
   std::string fetched_tip;
   std::string local_tip_before;  // empty when there was no local history
   std::string state;             // the fetched tip's record state; consumed / retired if terminal

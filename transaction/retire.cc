@@ -16,6 +16,7 @@
 #include "store/review_state.h"
 #include "store/secret.h"
 #include "store/store_scan.h"
+#include "transaction/abandon_reason.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 #include "transaction/quarantine_move.h"
@@ -24,9 +25,11 @@ namespace gentle::transaction {
 
 namespace {
 
-// `record`: the lineage's record (abandon), or null (reclaim: there is none).
+// `record`: the lineage's record (abandon), or null (reclaim: there is none). `reason`: what the
+// audit record names.
 Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest& request,
-                                      const std::string& verb, const store::RecordView* record,
+                                      const std::string& reason, const std::string& verb,
+                                      const store::RecordView* record,
                                       const nlohmann::ordered_json* extra) {
   const store::StoreLayout& layout = scope->layout;
   const std::string& lineage = request.lineage;
@@ -35,7 +38,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
 
   store::AuditRecord audit;
   audit.lineage_id = lineage;
-  audit.reason = Trimmed(request.reason);
+  audit.reason = reason;
   audit.actor = Trimmed(request.actor);
   audit.reclaimed_at = store::NowRfc3339();
   audit.source_path = source;
@@ -98,9 +101,13 @@ Status ValidateCommon(const RetireRequest& request) {
 
 Result<RetireResult> Abandon(const RetireRequest& request) {
   GENTLE_RETURN_IF_ERROR(ValidateCommon(request));
-  if (request.reason != "operator_disposition" && request.reason != "retired_schema") {
+  const std::optional<AbandonReason> reason = ParseAbandonReason(request.reason);
+  if (!reason) {
     return Status(Code::kUsage,
-                  "--reason must be operator_disposition or retired_schema for abandon");
+                  "--reason must be " +
+                      std::string(AbandonReasonName(AbandonReason::kOperatorDisposition)) + " or " +
+                      std::string(AbandonReasonName(AbandonReason::kRetiredSchema)) +
+                      " for abandon");
   }
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
                           LockStore(request.cwd, LockKind::kWriter));
@@ -122,8 +129,10 @@ Result<RetireResult> Abandon(const RetireRequest& request) {
   a["snapshot_identity"] = record.initial_snapshot.identity;
   a["discarded_work"]["captured_lens_results"] = nlohmann::ordered_json::array();
   a["discarded_work"]["findings_present"] = false;
-  GENTLE_ASSIGN_OR_RETURN(RetireResult result,
-                          MoveToQuarantine(scope.get(), request, "abandon", &record, &extra));
+  GENTLE_ASSIGN_OR_RETURN(
+      RetireResult result,
+      MoveToQuarantine(scope.get(), request, std::string(AbandonReasonName(*reason)), "abandon",
+                       &record, &extra));
   result.revision = record.revision;
   return result;
 }
@@ -163,7 +172,8 @@ Result<RetireResult> Reclaim(const RetireRequest& request) {
                                        "is left to reclaim")
         .WithLineage(request.lineage);
   }
-  return MoveToQuarantine(scope.get(), request, "reclaim", nullptr, nullptr);
+  return MoveToQuarantine(scope.get(), request, Trimmed(request.reason), "reclaim", nullptr,
+                          nullptr);
 }
 
 }  // namespace gentle::transaction

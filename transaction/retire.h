@@ -3,8 +3,9 @@
 // the other's quarantine entries).
 //
 //   abandon  a complete lineage (a record) that is not terminal (approved, escalated, invalidated)
-//            and not historical-compat; reason operator_disposition | retired_schema; optional
-//            compare-and-swap on the revision. The audit record carries an `abandonment` member.
+//            and not historical-compat; reason operator_disposition | retired_schema
+//            (transaction/abandon_reason.h); optional compare-and-swap on the revision. The audit
+//            record carries an `abandonment` member.
 //   reclaim  an incomplete entry: a lineage directory holding no record (residue another tool
 //            left, or a crash). A complete entry is refused with `wrong_state`, naming `review
 //            abandon`. Recovery runs first, as for every writer: an interrupted start of this tool

@@ -162,7 +162,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   std::optional<ApprovalSigner> signer;
   if (target == store::ReviewState::kApproved) {
     GENTLE_ASSIGN_OR_RETURN(signer, ApprovalSignerFor(scope->repo, request));
-    result.approval = "approval";
+    result.approval = ApprovalOutcome::kApproval;
     GENTLE_ASSIGN_OR_RETURN(result.token, store::RandomHex(32));
     // Kept as gentle-ai keeps it, so either tool can burn the other's approval.
     state["approved_ack_token"] = result.token;

@@ -33,6 +33,7 @@
 #include <string>
 
 #include "store/status.h"
+#include "transaction/approval_outcome.h"
 
 namespace gentle::transaction {
 
@@ -62,10 +63,9 @@ struct VerdictResult {
   std::string token;             // APPROVE only; stored as gentle-ai stores it (approved_ack_token)
   bool signed_approval = false;  // the history commit carries an SSH signature
   std::string actor;             // as recorded: --actor trimmed, or the signer's principal
-  // APPROVE only: "approval" (the round is approved now), "co_approval" (a further approval of an
-  // approved round, transaction/co_approval.h) or "repeat" (this actor already approved it:
-  // nothing written). Empty for the other verdicts.
-  std::string approval;
+  // APPROVE only (transaction/approval_outcome.h): approved now, a co-approval, or a repeat with
+  // nothing written. nullopt for the other verdicts.
+  std::optional<ApprovalOutcome> approval;
 };
 
 // Checks the verdict, role and flags without touching the store.

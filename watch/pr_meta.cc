@@ -57,14 +57,16 @@ Result<PrMeta> ReadPr(const FieldReader& fields, const Json& pr, const std::stri
                           fields.OptionalInteger(pr, path, "number", 1));
   if (!number) return fields.Error(forge::MemberPath(path, "number"), "missing");
   meta.number = *number;
-  GENTLE_ASSIGN_OR_RETURN(std::string state, fields.String(pr, path, "state"));
-  if (state != "open" && state != "closed") {
+  GENTLE_ASSIGN_OR_RETURN(std::string state_text, fields.String(pr, path, "state"));
+  // The forge says open or closed; merged is its own member.
+  const std::optional<ForgePrState> state = ParseForgePrState(state_text);
+  if (!state || *state == ForgePrState::kMerged) {
     return fields.Error(forge::MemberPath(path, "state"), "expected open or closed");
   }
   GENTLE_ASSIGN_OR_RETURN(bool merged, fields.OptionalBool(pr, path, "merged", false));
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> merged_at,
                           fields.OptionalString(pr, path, "merged_at"));
-  meta.state = merged || merged_at ? "merged" : state;
+  meta.state = merged || merged_at ? ForgePrState::kMerged : *state;
   GENTLE_ASSIGN_OR_RETURN(meta.draft, fields.OptionalBool(pr, path, "draft", false));
   auto mergeable = pr.find("mergeable");
   if (mergeable != pr.end() && !mergeable->is_null()) {
@@ -148,8 +150,9 @@ Result<std::vector<std::string>> ParseIdList(std::string_view json, std::string_
 std::string EncodePrMeta(const PrMeta& meta) {
   nlohmann::ordered_json out;
   out["number"] = meta.number;
-  out["state"] = meta.state == "merged" ? "closed" : meta.state;
-  out["merged"] = meta.state == "merged";
+  const bool merged = meta.state == ForgePrState::kMerged;
+  out["state"] = ForgePrStateName(merged ? ForgePrState::kClosed : meta.state);
+  out["merged"] = merged;
   out["draft"] = meta.draft;
   out["mergeable"] = meta.mergeable ? nlohmann::ordered_json(*meta.mergeable) : nullptr;
   out["head"] = {{"sha", meta.head_sha}, {"ref", meta.head_ref}};

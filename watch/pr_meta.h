@@ -2,6 +2,7 @@
 // ids, never a body. Parsed from GitHub's and Gitea's REST shapes (they agree on these members):
 //   number, state ("open" | "closed"), merged (bool) or merged_at (non-null: merged), draft,
 //   mergeable (bool or null), head.sha, head.ref, updated_at, labels[].name.
+// state and merged read as one watch::ForgePrState (watch/forge_pr_state.h).
 // updated_at is normalised to UTC seconds (YYYY-MM-DDTHH:MM:SSZ, the hint's `updated=`).
 //
 // The JSON is untrusted: at most 32 levels deep, no duplicate keys, each member type-checked;
@@ -17,6 +18,7 @@
 #include <vector>
 
 #include "store/status.h"
+#include "watch/forge_pr_state.h"
 
 namespace gentle::watch {
 
@@ -25,7 +27,7 @@ inline constexpr size_t kMaxLabels = 100;
 
 struct PrMeta {
   int64_t number = 0;
-  std::string state;  // open | closed | merged
+  ForgePrState state = ForgePrState::kOpen;
   bool draft = false;
   std::optional<bool> mergeable;  // nothing: the forge has not computed it
   std::string head_sha;
@@ -33,7 +35,7 @@ struct PrMeta {
   std::string updated_at;           // UTC seconds
   std::vector<std::string> labels;  // sorted
 
-  bool Terminal() const { return state != "open"; }
+  bool Terminal() const { return state != ForgePrState::kOpen; }
   bool operator==(const PrMeta&) const = default;
 };
 

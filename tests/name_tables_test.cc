@@ -1,0 +1,99 @@
+// The closed vocabularies printed or stored as names: each enumerator has its one name, in the
+// order its kAll... list gives, and each name (and nothing else) reads back as it.
+#include <catch2/catch.hpp>
+#include <string>
+#include <vector>
+
+#include "cli/pr_state_verb.h"
+#include "cli/seen_verb.h"
+#include "export/policy_skip.h"
+#include "transaction/abandon_reason.h"
+#include "transaction/approval_outcome.h"
+#include "transaction/import_outcome.h"
+#include "watch/forge_pr_state.h"
+
+namespace gentle {
+namespace {
+
+// Every name of `all`, checking that each reads back as its enumerator.
+template <typename Enum, size_t N, typename NameFn, typename ParseFn>
+std::vector<std::string> Names(const Enum (&all)[N], NameFn name, ParseFn parse) {
+  std::vector<std::string> names;
+  for (Enum value : all) {
+    names.emplace_back(name(value));
+    CHECK(parse(name(value)) == value);
+  }
+  return names;
+}
+
+const char* const kOthers[] = {"", " ", "Add", "add ", "seen", "shown", "SET", "list\n"};
+
+TEST_CASE("name tables: review seen and pr-state verbs") {
+  CHECK(Names(cli::kAllSeenVerbs, cli::SeenVerbName, cli::ParseSeenVerb) ==
+        std::vector<std::string>{"baseline", "add", "check", "list", "new"});
+  CHECK(Names(cli::kAllPrStateVerbs, cli::PrStateVerbName, cli::ParsePrStateVerb) ==
+        std::vector<std::string>{"show", "set"});
+  for (const char* other : kOthers) {
+    INFO(other);
+    CHECK_FALSE(cli::ParseSeenVerb(other).has_value());
+    CHECK_FALSE(cli::ParsePrStateVerb(other).has_value());
+  }
+}
+
+// Written into the audit record of an abandon (its `reason` member).
+TEST_CASE("name tables: abandon reasons") {
+  CHECK(Names(transaction::kAllAbandonReasons, transaction::AbandonReasonName,
+              transaction::ParseAbandonReason) ==
+        std::vector<std::string>{"operator_disposition", "retired_schema"});
+  for (const char* other : {"", "operator_disposition ", " retired_schema", "Retired_Schema",
+                            "retired-schema", "operator"}) {
+    INFO(other);
+    CHECK_FALSE(transaction::ParseAbandonReason(other).has_value());
+  }
+}
+
+// The verdict answer's `approval` member.
+TEST_CASE("name tables: approval outcomes") {
+  CHECK(Names(transaction::kAllApprovalOutcomes, transaction::ApprovalOutcomeName,
+              transaction::ParseApprovalOutcome) ==
+        std::vector<std::string>{"approval", "co_approval", "repeat"});
+  for (const char* other : {"", "verdict", "co-approval", "Approval", "approved", "repeat "}) {
+    INFO(other);
+    CHECK_FALSE(transaction::ParseApprovalOutcome(other).has_value());
+  }
+}
+
+// The import answer's `outcome` member.
+TEST_CASE("name tables: import outcomes") {
+  CHECK(Names(transaction::kAllImportOutcomes, transaction::ImportOutcomeName,
+              transaction::ParseImportOutcome) ==
+        std::vector<std::string>{"imported", "up_to_date"});
+  for (const char* other : {"", "up-to-date", "Imported", "created", "updated"}) {
+    INFO(other);
+    CHECK_FALSE(transaction::ParseImportOutcome(other).has_value());
+  }
+}
+
+// verify's skipped approvals (`reason`, `details.skipped`, `details.reason`).
+TEST_CASE("name tables: approval policy skips") {
+  CHECK(Names(exporter::kAllPolicySkips, exporter::PolicySkipName, exporter::ParsePolicySkip) ==
+        std::vector<std::string>{"actor_mismatch", "self_approval", "duplicate_principal"});
+  for (const char* other :
+       {"", "unsigned", "untrusted", "too_few_approvals", "self-approval", "Actor_mismatch"}) {
+    INFO(other);
+    CHECK_FALSE(exporter::ParsePolicySkip(other).has_value());
+  }
+}
+
+// A PR's state on its forge (the watch state stores open or closed and merged).
+TEST_CASE("name tables: forge PR states") {
+  CHECK(Names(watch::kAllForgePrStates, watch::ForgePrStateName, watch::ParseForgePrState) ==
+        std::vector<std::string>{"open", "closed", "merged"});
+  for (const char* other : {"", "OPEN", "Closed", "all", "draft", "open "}) {
+    INFO(other);
+    CHECK_FALSE(watch::ParseForgePrState(other).has_value());
+  }
+}
+
+}  // namespace
+}  // namespace gentle
