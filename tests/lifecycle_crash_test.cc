@@ -32,6 +32,17 @@ struct Scenario {
   std::set<int> retry_exits;
 };
 
+// Makes `lineage`'s history one fetched from origin that this store does not hold: store reset
+// removes the store and refs/gentle-ai/reviews/, not the fetched refs; a live lineage is started
+// after it so the store exists. Returns the import command.
+std::vector<std::string> AsIfFetched(LifecycleRepo& repo, const std::string& lineage) {
+  repo.GitOk(
+      {"update-ref", "refs/gentle-ai/remotes/origin/reviews/" + lineage, ReviewRef(lineage)});
+  repo.ReviewOk({"store", "reset", "--yes"});
+  repo.StartNew();
+  return {"import", "--lineage", lineage};
+}
+
 std::vector<Scenario> Scenarios() {
   return {
       {"start",
@@ -135,6 +146,39 @@ std::vector<Scenario> Scenarios() {
         "index-rebuild:old-removed", "index-rebuild:side-files-removed", "index-rebuild:installed",
         "index-rebuild:replaced"},
        {0},
+       {0}},
+      // Import takes a fetched history in as a record (a live tip), a tombstone (a burn) or an
+      // audit record in quarantine (an abandon). The readers answer from the verified fetched
+      // history before it and from the store after it: the same answer throughout. A retry
+      // completes it or finds it up to date.
+      {"import",
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
+         *lineage = repo.StartApproved().lineage;
+         return AsIfFetched(repo, *lineage);
+       },
+       {"import:locked", "import:files-written", "import:ref-moved", "import:index-committed"},
+       {0},
+       {0}},
+      {"import of a burned lineage",
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
+         auto approved = repo.StartApproved();
+         *lineage = approved.lineage;
+         repo.ReviewOk({"burn", "--lineage", approved.lineage, "--token", approved.token,
+                        "--expected-revision", approved.revision});
+         return AsIfFetched(repo, *lineage);
+       },
+       {"import:locked", "import:files-written", "import:ref-moved", "import:index-committed"},
+       {4},
+       {0}},
+      {"import of an abandoned lineage",
+       [](LifecycleRepo& repo, std::string* lineage, Answers*) {
+         *lineage = repo.StartNew()["lineage"];
+         repo.ReviewOk({"abandon", "--lineage", *lineage, "--reason", "operator_disposition",
+                        "--actor", "ops"});
+         return AsIfFetched(repo, *lineage);
+       },
+       {"import:locked", "import:files-written", "import:ref-moved", "import:index-committed"},
+       {5},
        {0}},
       {"a writer rebuilding a missing index",
        [](LifecycleRepo& repo, std::string* lineage, Answers* answers) {

@@ -12,6 +12,7 @@
 #include <set>
 
 #include "loop/seen_schema.h"
+#include "tests/support/crash_sweeps.h"
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/lifecycle_repo.h"
@@ -372,12 +373,19 @@ TEST_CASE("seen: 8 processes adding at once all land") {
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 
+// The seen ledger's fault-point sweep: each writing verb on a ledger that holds an id, and `add`
+// as the ledger's first writer (which creates and migrates the file).
+struct SeenSweepCase {
+  std::string verb;
+  bool first;
+};
+const std::vector<SeenSweepCase> kSeenSweep = {{"add", false}, {"baseline", false}, {"add", true}};
+
 TEST_CASE("seen: a crash at each fault point leaves the ledger before or after - fsck clean") {
-  for (const std::string verb : {"add", "baseline", "add-first"}) {
+  for (const auto& [verb, first] : kSeenSweep) {
+    INFO("seen " << verb << (first ? " (first writer)" : ""));
     LifecycleRepo probe;
-    const bool first = verb == "add-first";
-    std::vector<std::string> args = {"seen", first ? "add" : verb, "--pr", kPr, "--id", "2", "--id",
-                                     "3"};
+    std::vector<std::string> args = {"seen", verb, "--pr", kPr, "--id", "2", "--id", "3"};
     if (!first) REQUIRE(Seen(probe, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
     const std::vector<std::string> points = TraceFaultPoints(probe, args);
     // A new file is migrated (version 0 to the current one) before anything is recorded.
@@ -577,4 +585,14 @@ TEST_CASE("hint parse: the JSON of a hint line - refusals are usage and create n
 }
 
 }  // namespace
+
+std::vector<std::string> SeenFaultPointSweepOperations() {
+  std::vector<std::string> names;
+  for (const SeenSweepCase& c : kSeenSweep) {
+    const std::string name = "seen " + c.verb;
+    if (std::find(names.begin(), names.end(), name) == names.end()) names.push_back(name);
+  }
+  return names;
+}
+
 }  // namespace gentle::testing

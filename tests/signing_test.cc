@@ -579,6 +579,19 @@ std::vector<std::string> LooseObjects(const LifecycleRepo& repo) {
   return out;
 }
 
+// A refused verdict's error names its lineage, and its message is one line: the same text under
+// --json and after `gentle-ai: usage: ` without it.
+void ExpectRefusal(const LifecycleRepo& repo, const std::vector<std::string>& args,
+                   const std::string& lineage, const std::string& message) {
+  RunResult json = repo.Review(args);
+  ExpectError(json, 2, "usage");
+  CHECK(json.Json()["error"]["lineage"] == lineage);
+  CHECK(json.Json()["error"]["message"] == message);
+  RunResult text = repo.Review(args, {}, false);
+  CHECK(text.exit_code == 2);
+  CHECK(text.err == "gentle-ai: usage: " + message + "\n");
+}
+
 TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
   TempDir keys;
   const Key key = MakeKey(keys, "ana");
@@ -590,8 +603,20 @@ TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
     const auto before = repo.StoreBytes();
     RunResult approve = repo.Review(Approve(lineage, true));
     ExpectError(approve, 2, "usage");
-    CHECK(approve.Json()["error"]["details"]["program"] == "ssh-keygen");
-    CHECK(approve.Json()["error"]["details"]["exit_code"] != "0");
+    const Json error = approve.Json()["error"];
+    CHECK(error["details"]["program"] == "ssh-keygen");
+    CHECK(error["details"]["exit_code"] != "0");
+    // ssh-keygen ends its lines with CR LF: the first line is kept without them.
+    const std::string why = error["details"]["stderr"];
+    INFO("stderr: " << Json(why).dump());
+    CHECK(why.find_first_of("\r\n") == std::string::npos);
+    CHECK(why.find(keys.path() + "/missing") != std::string::npos);
+    const std::string ending = ": No such file or directory";
+    CHECK(why.size() > ending.size());
+    CHECK(why.compare(why.size() - ending.size(), ending.size(), ending) == 0);
+    ExpectRefusal(repo, Approve(lineage, true), lineage,
+                  "cannot sign the approval: ssh-keygen -Y sign exited " +
+                      error["details"]["exit_code"].get<std::string>() + ": " + why);
     CHECK(repo.StoreBytes() == before);
   }
   SECTION("a signing program that fails") {
@@ -603,30 +628,47 @@ TEST_CASE("signing: a signing failure refuses the verdict and writes nothing") {
     ExpectError(approve, 2, "usage");
     CHECK(approve.Json()["error"]["details"]["program"] == "false");
     CHECK(approve.Json()["error"]["details"]["exit_code"] == "1");
+    CHECK(approve.Json()["error"]["details"]["stderr"] == "");
+    // Nothing on its standard error: the message ends at the exit code.
+    ExpectRefusal(repo, Approve(lineage, true), lineage,
+                  "cannot sign the approval: false -Y sign exited 1");
     CHECK(repo.StoreBytes() == before);
     // Not one object was written for the refused approval.
     CHECK(LooseObjects(repo) == objects_before);
   }
+  SECTION("a co-approval whose signing fails") {
+    UseKey(repo, key);
+    REQUIRE(repo.Review(Approve(lineage, false)).exit_code == 0);
+    repo.GitOk({"config", "gpg.ssh.program", "false"});
+    const auto before = repo.StoreBytes();
+    ExpectRefusal(repo, Approve(lineage, true), lineage,
+                  "cannot sign the approval: false -Y sign exited 1");
+    CHECK(repo.StoreBytes() == before);
+  }
   SECTION("gpg.format unset means openpgp, which is refused") {
     repo.GitOk({"config", "user.signingKey", key.file});
     const auto before = repo.StoreBytes();
-    ExpectError(repo.Review(Approve(lineage, true)), 2, "usage");
+    ExpectRefusal(repo, Approve(lineage, true), lineage,
+                  "cannot sign the approval: gpg.format is unset (openpgp); only SSH signatures "
+                  "are supported (git config gpg.format ssh)");
     CHECK(repo.StoreBytes() == before);
   }
   SECTION("no user.signingKey, by configuration instead of --sign") {
     repo.GitOk({"config", "gpg.format", "ssh"});
     repo.GitOk({"config", "gentle-ai.signApprovals", "true"});
     const auto before = repo.StoreBytes();
-    ExpectError(repo.Review(Approve(lineage, false)), 2, "usage");
+    ExpectRefusal(repo, Approve(lineage, false), lineage,
+                  "cannot sign the approval: user.signingKey is unset (git config "
+                  "user.signingKey <key file or key::<public key>>)");
     CHECK(repo.StoreBytes() == before);
   }
   SECTION("--sign on a verdict other than APPROVE") {
     UseKey(repo, key);
     const auto before = repo.StoreBytes();
-    RunResult changes =
-        repo.Review({"verdict", "--lineage", lineage, "--verdict", "REQUEST_CHANGES", "--actor",
-                     "ana", "--role", "reviewer", "--body", "Fix it.", "--sign"});
-    ExpectError(changes, 2, "usage");
+    ExpectRefusal(repo,
+                  {"verdict", "--lineage", lineage, "--verdict", "REQUEST_CHANGES", "--actor",
+                   "ana", "--role", "reviewer", "--body", "Fix it.", "--sign"},
+                  lineage, "--sign signs approvals only (--verdict APPROVE)");
     CHECK(repo.StoreBytes() == before);
   }
   // The refusal left the lineage as it was: an unsigned approval succeeds and fsck is clean.

@@ -1,6 +1,7 @@
 // The lists a new verb must join, checked against the command table itself: every leaf command
-// `gentle-ai --help` reaches is classified here as reading or mutating; a mutating verb is in a
-// crash sweep (tests/lifecycle_crash_test.cc, tests/syscall_crash_test.cc) or says why not; and
+// `gentle-ai --help` reaches is classified here as reading or mutating; a mutating verb is in the
+// crash sweeps its fault points and its system calls need (tests/lifecycle_crash_test.cc or, for
+// the seen ledger, tests/loop_seen_test.cc; tests/syscall_crash_test.cc) or says why not; and
 // the history verbs the mutating verbs write are exactly store::HistoryVerb's (the verbs the chain
 // verification accepts). Adding a verb without joining them fails here (docs/design.md, "Adding
 // things").
@@ -70,7 +71,7 @@ const std::set<std::string> kReading = {
 
 struct Mutating {
   std::set<std::string> history_verbs;  // the verbs of the history commits it writes
-  bool fault_point_sweep = false;       // in tests/lifecycle_crash_test.cc
+  bool fault_point_sweep = false;       // in tests/lifecycle_crash_test.cc (seen: loop_seen_test)
   bool syscall_sweep = false;           // in tests/syscall_crash_test.cc
   std::string not_swept;                // why it is in neither sweep
 };
@@ -87,12 +88,12 @@ const std::map<std::string, Mutating> kMutating = {
     {"review index rebuild", {{"sync"}, true, true, ""}},
     {"review repair",
      {{"sync"}, false, false, "its steps are the history sync's, swept by import"}},
-    {"review import", {{}, false, true, ""}},
+    {"review import", {{}, true, true, ""}},
     {"review push", {{}, false, false, "the user's git writes the remote, nothing local"}},
     {"review fetch", {{}, false, false, "the user's git writes the fetched refs"}},
     {"review post", {{}, false, true, ""}},
-    {"review seen add", {{}, false, true, ""}},
-    {"review seen baseline", {{}, false, true, ""}},
+    {"review seen add", {{}, true, true, ""}},
+    {"review seen baseline", {{}, true, true, ""}},
     {"review pr-state set", {{}, false, false, "one SQLite transaction of review-loop.sqlite"}},
     {"review watch", {{}, false, false, "the daemon's state is review-loop.sqlite's transactions"}},
 };
@@ -116,7 +117,8 @@ TEST_CASE("verb registry: every command of the command table is classified readi
 }
 
 TEST_CASE("verb registry: every mutating verb is in a crash sweep or says why not") {
-  const std::vector<std::string> fault = FaultPointSweepOperations();
+  std::vector<std::string> fault = FaultPointSweepOperations();
+  for (const std::string& name : SeenFaultPointSweepOperations()) fault.push_back(name);
   const std::vector<std::string> syscall = SyscallSweepOperations();
   auto in = [](const std::vector<std::string>& names, const std::string& command) {
     return std::find(names.begin(), names.end(), command.substr(7)) != names.end();

@@ -54,9 +54,12 @@ std::string ExpandHome(const std::string& path) {
   return std::string(home ? home : "") + path.substr(1);
 }
 
+// The first line of a program's output, without its line ending or trailing blanks (ssh-keygen
+// ends its lines with CR LF): an error message is one line.
 std::string FirstLine(const std::string& text) {
-  const size_t end = text.find('\n');
-  return text.substr(0, end);
+  std::string line = text.substr(0, text.find_first_of("\r\n"));
+  while (!line.empty() && (line.back() == ' ' || line.back() == '\t')) line.pop_back();
+  return line;
 }
 
 }  // namespace
@@ -154,11 +157,12 @@ Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string&
     return SigningFailed(run.status().message()).WithDetail("program", signer.program);
   }
   if (run->exit_code != 0) {
+    const std::string why = FirstLine(run->err);
     return SigningFailed(signer.program + " -Y sign exited " + std::to_string(run->exit_code) +
-                         ": " + FirstLine(run->err))
+                         (why.empty() ? "" : ": " + why))
         .WithDetail("program", signer.program)
         .WithDetail("exit_code", std::to_string(run->exit_code))
-        .WithDetail("stderr", FirstLine(run->err));
+        .WithDetail("stderr", why);
   }
   auto signature = store::ReadFileLimited(dir->path() + "/commit.sig", 1u << 20);
   if (!signature.ok() || signature->compare(0, kSignatureBegin.size(), kSignatureBegin) != 0) {
@@ -166,6 +170,16 @@ Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string&
         .WithDetail("program", signer.program);
   }
   return std::move(signature).value();
+}
+
+std::function<Result<std::string>(const std::string& payload)> CommitSigner(ApprovalSigner signer,
+                                                                            std::string lineage) {
+  return [signer = std::move(signer),
+          lineage = std::move(lineage)](const std::string& payload) -> Result<std::string> {
+    Result<std::string> signature = SignPayload(signer, payload);
+    if (!signature.ok()) return Status(signature.status()).WithLineage(lineage);
+    return signature;
+  };
 }
 
 }  // namespace gentle::transaction

@@ -14,10 +14,12 @@
 // `-U` for a `key::` literal, as git passes it) in a private temp dir (store/scratch_dir.h, the
 // literal key written there), reads `commit.sig`, and removes the directory. A program that
 // cannot run, fails, or writes no SSH signature is `usage` (details: program, exit code and its
-// first error line): the verdict is then refused before anything is written.
+// first error line, without the line's CR LF): the verdict is then refused before anything is
+// written.
 #ifndef GENTLE_TRANSACTION_APPROVAL_SIGNER_H_
 #define GENTLE_TRANSACTION_APPROVAL_SIGNER_H_
 
+#include <functional>
 #include <string>
 
 #include "store/git/repository.h"
@@ -48,6 +50,11 @@ Result<std::string> SignerPrincipal(const store::git::Repository& repo,
 
 // The armored SSH signature of `payload` (namespace "git").
 Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string& payload);
+
+// SignPayload for a history commit of `lineage` (store::HistoryCommitSpec::sign): a failure names
+// the lineage, as the verdict's other refusals do.
+std::function<Result<std::string>(const std::string& payload)> CommitSigner(ApprovalSigner signer,
+                                                                            std::string lineage);
 
 }  // namespace gentle::transaction
 

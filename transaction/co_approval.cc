@@ -75,7 +75,7 @@ Result<VerdictResult> CoApprove(MutationScope* scope, const store::RecordView& r
   commit.trailers.emplace_back("Verdict", request.verdict);
   std::optional<PreparedHistory> prepared;
   if (signer) {
-    commit.sign = [signer](const std::string& payload) { return SignPayload(*signer, payload); };
+    commit.sign = CommitSigner(*signer, lineage);
     result.signed_approval = true;
     // Signed before the index is opened: a signing failure is a refusal that changes nothing.
     GENTLE_ASSIGN_OR_RETURN(prepared, PrepareHistoryCommit(scope->repo, scope->layout, commit));

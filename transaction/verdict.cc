@@ -67,8 +67,9 @@ Result<std::optional<ApprovalSigner>> ApprovalSignerFor(const store::git::Reposi
     GENTLE_ASSIGN_OR_RETURN(sign, SignApprovalsConfigured(repo));
   }
   if (!sign) return std::optional<ApprovalSigner>();
-  GENTLE_ASSIGN_OR_RETURN(ApprovalSigner signer, LoadApprovalSigner(repo));
-  return std::optional<ApprovalSigner>(std::move(signer));
+  Result<ApprovalSigner> signer = LoadApprovalSigner(repo);
+  if (!signer.ok()) return Status(signer.status()).WithLineage(request.lineage);
+  return std::optional<ApprovalSigner>(std::move(signer).value());
 }
 
 // The actor recorded: --actor trimmed, or without it the signing key's principal.
@@ -77,7 +78,9 @@ Result<std::string> ActorOf(const store::git::Repository& repo, const VerdictReq
   const std::string actor = Trimmed(request.actor);
   if (!actor.empty()) return actor;
   if (!signer) return Status(Code::kUsage, "--actor is required and must not be blank");
-  return SignerPrincipal(repo, *signer);
+  Result<std::string> principal = SignerPrincipal(repo, *signer);
+  if (!principal.ok()) return Status(principal.status()).WithLineage(request.lineage);
+  return principal;
 }
 
 }  // namespace
@@ -93,7 +96,8 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
   if (!r.sign) GENTLE_RETURN_IF_ERROR(RequireText("--actor", r.actor));
   GENTLE_RETURN_IF_ERROR(CheckExpectedRevision(r.expected_revision));
   if (r.sign && !store::IsVerdict(r.verdict, store::Verdict::kApprove)) {
-    return Status(Code::kUsage, "--sign signs approvals only (--verdict APPROVE)");
+    return Status(Code::kUsage, "--sign signs approvals only (--verdict APPROVE)")
+        .WithLineage(r.lineage);
   }
   if (!store::ParseReviewerRole(r.role)) {
     return Status(Code::kForbidden, "role \"" + r.role +
@@ -180,7 +184,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
                   result.state, result.body_sha256, request.body));
   commit.trailers.emplace_back("Verdict", request.verdict);
   if (signer) {
-    commit.sign = [signer](const std::string& payload) { return SignPayload(*signer, payload); };
+    commit.sign = CommitSigner(*signer, request.lineage);
     result.signed_approval = true;
   }
   GENTLE_ASSIGN_OR_RETURN(
