@@ -254,7 +254,8 @@ void DefineVerify(CLI::App* review, Invocation* in) {
   verify->add_flag("--allow-trivial-rebase", in->verify_options.allow_trivial_rebase,
                    "With --against and --base-ref: when the tree is not the reviewed one, accept "
                    "it if its change since merge-base(REF, REV) is the approved patch at other "
-                   "line numbers (docs/ci.md)");
+                   "line numbers; a merge REV's first parent must be on REF, and a consumed "
+                   "approval holds only for its exact tree (docs/ci.md)");
   verify->callback([in, verify] {
     if (verify->count("--against")) in->verify_options.against = in->against;
     if (verify->count("--base-ref")) in->verify_options.base_ref = in->base_ref;

@@ -147,7 +147,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     std::cout << "  " << *options.against << " (tree " << r.against_tree
               << ") is a trivial rebase: "
               << "its change since " << r.rebase->base_commit
-              << (r.rebase->first_parent ? " (its first parent)"
+              << (r.rebase->first_parent ? " (its first parent, on " + r.rebase->base_ref + ")"
                                          : " (its merge base with " + r.rebase->base_ref + ")")
               << " is the approved patch at other line numbers\n";
   }

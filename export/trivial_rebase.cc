@@ -147,11 +147,15 @@ std::string SectionDifference(const Section& a, const Section& b) {
   return SectionName(a) + ": " + Where(a, n) + " differs in length";
 }
 
-Status NotReviewed(const std::string& message, const RebasedChange& change) {
-  return Status(Code::kNotReviewed, message)
-      .WithDetail("base_ref", change.base_ref)
-      .WithDetail("base_commit", change.base_commit)
-      .WithDetail("base_tree", change.base_tree);
+Status NotReviewed(RebaseRefusal refusal, const std::string& message, const RebasedChange& change) {
+  Status st(Code::kNotReviewed, message);
+  st.WithDetail("reason", std::string(RebaseRefusalName(refusal)));
+  st.WithDetail("base_ref", change.base_ref);
+  if (!change.base_commit.empty()) {
+    st.WithDetail("base_commit", change.base_commit);
+    st.WithDetail("base_tree", change.base_tree);
+  }
+  return st;
 }
 
 Result<git_oid> CommitOf(const store::git::Repository& repo, const std::string& rev,
@@ -161,8 +165,36 @@ Result<git_oid> CommitOf(const store::git::Repository& repo, const std::string& 
   return *commit;
 }
 
-// Rule 1: HEAD's first parent for a merge commit, else merge-base(REF, HEAD); every object read
-// hash-checked (store/git/verified_view.h).
+// Whether `commit` is `ref` or an ancestor of it (git merge-base --is-ancestor COMMIT REF).
+Result<bool> OnBase(git_repository* view, const git_oid& commit, const git_oid& ref) {
+  if (git_oid_equal(&commit, &ref)) return true;
+  const int rc = git_graph_descendant_of(view, &ref, &commit);
+  if (rc < 0) {
+    return Status(Code::kCorrupted, "cannot walk from --base-ref to " + store::git::OidHex(commit) +
+                                        ": " + store::git::LastGitError());
+  }
+  return rc == 1;
+}
+
+// A merge commit `head` (two parents or more) whose first parent is not on REF: refused.
+Status CheckFirstParent(git_repository* view, const git_commit* head, const git_oid& ref,
+                        const RebasedChange& change) {
+  if (git_commit_parentcount(head) < 2) return Status::Ok();
+  const git_oid first = *git_commit_parent_id(head, 0);
+  GENTLE_ASSIGN_OR_RETURN(bool on_base, OnBase(view, first, ref));
+  if (on_base) return Status::Ok();
+  const std::string hex = store::git::OidHex(first);
+  return NotReviewed(RebaseRefusal::kFirstParentOffBase,
+                     "the merge commit " + store::git::OidHex(*git_commit_id(head)) +
+                         " has a first parent (" + hex + ") that is not on --base-ref " +
+                         change.base_ref +
+                         ", so its first-parent change may sit on unreviewed code",
+                     change)
+      .WithDetail("first_parent", hex);
+}
+
+// Rule 1: the unique merge base of REF and HEAD, a merge HEAD's first parent on REF; every
+// object read hash-checked (store/git/verified_view.h).
 Status FindChangeBase(const store::git::Repository& repo, const git_oid& head, const git_oid& ref,
                       RebasedChange* change) {
   GENTLE_ASSIGN_OR_RETURN(store::git::RepositoryPtr view, store::git::OpenVerifiedView(repo.raw()));
@@ -172,23 +204,36 @@ Status FindChangeBase(const store::git::Repository& repo, const git_oid& head, c
                                         store::git::LastGitError());
   }
   store::git::GitPtr<git_commit, git_commit_free> commit(raw);
-  git_oid base;
-  if (git_commit_parentcount(commit.get()) >= 2) {
-    base = *git_commit_parent_id(commit.get(), 0);
-    change->first_parent = true;
-  } else {
-    const int rc = git_merge_base(&base, view.get(), &ref, &head);
-    if (rc == GIT_ENOTFOUND) {
-      return NotReviewed("no merge base between --base-ref " + change->base_ref + " and " +
-                             store::git::OidHex(head) + ", so no change to compare",
-                         *change);
-    }
-    if (rc != 0) {
-      return Status(Code::kCorrupted,
-                    "cannot walk to the merge base: " + store::git::LastGitError());
-    }
+  GENTLE_RETURN_IF_ERROR(CheckFirstParent(view.get(), commit.get(), ref, *change));
+  git_oidarray bases = {nullptr, 0};
+  int rc = git_merge_bases(&bases, view.get(), &ref, &head);
+  if (rc == 0 && bases.count == 0) {
+    git_oidarray_dispose(&bases);
+    rc = GIT_ENOTFOUND;
+  }
+  if (rc == GIT_ENOTFOUND) {
+    return NotReviewed(RebaseRefusal::kNoMergeBase,
+                       "no merge base between --base-ref " + change->base_ref + " and " +
+                           store::git::OidHex(head) + ", so no change to compare",
+                       *change);
+  }
+  if (rc != 0) {
+    return Status(Code::kCorrupted, "cannot walk to the merge base: " + store::git::LastGitError());
+  }
+  const size_t count = bases.count;
+  const git_oid base = bases.ids[0];
+  git_oidarray_dispose(&bases);
+  if (count != 1) {
+    return NotReviewed(RebaseRefusal::kSeveralMergeBases,
+                       "--base-ref " + change->base_ref + " and " + store::git::OidHex(head) +
+                           " have " + std::to_string(count) +
+                           " merge bases, so the change that would land is not one diff",
+                       *change)
+        .WithDetail("merge_bases", std::to_string(count));
   }
   change->base_commit = store::git::OidHex(base);
+  change->first_parent = git_commit_parentcount(commit.get()) >= 2 &&
+                         git_oid_equal(&base, git_commit_parent_id(commit.get(), 0));
   GENTLE_ASSIGN_OR_RETURN(git_oid tree,
                           store::git::PeelRev(repo.raw(), change->base_commit, GIT_OBJECT_TREE));
   change->base_tree = store::git::OidHex(tree);
@@ -241,14 +286,16 @@ Result<RebasedChange> MatchTrivialRebase(const store::git::Repository& repo,
   auto derived =
       DeriveInterdiff(repo, change.base_tree, store::git::OidHex(head_tree), Engine::kNative);
   if (!derived.ok() && derived.status().code() == Code::kBudgetExceeded) {
-    return NotReviewed("the change since " + change.base_commit +
+    return NotReviewed(RebaseRefusal::kOverBudget,
+                       "the change since " + change.base_commit +
                            " is above the patch budget, so it is not the approved patch",
                        change);
   }
   if (!derived.ok()) return derived.status();
   const std::string difference = PatchDifference(approved_patch, derived->patch);
   if (!difference.empty()) {
-    return NotReviewed("the change " + change.base_commit + ".." + head +
+    return NotReviewed(RebaseRefusal::kPatchDiffers,
+                       "the change " + change.base_commit + ".." + head +
                            " is not the approved patch moved to another base: " + difference,
                        change)
         .WithDetail("difference", difference);

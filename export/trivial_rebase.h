@@ -5,8 +5,23 @@
 // change may be the one that was reviewed: the same diff, context lines included, only at other
 // line numbers and between other blobs (Gerrit's TRIVIAL_REBASE). MatchTrivialRebase decides that:
 //
-//   1. The change's base: HEAD's first parent when HEAD (the --against rev) is a merge commit,
-//      otherwise merge-base(REF, HEAD).
+//   1. The change's base B is the merge base of REF and HEAD (the --against rev), which must be
+//      unique: what lands when HEAD is merged into REF is REF's changes since B plus the change
+//      B..HEAD, so B..HEAD is what must have been reviewed. With several merge bases git merges
+//      them into a virtual base first, and the change from any one of them can hide the undoing
+//      of another's commits, so that is refused. When HEAD is a merge commit (two parents or more,
+//      octopus included), its first parent P must also be REF's tip or an ancestor of it (as
+//      `git merge-base --is-ancestor P REF`); otherwise it is refused whatever its change. Such a
+//      merge is what a forge builds for a pull request (P is the base branch's tip, or an older
+//      commit of it once the branch moved on): then B is P, unless another parent reaches REF
+//      past P, and the change is P..HEAD, its first-parent change. That is sound whatever the
+//      other parents bring: a commit's content is its tree, HEAD's tree is P's tree plus the
+//      approved patch, and P's tree is already on the base, so code that another parent brings
+//      and that is not in the approved patch is not in HEAD's tree either. Judging a merge by its
+//      first-parent change when P is not on the base would not be: P could be the base plus
+//      unreviewed code, and P..HEAD would show only the approved patch on top of it. When
+//      another parent reaches REF past P, B is that later commit, and B..HEAD shows the undoing
+//      of REF's commits since P, which P..HEAD would hide.
 //   2. The change base..HEAD is derived under the pinned flags exactly as export-context derives
 //      the frozen patch (export/derivation.h, DeriveInterdiff): the same engine, the same bytes.
 //   3. It must equal the approved patch section for section, line for line, with exactly two
@@ -19,10 +34,13 @@
 //      they are. Every pair this accepts therefore has equal `git patch-id --stable`, which ignores
 //      `index` and `@@` lines and whitespace.
 //
-// Errors: `usage` when HEAD or REF is not a commit; `not_reviewed` when there is no merge base, the
-// change is above the budget, or it is not the approved patch (details: `base_commit`,
-// `base_tree`, `difference`: where the first difference is); `objects_missing` when an object of
-// the change is absent.
+// Errors: `usage` when HEAD or REF is not a commit; `not_reviewed` with `details.reason`
+// (export/rebase_refusal.h) when HEAD is a merge whose first parent is not on REF, there is no or
+// no unique merge base, the change is above the budget, or it is not the approved patch (details:
+// `base_ref`, and when the change was derived `base_commit`, `base_tree` and `difference`: where
+// the first difference is); `objects_missing` when an object of the change is absent. verify
+// refuses a consumed approval before asking (`consumed`): a spent approval holds only for its exact
+// tree.
 #ifndef GENTLE_EXPORT_TRIVIAL_REBASE_H_
 #define GENTLE_EXPORT_TRIVIAL_REBASE_H_
 
@@ -31,6 +49,7 @@
 #include <string>
 #include <string_view>
 
+#include "export/rebase_refusal.h"
 #include "store/git/repository.h"
 #include "store/status.h"
 
@@ -47,9 +66,9 @@ std::string_view MatchName(Match match);
 // The change a trivial rebase was judged by.
 struct RebasedChange {
   std::string base_ref;       // REF as given
-  std::string base_commit;    // merge-base(REF, HEAD), or HEAD's first parent for a merge
+  std::string base_commit;    // merge-base(REF, HEAD)
   std::string base_tree;      // its tree
-  bool first_parent = false;  // HEAD is a merge commit, judged by its first-parent change
+  bool first_parent = false;  // HEAD is a merge commit and base_commit is its first parent
   size_t byte_size = 0;       // the change's patch
   std::string sha256;
 };

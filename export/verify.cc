@@ -7,6 +7,7 @@
 #include "export/envelope_reader.h"
 #include "export/git_flags.h"
 #include "export/interdiff_export.h"
+#include "export/rebase_refusal.h"
 #include "export/trivial_rebase.h"
 #include "store/digests.h"
 #include "store/fetched_lineage.h"
@@ -35,7 +36,8 @@ Result<std::string> TreeOf(const store::git::Repository& repo, const std::string
 
 // The tree of `against` is the candidate tree ("exact"), or, with `rebase_base_ref`
 // (--allow-trivial-rebase --base-ref REF), its change is `approved_patch` moved to another base
-// ("trivial_rebase", export/trivial_rebase.h).
+// ("trivial_rebase", export/trivial_rebase.h), unless the approval was consumed (burned): a spent
+// approval holds for its exact tree only.
 Status CheckAgainst(const store::git::Repository& repo, const std::optional<std::string>& against,
                     const std::string& candidate_tree, const std::string& approved_patch,
                     const std::optional<std::string>& rebase_base_ref, VerifyResult* result) {
@@ -50,6 +52,17 @@ Status CheckAgainst(const store::git::Repository& repo, const std::optional<std:
                               ") is not the reviewed candidate tree (" + candidate_tree + ")";
   if (!rebase_base_ref) {
     return Status(Code::kNotReviewed, message)
+        .WithDetail("against_tree", result->against_tree)
+        .WithDetail("candidate_tree", candidate_tree);
+  }
+  if (result->consumed) {
+    // A spent approval moves nowhere: CI re-running on the merged commit sees the exact tree.
+    return Status(Code::kNotReviewed,
+                  message +
+                      ", and the approval was consumed (burned): a spent approval holds "
+                      "only for its exact tree, never through a trivial rebase")
+        .WithDetail("reason", std::string(RebaseRefusalName(RebaseRefusal::kConsumed)))
+        .WithDetail("base_ref", *rebase_base_ref)
         .WithDetail("against_tree", result->against_tree)
         .WithDetail("candidate_tree", candidate_tree);
   }

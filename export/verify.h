@@ -5,8 +5,9 @@
 // the trees reproduce its paths and paths_digest, and the patch derives within the budget. With
 // `against`: the tree of that revision must equal the current snapshot's candidate tree, or, with
 // a `rebase_base_ref`, its change must be the approved patch moved to another base
-// (export/trivial_rebase.h); `not_reviewed` otherwise. The lineage must be `approved`
-// (`wrong_state` otherwise).
+// (export/trivial_rebase.h); `not_reviewed` otherwise, always for a burned approval (`consumed`:
+// a spent approval holds for its exact tree only). The lineage must be `approved` (`wrong_state`
+// otherwise).
 //
 // With an approval policy (export/approval_policy.h) the approvals of the round are judged in the
 // history that answered, last: who signed each, whether that is its actor, thresholds and

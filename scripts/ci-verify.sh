@@ -16,9 +16,11 @@
 #                           ALLOWED_SIGNERS_FILE an approval by an author or committer (by email)
 #                           of REF..HEAD does not count (no-self-approval policy)
 #   --allow-trivial-rebase  with --base-ref: a HEAD whose tree is not the approved one still
-#                           passes when its change since merge-base(REF, HEAD) (its first-parent
-#                           change for a merge commit) is the approved patch at other line
-#                           numbers (docs/ci.md, "Rebased changes")
+#                           passes when its change since merge-base(REF, HEAD) is the approved
+#                           patch at other line numbers (docs/ci.md, "Rebased changes"); a merge
+#                           HEAD's first parent must be on REF (else not_reviewed,
+#                           first_parent_off_base), and a consumed (burned) approval passes only
+#                           for its exact tree, never through a rebase (not_reviewed, consumed)
 # GENTLE_AI names the gentle-ai binary (default: gentle-ai on PATH).
 set -eu
 min_approvals=

@@ -7,6 +7,7 @@
 #include "cli/pr_state_verb.h"
 #include "cli/seen_verb.h"
 #include "export/policy_skip.h"
+#include "export/rebase_refusal.h"
 #include "transaction/abandon_reason.h"
 #include "transaction/approval_outcome.h"
 #include "transaction/import_outcome.h"
@@ -82,6 +83,18 @@ TEST_CASE("name tables: approval policy skips") {
        {"", "unsigned", "untrusted", "too_few_approvals", "self-approval", "Actor_mismatch"}) {
     INFO(other);
     CHECK_FALSE(exporter::ParsePolicySkip(other).has_value());
+  }
+}
+
+// Why verify --allow-trivial-rebase refused a tree (details.reason of its not_reviewed).
+TEST_CASE("name tables: trivial rebase refusals") {
+  CHECK(Names(exporter::kAllRebaseRefusals, exporter::RebaseRefusalName,
+              exporter::ParseRebaseRefusal) ==
+        std::vector<std::string>{"consumed", "first_parent_off_base", "no_merge_base",
+                                 "several_merge_bases", "over_budget", "patch_differs"});
+  for (const char* other : {"", "not_reviewed", "first-parent-off-base", "Consumed", "merge"}) {
+    INFO(other);
+    CHECK_FALSE(exporter::ParseRebaseRefusal(other).has_value());
   }
 }
 

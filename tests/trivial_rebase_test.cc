@@ -158,17 +158,24 @@ void ExpectAccepted(const RebaseRepo& repo, const std::string& head, const std::
   CHECK(repo.PatchId(base, head) == repo.PatchId("main", repo.feature()));
 }
 
-// verify refused `head` with not_reviewed, naming `difference` (a prefix of details.difference).
+// verify refused `head` with not_reviewed for `reason`; for patch_differs naming `difference` (a
+// prefix of details.difference).
 void ExpectRefused(const RebaseRepo& repo, const std::string& head, const std::string& base_ref,
-                   const std::string& difference) {
+                   const std::string& difference, const std::string& reason = "patch_differs") {
   RunResult run = repo.Verify(head, base_ref);
   INFO(run.out << run.err);
   REQUIRE(run.exit_code == 10);
   const nlohmann::json error = run.Json()["error"];
   CHECK(error["code"] == "not_reviewed");
+  CHECK(error["details"]["reason"] == reason);
+  CHECK(error["details"]["base_ref"] == base_ref);
   CHECK(error["details"]["against_tree"] == repo.Rev(head + "^{tree}"));
   CHECK(error["details"]["candidate_tree"] == repo.Rev(repo.feature() + "^{tree}"));
-  CHECK(std::string(error["details"]["difference"]).rfind(difference, 0) == 0);
+  if (reason == "patch_differs") {
+    CHECK(std::string(error["details"]["difference"]).rfind(difference, 0) == 0);
+  } else {
+    CHECK(!error["details"].contains("difference"));
+  }
 }
 
 TEST_CASE("trivial rebase: a rebase that only shifts line numbers is accepted") {
@@ -277,14 +284,15 @@ TEST_CASE("trivial rebase: a merge commit at HEAD is judged by its first-parent 
   SECTION("the base branch merging the feature: its first-parent change is the feature") {
     repo.Git({"merge", "-q", "--no-ff", "-m", "merge feature", "feature"});
     const std::string merge = repo.Rev("HEAD");
-    // merge-base(main, merge) is main, whose change would include the upstream commit; the first
-    // parent's is the feature alone.
-    ExpectAccepted(repo, merge, "main", base, true);
+    // Its first parent is the tip of `shifted`, which is the merge base.
+    ExpectAccepted(repo, merge, "shifted", base, true);
+    // Into main, whose history lacks the upstream commit, the first parent is off the base.
+    ExpectRefused(repo, merge, "main", "", "first_parent_off_base");
   }
-  SECTION("the feature merging the base branch: its first-parent change is upstream's") {
+  SECTION("the feature merging the base branch: its first parent is off the base") {
     repo.Git({"checkout", "-q", "feature"});
     repo.Git({"merge", "-q", "--no-ff", "-m", "merge upstream", "shifted"});
-    ExpectRefused(repo, "HEAD", "shifted", "");
+    ExpectRefused(repo, "HEAD", "shifted", "", "first_parent_off_base");
   }
 }
 
@@ -330,6 +338,8 @@ TEST_CASE("trivial rebase: envelope mode and the refusals of its flags") {
     RunResult run = repo.Verify(head, "unrelated");
     CHECK(run.exit_code == 10);
     CHECK(run.Json()["error"]["code"] == "not_reviewed");
+    CHECK(run.Json()["error"]["details"]["reason"] == "no_merge_base");
+    CHECK(!run.Json()["error"]["details"].contains("base_commit"));
   }
 }
 
