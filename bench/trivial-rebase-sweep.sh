@@ -126,7 +126,7 @@ git clone -q --shared "$repo" "$clone"
 mkdir -p "$work/home"
 HOME=$work/home python3 - "$clone" "$gentle_ai" "$commits" "$offsets" "$negatives" "$merges" \
   "$repo" "$all_kinds" <<'PY'
-import json, os, re, subprocess, sys
+import json, os, re, signal, subprocess, sys
 from collections import defaultdict
 clone, gentle_ai, commits, offsets, negatives, merges, source, all_kinds = sys.argv[1:9]
 commits, offsets = int(commits), [int(k) for k in offsets.split()]
@@ -316,19 +316,21 @@ def merges_of(lineage, commit, older_base, older_pick, approved):
     past = git("commit-tree", older_pick + "^{tree}", "-p", older_base, "-p", parent, "-m", "past")
     judge("merge-past", lineage, past, parent, approved)
 
+def interrupted(signum, frame):
+    raise KeyboardInterrupt
+signal.signal(signal.SIGTERM, interrupted)
 line = git("rev-list", "--first-parent", "--no-merges", "HEAD").split()
 step = max(1, len(line) // commits)
 first_parent = git("rev-list", "--first-parent", "HEAD").split()
 position = {c: i for i, c in enumerate(first_parent)}
-for i in range(0, min(len(line), step * commits), step):
-    c = line[i]
+def sweep_commit(c):
     if not ok("rev-parse", "-q", "--verify", c + "^{commit}") or c not in position:
-        continue
+        return
     started = run([gentle_ai, "review", "start", "--kind", "commit-range", "--base", c + "^",
                    "--head", c, "--json"], check=False)
     if started.returncode != 0:  # e.g. a patch above the budget, or a root commit
         skip("lineage")
-        continue
+        return
     lineage = json.loads(started.stdout)["lineage"]
     run([gentle_ai, "review", "verdict", "--lineage", lineage, "--verdict", "APPROVE", "--actor",
          "sweep", "--role", "reviewer", "--body", "sweep", "--json"])
@@ -359,7 +361,18 @@ for i in range(0, min(len(line), step * commits), step):
         else:
             skip("pick-later")
 
+swept, stopped = 0, False
+try:
+    for i in range(0, min(len(line), step * commits), step):
+        sweep_commit(line[i])
+        swept += 1
+except KeyboardInterrupt:  # SIGTERM: report what was swept
+    stopped = True
+    reset()
+
 print("repository: %s (%s)" % (source, git("rev-parse", "HEAD")))
+print("commits swept: %d of %d%s" % (swept, min(commits, len(line)),
+                                     " (stopped by SIGTERM)" if stopped else ""))
 print("%-12s %6s %7s %8s %7s %8s %11s %8s  refused by reason"
       % ("kind", "tried", "skipped", "accepted", "refused", "oracle=", "disagreeing", "stricter"))
 total = defaultdict(int)
