@@ -7,9 +7,9 @@
 //     first_parent_off_base (also as an octopus, and after the approval was burned);
 //   - the merge commit a forge builds for a pull request (first parent the base's tip, or an
 //     older commit of the base once it moved on) still passes, judged by its first-parent change;
-//   - a merge whose first parent is on the base but whose other parent reaches the base past it,
-//     with the approved tree on the old first parent: its first-parent change is the approved
-//     patch, yet landing it would undo the base's newer commits: refused, patch_differs;
+//   - a merge whose first parent is on the base but whose other parent reaches the base past it:
+//     its first-parent change is the approved patch, yet landing it would undo the base's newer
+//     commits: refused, patch_differs;
 //   - two merge bases (a criss-cross): refused, several_merge_bases;
 //   - a burned approval holds for its exact tree only: a trivial rebase of it is refused,
 //     consumed.
@@ -167,7 +167,8 @@ std::string LaunderingMerge(const MergeRepo& repo) {
   repo.Git({"merge", "-q", "--no-ff", "-m", "merge", repo.feature()});
   const std::string head = repo.Rev("HEAD");
   // What the red team saw: the first-parent change is the approved patch, byte for byte.
-  CHECK(repo.Git({"diff", head + "^1", head}) == repo.Git({"diff", "main", repo.feature()}));
+  CHECK(repo.Git({"diff", head + "^1", head}) ==
+        repo.Git({"diff", repo.main_at_feature(), repo.feature()}));
   CHECK(repo.Git({"diff", "--name-only", "main", head}) == "app.txt\nevil.sh");
   return head;
 }
@@ -220,11 +221,16 @@ TEST_CASE("trivial rebase merge: the merge commit a forge builds for a pull requ
 
 TEST_CASE("trivial rebase merge: another parent past the first on the base is judged from there") {
   MergeRepo repo;
-  // The approved tree (main before other.txt plus the change) on parents main~1 and main: the
-  // first-parent change is the approved patch, but merging it into main would delete other.txt.
-  const std::string head = repo.CommitTree(repo.Rev(repo.feature() + "^{tree}"),
-                                           {repo.main_at_feature(), repo.Rev("main")});
-  REQUIRE(repo.Git({"diff", head + "^1", head}) == repo.Git({"diff", "main~1", repo.feature()}));
+  const std::string older = repo.Rev("main");
+  repo.Write("newer.txt", "reviewed upstream later\n");
+  repo.CommitAll("main: newer");
+  // The change picked onto main~1, on parents main~1 and main: the first-parent change is the
+  // approved patch, but merging it into main would delete newer.txt.
+  repo.Git({"checkout", "-q", "-b", "picked", older});
+  repo.Git({"cherry-pick", repo.feature()});
+  const std::string head = repo.CommitTree(repo.Rev("picked^{tree}"), {older, repo.Rev("main")});
+  REQUIRE(repo.Git({"diff", head + "^1", head}) ==
+          repo.Git({"diff", repo.main_at_feature(), repo.feature()}));
   const Json details = ExpectRefused(repo, head, "patch_differs");
   CHECK(details["base_commit"] == repo.Rev("main"));
   CHECK(details["difference"] == "file sections: 1 in the approved patch, 2 in the change");

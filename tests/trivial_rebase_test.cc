@@ -284,8 +284,8 @@ TEST_CASE("trivial rebase: a merge commit at HEAD is judged by its first-parent 
   SECTION("the base branch merging the feature: its first-parent change is the feature") {
     repo.Git({"merge", "-q", "--no-ff", "-m", "merge feature", "feature"});
     const std::string merge = repo.Rev("HEAD");
-    // Its first parent is the tip of `shifted`, which is the merge base.
-    ExpectAccepted(repo, merge, "shifted", base, true);
+    // Its first parent is the base's tip (`shifted` before the merge), which is the merge base.
+    ExpectAccepted(repo, merge, base, base, true);
     // Into main, whose history lacks the upstream commit, the first parent is off the base.
     ExpectRefused(repo, merge, "main", "", "first_parent_off_base");
   }
