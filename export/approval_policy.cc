@@ -145,10 +145,12 @@ Result<std::vector<CommitSigner>> CheckRangeSignatures(const store::git::Reposit
   return out;
 }
 
-// Step 3 for one approval that counts so far, whose signer is `person`.
-void JudgeSelfApproval(SignerPersons& persons, size_t person, const std::optional<Range>& range,
-                       const std::vector<CommitSigner>& signers,
-                       const std::vector<std::string>& signer_keys, JudgedApproval* judged) {
+// Step 3 for one approval that counts so far, whose signer is `person`. `commit_authors`: the
+// persons who signed commits of the range, each with the first such commit.
+void JudgeSelfApproval(const SignerPersons& persons, size_t person,
+                       const std::optional<Range>& range,
+                       const std::map<size_t, std::string>& commit_authors,
+                       JudgedApproval* judged) {
   if (!range) return;
   for (const std::string& address : persons.Addresses(person)) {
     if (range->emails.count(address)) {
@@ -157,12 +159,10 @@ void JudgeSelfApproval(SignerPersons& persons, size_t person, const std::optiona
       return;
     }
   }
-  for (size_t i = 0; i < signers.size(); ++i) {
-    if (persons.PersonOf(signer_keys[i], signers[i].principal) == person) {
-      judged->skip = PolicySkip::kSelfApproval;
-      judged->detail = "signed commit " + signers[i].commit;
-      return;
-    }
+  const auto signed_commit = commit_authors.find(person);
+  if (signed_commit != commit_authors.end()) {
+    judged->skip = PolicySkip::kSelfApproval;
+    judged->detail = "signed commit " + signed_commit->second;
   }
 }
 
@@ -196,9 +196,12 @@ Result<ApprovalTally> TallyApprovals(const store::git::Repository& repo, const s
     if (!judged.principal.empty()) persons.PersonOf(judged.public_key, judged.principal);
     tally.approvals.push_back(std::move(judged));
   }
+  std::map<size_t, std::string> commit_authors;  // person -> the first commit it signed
   for (size_t i = 0; i < tally.commit_signers.size(); ++i) {
     CommitSigner& signer = tally.commit_signers[i];
-    signer.person = persons.Name(persons.PersonOf(signer_keys[i], signer.principal));
+    const size_t person = persons.PersonOf(signer_keys[i], signer.principal);
+    signer.person = persons.Name(person);
+    commit_authors.emplace(person, signer.commit);
   }
   std::map<size_t, const JudgedApproval*> counted;  // person -> the approval that counted
   for (JudgedApproval& judged : tally.approvals) {
@@ -206,7 +209,7 @@ Result<ApprovalTally> TallyApprovals(const store::git::Repository& repo, const s
     const size_t person = persons.PersonOf(judged.public_key, judged.principal);
     judged.person = persons.Name(person);
     if (!judged.counted()) continue;
-    JudgeSelfApproval(persons, person, range, tally.commit_signers, signer_keys, &judged);
+    JudgeSelfApproval(persons, person, range, commit_authors, &judged);
     if (!judged.counted()) continue;
     const auto earlier = counted.find(person);
     if (earlier == counted.end()) {
