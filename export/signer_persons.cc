@@ -67,7 +67,9 @@ void SignerPersons::Link(size_t a, size_t b, size_t label) {
   edges_[a].push_back(Edge{b, label});
   edges_[b].push_back(Edge{a, label});
   const size_t ra = Root(a), rb = Root(b);
-  if (ra != rb) parent_[std::max(ra, rb)] = std::min(ra, rb);  // the earlier node stays root
+  if (ra == rb) return;
+  parent_[std::max(ra, rb)] = std::min(ra, rb);  // the earlier node stays root
+  names_.clear();
 }
 
 void SignerPersons::Join(std::string_view public_key, std::string_view principal,
@@ -79,15 +81,18 @@ size_t SignerPersons::PersonOf(std::string_view public_key, std::string_view pri
   const size_t key = NodeOf(true, public_key);
   const size_t name = NodeOf(false, principal);
   // A signature verified as `principal` with `public_key` shows they are one signer.
-  Link(key, name, LabelOf("signature"));
+  if (Root(key) != Root(name)) Link(key, name, LabelOf("signature"));
   return Root(key);
 }
 
 std::string SignerPersons::Name(size_t person) const {
-  for (size_t i = 0; i < nodes_.size(); ++i) {
-    if (!nodes_[i].key && Root(i) == Root(person)) return nodes_[i].text;
+  if (names_.empty()) {
+    for (size_t i = 0; i < nodes_.size(); ++i) {
+      if (!nodes_[i].key) names_.emplace(Root(i), nodes_[i].text);  // the first one stays
+    }
   }
-  return "";
+  const auto it = names_.find(Root(person));
+  return it == names_.end() ? "" : it->second;
 }
 
 std::vector<std::string> SignerPersons::Addresses(size_t person) const {

@@ -65,6 +65,7 @@ class SignerPersons {
   std::vector<std::vector<Edge>> edges_;
   mutable std::vector<size_t> parent_;
   std::vector<std::string> labels_;
+  mutable std::unordered_map<size_t, std::string> names_;  // root -> Name; cleared by a union
 };
 
 }  // namespace gentle::exporter
