@@ -237,12 +237,16 @@ void DefineVerify(CLI::App* review, Invocation* in) {
                    "principal of --allowed-signers (else untrusted, exit 10)");
   verify
       ->add_option("--allowed-signers", in->verify_options.allowed_signers,
-                   "git's allowed signers file (with --require-signature or --min-approvals)")
+                   "git's allowed signers file (with --require-signature, --min-approvals or "
+                   "--require-signed-commits): a path (symlinks followed), or REF:PATH to read "
+                   "it from a commit (e.g. origin/main:.github/allowed_signers), never the "
+                   "worktree; a path holding ':' is written ./PATH")
       ->type_name("FILE");
   verify
       ->add_option("--min-approvals", in->verify_options.min_approvals,
-                   "--lineage: at least N distinct principals of --allowed-signers signed an "
-                   "approval of the round as its actor (else untrusted, exit 10)")
+                   "--lineage: at least N persons of --allowed-signers (principals and keys "
+                   "sharing a line, a key or a principal are one person) signed an approval of "
+                   "the round as its actor (else untrusted, exit 10)")
       ->type_name("N");
   verify
       ->add_option("--base-ref", in->base_ref,
@@ -256,6 +260,10 @@ void DefineVerify(CLI::App* review, Invocation* in) {
                    "it if its change since merge-base(REF, REV) is the approved patch at other "
                    "line numbers; a merge REV's first parent must be on REF, and a consumed "
                    "approval holds only for its exact tree (docs/ci.md)");
+  verify->add_flag("--require-signed-commits", in->verify_options.require_signed_commits,
+                   "With --base-ref and --allowed-signers: every commit of REF..REV must carry an "
+                   "SSH signature by a key of the file (else untrusted naming the commit, exit "
+                   "10), and its signer's person counts as an author for self-approval");
   verify->callback([in, verify] {
     if (verify->count("--against")) in->verify_options.against = in->against;
     if (verify->count("--base-ref")) in->verify_options.base_ref = in->base_ref;
@@ -275,8 +283,9 @@ void DefineAttest(CLI::App* review, Invocation* in) {
       ->type_name("FILE");
   attest
       ->add_option("--allowed-signers", in->attest_options.allowed_signers,
-                   "Name each approval that counts (signed as its actor by a principal of FILE): "
-                   "its principal and key fingerprint")
+                   "Name each approval that counts (signed as its actor by a principal of FILE, "
+                   "one per person; a path or REF:PATH as for verify): its principal and key "
+                   "fingerprint")
       ->type_name("FILE");
   attest
       ->add_option("--base-ref", in->base_ref,
@@ -371,8 +380,8 @@ void DefineShow(CLI::App* review, Invocation* in) {
   show->add_option("--output", o.output, "--html: write the page to FILE (atomically)")
       ->type_name("FILE");
   show->add_option("--allowed-signers", o.allowed_signers,
-                   "Check verdict signatures against git's allowed signers FILE (default: "
-                   "report signed or unsigned only)")
+                   "Check verdict signatures against git's allowed signers FILE, a path or "
+                   "REF:PATH as for verify (default: report signed or unsigned only)")
       ->type_name("FILE");
   show->callback([in, show] {
     if (Given(show, "--round")) in->show_options.round = in->show_round;

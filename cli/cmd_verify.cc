@@ -14,16 +14,22 @@ namespace {
 
 // The approval policy's flags (docs/ci.md, "Approval policies"), checked before anything is read.
 Status CheckPolicyFlags(const VerifyOptions& o) {
-  const bool signatures = o.require_signature || o.min_approvals != 0;
+  const bool signatures = o.require_signature || o.min_approvals != 0 || o.require_signed_commits;
   if (signatures && o.lineage.empty()) {
     return Status(Code::kUsage,
-                  "--require-signature and --min-approvals need --lineage: an envelope carries no "
-                  "history, so no signature");
+                  "--require-signature, --min-approvals and --require-signed-commits need "
+                  "--lineage: an envelope carries no history, so no signature");
   }
   if (o.min_approvals < 0) return Status(Code::kUsage, "--min-approvals must be at least 1");
   if (signatures != !o.allowed_signers.empty()) {
     return Status(Code::kUsage,
-                  "--allowed-signers FILE goes with --require-signature or --min-approvals N");
+                  "--allowed-signers FILE goes with --require-signature, --min-approvals N or "
+                  "--require-signed-commits");
+  }
+  if (o.require_signed_commits && !o.base_ref) {
+    return Status(Code::kUsage,
+                  "--require-signed-commits needs --base-ref REF: the commits it checks are "
+                  "REF..REV");
   }
   // --base-ref REF is the branch the change merges into: with --allowed-signers an approval by an
   // author of REF..HEAD does not count (only a signature tells who approved); with
@@ -57,9 +63,23 @@ nlohmann::ordered_json ApprovalsJson(const exporter::ApprovalTally& tally, int r
                     {"principal", NullIfEmpty(a.principal)},
                     {"key", NullIfEmpty(a.key)},
                     {"counted", a.counted()},
-                    {"reason", NullIfEmpty(a.reason())}});
+                    {"reason", NullIfEmpty(a.reason())},
+                    {"person", NullIfEmpty(a.person)},
+                    {"same_as", NullIfEmpty(a.same_as)},
+                    {"joined_by", a.joined_by}});
   }
   return {{"required", required}, {"count", tally.count()}, {"list", list}};
+}
+
+nlohmann::ordered_json CommitsJson(const exporter::ApprovalTally& tally) {
+  nlohmann::ordered_json list = nlohmann::ordered_json::array();
+  for (const exporter::CommitSigner& c : tally.commit_signers) {
+    list.push_back({{"commit", c.commit},
+                    {"principal", c.principal},
+                    {"key", NullIfEmpty(c.key)},
+                    {"person", c.person}});
+  }
+  return list;
 }
 
 nlohmann::ordered_json RebaseJson(const exporter::RebasedChange& change) {
@@ -88,6 +108,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     policy->require_signature = options.require_signature;
     policy->min_approvals = std::max(options.min_approvals, 1);
     policy->base_ref = options.base_ref;
+    policy->require_signed_commits = options.require_signed_commits;
   }
   std::optional<std::string> rebase_base_ref;
   if (options.allow_trivial_rebase) rebase_base_ref = options.base_ref;
@@ -129,6 +150,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
                           {"key", NullIfEmpty(r.signer_key)}};
     }
     if (r.tally) out["approvals"] = ApprovalsJson(*r.tally, std::max(options.min_approvals, 1));
+    if (r.tally && options.require_signed_commits) out["signed_commits"] = CommitsJson(*r.tally);
     if (!options.envelope.empty()) {
       out["checked"] = exporter::EnvelopeChecked();
       out["self_asserted"] = r.self_asserted;
@@ -164,7 +186,16 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
                 << " (" << store::ApprovalKindName(a.approval.kind) << " " << a.approval.commit
                 << ")";
       if (!a.counted()) std::cout << ": " << a.reason();
+      if (a.skip == exporter::PolicySkip::kSamePerson) {
+        std::cout << " (one person with " << a.same_as << ": " << exporter::JoinedBy(a) << ")";
+      }
       std::cout << "\n";
+    }
+    if (options.require_signed_commits) {
+      std::cout << "  " << r.tally->commit_signers.size() << " commit"
+                << (r.tally->commit_signers.size() == 1 ? "" : "s") << " of " << *options.base_ref
+                << ".." << options.against.value_or("HEAD")
+                << " signed by keys of the allowed signers file\n";
     }
   }
   if (r.consumed) {

@@ -49,6 +49,8 @@ struct VerifyOptions {
   // allowed_signers, the rebase base with allow_trivial_rebase (docs/ci.md).
   std::optional<std::string> base_ref;
   bool allow_trivial_rebase = false;  // with base_ref and against (export/trivial_rebase.h)
+  // with base_ref and allowed_signers: every commit of REF..REV signed (export/approval_policy.h)
+  bool require_signed_commits = false;
 };
 int RunVerify(const CommonOptions& common, const VerifyOptions& options);
 

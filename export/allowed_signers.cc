@@ -127,17 +127,24 @@ std::optional<SignerLine> ParseLine(std::string_view line) {
   return out;
 }
 
-// Calls `visit` with every line of the file that parses.
+// Calls `visit` with every line of the file that parses, and its 1-based number.
 template <typename Visit>
-void ForEachLine(std::string_view allowed_signers, Visit visit) {
+void ForEachNumberedLine(std::string_view allowed_signers, Visit visit) {
   size_t pos = 0;
+  size_t number = 0;
   while (pos <= allowed_signers.size()) {
     size_t end = allowed_signers.find('\n', pos);
     if (end == std::string_view::npos) end = allowed_signers.size();
     const std::optional<SignerLine> line = ParseLine(allowed_signers.substr(pos, end - pos));
     pos = end + 1;
-    if (line) visit(*line);
+    ++number;
+    if (line) visit(*line, number);
   }
+}
+
+template <typename Visit>
+void ForEachLine(std::string_view allowed_signers, Visit visit) {
+  ForEachNumberedLine(allowed_signers, [&](const SignerLine& line, size_t) { visit(line); });
 }
 
 std::vector<std::string> SplitPrincipals(const std::string& principals) {
@@ -256,6 +263,26 @@ std::vector<std::string> PrincipalEmails(std::string_view allowed_signers,
       if (token.empty()) break;
       add(EmailOf(std::string(token)));
     }
+  });
+  return out;
+}
+
+std::vector<SignerEntry> SignerEntries(std::string_view allowed_signers) {
+  std::vector<SignerEntry> out;
+  ForEachNumberedLine(allowed_signers, [&](const SignerLine& line, size_t number) {
+    SignerEntry entry;
+    entry.line = number;
+    entry.principals = SplitPrincipals(line.principals);
+    entry.public_key = line.public_key;
+    entry.cert_authority = line.cert_authority;
+    size_t pos = 0;
+    while (pos < line.comment.size()) {
+      std::string_view token = NextToken(line.comment, &pos);
+      if (token.empty()) break;
+      std::string email = EmailOf(std::string(token));
+      if (!email.empty()) entry.comment_emails.push_back(std::move(email));
+    }
+    out.push_back(std::move(entry));
   });
   return out;
 }

@@ -56,6 +56,17 @@ std::vector<std::string> PrincipalsOfKey(std::string_view allowed_signers,
 std::vector<std::string> PrincipalEmails(std::string_view allowed_signers,
                                          std::string_view public_key, const std::string& principal);
 
+// One line of the file that parses, as this reader reads it (see above): for grouping the
+// principals and keys into persons (export/signer_persons.h).
+struct SignerEntry {
+  size_t line = 0;                      // 1-based line number in the file
+  std::vector<std::string> principals;  // the comma-separated first field, as written
+  std::string public_key;               // wire-format blob
+  bool cert_authority = false;
+  std::vector<std::string> comment_emails;  // the addresses among the comment words
+};
+std::vector<SignerEntry> SignerEntries(std::string_view allowed_signers);
+
 // The wire-format blob of an OpenSSH public key text (`type base64 [comment]`, one line), nullopt
 // when the text is not one.
 std::optional<std::string> PublicKeyBlob(std::string_view text);

@@ -2,9 +2,12 @@
 
 #include <git2.h>
 
+#include <map>
 #include <set>
 
+#include "export/allowed_signers_source.h"
 #include "export/approval_signature.h"
+#include "export/signer_persons.h"
 #include "store/git/git_util.h"
 
 namespace gentle::exporter {
@@ -20,9 +23,19 @@ std::string Lower(std::string text) {
   return text;
 }
 
-// The author and committer emails of the commits in `base..head`, lowercased.
-Result<std::set<std::string>> RangeEmails(const store::git::Repository& repo,
-                                          const std::string& base, const std::string& head) {
+// The commits of `base..head` (rev-list order) and their author and committer emails.
+struct RangeCommit {
+  std::string id;
+  std::string author_email;  // as written
+};
+struct Range {
+  std::string name;  // "base..head"
+  std::vector<RangeCommit> commits;
+  std::set<std::string> emails;  // authors' and committers', lowercased
+};
+
+Result<Range> RangeCommits(const store::git::Repository& repo, const std::string& base,
+                           const std::string& head) {
   auto head_id = store::git::PeelRev(repo.raw(), head, GIT_OBJECT_COMMIT);
   if (!head_id.ok()) return Status(Code::kUsage, "--against: " + head_id.status().message());
   auto base_id = store::git::PeelRev(repo.raw(), base, GIT_OBJECT_COMMIT);
@@ -37,7 +50,8 @@ Result<std::set<std::string>> RangeEmails(const store::git::Repository& repo,
     return Status(Code::kInternal,
                   "cannot walk " + base + ".." + head + ": " + store::git::LastGitError());
   }
-  std::set<std::string> out;
+  Range out;
+  out.name = base + ".." + head;
   git_oid id;
   size_t walked = 0;
   int rc = 0;
@@ -54,9 +68,13 @@ Result<std::set<std::string>> RangeEmails(const store::git::Repository& repo,
                     "cannot read commit " + store::git::OidHex(id) + " of " + base + ".." + head);
     }
     CommitPtr owned(commit);
-    for (const git_signature* who : {git_commit_author(commit), git_commit_committer(commit)}) {
-      if (who != nullptr && who->email != nullptr) out.insert(Lower(who->email));
+    RangeCommit entry{store::git::OidHex(id), ""};
+    const git_signature* author = git_commit_author(commit);
+    if (author != nullptr && author->email != nullptr) entry.author_email = author->email;
+    for (const git_signature* who : {author, git_commit_committer(commit)}) {
+      if (who != nullptr && who->email != nullptr) out.emails.insert(Lower(who->email));
     }
+    out.commits.push_back(std::move(entry));
   }
   if (rc != GIT_ITEROVER) {
     return Status(Code::kInternal,
@@ -68,8 +86,7 @@ Result<std::set<std::string>> RangeEmails(const store::git::Repository& repo,
 // Judges one approval's signature and actor (steps 1 and 2 of the header).
 Result<JudgedApproval> JudgeSignature(const store::git::Repository& repo,
                                       const store::RoundApproval& approval,
-                                      const std::string& allowed_signers, Status* refusal,
-                                      std::vector<std::string>* emails) {
+                                      const AllowedSigners& allowed_signers, Status* refusal) {
   JudgedApproval out;
   out.approval = approval;
   auto signature = CheckApprovalSignature(repo, approval.commit, allowed_signers, approval.actor);
@@ -85,12 +102,18 @@ Result<JudgedApproval> JudgeSignature(const store::git::Repository& repo,
   }
   out.principal = signature->principal;
   out.key = signature->key;
-  *emails = signature->emails;
+  out.public_key = signature->public_key;
   if (out.principal != approval.actor) out.skip = PolicySkip::kActorMismatch;
   return out;
 }
 
 }  // namespace
+
+std::string JoinedBy(const JudgedApproval& a) {
+  std::string out;
+  for (const std::string& link : a.joined_by) out += (out.empty() ? "" : ", ") + link;
+  return out;
+}
 
 std::string JudgedApproval::reason() const {
   return skip ? std::string(PolicySkipName(*skip)) : refusal;
@@ -102,6 +125,49 @@ size_t ApprovalTally::count() const {
   return n;
 }
 
+namespace {
+
+// Every commit of `range` signed by a key of the file (require_signed_commits).
+Result<std::vector<CommitSigner>> CheckRangeSignatures(const store::git::Repository& repo,
+                                                       const Range& range,
+                                                       const AllowedSigners& signers,
+                                                       SignerPersons* persons,
+                                                       std::vector<std::string>* public_keys) {
+  std::vector<CommitSigner> out;
+  for (const RangeCommit& commit : range.commits) {
+    GENTLE_ASSIGN_OR_RETURN(
+        ApprovalSignature signature,
+        CheckCommitSignature(repo, commit.id, range.name, signers, commit.author_email));
+    persons->Join(signature.public_key, signature.principal, "commit " + commit.id);
+    out.push_back(CommitSigner{commit.id, signature.principal, signature.key, ""});
+    public_keys->push_back(signature.public_key);
+  }
+  return out;
+}
+
+// Step 3 for one approval that counts so far, whose signer is `person`. `commit_authors`: the
+// persons who signed commits of the range, each with the first such commit.
+void JudgeSelfApproval(const SignerPersons& persons, size_t person,
+                       const std::optional<Range>& range,
+                       const std::map<size_t, std::string>& commit_authors,
+                       JudgedApproval* judged) {
+  if (!range) return;
+  for (const std::string& address : persons.Addresses(person)) {
+    if (range->emails.count(address)) {
+      judged->skip = PolicySkip::kSelfApproval;
+      judged->detail = address;
+      return;
+    }
+  }
+  const auto signed_commit = commit_authors.find(person);
+  if (signed_commit != commit_authors.end()) {
+    judged->skip = PolicySkip::kSelfApproval;
+    judged->detail = "signed commit " + signed_commit->second;
+  }
+}
+
+}  // namespace
+
 Result<ApprovalTally> TallyApprovals(const store::git::Repository& repo, const std::string& lineage,
                                      const std::optional<std::string>& tip,
                                      const std::string& revision, const ApprovalPolicy& policy) {
@@ -110,31 +176,53 @@ Result<ApprovalTally> TallyApprovals(const store::git::Repository& repo, const s
   if (tip) {
     GENTLE_ASSIGN_OR_RETURN(approvals, store::RoundApprovals(repo, lineage, *tip, revision));
   }
-  std::optional<std::set<std::string>> authors;
+  GENTLE_ASSIGN_OR_RETURN(AllowedSigners signers, LoadAllowedSigners(repo, policy.allowed_signers));
+  SignerPersons persons(signers.text);
+  std::optional<Range> range;
   if (policy.base_ref) {
-    GENTLE_ASSIGN_OR_RETURN(authors, RangeEmails(repo, *policy.base_ref, policy.head));
+    GENTLE_ASSIGN_OR_RETURN(range, RangeCommits(repo, *policy.base_ref, policy.head));
   }
-  std::set<std::string> principals;
+  std::vector<std::string> signer_keys;
+  if (policy.require_signed_commits && range) {
+    GENTLE_ASSIGN_OR_RETURN(tally.commit_signers,
+                            CheckRangeSignatures(repo, *range, signers, &persons, &signer_keys));
+  }
   for (const store::RoundApproval& approval : approvals) {
     Status refusal;
-    std::vector<std::string> emails;
-    GENTLE_ASSIGN_OR_RETURN(
-        JudgedApproval judged,
-        JudgeSignature(repo, approval, policy.allowed_signers, &refusal, &emails));
+    GENTLE_ASSIGN_OR_RETURN(JudgedApproval judged,
+                            JudgeSignature(repo, approval, signers, &refusal));
     if (approval.kind == store::ApprovalKind::kVerdict) tally.verdict_signature = refusal;
-    if (judged.counted() && authors) {
-      for (const std::string& email : emails) {
-        if (authors->count(Lower(email))) {
-          judged.skip = PolicySkip::kSelfApproval;
-          judged.detail = email;
-          break;
-        }
-      }
-    }
-    if (judged.counted() && !principals.insert(judged.principal).second) {
-      judged.skip = PolicySkip::kDuplicatePrincipal;
-    }
+    // Every signature that verified joins its key and principal before persons are compared.
+    if (!judged.principal.empty()) persons.PersonOf(judged.public_key, judged.principal);
     tally.approvals.push_back(std::move(judged));
+  }
+  std::map<size_t, std::string> commit_authors;  // person -> the first commit it signed
+  for (size_t i = 0; i < tally.commit_signers.size(); ++i) {
+    CommitSigner& signer = tally.commit_signers[i];
+    const size_t person = persons.PersonOf(signer_keys[i], signer.principal);
+    signer.person = persons.Name(person);
+    commit_authors.emplace(person, signer.commit);
+  }
+  std::map<size_t, const JudgedApproval*> counted;  // person -> the approval that counted
+  for (JudgedApproval& judged : tally.approvals) {
+    if (judged.principal.empty()) continue;
+    const size_t person = persons.PersonOf(judged.public_key, judged.principal);
+    judged.person = persons.Name(person);
+    if (!judged.counted()) continue;
+    JudgeSelfApproval(persons, person, range, commit_authors, &judged);
+    if (!judged.counted()) continue;
+    const auto earlier = counted.find(person);
+    if (earlier == counted.end()) {
+      counted.emplace(person, &judged);
+      continue;
+    }
+    judged.same_as = earlier->second->approval.commit;
+    if (earlier->second->principal == judged.principal) {
+      judged.skip = PolicySkip::kDuplicatePrincipal;
+    } else {
+      judged.skip = PolicySkip::kSamePerson;
+      judged.joined_by = persons.Why(earlier->second->principal, judged.principal);
+    }
   }
   return tally;
 }
@@ -167,22 +255,29 @@ Status CheckApprovalPolicy(const ApprovalTally& tally, const ApprovalPolicy& pol
   }
   const size_t count = tally.count();
   if (count >= static_cast<size_t>(policy.min_approvals)) return Status::Ok();
-  std::string skipped;
+  std::string skipped, same_person;
   for (const JudgedApproval& a : tally.approvals) {
     if (a.counted()) continue;
     if (!skipped.empty()) skipped += ",";
     skipped += a.approval.commit + ":" + a.reason();
+    if (a.skip == PolicySkip::kSamePerson) {
+      if (!same_person.empty()) same_person += "; ";
+      same_person += a.approval.commit + " with " + a.same_as + " (" + JoinedBy(a) + ")";
+    }
   }
-  return Status(Code::kUntrusted, "lineage " + lineage + " has " + std::to_string(count) +
-                                      " counted signed approval" + (count == 1 ? "" : "s") +
-                                      " of its round, " + std::to_string(policy.min_approvals) +
-                                      " required" +
-                                      (skipped.empty() ? "" : " (not counted: " + skipped + ")"))
-      .WithLineage(lineage)
+  Status st(Code::kUntrusted, "lineage " + lineage + " has " + std::to_string(count) +
+                                  " counted signed approval" + (count == 1 ? "" : "s") +
+                                  " of its round (one per person), " +
+                                  std::to_string(policy.min_approvals) + " required" +
+                                  (skipped.empty() ? "" : " (not counted: " + skipped + ")") +
+                                  (same_person.empty() ? "" : "; one person: " + same_person));
+  st.WithLineage(lineage)
       .WithDetail("reason", "too_few_approvals")
       .WithDetail("count", std::to_string(count))
       .WithDetail("required", std::to_string(policy.min_approvals))
       .WithDetail("skipped", skipped);
+  if (!same_person.empty()) st.WithDetail("same_person", same_person);
+  return st;
 }
 
 }  // namespace gentle::exporter

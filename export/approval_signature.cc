@@ -16,11 +16,16 @@ namespace {
 
 constexpr const char* kProgram = "ssh-keygen";
 constexpr std::string_view kSshSignatureBegin = "-----BEGIN SSH SIGNATURE-----";
-constexpr size_t kMaxAllowedSignersBytes = 16u << 20;
 
-Status Untrusted(const std::string& commit, const std::string& reason, const std::string& why) {
-  return Status(Code::kUntrusted, "the approval's history commit " + commit + " " + why)
-      .WithDetail("commit", commit)
+// What is checked, for messages: "the approval's history commit <id>" or "commit <id> of ...".
+struct Subject {
+  std::string commit;
+  std::string text;
+};
+
+Status Untrusted(const Subject& subject, const std::string& reason, const std::string& why) {
+  return Status(Code::kUntrusted, subject.text + " " + why)
+      .WithDetail("commit", subject.commit)
       .WithDetail("reason", reason);
 }
 
@@ -42,7 +47,7 @@ std::string Trim(const std::string& text) {
 
 // A signature that cannot be checked is not trusted: without ssh-keygen the answer is
 // `untrusted` (reason `no_verifier`), naming the program, as for a signature that does not verify.
-Result<store::ProgramOutput> RunSshKeygen(const std::string& commit,
+Result<store::ProgramOutput> RunSshKeygen(const Subject& commit,
                                           const std::vector<std::string>& args,
                                           const std::string& input) {
   std::vector<std::string> argv = {kProgram};
@@ -80,10 +85,10 @@ std::optional<int64_t> CommitterTime(const std::string& payload) {
 
 // The `untrusted` refusal after ssh-keygen found no principal of the file that accepts the key at
 // the commit's time: the reason the file gives (export/allowed_signers.h).
-Status SignerRefused(const std::string& commit, const std::string& allowed_signers_file,
-                     const std::string& allowed_signers, const SshSignatureBlob& blob, int64_t time,
-                     const std::string& key) {
-  const SignerDiagnosis why = DiagnoseSignerRefusal(allowed_signers, blob.public_key, time, "git");
+Status SignerRefused(const Subject& commit, const AllowedSigners& signers,
+                     const SshSignatureBlob& blob, int64_t time, const std::string& key) {
+  const std::string& allowed_signers_file = signers.name;
+  const SignerDiagnosis why = DiagnoseSignerRefusal(signers.text, blob.public_key, time, "git");
   const std::string at = SshTimestamp(time);
   std::string text;
   switch (why.refusal) {
@@ -128,16 +133,12 @@ Result<std::optional<std::string>> FindApprovalCommit(const store::git::Reposito
   return std::optional<std::string>(approvals.front().commit);
 }
 
-Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& repo,
-                                                 const std::string& commit,
-                                                 const std::string& allowed_signers,
-                                                 const std::string& actor) {
-  auto allowed_text = store::ReadFileLimited(allowed_signers, kMaxAllowedSignersBytes);
-  if (!allowed_text.ok()) {
-    return Status(Code::kUsage, "cannot read --allowed-signers " + allowed_signers);
-  }
+namespace {
+
+Result<ApprovalSignature> CheckSignature(const store::git::Repository& repo, const Subject& commit,
+                                         const AllowedSigners& signers, const std::string& actor) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::git::CommitSignature> signature,
-                          store::git::ReadCommitSignature(repo, commit));
+                          store::git::ReadCommitSignature(repo, commit.commit));
   if (!signature) return Untrusted(commit, "unsigned", "is not signed");
   if (signature->signature.compare(0, kSshSignatureBegin.size(), kSshSignatureBegin) != 0) {
     return Untrusted(commit, "not_ssh", "carries a signature that is not an SSH signature");
@@ -157,12 +158,15 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
   if (!time) return Untrusted(commit, "bad_signature", "has no committer time to verify it at");
   const std::string verify_time = "-Overify-time=" + SshTimestamp(*time);
   std::optional<store::ScratchDir> dir = store::ScratchDir::Create("gentle-ai-verify-");
-  if (!dir || !dir->WriteFile("signature", signature->signature)) {
+  // ssh-keygen reads the very bytes judged here, wherever they came from (a file or REF:PATH).
+  if (!dir || !dir->WriteFile("signature", signature->signature) ||
+      !dir->WriteFile("allowed_signers", signers.text)) {
     return Status(Code::kInternal, "cannot write the signature to a temporary file");
   }
   const std::string sig_file = dir->path() + "/signature";
+  const std::string allowed_signers = dir->path() + "/allowed_signers";
   ApprovalSignature out;
-  out.commit = commit;
+  out.commit = commit.commit;
 
   GENTLE_ASSIGN_OR_RETURN(
       store::ProgramOutput check,
@@ -193,7 +197,7 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
   // The recorded actor first: a key several principals hold verifies as the one that approved.
   // find-principals names the first entry's principals only, so an actor another entry of the
   // file gives this key is tried too; `-Y verify -I` decides, as for the others.
-  const std::vector<std::string> holders = PrincipalsOfKey(*allowed_text, blob->public_key);
+  const std::vector<std::string> holders = PrincipalsOfKey(signers.text, blob->public_key);
   if (!actor.empty() && std::find(holders.begin(), holders.end(), actor) != holders.end() &&
       std::find(principals.begin(), principals.end(), actor) == principals.end()) {
     principals.push_back(actor);
@@ -209,11 +213,29 @@ Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& r
     if (verified.exit_code == 0) {
       out.principal = principal;
       out.public_key = blob->public_key;
-      out.emails = PrincipalEmails(*allowed_text, blob->public_key, principal);
+      out.emails = PrincipalEmails(signers.text, blob->public_key, principal);
       return out;
     }
   }
-  return SignerRefused(commit, allowed_signers, *allowed_text, *blob, *time, out.key);
+  return SignerRefused(commit, signers, *blob, *time, out.key);
+}
+
+}  // namespace
+
+Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& repo,
+                                                 const std::string& commit,
+                                                 const AllowedSigners& signers,
+                                                 const std::string& actor) {
+  return CheckSignature(repo, Subject{commit, "the approval's history commit " + commit}, signers,
+                        actor);
+}
+
+Result<ApprovalSignature> CheckCommitSignature(const store::git::Repository& repo,
+                                               const std::string& commit, const std::string& range,
+                                               const AllowedSigners& signers,
+                                               const std::string& principal) {
+  return CheckSignature(repo, Subject{commit, "commit " + commit + " of " + range}, signers,
+                        principal);
 }
 
 }  // namespace gentle::exporter

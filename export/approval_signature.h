@@ -14,9 +14,14 @@
 // `not_ssh` (another kind of signature), `bad_signature` (it does not verify), `not_allowed` (no
 // principal of the file holds its key, or none accepts it), `no_verifier` (ssh-keygen cannot be
 // run, e.g. not on PATH: the message names it, details.program is "ssh-keygen"); details.key is
-// the signing key's fingerprint when ssh-keygen reported it. An unreadable allowed signers file is
-// `usage`. Read-only: the signature goes to a private temp dir
-// (store/scratch_dir.h) outside the store, removed afterwards; the payload goes to stdin.
+// the signing key's fingerprint when ssh-keygen reported it. The allowed signers are the bytes
+// loaded once (export/allowed_signers_source.h), written for ssh-keygen to a private temp dir
+// (store/scratch_dir.h) outside the store with the signature, removed afterwards; the payload goes
+// to stdin. Read-only.
+//
+// CheckCommitSignature is the same check of any commit (verify --require-signed-commits: the
+// commits of the change itself), its messages naming "commit <id> of <range>"; `principal` (may
+// be empty) is tried first, as `actor` is.
 #ifndef GENTLE_EXPORT_APPROVAL_SIGNATURE_H_
 #define GENTLE_EXPORT_APPROVAL_SIGNATURE_H_
 
@@ -24,6 +29,7 @@
 #include <string>
 #include <vector>
 
+#include "export/allowed_signers_source.h"
 #include "store/git/repository.h"
 #include "store/status.h"
 
@@ -48,8 +54,13 @@ struct ApprovalSignature {
 // the key).
 Result<ApprovalSignature> CheckApprovalSignature(const store::git::Repository& repo,
                                                  const std::string& commit,
-                                                 const std::string& allowed_signers,
+                                                 const AllowedSigners& signers,
                                                  const std::string& actor = "");
+
+Result<ApprovalSignature> CheckCommitSignature(const store::git::Repository& repo,
+                                               const std::string& commit, const std::string& range,
+                                               const AllowedSigners& signers,
+                                               const std::string& principal = "");
 
 }  // namespace gentle::exporter
 

@@ -1,7 +1,9 @@
 // PolicySkip: why the approval policy (export/approval_policy.h) does not count an approval whose
 // signature verified, one enum with one name table (header-only): `actor_mismatch` (the signer's
-// principal is not the recorded actor), `self_approval` (the principal authored or committed in
-// the change) or `duplicate_principal` (an earlier approval of that principal counted). verify
+// principal is not the recorded actor), `self_approval` (the signer's person authored, committed
+// or signed a commit of the change), `duplicate_principal` (an earlier approval of that principal
+// counted) or `same_person` (an earlier approval by another principal of the same person counted:
+// export/signer_persons.h). verify
 // prints the name (an approval's `reason`; an `untrusted` refusal's `details.skipped` or
 // `details.reason`); code compares the enum, never the text. A refused signature's reason is
 // export/approval_signature.h's text, not one of these.
@@ -13,10 +15,11 @@
 
 namespace gentle::exporter {
 
-enum class PolicySkip { kActorMismatch, kSelfApproval, kDuplicatePrincipal };
+enum class PolicySkip { kActorMismatch, kSelfApproval, kDuplicatePrincipal, kSamePerson };
 
 inline constexpr PolicySkip kAllPolicySkips[] = {
-    PolicySkip::kActorMismatch, PolicySkip::kSelfApproval, PolicySkip::kDuplicatePrincipal};
+    PolicySkip::kActorMismatch, PolicySkip::kSelfApproval, PolicySkip::kDuplicatePrincipal,
+    PolicySkip::kSamePerson};
 
 constexpr std::string_view PolicySkipName(PolicySkip skip) {
   switch (skip) {
@@ -26,6 +29,8 @@ constexpr std::string_view PolicySkipName(PolicySkip skip) {
       return "self_approval";
     case PolicySkip::kDuplicatePrincipal:
       return "duplicate_principal";
+    case PolicySkip::kSamePerson:
+      return "same_person";
   }
   return "";
 }

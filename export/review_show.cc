@@ -74,19 +74,19 @@ Result<ShownHistory> ReadShownHistory(const store::git::Repository& repo,
 }
 
 // The signature status of a verdict's history commit.
-Status SetSignature(const store::git::Repository& repo, const std::string& allowed_signers,
-                    ShowEvent* event) {
+Status SetSignature(const store::git::Repository& repo,
+                    const std::optional<AllowedSigners>& allowed_signers, ShowEvent* event) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::git::CommitSignature> signature,
                           store::git::ReadCommitSignature(repo, event->commit));
   if (!signature) {
     event->signature = "unsigned";
     return Status::Ok();
   }
-  if (allowed_signers.empty()) {
+  if (!allowed_signers) {
     event->signature = "signed";
     return Status::Ok();
   }
-  auto checked = CheckApprovalSignature(repo, event->commit, allowed_signers);
+  auto checked = CheckApprovalSignature(repo, event->commit, *allowed_signers);
   if (checked.ok()) {
     event->signature = "verified";
     event->signer = checked->principal;
@@ -102,7 +102,7 @@ Status SetSignature(const store::git::Repository& repo, const std::string& allow
 
 Result<ShowEvent> EventOf(const store::git::Repository& repo, const std::string& lineage,
                           const store::HistoryCommit& commit, const store::RecordView& record,
-                          const std::string& allowed_signers) {
+                          const std::optional<AllowedSigners>& allowed_signers) {
   ShowEvent event;
   event.commit = commit.id;
   event.verb = commit.verb;
@@ -155,8 +155,8 @@ Result<ShowDiff> DiffOf(Result<Derived> derived, const std::string& lineage, boo
 
 // The events and rounds of a verified chain (tip first), oldest first.
 Status ReadChain(const store::git::Repository& repo, const std::string& lineage,
-                 const store::VerifiedChain& chain, const std::string& allowed_signers,
-                 ShowView* view) {
+                 const store::VerifiedChain& chain,
+                 const std::optional<AllowedSigners>& allowed_signers, ShowView* view) {
   std::map<int64_t, ShowRound> rounds;
   for (auto it = chain.commits.rbegin(); it != chain.commits.rend(); ++it) {
     if (it->legacy_pin) continue;  // an old single-commit pin at the root: no record
@@ -197,8 +197,11 @@ Result<ShowView> ReadShowView(const ShowRequest& request) {
   if (history.chain) {
     view.state = history.chain->tip().state;
     view.revision = history.chain->tip().revision;
-    GENTLE_RETURN_IF_ERROR(
-        ReadChain(repo, request.lineage, *history.chain, request.allowed_signers, &view));
+    std::optional<AllowedSigners> signers;
+    if (!request.allowed_signers.empty()) {
+      GENTLE_ASSIGN_OR_RETURN(signers, LoadAllowedSigners(repo, request.allowed_signers));
+    }
+    GENTLE_RETURN_IF_ERROR(ReadChain(repo, request.lineage, *history.chain, signers, &view));
   } else {
     view.state = history.record.state;
     view.revision = history.record.revision;

@@ -94,8 +94,10 @@ struct ShowRequest {
   std::optional<int64_t> round;  // the selected round; nullopt: the newest
   bool derive_all = false;       // derive every round's diff, not only the selected one's
   bool interdiffs = false;
-  bool keep_patches = true;     // false: only each diff's digest, size and path count are kept
-  std::string allowed_signers;  // empty: signatures reported as signed / unsigned only
+  bool keep_patches = true;  // false: only each diff's digest, size and path count are kept
+  // empty: signatures reported as signed / unsigned only; else a path or REF:PATH
+  // (export/allowed_signers_source.h)
+  std::string allowed_signers;
   size_t max_bytes = kMaxContextBytes;
 };
 

@@ -6,15 +6,21 @@
 # is not one of these.
 #
 #   scripts/ci-verify.sh [--min-approvals N] [--base-ref REF] [--allow-trivial-rebase]
-#                        [REMOTE [ALLOWED_SIGNERS_FILE]]
+#                        [--require-signed-commits] [REMOTE [ALLOWED_SIGNERS]]
 #
-# With ALLOWED_SIGNERS_FILE the approval must also be SSH-signed by a principal in it, and that
-# principal must be its recorded actor. The approval policies (docs/ci.md, "Approval policies"):
-#   --min-approvals N       at least N distinct allowed principals signed an approval of the
-#                           round (two-reviewer policy: 2); needs ALLOWED_SIGNERS_FILE
+# ALLOWED_SIGNERS is a file path or, as CI should give it, REF:PATH read from a commit of the
+# base branch (e.g. origin/main:.github/allowed_signers), never from the pull request's worktree
+# (docs/ci.md, "Whose signers file"). With it the approval must also be SSH-signed by a principal
+# in it, and that principal must be its recorded actor. The approval policies (docs/ci.md,
+# "Approval policies"):
+#   --min-approvals N       at least N persons of the file signed an approval of the round
+#                           (two-reviewer policy: 2); needs ALLOWED_SIGNERS
 #   --base-ref REF          the branch HEAD is merged into (e.g. origin/main); with
-#                           ALLOWED_SIGNERS_FILE an approval by an author or committer (by email)
+#                           ALLOWED_SIGNERS an approval by an author or committer (by email)
 #                           of REF..HEAD does not count (no-self-approval policy)
+#   --require-signed-commits  with --base-ref and ALLOWED_SIGNERS: every commit of REF..HEAD
+#                           must be SSH-signed by a key of the file, and its signer's person is
+#                           an author for the no-self-approval policy
 #   --allow-trivial-rebase  with --base-ref: a HEAD whose tree is not the approved one still
 #                           passes when its change since merge-base(REF, HEAD) is the approved
 #                           patch at other line numbers (docs/ci.md, "Rebased changes"); a merge
@@ -26,6 +32,7 @@ set -eu
 min_approvals=
 base_ref=
 trivial_rebase=
+signed_commits=
 while [ $# -gt 0 ]; do
   case $1 in
     --min-approvals | --base-ref)
@@ -38,6 +45,10 @@ while [ $# -gt 0 ]; do
       ;;
     --allow-trivial-rebase)
       trivial_rebase=1
+      shift
+      ;;
+    --require-signed-commits)
+      signed_commits=1
       shift
       ;;
     --)
@@ -55,7 +66,11 @@ remote=${1:-origin}
 allowed=${2:-}
 gentle_ai=${GENTLE_AI:-gentle-ai}
 if [ -n "$min_approvals" ] && [ -z "$allowed" ]; then
-  echo "ci-verify: --min-approvals needs ALLOWED_SIGNERS_FILE: who approved is known only from a signature" >&2
+  echo "ci-verify: --min-approvals needs ALLOWED_SIGNERS: who approved is known only from a signature" >&2
+  exit 2
+fi
+if [ -n "$signed_commits" ] && [ -z "$allowed" ]; then
+  echo "ci-verify: --require-signed-commits needs ALLOWED_SIGNERS: it names the keys that may sign" >&2
   exit 2
 fi
 # --base-ref and --allow-trivial-rebase go to verify as given: it answers a wrong combination
@@ -78,6 +93,9 @@ if [ -n "$base_ref" ]; then
 fi
 if [ -n "$trivial_rebase" ]; then
   set -- "$@" --allow-trivial-rebase
+fi
+if [ -n "$signed_commits" ]; then
+  set -- "$@" --require-signed-commits
 fi
 "$gentle_ai" review fetch --remote "$remote" >&2
 exec "$gentle_ai" review verify "$@"

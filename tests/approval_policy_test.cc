@@ -33,6 +33,9 @@ using Json = nlohmann::json;
 constexpr const char* kAna = "ana@example.invalid";
 constexpr const char* kBob = "bob@example.invalid";
 constexpr const char* kCy = "cy@example.invalid";
+// The recipe reads the allowed signers as CI does: the base branch's copy (docs/ci.md, "Whose
+// signers file").
+constexpr const char* kBaseSigners = "origin/main:.github/allowed_signers";
 
 std::string GitOk(const std::string& repo, const std::vector<std::string>& args,
                   const std::string& input = "") {
@@ -178,7 +181,8 @@ void RunScenarios(const std::string& url, const std::string& bare) {
   const std::string ana = CloneAs(dir, "ana", url, people.ana, people.allowed);
   const std::string bob = CloneAs(dir, "bob", url, people.bob, people.allowed);
   WriteFile(ana + "/a.txt", "main\n");
-  GitOk(ana, {"add", "a.txt"});
+  WriteFile(ana + "/.github/allowed_signers", ReadFile(people.allowed));
+  GitOk(ana, {"add", "a.txt", ".github/allowed_signers"});
   GitOk(ana, {"commit", "-q", "-m", "main"});
   GitOk(ana, {"push", "-q", "origin", "HEAD:main"});
   GitOk(ana, {"fetch", "-q", "origin"});
@@ -260,7 +264,7 @@ void RunScenarios(const std::string& url, const std::string& bare) {
     CHECK(out["approvals"]["list"][1]["commit"] == co_commit);
     CHECK(out["approvals"]["list"][1]["principal"] == kBob);
     CHECK(out["approvals"]["list"][1]["counted"] == true);
-    RunResult recipe = Recipe(ci, "two", people.allowed, {"--min-approvals", "2"});
+    RunResult recipe = Recipe(ci, "two", kBaseSigners, {"--min-approvals", "2"});
     INFO(recipe.out << recipe.err);
     CHECK(recipe.exit_code == 0);
   }
@@ -271,7 +275,7 @@ void RunScenarios(const std::string& url, const std::string& bare) {
     CHECK(details["reason"] == "too_few_approvals");
     CHECK(details["count"] == "2");
     CHECK(details["required"] == "3");
-    Refused(Recipe(ci, "two", people.allowed, {"--min-approvals", "3"}), 10, "untrusted");
+    Refused(Recipe(ci, "two", kBaseSigners, {"--min-approvals", "3"}), 10, "untrusted");
   }
   SECTION("a self-approval does not count") {
     GitOk(ci, {"checkout", "-q", "--detach", "origin/self"});
@@ -282,9 +286,8 @@ void RunScenarios(const std::string& url, const std::string& bare) {
     const std::string ana_approval =
         GitOk(ci, {"rev-parse", "refs/gentle-ai/remotes/origin/reviews/" + self + "^"});
     CHECK(details["skipped"] == ana_approval + ":self_approval");
-    Refused(
-        Recipe(ci, "self", people.allowed, {"--min-approvals", "2", "--base-ref", "origin/main"}),
-        10, "untrusted");
+    Refused(Recipe(ci, "self", kBaseSigners, {"--min-approvals", "2", "--base-ref", "origin/main"}),
+            10, "untrusted");
     // Without the base ref both count; with it and one required, bob's counts.
     GitOk(ci, {"checkout", "-q", "--detach", "origin/self"});
     CHECK(ReviewOk(ci, Verify(self, people.allowed,

@@ -35,13 +35,15 @@ Key MakeKey(const TempDir& dir, const std::string& name) {
   return {file, Trim(ReadFile(file + ".pub"))};
 }
 
-// The reviewer's side of docs/ci.md: on a new branch from main, change a.txt, start, give
-// `verdict` (signed with `key` when given), commit the reviewed tree with the trailer, push the
-// branch and the lineage's history. Returns the lineage.
+// The reviewer's side of docs/ci.md: on a new branch from main, change a.txt (and the branch's
+// own copy of .github/allowed_signers to `own_signers` when given), start, give `verdict` (signed
+// with `key` when given), commit the reviewed tree with the trailer, push the branch and the
+// lineage's history. Returns the lineage.
 std::string Review(LifecycleRepo& dev, const std::string& branch, const std::string& verdict,
-                   const Key* key) {
+                   const Key* key, const std::string& own_signers = "") {
   GitOk(dev.root(), {"checkout", "-q", "-b", branch, "main"});
   dev.Write("a.txt", "reviewed on " + branch + "\n");
+  if (!own_signers.empty()) dev.Write(".github/allowed_signers", own_signers);
   RunResult started = dev.Review({"start"});
   INFO(started.out << started.err);
   REQUIRE(started.exit_code == 0);
@@ -88,16 +90,23 @@ void ExpectRefused(const RunResult& run, int exit_code, const std::string& code)
 void RunScenarios(const std::string& url, const std::string& bare, const TempDir& keys) {
   const Key trusted = MakeKey(keys, "trusted");
   const Key stranger = MakeKey(keys, "stranger");
-  const std::string allowed = keys.path() + "/allowed_signers";
-  WriteFile(allowed, "ana@example.invalid " + trusted.public_key + "\n");
+  // The signers file is the base branch's copy (docs/ci.md, "Whose signers file"): CI reads it
+  // from origin/main, never from the pull request's worktree.
+  const std::string signers = "ana@example.invalid " + trusted.public_key + "\n";
+  const std::string allowed = "origin/main:.github/allowed_signers";
 
   LifecycleRepo dev;
   GitOk(dev.root(), {"remote", "add", "origin", url});
+  dev.Write(".github/allowed_signers", signers);
+  GitOk(dev.root(), {"add", ".github/allowed_signers"});
+  GitOk(dev.root(), {"commit", "-q", "-m", "allowed signers"});
   GitOk(dev.root(), {"push", "-q", "origin", "main"});
   const std::string approved = Review(dev, "approved", "APPROVE", &trusted);
   const std::string unapproved = Review(dev, "unapproved", "REQUEST_CHANGES", nullptr);
   Review(dev, "unsigned", "APPROVE", nullptr);
-  Review(dev, "stranger", "APPROVE", &stranger);
+  // The stranger's pull request lists the stranger's key in its own copy of the file.
+  Review(dev, "stranger", "APPROVE", &stranger,
+         signers + "ana@example.invalid " + stranger.public_key + "\n");
 
   TempDir ci_dir;
   const std::string ci = ci_dir.path() + "/ci";
@@ -158,8 +167,10 @@ void RunScenarios(const std::string& url, const std::string& bare, const TempDir
     CHECK(RunRecipe(ci, "unsigned").exit_code == 0);
     ExpectRefused(RunRecipe(ci, "unsigned", allowed), 10, "untrusted");
   }
-  SECTION("signed by a key not in the file: untrusted") {
+  SECTION("signed by a key only the pull request's own copy lists: untrusted") {
     ExpectRefused(RunRecipe(ci, "stranger", allowed), 10, "untrusted");
+    // The worktree's copy is the pull request's: it would let the stranger in.
+    CHECK(RunRecipe(ci, "stranger", ".github/allowed_signers").exit_code == 0);
   }
   SECTION("a tampered history: corrupted") {
     // Someone with push access edits the unapproved record to say approved and re-commits it.

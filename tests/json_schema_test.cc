@@ -331,6 +331,9 @@ std::string RoundsOutputs(const LifecycleRepo& repo, const TempDir& tmp, const s
   corpus->Ok("verify-lineage", repo.Review({"verify", "--lineage", l}));
   corpus->Ok("verify-signed", repo.Review({"verify", "--lineage", l, "--require-signature",
                                            "--allowed-signers", allowed}));
+  corpus->Ok("verify-signed-commits",
+             repo.Review({"verify", "--lineage", l, "--require-signature", "--allowed-signers",
+                          allowed, "--base-ref", "HEAD", "--require-signed-commits"}));
   corpus->Error("verify-not-reviewed", repo.Review({"verify", "--lineage", l, "--against", "HEAD"}),
                 "not_reviewed");
   corpus->Ok("attest", repo.Review({"attest", "--lineage", l}));

@@ -78,7 +78,8 @@ TEST_CASE("name tables: import outcomes") {
 // verify's skipped approvals (`reason`, `details.skipped`, `details.reason`).
 TEST_CASE("name tables: approval policy skips") {
   CHECK(Names(exporter::kAllPolicySkips, exporter::PolicySkipName, exporter::ParsePolicySkip) ==
-        std::vector<std::string>{"actor_mismatch", "self_approval", "duplicate_principal"});
+        std::vector<std::string>{"actor_mismatch", "self_approval", "duplicate_principal",
+                                 "same_person"});
   for (const char* other :
        {"", "unsigned", "untrusted", "too_few_approvals", "self-approval", "Actor_mismatch"}) {
     INFO(other);

@@ -214,14 +214,16 @@ TEST_CASE("signing: a fetched history's signed approval checks in a fresh clone"
   REQUIRE(approval.ok());
   REQUIRE(approval->has_value());
   CHECK(**approval == tip);
-  auto signature = exporter::CheckApprovalSignature(*git, tip, allowed);
+  auto signers = exporter::LoadAllowedSigners(*git, allowed);
+  REQUIRE(signers.ok());
+  auto signature = exporter::CheckApprovalSignature(*git, tip, *signers);
   INFO(signature.status().message());
   REQUIRE(signature.ok());
   CHECK(signature->principal == "ana@example.com");
   CHECK(signature->commit == tip);
   // The parent (the start commit) holds no approval and no signature.
   const std::string start = Trim(Run({"git", "rev-parse", tip + "^"}, clone).out);
-  auto unsigned_start = exporter::CheckApprovalSignature(*git, start, allowed);
+  auto unsigned_start = exporter::CheckApprovalSignature(*git, start, *signers);
   CHECK(unsigned_start.status().code() == Code::kUntrusted);
   CHECK(unsigned_start.status().details().at("reason") == "unsigned");
 

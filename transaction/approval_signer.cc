@@ -6,8 +6,10 @@
 #include <optional>
 
 #include "export/allowed_signers.h"
+#include "export/allowed_signers_source.h"
 #include "store/file_io.h"
 #include "store/git/git_util.h"
+#include "store/named_file.h"
 #include "store/program_run.h"
 #include "store/scratch_dir.h"
 #include "transaction/config_flag.h"
@@ -98,7 +100,6 @@ Result<ApprovalSigner> LoadApprovalSigner(const store::git::Repository& repo) {
 
 Result<std::string> SignerPrincipal(const store::git::Repository& repo,
                                     const ApprovalSigner& signer) {
-  constexpr size_t kMaxAllowedSignersBytes = 16u << 20;
   constexpr size_t kMaxKeyBytes = 64u << 10;
   auto no_actor = [](const std::string& why) {
     return Status(Code::kUsage, "--actor is required: " + why);
@@ -112,20 +113,24 @@ Result<std::string> SignerPrincipal(const store::git::Repository& repo,
         "principal is not known");
   }
   const std::string path = ExpandHome(*file);
-  auto text = store::ReadFileLimited(path, kMaxAllowedSignersBytes);
-  if (!text.ok()) return no_actor("cannot read gpg.ssh.allowedSignersFile " + path);
+  // Opened as git opens it: a symlink is followed; not a regular file, or too large, is said.
+  auto text = exporter::ReadAllowedSignersPath(path, "gpg.ssh.allowedSignersFile");
+  if (!text.ok()) {
+    Status st = text.status();
+    return no_actor(st.message()).WithDetail("file", path);
+  }
   std::optional<std::string> blob;
   if (signer.literal) {
     blob = exporter::PublicKeyBlob(signer.key);
   } else {
     for (const std::string& candidate : {signer.key, signer.key + ".pub"}) {
-      auto key = store::ReadFileLimited(candidate, kMaxKeyBytes);
+      auto key = store::ReadNamedFile(candidate, kMaxKeyBytes);
       if (key.ok()) blob = exporter::PublicKeyBlob(*key);
       if (blob) break;
     }
   }
   if (!blob) return no_actor("cannot read the public key of user.signingKey " + signer.key);
-  const std::vector<std::string> principals = exporter::PrincipalsOfKey(*text, *blob);
+  const std::vector<std::string> principals = exporter::PrincipalsOfKey(text->text, *blob);
   if (principals.size() == 1) return principals.front();
   std::string names;
   for (const std::string& p : principals) names += (names.empty() ? "" : ",") + p;

@@ -44,7 +44,9 @@ Result<ApprovalSigner> LoadApprovalSigner(const store::git::Repository& repo);
 // the signing key (export/allowed_signers.h PrincipalsOfKey). The public key is the key::
 // literal, or the key file when it holds a public key, or else `<key file>.pub`. `usage` when the
 // config names no file, a file or the key cannot be read, or the key has no principal or several
-// (details.principals): --actor names one then.
+// (details.principals): --actor names one then. Both files are opened as git opens them
+// (store/named_file.h: a symlink is followed; a target that is not a regular file, or one over
+// the limit, is refused saying which; export/allowed_signers_source.h ReadAllowedSignersPath).
 Result<std::string> SignerPrincipal(const store::git::Repository& repo,
                                     const ApprovalSigner& signer);
 
