@@ -33,11 +33,13 @@
 # merge base, `git merge-base --all`; a merge HEAD's first parent must be on REF, `git merge-base
 # --is-ancestor`), as the pinned `git diff` (OracleArgv of export/git_flags.h) prints it, context
 # lines included, must equal the pinned diff of C^..C up to the start lines of `@@` headers and
-# the blob ids of `index` lines. Printed per kind: tried, skipped, accepted, refused (by
+# the blob ids of `index` lines. A HEAD whose tree is the approved tree itself (`"match":"exact"`) is
+# no trivial_rebase answer and is counted apart (`exact`). Printed per kind: tried, skipped, accepted, refused (by
 # `details.reason`), and how many of each the oracle calls the same change; a disagreement is an
 # accepted HEAD the oracle calls another change; stricter is a refused one it calls the same. Exit
 # 1 on any disagreement or a verify answer other than 0 / not_reviewed, and with
-# --require-all-kinds (the CTest smoke) also when a kind was never tried.
+# --require-all-kinds (the CTest smoke) also when a kind was never tried. SIGTERM to its python
+# process ends the sweep early and prints the table of the commits swept so far.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo= gen= gen_commits=80 build=build work= commits=40 offsets="1 10" negatives=1 merges=1
@@ -174,8 +176,8 @@ def oracle(ref, head, approved):  # does the change that lands equal the approve
 def verify(lineage, head, ref):
     p = run([gentle_ai, "review", "verify", "--lineage", lineage, "--against", head,
              "--base-ref", ref, "--allow-trivial-rebase", "--json"], check=False)
-    if p.returncode == 0:
-        return "accepted", None
+    if p.returncode == 0:  # an exact tree is no trivial_rebase answer: counted apart
+        return ("exact" if json.loads(p.stdout).get("match") == "exact" else "accepted"), None
     try:
         error = json.loads(p.stdout)["error"]
     except (ValueError, KeyError):
@@ -245,8 +247,11 @@ tally = defaultdict(lambda: defaultdict(int))
 problems = []
 def judge(kind, lineage, head, ref, approved):
     answer, reason = verify(lineage, head, ref)
-    same = oracle(ref, head, approved)
     t = tally[kind]
+    if answer == "exact":  # the HEAD's tree is the approved tree itself
+        t["exact"] += 1
+        return "accepted"
+    same = oracle(ref, head, approved)
     t["tried"] += 1
     t["oracle_same"] += same
     if answer == "accepted":
@@ -370,11 +375,12 @@ except KeyboardInterrupt:  # SIGTERM: report what was swept
     stopped = True
     reset()
 
-print("repository: %s (%s)" % (source, git("rev-parse", "HEAD")))
+print("repository: %s (%s)" % (source, run(["git", "-C", source, "rev-parse", "HEAD"]).stdout.decode().strip()))
 print("commits swept: %d of %d%s" % (swept, min(commits, len(line)),
                                      " (stopped by SIGTERM)" if stopped else ""))
-print("%-12s %6s %7s %8s %7s %8s %11s %8s  refused by reason"
-      % ("kind", "tried", "skipped", "accepted", "refused", "oracle=", "disagreeing", "stricter"))
+print("%-12s %6s %7s %5s %8s %7s %8s %11s %8s  refused by reason"
+      % ("kind", "tried", "skipped", "exact", "accepted", "refused", "oracle=", "disagreeing",
+         "stricter"))
 total = defaultdict(int)
 for kind in ["pick-older", "pick-later", "neg-line", "neg-file", "neg-context", "merge-pr",
              "merge-x", "merge-past", "lineage"]:
@@ -383,8 +389,8 @@ for kind in ["pick-older", "pick-later", "neg-line", "neg-file", "neg-context", 
     for key in ("tried", "skipped", "accepted", "disagreements", "stricter", "unexpected"):
         total[key] += t[key]
     total["refused"] += sum(refused.values())
-    print("%-12s %6d %7d %8d %7d %8d %11d %8d  %s"
-          % (kind, t["tried"], t["skipped"], t["accepted"], sum(refused.values()),
+    print("%-12s %6d %7d %5d %8d %7d %8d %11d %8d  %s"
+          % (kind, t["tried"], t["skipped"], t["exact"], t["accepted"], sum(refused.values()),
              t["oracle_same"], t["disagreements"], t["stricter"],
              " ".join("%s=%d" % kv for kv in sorted(refused.items())) or "-"))
 print("total: %d tried, %d accepted, %d refused, %d disagreements, %d stricter, %d unexpected"
@@ -393,7 +399,8 @@ print("total: %d tried, %d accepted, %d refused, %d disagreements, %d stricter, 
 kinds = ["pick-older", "pick-later"] + (["neg-line", "neg-file", "neg-context"] if negatives else [])
 kinds += ["merge-pr", "merge-x", "merge-past"] if merges else []
 if all_kinds:
-    problems += ["NOT TRIED: %s" % kind for kind in kinds if not tally[kind]["tried"]]
+    problems += ["NOT TRIED: %s" % kind for kind in kinds
+                 if not tally[kind]["tried"] + tally[kind]["exact"]]
 for p in problems:
     print(p, file=sys.stderr)
 sys.exit(1 if problems else 0)
