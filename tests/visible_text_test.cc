@@ -12,6 +12,8 @@
 
 #include "tests/support/files.h"
 #include "tests/support/forged_history.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_env.h"
 #include "tests/support/git_repo.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
@@ -110,6 +112,33 @@ TEST_CASE("visible text: a fetched verdict body with C1 - bidi - ESC and invalid
   REQUIRE(json.exit_code == 0);
   CHECK(json.out.find('\x1b') == std::string::npos);
   CHECK(json.out.find("\\u001b[31mred") != std::string::npos);
+}
+
+TEST_CASE("visible text: review comment is escaped on a terminal - verbatim into a pipe") {
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+  RunResult asked = repo.Review({"verdict", "--lineage", lineage, "--verdict", "REQUEST_CHANGES",
+                                 "--actor", "ana", "--role", "reviewer", "--body", "Placeholder."});
+  REQUIRE(asked.exit_code == 0);
+  // Valid UTF-8 (the comment rule refuses anything else): ESC, U+202E and U+009B.
+  const std::string body =
+      "esc \x1b[31mred, \xe2\x80\xaereversed, csi \xc2\x9b"
+      "2J.";
+  ForgeVerdictBody(repo, lineage, 1, body);
+  RunResult piped = repo.Review({"comment", "--lineage", lineage}, {}, false);
+  INFO(piped.err);
+  REQUIRE(piped.exit_code == 0);
+  CHECK(piped.out.find("\n\n" + body + "\n\n### Verdict: REQUEST_CHANGES\n") != std::string::npos);
+  Env env = GitEnv();
+  env["TERM"] = "xterm";
+  const std::string command =
+      std::string(GENTLE_AI_BIN) + " review comment --lineage " + lineage + " --cwd " + repo.root();
+  RunResult shown = Run({"script", "-qec", command, "/dev/null"}, "", env);
+  INFO(shown.err);
+  REQUIRE(shown.exit_code == 0);
+  CHECK(shown.out.find("\r\n\r\nesc ^[[31mred, \\u202ereversed, csi \\u009b2J.\r\n\r\n") !=
+        std::string::npos);
+  CHECK(shown.out.find('\x1b') == std::string::npos);
 }
 
 TEST_CASE("visible text: an error message naming a value shows its control bytes escaped") {
