@@ -204,7 +204,9 @@ void DefineExportContext(CLI::App* review, Invocation* in) {
       &in->common);
   ExportOptions& options = in->export_options;
   command->add_option("--lineage", options.lineage, "The lineage")->required();
-  command->add_option("--output", options.output, "Write to FILE instead of stdout")
+  command
+      ->add_option("--output", options.output,
+                   "Write to FILE (a regular file or a new path) instead of stdout")
       ->type_name("FILE");
   command->add_option("--engine", options.engine,
                       "native (default) or git (the pinned git CLI, for cross-checks)");
@@ -279,7 +281,8 @@ void DefineAttest(CLI::App* review, Invocation* in) {
   attest->add_option("--lineage", in->attest_options.lineage, "The approved lineage")->required();
   attest
       ->add_option("--output", in->attest_options.output,
-                   "Write the Statement to FILE (atomically) instead of stdout")
+                   "Write the Statement to FILE (a regular file or a new path; atomically) "
+                   "instead of stdout")
       ->type_name("FILE");
   attest
       ->add_option("--allowed-signers", in->attest_options.allowed_signers,
@@ -377,7 +380,8 @@ void DefineShow(CLI::App* review, Invocation* in) {
   show->add_flag("--html", o.html,
                  "One HTML page: timeline, every round's diff (unified and side by side), "
                  "interdiffs, verdict bodies from Markdown, signatures and digests");
-  show->add_option("--output", o.output, "--html: write the page to FILE (atomically)")
+  show->add_option("--output", o.output,
+                   "--html: write the page to FILE (a regular file or a new path; atomically)")
       ->type_name("FILE");
   show->add_option("--allowed-signers", o.allowed_signers,
                    "Check verdict signatures against git's allowed signers FILE, a path or "
@@ -433,7 +437,9 @@ void DefineContext(CLI::App* review, Invocation* in) {
       ->add_option("--resolved-comments", in->resolved_comments,
                    "aone: the --resolved comment list")
       ->type_name("FILE");
-  command->add_option("--output", o.output, "Write the context to FILE (atomically)")
+  command
+      ->add_option("--output", o.output,
+                   "Write the context to FILE (a regular file or a new path; atomically)")
       ->type_name("FILE");
   command->callback([in, command] {
     ContextImportOptions& options = in->context_import;

@@ -2,9 +2,9 @@
 #include <cstdio>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/render.h"
 #include "export/attest.h"
-#include "store/file_write.h"
 
 namespace gentle::cli {
 
@@ -25,11 +25,8 @@ int RunAttest(const CommonOptions& common, const AttestOptions& options) {
   if (!attestation.ok()) return ReportError(attestation.status(), common.json);
   const std::string statement = exporter::RenderStatement(*attestation);
   if (!options.output.empty()) {
-    Status st = store::WriteFileAtomic(options.output, statement, 0644);
-    if (!st.ok()) {
-      return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()),
-                         common.json);
-    }
+    if (Status st = WriteOutputFile(options.output, statement); !st.ok())
+      return ReportError(st, common.json);
     return 0;
   }
   std::fwrite(statement.data(), 1, statement.size(), stdout);

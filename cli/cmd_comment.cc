@@ -1,4 +1,6 @@
 // review comment | parse-comment.
+#include <unistd.h>
+
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -28,6 +30,11 @@ Result<std::string> ReadBounded(const std::string& path) {
 int RunComment(const CommonOptions& common, const CommentOptions& o) {
   auto rendered = RenderRoundComment(common.cwd, o.flags);
   if (!rendered.ok()) return ReportError(rendered.status(), common.json);
+  // The bytes `post` sends, verbatim into a pipe or a file; on a terminal, human output.
+  if (isatty(1) == 1) {
+    PrintHuman(rendered->text);
+    return 0;
+  }
   std::fwrite(rendered->text.data(), 1, rendered->text.size(), stdout);
   std::fflush(stdout);
   return 0;

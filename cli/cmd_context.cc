@@ -4,6 +4,7 @@
 #include <optional>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/render.h"
 #include "forge/aone_import.h"
 #include "forge/forge_input.h"
@@ -12,7 +13,6 @@
 #include "forge/github_import.h"
 #include "forge/ledger_recovery.h"
 #include "forge/review_context.h"
-#include "store/file_write.h"
 
 namespace gentle::cli {
 namespace {
@@ -124,11 +124,8 @@ int RunContextImport(const CommonOptions& common, const ContextImportOptions& op
   if (!context.ok()) return ReportError(context.status(), common.json);
   const std::string text = forge::RenderReviewContext(*context);
   if (!options.output.empty()) {
-    Status st = store::WriteFileAtomic(options.output, text, 0644);
-    if (!st.ok()) {
-      return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()),
-                         common.json);
-    }
+    if (Status st = WriteOutputFile(options.output, text); !st.ok())
+      return ReportError(st, common.json);
     return 0;
   }
   std::fwrite(text.data(), 1, text.size(), stdout);

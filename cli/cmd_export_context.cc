@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/progress.h"
 #include "cli/render.h"
 #include "cli/round_flag.h"
@@ -14,7 +15,6 @@
 #include "export/engine.h"
 #include "export/interdiff_export.h"
 #include "store/file_io.h"
-#include "store/file_write.h"
 #include "transaction/status.h"
 
 namespace gentle::cli {
@@ -52,10 +52,10 @@ int Emit(const std::string& bytes, const std::string& output, bool json) {
   ProgressLine progress("export-context", WantsProgress(bytes.size(), output, json));
   if (!output.empty()) {
     store::ReportProgress(progress.get(), "bytes written", 0, bytes.size());
-    Status st = store::WriteFileAtomic(output, bytes, 0644);
+    Status st = WriteOutputFile(output, bytes);
     if (!st.ok()) {
       progress.Finish();
-      return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()), json);
+      return ReportError(st, json);
     }
     store::ReportProgress(progress.get(), "bytes written", bytes.size(), bytes.size());
     return 0;

@@ -1,6 +1,7 @@
 // review fetch.
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/render.h"
@@ -33,16 +34,17 @@ int RunFetch(const CommonOptions& common, const RemoteOptions& options) {
     }
     return PrintJson(out);
   }
-  if (result->lineages.empty()) std::cout << "no review histories on " << result->remote << "\n";
+  std::ostringstream human;
+  if (result->lineages.empty()) human << "no review histories on " << result->remote << "\n";
   for (const auto& l : result->lineages) {
-    std::cout << l.lineage << "  " << l.tip << "  ";
+    human << l.lineage << "  " << l.tip << "  ";
     if (l.verified) {
-      std::cout << l.state << "  verified\n";
+      human << l.state << "  verified\n";
     } else {
-      std::cout << "NOT VERIFIED: " << CodeName(l.error.code()) << ": " << l.error.message()
-                << "\n";
+      human << "NOT VERIFIED: " << CodeName(l.error.code()) << ": " << l.error.message() << "\n";
     }
   }
+  PrintHuman(human.str());
   return 0;
 }
 

@@ -6,6 +6,7 @@
 #include "cli/progress.h"
 #include "cli/render.h"
 #include "cli/terminal.h"
+#include "store/visible_text.h"
 #include "transaction/fsck.h"
 
 namespace gentle::cli {
@@ -42,8 +43,9 @@ int RunFsck(const CommonOptions& common) {
   const bool colour = ColourWanted(1, common.json);
   for (const auto& f : r.findings) {
     std::cout << Paint(store::FindingCodeName(f.code), Tone::kRed, colour) << "  "
-              << (f.lineage.empty() ? "-" : f.lineage) << "  " << (f.path.empty() ? "-" : f.path)
-              << "  " << f.message << "\n";
+              << (f.lineage.empty() ? "-" : store::VisibleText(f.lineage)) << "  "
+              << (f.path.empty() ? "-" : store::VisibleText(f.path)) << "  "
+              << store::VisibleText(f.message) << "\n";
   }
   if (r.live_writer) {
     std::cout << "a writer was at work during the check: its work in progress is not reported\n";

@@ -1,6 +1,7 @@
 // review import.
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
@@ -34,13 +35,15 @@ int RunImport(const CommonOptions& common, const ImportOptions& options) {
     out["commits"] = r.commits;
     return PrintJson(out);
   }
+  std::ostringstream human;
   if (r.outcome == transaction::ImportOutcome::kUpToDate) {
-    std::cout << "lineage " << r.lineage << " is up to date with " << r.remote << " (" << r.state
-              << ")\n";
+    human << "lineage " << r.lineage << " is up to date with " << r.remote << " (" << r.state
+          << ")\n";
   } else {
-    std::cout << "imported " << r.lineage << " from " << r.remote << ": " << r.state << ", "
-              << r.commits << " new history commit(s)\n";
+    human << "imported " << r.lineage << " from " << r.remote << ": " << r.state << ", "
+          << r.commits << " new history commit(s)\n";
   }
+  PrintHuman(human.str());
   return 0;
 }
 

@@ -7,10 +7,13 @@
 #include "cli/render.h"
 #include "cli/terminal.h"
 #include "store/go_marshal.h"
+#include "store/visible_text.h"
 #include "transaction/list.h"
 
 namespace gentle::cli {
 namespace {
+
+using store::VisibleText;
 
 nlohmann::ordered_json ListEntry(const transaction::LineageSummary& s) {
   nlohmann::ordered_json entry;
@@ -54,10 +57,12 @@ int RunList(const CommonOptions& common) {
            store::MarshalCompact(ListEntry(s)));
     } else {
       std::ostringstream line;
-      line << s.lineage << "  " << Paint(s.state, StateTone(s.state), colour) << "  "
-           << (s.kind.empty() ? "-" : s.kind) << "  " << (s.created_at.empty() ? "-" : s.created_at)
-           << "  " << s.path_count << " path(s)" << (s.evidence.empty() ? "" : "  " + s.evidence)
-           << (s.source.empty() ? "" : "  [from " + s.source + "]") << "\n";
+      line << VisibleText(s.lineage) << "  "
+           << Paint(VisibleText(s.state), StateTone(s.state), colour) << "  "
+           << (s.kind.empty() ? "-" : VisibleText(s.kind)) << "  "
+           << (s.created_at.empty() ? "-" : VisibleText(s.created_at)) << "  " << s.path_count
+           << " path(s)" << (s.evidence.empty() ? "" : "  " + VisibleText(s.evidence))
+           << (s.source.empty() ? "" : "  [from " + VisibleText(s.source) + "]") << "\n";
       emit(line.str());
     }
   });

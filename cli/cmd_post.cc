@@ -3,6 +3,7 @@
 // posted in the seen ledger, crash-safe through a recorded intent (watch/poster.h).
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/render.h"
@@ -53,12 +54,14 @@ int Print(const CommonOptions& common, const std::string& pr, const RenderedComm
     out["recovered"] = outcome.recovered;
     return PrintJson(out);
   }
+  std::ostringstream human;
   for (const std::string& id : outcome.recovered) {
-    std::cout << "recovered " << id << " (an earlier post) on " << pr << "\n";
+    human << "recovered " << id << " (an earlier post) on " << pr << "\n";
   }
-  std::cout << (outcome.created ? "posted " : "already posted ") << outcome.id << " on " << pr
-            << " (round " << rendered.verdict.round << ", " << rendered.verdict.role << ", "
-            << rendered.verdict.verdict << ")\n";
+  human << (outcome.created ? "posted " : "already posted ") << outcome.id << " on " << pr
+        << " (round " << rendered.verdict.round << ", " << rendered.verdict.role << ", "
+        << rendered.verdict.verdict << ")\n";
+  PrintHuman(human.str());
   return 0;
 }
 

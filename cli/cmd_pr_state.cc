@@ -16,7 +16,7 @@ using Json = nlohmann::ordered_json;
 
 int Print(const CommonOptions& common, const watch::PrState& state) {
   if (!common.json) {
-    std::cout << watch::RenderPrStateMarkdown(state);
+    PrintHuman(watch::RenderPrStateMarkdown(state));
     return 0;
   }
   Json out;

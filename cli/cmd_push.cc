@@ -1,6 +1,7 @@
 // review push.
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/render.h"
@@ -25,10 +26,12 @@ int RunPush(const CommonOptions& common, const RemoteOptions& options) {
     }
     return PrintJson(out);
   }
-  if (result->lineages.empty()) std::cout << "no review histories to push\n";
+  std::ostringstream human;
+  if (result->lineages.empty()) human << "no review histories to push\n";
   for (const auto& l : result->lineages) {
-    std::cout << l.lineage << "  " << l.tip << "  " << l.result << " on " << result->remote << "\n";
+    human << l.lineage << "  " << l.tip << "  " << l.result << " on " << result->remote << "\n";
   }
+  PrintHuman(human.str());
   return 0;
 }
 

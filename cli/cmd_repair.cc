@@ -1,6 +1,7 @@
 // review repair.
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/progress.h"
@@ -33,20 +34,22 @@ int RunRepair(const CommonOptions& common, const std::optional<std::string>& lin
     PrintJson(out);
     return exit_code;
   }
+  std::ostringstream human;
   for (const auto& e : r.lineages) {
-    std::cout << e.lineage << "  " << e.found << "  ";
-    if (e.actions.empty()) std::cout << "nothing done";
-    for (size_t i = 0; i < e.actions.size(); ++i) std::cout << (i ? ", " : "") << e.actions[i];
-    if (e.left) std::cout << "  still " << *e.left;
-    if (!e.error.empty()) std::cout << " (" << e.error << ")";
-    std::cout << "\n";
+    human << e.lineage << "  " << e.found << "  ";
+    if (e.actions.empty()) human << "nothing done";
+    for (size_t i = 0; i < e.actions.size(); ++i) human << (i ? ", " : "") << e.actions[i];
+    if (e.left) human << "  still " << *e.left;
+    if (!e.error.empty()) human << " (" << e.error << ")";
+    human << "\n";
   }
   if (r.lineages.empty()) {
-    std::cout << "nothing to repair\n";
+    human << "nothing to repair\n";
   } else {
-    std::cout << (r.clean() ? "repaired" : "NOT all repaired") << ": " << r.lineages.size()
-              << " lineage(s)\n";
+    human << (r.clean() ? "repaired" : "NOT all repaired") << ": " << r.lineages.size()
+          << " lineage(s)\n";
   }
+  PrintHuman(human.str());
   return exit_code;
 }
 

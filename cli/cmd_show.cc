@@ -3,6 +3,7 @@
 #include <utility>
 
 #include "cli/commands.h"
+#include "cli/output_file.h"
 #include "cli/pager.h"
 #include "cli/render.h"
 #include "cli/round_flag.h"
@@ -11,7 +12,6 @@
 #include "export/show_html.h"
 #include "export/show_json.h"
 #include "export/show_text.h"
-#include "store/file_write.h"
 
 namespace gentle::cli {
 namespace {
@@ -40,9 +40,7 @@ int Html(const exporter::ShowView& view, const ShowOptions& o, bool json) {
     std::fflush(stdout);
     return 0;
   }
-  Status st = store::WriteFileAtomic(o.output, *page, 0644);
-  if (!st.ok())
-    return ReportError(Status(Code::kUsage, "cannot write --output: " + st.message()), json);
+  if (Status st = WriteOutputFile(o.output, *page); !st.ok()) return ReportError(st, json);
   return 0;
 }
 

@@ -5,9 +5,12 @@
 #include "cli/commands.h"
 #include "cli/render.h"
 #include "cli/terminal.h"
+#include "store/visible_text.h"
 #include "transaction/status.h"
 
 namespace gentle::cli {
+
+using store::VisibleText;
 
 int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage,
               const std::optional<transaction::Selector>& selector) {
@@ -41,11 +44,11 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
   if (result->lineages.empty()) std::cout << "no lineages\n";
   const bool colour = ColourWanted(1, false);
   for (const auto& s : result->lineages) {
-    std::cout << s.lineage << "  "
-              << (s.state.empty() ? "-" : Paint(s.state, StateTone(s.state), colour)) << "  "
-              << transaction::ApplicabilityName(s.applicability);
-    if (!s.detail.empty()) std::cout << "  (" << s.detail << ")";
-    if (!s.source.empty()) std::cout << "  [from " << s.source << "]";
+    std::cout << VisibleText(s.lineage) << "  "
+              << (s.state.empty() ? "-" : Paint(VisibleText(s.state), StateTone(s.state), colour))
+              << "  " << transaction::ApplicabilityName(s.applicability);
+    if (!s.detail.empty()) std::cout << "  (" << VisibleText(s.detail) << ")";
+    if (!s.source.empty()) std::cout << "  [from " << VisibleText(s.source) << "]";
     std::cout << "\n";
   }
   std::cout << "next: " << transaction::NextActionName(result->next.action) << " ("

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
+#include <sstream>
 
 #include "cli/commands.h"
 #include "cli/render.h"
@@ -157,56 +158,56 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     }
     return PrintJson(out);
   }
-  std::cout << "verified " << r.lineage << ": " << r.byte_size << " bytes, " << r.sha256 << "\n"
-            << "  candidate tree: " << r.candidate_tree << "\n";
+  std::ostringstream human;
+  human << "verified " << r.lineage << ": " << r.byte_size << " bytes, " << r.sha256 << "\n"
+        << "  candidate tree: " << r.candidate_tree << "\n";
   if (!r.source.empty()) {
-    std::cout << "  from the history fetched from " << r.source << " (verified whole)\n";
+    human << "  from the history fetched from " << r.source << " (verified whole)\n";
   }
   if (r.match == exporter::Match::kExact) {
-    std::cout << "  " << *options.against << " has exactly the reviewed tree\n";
+    human << "  " << *options.against << " has exactly the reviewed tree\n";
   }
   if (r.rebase) {
-    std::cout << "  " << *options.against << " (tree " << r.against_tree
-              << ") is a trivial rebase: "
-              << "its change since " << r.rebase->base_commit
-              << (r.rebase->first_parent ? " (its first parent, on " + r.rebase->base_ref + ")"
-                                         : " (its merge base with " + r.rebase->base_ref + ")")
-              << " is the approved patch at other line numbers\n";
+    human << "  " << *options.against << " (tree " << r.against_tree << ") is a trivial rebase: "
+          << "its change since " << r.rebase->base_commit
+          << (r.rebase->first_parent ? " (its first parent, on " + r.rebase->base_ref + ")"
+                                     : " (its merge base with " + r.rebase->base_ref + ")")
+          << " is the approved patch at other line numbers\n";
   }
   if (!r.signer.empty()) {
-    std::cout << "  approval signed by " << r.signer << " (history commit " << r.approval_commit
-              << ")\n";
+    human << "  approval signed by " << r.signer << " (history commit " << r.approval_commit
+          << ")\n";
   }
   if (r.tally) {
-    std::cout << "  " << r.tally->count() << " counted signed approval"
-              << (r.tally->count() == 1 ? "" : "s") << " (" << std::max(options.min_approvals, 1)
-              << " required)\n";
+    human << "  " << r.tally->count() << " counted signed approval"
+          << (r.tally->count() == 1 ? "" : "s") << " (" << std::max(options.min_approvals, 1)
+          << " required)\n";
     for (const exporter::JudgedApproval& a : r.tally->approvals) {
-      std::cout << "    " << (a.counted() ? "counted " : "skipped ") << Quoted(a.approval.actor)
-                << " (" << store::ApprovalKindName(a.approval.kind) << " " << a.approval.commit
-                << ")";
-      if (!a.counted()) std::cout << ": " << a.reason();
+      human << "    " << (a.counted() ? "counted " : "skipped ") << Quoted(a.approval.actor) << " ("
+            << store::ApprovalKindName(a.approval.kind) << " " << a.approval.commit << ")";
+      if (!a.counted()) human << ": " << a.reason();
       if (a.skip == exporter::PolicySkip::kSamePerson) {
-        std::cout << " (one person with " << a.same_as << ": " << exporter::JoinedBy(a) << ")";
+        human << " (one person with " << a.same_as << ": " << exporter::JoinedBy(a) << ")";
       }
-      std::cout << "\n";
+      human << "\n";
     }
     if (options.require_signed_commits) {
-      std::cout << "  " << r.tally->commit_signers.size() << " commit"
-                << (r.tally->commit_signers.size() == 1 ? "" : "s") << " of " << *options.base_ref
-                << ".." << options.against.value_or("HEAD")
-                << " signed by keys of the allowed signers file\n";
+      human << "  " << r.tally->commit_signers.size() << " commit"
+            << (r.tally->commit_signers.size() == 1 ? "" : "s") << " of " << *options.base_ref
+            << ".." << options.against.value_or("HEAD")
+            << " signed by keys of the allowed signers file\n";
     }
   }
   if (r.consumed) {
-    std::cout << "  approved, and the approval's acknowledgement was burned since (consumed)\n";
+    human << "  approved, and the approval's acknowledgement was burned since (consumed)\n";
   }
   if (!options.envelope.empty()) {
-    std::cout << "  re-derived from this clone's objects: the patch, its trees, paths digest, "
-                 "manifest, git flags and budget\n"
-              << "  self-asserted by the envelope, not proven: its lineage, revision and state ("
-              << r.state << "), so who approved it, if anyone did\n";
+    human << "  re-derived from this clone's objects: the patch, its trees, paths digest, "
+             "manifest, git flags and budget\n"
+          << "  self-asserted by the envelope, not proven: its lineage, revision and state ("
+          << r.state << "), so who approved it, if anyone did\n";
   }
+  PrintHuman(human.str());
   return 0;
 }
 

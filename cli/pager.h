@@ -4,7 +4,9 @@
 // that is set; an empty value or `cat` means none. It runs through `/bin/sh -c`, as git runs it,
 // with LESS=FRX and LV=-c in its environment unless they are set (so `less` quits when the text
 // fits one screen, passes colour through and leaves the screen as it was). Output is paged only
-// when stdout is a terminal; otherwise (a pipe, a file) it is written as is.
+// when stdout is a terminal; otherwise (a pipe, a file) it is written as is. The pager is the one
+// child process without a deadline (store/program_run.h): it runs only for a person at a terminal,
+// in the foreground, as long as that person reads, and ends when they quit it.
 #ifndef GENTLE_CLI_PAGER_H_
 #define GENTLE_CLI_PAGER_H_
 

@@ -6,6 +6,7 @@
 
 #include "cli/terminal.h"
 #include "store/go_marshal.h"
+#include "store/visible_text.h"
 
 namespace gentle::cli {
 
@@ -22,10 +23,7 @@ int ReportError(const Status& status, bool json) {
     envelope["error"] = error;
     PrintJson(envelope);
   } else {
-    std::string message = status.message();
-    for (char& c : message) {
-      if (c == '\n' || c == '\r') c = ' ';
-    }
+    const std::string message = store::VisibleLine(status.message());
     std::cerr << "gentle-ai: " << Paint(CodeName(status.code()), Tone::kRed, ColourWanted(2, false))
               << ": " << message << "\n";
   }
@@ -34,6 +32,12 @@ int ReportError(const Status& status, bool json) {
 
 nlohmann::ordered_json NullIfEmpty(const std::string& value) {
   return value.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
+}
+
+void PrintHuman(std::string_view text) {
+  const std::string visible = store::VisibleText(text);
+  std::fwrite(visible.data(), 1, visible.size(), stdout);
+  std::fflush(stdout);
 }
 
 int PrintJson(const nlohmann::ordered_json& document) {

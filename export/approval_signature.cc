@@ -52,7 +52,8 @@ Result<store::ProgramOutput> RunSshKeygen(const Subject& commit,
                                           const std::string& input) {
   std::vector<std::string> argv = {kProgram};
   argv.insert(argv.end(), args.begin(), args.end());
-  auto run = store::RunProgram(argv, input);
+  auto run = store::RunProgram(argv, input, store::kSignerDeadline);
+  if (!run.ok() && run.status().code() == Code::kBusy) return run.status();
   if (!run.ok()) {
     return Untrusted(commit, "no_verifier",
                      "cannot be checked: verifying signatures needs ssh-keygen (openssh-client): " +

@@ -1,5 +1,7 @@
 #include "export/show_text.h"
 
+#include "store/visible_text.h"
+
 namespace gentle::exporter {
 namespace {
 
@@ -94,30 +96,8 @@ void ColourLine(std::string_view line, Part* part, std::string* out) {
   }
 }
 
-// Recorded text (bodies, actors, roles: untrusted) made safe for a terminal: C0 controls other
-// than newline and tab, DEL, and the C1 controls (UTF-8 C2 80..C2 9F) in caret or \u notation,
-// so no byte of it is a control sequence.
-std::string Visible(std::string_view text) {
-  static constexpr char kHex[] = "0123456789abcdef";
-  std::string out;
-  out.reserve(text.size());
-  for (size_t i = 0; i < text.size(); ++i) {
-    const auto c = static_cast<unsigned char>(text[i]);
-    const auto next = i + 1 < text.size() ? static_cast<unsigned char>(text[i + 1]) : 0;
-    if ((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f) {
-      out += '^';
-      out += static_cast<char>(c ^ 0x40);
-    } else if (c == 0xc2 && next >= 0x80 && next <= 0x9f) {
-      out += "\\u00";
-      out += kHex[next >> 4];
-      out += kHex[next & 15];
-      ++i;
-    } else {
-      out += static_cast<char>(c);
-    }
-  }
-  return out;
-}
+// Recorded text (bodies, actors, roles: untrusted) made safe for a terminal.
+std::string Visible(std::string_view text) { return store::VisibleText(text); }
 
 std::string Yellow(const std::string& text, bool colour) {
   return colour ? std::string(kCommit) + text + std::string(kReset) : text;
@@ -169,7 +149,8 @@ void Round(const ShowRound& r, size_t rounds, bool colour, std::string* out) {
   }
   *out += "Patch:          " + r.diff.patch_sha256 + " (" + std::to_string(r.diff.byte_size) +
           " bytes, " + std::to_string(r.diff.paths) + " paths)\n\n";
-  *out += colour ? ColourPatch(r.diff.diff.patch) : r.diff.diff.patch;
+  const std::string patch = Visible(r.diff.diff.patch);
+  *out += colour ? ColourPatch(patch) : patch;
 }
 
 }  // namespace

@@ -11,7 +11,9 @@
 // colours (ColourPatch): header lines bold, `@@` ranges cyan, removed lines red, added lines green
 // with their whitespace errors (trailing blanks, spaces before a tab in the indent) on a red
 // background; context lines and binary bodies plain. Event lines take git log's commit colour
-// (yellow). Without `colour` the patch bytes are exactly export-context's.
+// (yellow). Every recorded text and the patch pass through store::VisibleText first (control
+// bytes, bidirectional controls and invalid UTF-8 shown escaped), so without `colour` the patch
+// bytes are export-context's wherever they are printable UTF-8.
 #ifndef GENTLE_EXPORT_SHOW_TEXT_H_
 #define GENTLE_EXPORT_SHOW_TEXT_H_
 

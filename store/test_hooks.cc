@@ -29,4 +29,10 @@ uint64_t GitSectionMinBytes(uint64_t fallback) {
   return installed_hooks.git_section_min_bytes().value_or(fallback);
 }
 
+std::chrono::milliseconds ChildDeadline(std::chrono::milliseconds fallback) {
+  if (installed_hooks.child_deadline_ms == nullptr) return fallback;
+  const std::optional<uint64_t> ms = installed_hooks.child_deadline_ms();
+  return ms ? std::chrono::milliseconds(*ms) : fallback;
+}
+
 }  // namespace gentle::store

@@ -12,6 +12,7 @@
 #ifndef GENTLE_STORE_TEST_HOOKS_H_
 #define GENTLE_STORE_TEST_HOOKS_H_
 
+#include <chrono>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +31,9 @@ struct TestHooks {
   // A lower size from which a modified file's section is written by the git CLI
   // (export/git_section.h), so tests reach that path with small files; nothing keeps the default.
   std::optional<uint64_t> (*git_section_min_bytes)() = nullptr;
+  // A deadline in milliseconds for every child process (store/program_run.h) instead of its own,
+  // so tests see a hung child killed without waiting minutes; nothing keeps the defaults.
+  std::optional<uint64_t> (*child_deadline_ms)() = nullptr;
 };
 
 // Replaces the installed hooks (all null by default).
@@ -43,6 +47,9 @@ bool AdmitOversizeCandidates();
 
 // The installed hook's size for export/git_section.h, or `fallback` without one.
 uint64_t GitSectionMinBytes(uint64_t fallback);
+
+// The installed hook's child deadline, or `fallback` without one.
+std::chrono::milliseconds ChildDeadline(std::chrono::milliseconds fallback);
 
 }  // namespace gentle::store
 

@@ -157,7 +157,8 @@ Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string&
   std::vector<std::string> argv = {signer.program, "-Y", "sign", "-n", "git", "-f", key_file};
   if (signer.literal) argv.push_back("-U");
   argv.push_back(dir->path() + "/commit");
-  auto run = store::RunProgram(argv, "");
+  auto run = store::RunProgram(argv, "", store::kSignerDeadline);
+  if (!run.ok() && run.status().code() == Code::kBusy) return run.status();
   if (!run.ok()) {
     return SigningFailed(run.status().message()).WithDetail("program", signer.program);
   }

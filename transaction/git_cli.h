@@ -2,11 +2,12 @@
 // review fetch; docs/format.md). libgit2 in this process never touches the network: git's
 // transports, credentials, configuration and hooks are the user's.
 //
-// Runs `git -C <dir> <args...>`: argv is executed directly (posix_spawnp, PATH lookup for `git`),
-// never through a shell, with the caller's environment, standard input from /dev/null, and stdout
-// and stderr captured (each up to kMaxGitOutput bytes; the rest is read and dropped). Returns
-// git's exit status (128 + the signal number when a signal ended it). `not_found` when git cannot
-// be started (not on PATH).
+// Runs `git -C <dir> <args...>` through store::RunProgram: argv executed directly (PATH lookup for
+// `git`), never through a shell, with the caller's environment, standard input at end of file,
+// and stdout and stderr captured (each up to kMaxGitOutput bytes; the rest is read and dropped).
+// Returns git's exit status (128 + the signal number when a signal ended it). `not_found` when git
+// cannot be started (not on PATH); `busy` naming `git <verb>` when it runs past
+// store::kGitDeadline (it and its process group are killed).
 #ifndef GENTLE_TRANSACTION_GIT_CLI_H_
 #define GENTLE_TRANSACTION_GIT_CLI_H_
 

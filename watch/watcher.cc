@@ -155,7 +155,7 @@ Result<store::ProgramOutput> RunHook(const std::string& command,
                                      const std::vector<std::string>& args) {
   std::vector<std::string> argv = {"/bin/sh", "-c", command + " \"$@\"", "sh"};
   argv.insert(argv.end(), args.begin(), args.end());
-  return store::RunProgram(argv, "");
+  return store::RunProgram(argv, "", store::kCommandDeadline);
 }
 
 class DefaultFactory {

@@ -92,6 +92,14 @@ std::optional<uint64_t> EnvironmentGitSectionMinBytes() {
   return std::strtoull(bytes, nullptr, 10);
 }
 
+// GENTLE_CHILD_DEADLINE_MS=N: every child process (store/program_run.h) is killed N ms after it
+// started instead of after its own deadline.
+std::optional<uint64_t> EnvironmentChildDeadlineMs() {
+  const char* ms = std::getenv("GENTLE_CHILD_DEADLINE_MS");
+  if (ms == nullptr || *ms == '\0') return std::nullopt;
+  return std::strtoull(ms, nullptr, 10);
+}
+
 }  // namespace
 
 void InstallEnvironmentTestHooks() {
@@ -100,6 +108,7 @@ void InstallEnvironmentTestHooks() {
   hooks.fixed_time = EnvironmentFixedTime;
   hooks.admit_oversize = EnvironmentAdmitOversize;
   hooks.git_section_min_bytes = EnvironmentGitSectionMinBytes;
+  hooks.child_deadline_ms = EnvironmentChildDeadlineMs;
   store::InstallTestHooks(hooks);
 }
 

@@ -1,0 +1,106 @@
+// Every child process has a deadline (store/program_run.h; docs/reliability.md, "Child processes
+// and their deadlines"): a child that never finishes is killed with its process group and the
+// command answers `busy` (exit 12) naming the command and the deadline, having written nothing.
+// The hung children are real programs blocked opening a FIFO nobody writes (no timing): the
+// signing program of an APPROVE --sign (git config gpg.ssh.program) and the pre-push hook git runs
+// for `review push`. The test build's GENTLE_CHILD_DEADLINE_MS (store/test_hooks.h) shortens the
+// deadline; Run's own timeout turns a hang of the code under test into a failure.
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
+#include "tests/support/git_repo.h"
+#include "tests/support/lifecycle_repo.h"
+#include "tests/support/process.h"
+#include "tests/support/temp_dir.h"
+
+namespace gentle::testing {
+namespace {
+
+constexpr int kHangGuardMs = 60000;
+const Env kShortDeadline = {{"GENTLE_CHILD_DEADLINE_MS", "300"},
+                            {"GENTLE_LOCK_TIMEOUT_MS", "2000"}};
+
+// A FIFO and a shell script that blocks opening it for reading (nobody ever writes to it).
+struct Hang {
+  TempDir dir;
+  std::string fifo = dir.path() + "/never";
+  std::string script = dir.path() + "/hang";
+  Hang() {
+    REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+    WriteFile(script, "#!/bin/sh\nread line < '" + fifo + "'\n");
+    REQUIRE(chmod(script.c_str(), 0755) == 0);
+  }
+  // Whether a process still has the FIFO open for reading (or is blocked opening it): an open for
+  // writing that must not wait succeeds only then.
+  bool Reader() const {
+    const int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) return false;
+    close(fd);  // the reader sees end of file and ends
+    return true;
+  }
+};
+
+RunResult Review(const LifecycleRepo& repo, const std::vector<std::string>& args) {
+  return GentleAi(repo.ReviewArgs(args), repo.root(), kShortDeadline, {}, kHangGuardMs);
+}
+
+void ExpectKilled(const RunResult& run, const std::string& command) {
+  INFO("stdout: " << run.out << "\nstderr: " << run.err);
+  CHECK_FALSE(run.timed_out);
+  CHECK(run.exit_code == 12);
+  const nlohmann::json error = run.Json()["error"];
+  CHECK(error["code"] == "busy");
+  CHECK(error["message"] ==
+        command + " did not finish within its deadline of 300 ms and was killed");
+  CHECK(error["details"]["command"] == command);
+  CHECK(error["details"]["deadline_ms"] == "300");
+}
+
+TEST_CASE("child deadline: a signing program that never ends is killed - APPROVE records nothing") {
+  Hang hang;
+  TempDir keys;
+  const std::string key = keys.path() + "/ana";
+  REQUIRE(Run({"ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", "ana", "-f", key}).exit_code ==
+          0);
+  LifecycleRepo repo;
+  repo.GitOk({"config", "gpg.format", "ssh"});
+  repo.GitOk({"config", "user.signingKey", key});
+  repo.GitOk({"config", "gpg.ssh.program", hang.script});
+  const std::string lineage = repo.StartNew()["lineage"];
+  const auto before = repo.StoreBytes();
+  RunResult run = Review(repo, {"verdict", "--lineage", lineage, "--verdict", "APPROVE", "--actor",
+                                "ana", "--role", "reviewer", "--body", "Fine.", "--sign"});
+  ExpectKilled(run, hang.script);
+  CHECK(run.Json()["error"]["lineage"] == lineage);
+  CHECK(repo.StoreBytes() == before);
+  CHECK(repo.ReviewOk({"status", "--lineage", lineage})["lineages"][0]["state"] == "reviewing");
+  CHECK_FALSE(hang.Reader());
+}
+
+TEST_CASE("child deadline: git push whose pre-push hook never ends is killed with its hook") {
+  Hang hang;
+  TempDir tmp;
+  const std::string origin = tmp.path() + "/origin.git";
+  REQUIRE(GitRun(tmp.path(), {"init", "-q", "--bare", origin}).exit_code == 0);
+  LifecycleRepo repo;
+  repo.GitOk({"remote", "add", "origin", "file://" + origin});
+  const std::string lineage = repo.StartNew()["lineage"];
+  WriteFile(repo.common_dir() + "/hooks/pre-push", ReadFile(hang.script));
+  REQUIRE(chmod((repo.common_dir() + "/hooks/pre-push").c_str(), 0755) == 0);
+  RunResult run = Review(repo, {"push", "--lineage", lineage});
+  ExpectKilled(run, "git push");
+  // The hook, git's child, went with git: nothing holds the FIFO.
+  CHECK_FALSE(hang.Reader());
+  CHECK(GitRun(origin, {"for-each-ref", "refs/gentle-ai"}).out.empty());
+}
+
+}  // namespace
+}  // namespace gentle::testing
