@@ -29,4 +29,9 @@ uint64_t GitSectionMinBytes(uint64_t fallback) {
   return installed_hooks.git_section_min_bytes().value_or(fallback);
 }
 
+int64_t ForgeRequestTimeoutMs(int64_t fallback) {
+  if (installed_hooks.forge_request_timeout_ms == nullptr) return fallback;
+  return installed_hooks.forge_request_timeout_ms().value_or(fallback);
+}
+
 }  // namespace gentle::store

@@ -30,6 +30,9 @@ struct TestHooks {
   // A lower size from which a modified file's section is written by the git CLI
   // (export/git_section.h), so tests reach that path with small files; nothing keeps the default.
   std::optional<uint64_t> (*git_section_min_bytes)() = nullptr;
+  // A shorter whole-request deadline for forge requests (watch/http_transport.h), in
+  // milliseconds, so a test of a forge that never answers ends in seconds; nothing keeps 60 s.
+  std::optional<int64_t> (*forge_request_timeout_ms)() = nullptr;
 };
 
 // Replaces the installed hooks (all null by default).
@@ -43,6 +46,9 @@ bool AdmitOversizeCandidates();
 
 // The installed hook's size for export/git_section.h, or `fallback` without one.
 uint64_t GitSectionMinBytes(uint64_t fallback);
+
+// The installed hook's forge request deadline in milliseconds, or `fallback` without one.
+int64_t ForgeRequestTimeoutMs(int64_t fallback);
 
 }  // namespace gentle::store
 

@@ -92,6 +92,13 @@ std::optional<uint64_t> EnvironmentGitSectionMinBytes() {
   return std::strtoull(bytes, nullptr, 10);
 }
 
+// GENTLE_FORGE_TIMEOUT_MS=N: every forge request gives up after N ms (watch/http_transport.h).
+std::optional<int64_t> EnvironmentForgeTimeoutMs() {
+  const char* ms = std::getenv("GENTLE_FORGE_TIMEOUT_MS");
+  if (ms == nullptr || *ms == '\0') return std::nullopt;
+  return std::strtoll(ms, nullptr, 10);
+}
+
 }  // namespace
 
 void InstallEnvironmentTestHooks() {
@@ -100,6 +107,7 @@ void InstallEnvironmentTestHooks() {
   hooks.fixed_time = EnvironmentFixedTime;
   hooks.admit_oversize = EnvironmentAdmitOversize;
   hooks.git_section_min_bytes = EnvironmentGitSectionMinBytes;
+  hooks.forge_request_timeout_ms = EnvironmentForgeTimeoutMs;
   store::InstallTestHooks(hooks);
 }
 
