@@ -636,6 +636,27 @@ TEST_CASE("watch gitea: a second repository on an undeclared host gets no token 
     CHECK(r["authorization"] == std::string("token ") + FakeForge::kToken);
 }
 
+TEST_CASE("watch gitea: the token git's credential helper holds for that exact host goes first") {
+  WatchRepo w(FakeForge::Kind::kGitea);
+  w.forge().SetWorld(WorldOf({PrWorld()}));
+  // The real `git credential-store` holds a token for this host and port, and one for another
+  // port of the same address; the host is not declared, $GITEA_TOKEN is set.
+  const std::string authority = "127.0.0.1:" + std::to_string(w.forge().port());
+  WriteFile(w.tmp() + "/credentials", "http://gentle:helper-token@" + authority +
+                                          "\nhttp://gentle:other-token@127.0.0.1:1\n");
+  const Env env = EnvOf(w, 0, {},
+                        {{"GIT_CONFIG_KEY_0", "credential.helper"},
+                         {"GIT_CONFIG_VALUE_0", "store --file=" + w.tmp() + "/credentials"}});
+  RunResult run = GentleAi({"review", "watch", "--once", "--pr", "gitea:acme/webapp#47"}, w.repo(),
+                           env, {}, 60000);
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.err.empty());
+  const std::vector<Json> requests = w.forge().Requests();
+  REQUIRE(requests.size() == 3);
+  for (const Json& r : requests) CHECK(r["authorization"] == "token helper-token");
+}
+
 TEST_CASE("watch gitea: plain http to a host that is not loopback is refused - nothing sent") {
   WatchRepo w(FakeForge::Kind::kGitea);
   Git(w.repo(), {"remote", "set-url", "origin", "http://192.0.2.7:3000/acme/webapp.git"});
