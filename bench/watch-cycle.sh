@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# watch-cycle.sh BUILD_DIR [PRS] [CYCLES] [RUNS]: the PR daemon's cost (docs/watch.md,
+# watch-cycle.sh BUILD_DIR [PRS] [CYCLES] [RUNS] [FORGE]: the PR daemon's cost (docs/watch.md,
 # docs/performance.md).
 #
-# Starts tests/tools/fake_forge.py as a Gitea forge on 127.0.0.1 (port chosen by the OS) holding
-# PRS open PRs (default 100) and lets `review watch --once --json` record them (the baseline
-# cycle). Then:
+# Starts tests/tools/fake_forge.py on 127.0.0.1 (port chosen by the OS) as FORGE (default gitea:
+# plain HTTP; github: HTTPS with a throw-away certificate for localhost made with openssl, reached
+# as an Enterprise host through GH_HOST, GH_ENTERPRISE_TOKEN and SSL_CERT_FILE) holding PRS open
+# PRs (default 100) and lets `review watch --once --json` record them (the baseline cycle). Then:
 #  1. RUNS (default 11) one-shot `--once` cycles over the unchanged PRs, each at a later time so
 #     every PR is due: the first one's requests, 304s and hints, and the median CPU time (user +
 #     system) of the whole process (start, git, libcurl load, the cycle);
@@ -17,10 +18,12 @@
 # CPU times include the git processes the watcher runs. Uses BUILD_DIR/gentle-ai-test (the fixed
 # clock is a test hook).
 set -euo pipefail
-build=$(cd "${1:?usage: watch-cycle.sh BUILD_DIR [PRS] [CYCLES] [RUNS]}" && pwd)
+build=$(cd "${1:?usage: watch-cycle.sh BUILD_DIR [PRS] [CYCLES] [RUNS] [FORGE]}" && pwd)
 prs=${2:-100}
 cycles=${3:-1000}
 runs=${4:-11}
+forge=${5:-gitea}
+[[ "$forge" == gitea || "$forge" == github ]] || { echo "FORGE is gitea or github" >&2; exit 2; }
 root=$(cd "$(dirname "$0")/.." && pwd)
 bin=$build/gentle-ai-test
 work=$(mktemp -d /tmp/gentle-ai-watch-bench-XXXXXX)
@@ -37,14 +40,27 @@ pulls = {f"acme/webapp#{i}": {"number": i, "state": "open", "draft": False, "mer
          for i in range(1, n + 1)}
 print(json.dumps({"pulls": pulls}))
 PY
-coproc FORGE { exec python3 "$root/tests/tools/fake_forge.py" --kind gitea --world "$work/world.json" --log "$work/requests.log"; }
+tls=()
+if [[ "$forge" == github ]]; then
+  openssl req -x509 -newkey rsa:2048 -nodes -keyout "$work/key.pem" -out "$work/cert.pem" -days 2 \
+    -subj /CN=localhost -addext subjectAltName=DNS:localhost 2>/dev/null
+  tls=(--cert "$work/cert.pem" --key "$work/key.pem")
+fi
+coproc FORGE { exec python3 "$root/tests/tools/fake_forge.py" --kind "$forge" --world "$work/world.json" --log "$work/requests.log" "${tls[@]}"; }
 pid=$FORGE_PID
 read -r port <&"${FORGE[0]}"
 
 git init -q "$work/repo"
-git -C "$work/repo" remote add origin "http://127.0.0.1:$port/acme/webapp.git"
+if [[ "$forge" == github ]]; then
+  git -C "$work/repo" remote add origin "https://github.com/acme/webapp.git"
+  export GH_HOST="localhost:$port" GH_ENTERPRISE_TOKEN=bench SSL_CERT_FILE="$work/cert.pem" \
+    GH_CONFIG_DIR="$work/gh-config"
+else
+  git -C "$work/repo" remote add origin "http://127.0.0.1:$port/acme/webapp.git"
+  git -C "$work/repo" config gentle-ai.giteaHost "127.0.0.1:$port"
+fi
 args=()
-for ((i = 1; i <= prs; i++)); do args+=(--pr "gitea:acme/webapp#$i"); done
+for ((i = 1; i <= prs; i++)); do args+=(--pr "$forge:acme/webapp#$i"); done
 
 at() { date -u -d "@$((1796000000 + $1))" +%Y-%m-%dT%H:%M:%SZ; }
 GENTLE_FIXED_TIME=$(at 0) "$bin" review watch --once --json --cwd "$work/repo" "${args[@]}" >/dev/null
@@ -90,7 +106,7 @@ def rss_kb():
             if line.startswith("VmRSS:"):
                 return int(line.split()[1])
 
-samples, per_cycle, polled, requests, errors = {}, [], 0, 0, 0
+samples, per_cycle, polled, requests, not_modified, errors = {}, [], 0, 0, 0, 0
 last = None
 for cycle in range(1, cycles + 1):
     line = proc.stdout.readline()
@@ -103,13 +119,14 @@ for cycle in range(1, cycles + 1):
     report = json.loads(line)
     polled += report["polled"]
     requests += report["requests"]
+    not_modified += report["not_modified"]
     errors += len(report["errors"])
     if cycle in (1, 10, 100, 120, cycles):
         samples[cycle] = rss_kb()
 proc.kill()
 proc.wait()
-print(f"daemon, {cycles} cycles in one process: {polled} PR polls, {requests} requests, "
-      f"{errors} errors; resident set " +
+print(f"daemon, {cycles} cycles in one process: {polled} PR polls, {requests} requests "
+      f"({not_modified} answered 304), {errors} errors; resident set " +
       ", ".join(f"cycle {c}: {kb} KB" for c, kb in sorted(samples.items())))
 print(f"daemon CPU per cycle: mean {statistics.mean(per_cycle):.1f} ms over {len(per_cycle)} "
       f"cycles (clock ticks of {1000 / tick:.0f} ms); cycles 2-120 (all PRs polled): mean "

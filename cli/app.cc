@@ -349,7 +349,7 @@ void DefineComment(CLI::App* review, Invocation* in) {
 void DefinePost(CLI::App* review, Invocation* in) {
   CLI::App* post = AddCommand(
       review, "post",
-      "Post a round's comment on the PR (GitHub through gh, Gitea through its API) and record "
+      "Post a round's comment on the PR (GitHub or Gitea, through their REST APIs) and record "
       "its id as posted in the seen ledger, in one crash-safe step",
       &in->common);
   AddRoundCommentOptions(post, &in->post_options.flags, &in->post_text, false);
@@ -694,11 +694,11 @@ void DefineHint(CLI::App* review, Invocation* in) {
 
 // review watch: the PR daemon (docs/watch.md).
 void DefineWatch(CLI::App* review, Invocation* in) {
-  CLI::App* watch = AddCommand(
-      review, "watch",
-      "The PR daemon: poll GitHub (through gh) and Gitea for PR changes and deliver one-line "
-      "hints (--once: one cycle)",
-      &in->common);
+  CLI::App* watch =
+      AddCommand(review, "watch",
+                 "The PR daemon: poll GitHub and Gitea for PR changes and deliver one-line "
+                 "hints (--once: one cycle)",
+                 &in->common);
   watch
       ->add_option("--repo", in->watch.repos,
                    "A repository whose worktrees' PRs to watch (repeatable; default: the current "

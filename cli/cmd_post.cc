@@ -20,14 +20,17 @@ namespace {
 using Json = nlohmann::ordered_json;
 constexpr std::string_view kPostSchema = "gentle-ai.review-post/v1";
 
-// Where the PR's forge answers: gh's host of the repository's GitHub origin (Enterprise) or gh's
-// default; the Gitea base URL of the repository's Gitea origin (docs/watch.md "Forge
+// Where the PR's forge answers: the Enterprise HOST[:PORT] of the repository's GitHub origin, or
+// "" for gh's host; the Gitea base URL of the repository's Gitea origin (docs/watch.md "Forge
 // resolution").
 Result<std::string> Endpoint(const store::git::Repository& repo, const loop::PrKey& key) {
   auto forge = repo.is_bare() ? Result<watch::RepoForge>(Status(Code::kUsage, "a bare repository"))
                               : watch::ResolveRepoForge(repo.worktree_root());
   if (key.forge == store::Forge::kGithub) {
     return forge.ok() && forge->kind == store::Forge::kGithub ? forge->host : std::string();
+  }
+  if (!forge.ok() && !repo.is_bare()) {  // why the origin gives no base URL (no origin, plain http)
+    return Status(Code::kUsage, "--pr " + loop::FormatPrKey(key) + ": " + forge.status().message());
   }
   if (!forge.ok() || forge->kind != store::Forge::kGitea) {
     return Status(Code::kUsage, "--pr " + loop::FormatPrKey(key) +
@@ -107,7 +110,9 @@ int RunPost(const CommonOptions& common, const PostOptions& o) {
   request.as = *as;
   request.text = rendered->text;
   request.nonce = *nonce;
-  auto outcome = watch::PostComment(repo->common_dir(), watch::DefaultPostLinks(), request);
+  auto outcome = watch::PostComment(
+      repo->common_dir(),
+      watch::DefaultPostLinks(repo->is_bare() ? std::string() : repo->worktree_root()), request);
   if (!outcome.ok()) {
     return ReportError(Status(outcome.status()).WithLineage(request.lineage), common.json);
   }

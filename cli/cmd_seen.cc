@@ -125,7 +125,9 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
   // the session's own comment is never reported as new. Nothing open: nothing is written. Before
   // the reader opens: its read-only view of the file would make the writer's read-only too.
   if (o.verb == SeenVerb::kNew) {
-    auto recovered = watch::RecoverPosts(repo->common_dir(), watch::DefaultPostLinks(), pr);
+    auto recovered = watch::RecoverPosts(
+        repo->common_dir(),
+        watch::DefaultPostLinks(repo->is_bare() ? std::string() : repo->worktree_root()), pr);
     if (!recovered.ok()) return ReportError(recovered.status(), common.json);
   }
   auto reader = loop::SeenLedgerReader::Open(repo->common_dir());

@@ -137,8 +137,8 @@ std::vector<watch::WatchError> RecoverUnansweredPosts(const std::vector<watch::R
   std::set<std::string> done;
   for (const watch::RepoWatch& repo : repos) {
     if (!done.insert(repo.common_dir).second) continue;
-    auto recovered =
-        watch::RecoverPosts(repo.common_dir, watch::DefaultPostLinks(), "", /*writer=*/true);
+    auto recovered = watch::RecoverPosts(repo.common_dir, watch::DefaultPostLinks(repo.root), "",
+                                         /*writer=*/true);
     if (!recovered.ok()) errors.push_back(watch::WatchError{repo.root, recovered.status()});
   }
   return errors;

@@ -6,10 +6,11 @@
 # Dependencies are what the binary really needs: dpkg-shlibdeps reads its NEEDED entries (glibc's
 # libc and libm only; libgit2, SQLite, libcrypto and zlib are linked from static archives, see
 # cmake/StaticDeps.cmake), and git, which `review push`/`fetch` and `--engine git` run. ssh-keygen
-# (openssh-client) is needed only to sign or check signed approvals, and gh only for `review watch`
-# on GitHub: suggested. libcurl4 is recommended: `review watch` on Gitea loads libcurl.so.4 when it
-# first polls (watch/curl_api.h; dlopen, so dpkg-shlibdeps cannot see it), and apt installs
-# Recommends by default, so a default install polls Gitea, while every other verb, and a system
+# (openssh-client) is needed only to sign or check signed approvals, and gh only for the GitHub
+# credential of `review watch`/`review post`: suggested. libcurl4 is recommended: both forges'
+# transport loads libcurl.so.4 when it first asks a forge (watch/curl_api.h; dlopen, so
+# dpkg-shlibdeps cannot see it), and apt installs Recommends by default, so a default install
+# reaches the forges, while every other verb, and a system
 # that leaves it out, works without it (docs/design.md, "Decisions"). libcurl4t64 is the same
 # soname under Debian 13's 64-bit time_t name. The package also holds the daemon's systemd user
 # unit (watch/CMakeLists.txt).

@@ -12,8 +12,8 @@ packages=(build-essential cmake ninja-build ccache pkg-config git libgit2-dev li
   hyperfine  # bench_compare_verdict_smoke runs bench/compare.sh's verdict section once
   libcmark-gfm-dev  # review show --html renders verdict bodies from Markdown (export/markdown_html.h)
   chromium  # tests/show_test.cc opens the HTML view in headless chromium
-  libcurl4-openssl-dev  # watch/: the Gitea transport of `review watch` (the only user of libcurl)
-  gh openssl)  # tests/watch_*_test.cc: the real gh against a local HTTPS fake (openssl makes its certificate)
+  libcurl4-openssl-dev  # watch/: the forge transport of `review watch` and `review post` (the only user of libcurl)
+  gh openssl)  # tests/watch_*_test.cc: the real gh's credential, a local HTTPS fake (openssl makes its certificate)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

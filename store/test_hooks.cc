@@ -35,4 +35,9 @@ std::chrono::milliseconds ChildDeadline(std::chrono::milliseconds fallback) {
   return ms ? std::chrono::milliseconds(*ms) : fallback;
 }
 
+int64_t ForgeRequestTimeoutMs(int64_t fallback) {
+  if (installed_hooks.forge_request_timeout_ms == nullptr) return fallback;
+  return installed_hooks.forge_request_timeout_ms().value_or(fallback);
+}
+
 }  // namespace gentle::store

@@ -34,6 +34,9 @@ struct TestHooks {
   // A deadline in milliseconds for every child process (store/program_run.h) instead of its own,
   // so tests see a hung child killed without waiting minutes; nothing keeps the defaults.
   std::optional<uint64_t> (*child_deadline_ms)() = nullptr;
+  // A shorter whole-request deadline for forge requests (watch/http_transport.h), in
+  // milliseconds, so a test of a forge that never answers ends in seconds; nothing keeps 60 s.
+  std::optional<int64_t> (*forge_request_timeout_ms)() = nullptr;
 };
 
 // Replaces the installed hooks (all null by default).
@@ -50,6 +53,8 @@ uint64_t GitSectionMinBytes(uint64_t fallback);
 
 // The installed hook's child deadline, or `fallback` without one.
 std::chrono::milliseconds ChildDeadline(std::chrono::milliseconds fallback);
+// The installed hook's forge request deadline in milliseconds, or `fallback` without one.
+int64_t ForgeRequestTimeoutMs(int64_t fallback);
 
 }  // namespace gentle::store
 

@@ -7,6 +7,8 @@
 // without a second comment, and a comment by anyone but the authenticated user is never taken.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,6 +16,7 @@
 
 #include "tests/support/fake_forge.h"
 #include "tests/support/files.h"
+#include "tests/support/gentle_ai.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
 #include "tests/support/sanitizer_sample.h"
@@ -395,6 +398,91 @@ TEST_CASE("review post: a forge that cannot be reached leaves the post pending -
   ExpectNoToken(down);
   p.forge().Start();
   ExpectOneReviewRecorded(p);
+}
+
+TEST_CASE("review post github: a redirect is not followed - the other host gets no token") {
+  PostRepo p(FakeForge::Kind::kGithub);
+  // The other host: a second fake on another loopback port, trusted through the same
+  // certificate, recording every request and its Authorization.
+  TempDir other;
+  std::filesystem::copy_file(p.forge().dir() + "/cert.pem", other.path() + "/cert.pem");
+  std::filesystem::copy_file(p.forge().dir() + "/key.pem", other.path() + "/key.pem");
+  FakeForge elsewhere(FakeForge::Kind::kGithub, other.path());
+  elsewhere.SetWorld(p.World());
+  Json world = p.World();
+  world["redirect"] = {{"status", 302},
+                       {"location", "https://localhost:" + std::to_string(elsewhere.port()) +
+                                        "/api/v3/repos/acme/webapp/pulls/47/reviews"}};
+  p.SetWorld(world);
+  RunResult run = p.Post();
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 12);
+  const Json error = run.Json()["error"];
+  CHECK(error["code"] == "busy");
+  CHECK(error["message"] ==
+        "the forge redirected repos/acme/webapp/pulls/47/reviews (HTTP 302): redirects are not "
+        "followed, a token never leaves its host");
+  CHECK(error["details"]["pending"] == "true");
+  CHECK(elsewhere.Requests().empty());
+  REQUIRE(p.Posts().size() == 1);
+  CHECK(p.Posts()[0]["status"] == 302);
+  CHECK(p.Seen().empty());
+}
+
+TEST_CASE(
+    "review post github: a host that accepts and never answers ends the post at its deadline") {
+  PostRepo p(FakeForge::Kind::kGithub);
+  SilentHost silent;
+  Env env = p.forge().ClientEnv();
+  env["GH_HOST"] = "localhost:" + std::to_string(silent.port());
+  env["GENTLE_FORGE_TIMEOUT_MS"] = "1000";  // the test build's shorter request deadline
+  env["GENTLE_LOCK_TIMEOUT_MS"] = "2000";
+  const auto start = std::chrono::steady_clock::now();
+  RunResult run = GentleAi(p.repo().ReviewArgs({"post", "--lineage", p.lineage(), "--pr", p.pr()}),
+                           p.repo().root(), env, {}, 30000);
+  const auto took = std::chrono::steady_clock::now() - start;
+  INFO(run.out << run.err);
+  CHECK_FALSE(run.timed_out);
+  CHECK(run.exit_code == 12);
+  const Json error = run.Json()["error"];
+  CHECK(error["code"] == "busy");
+  CHECK(error["message"] == "forge unreachable: Timeout was reached");
+  CHECK(error["details"]["pending"] == "true");
+  CHECK(took < std::chrono::seconds(15));
+}
+
+TEST_CASE("review post gitea: an undeclared host gets no token - its 401 says how to declare it") {
+  PostRepo p(FakeForge::Kind::kGitea);
+  Json world = p.World();
+  world["fail_post"] = {{"status", 401}, {"body", R"({"message":"token is required"})"}};
+  p.SetWorld(world);
+  // The fake's host not declared Gitea (no gentle-ai.giteaHost), $GITEA_TOKEN still set.
+  RunResult run = p.Post({}, {{"GIT_CONFIG_COUNT", "0"}});
+  INFO(run.out << run.err);
+  CHECK(run.exit_code == 6);
+  const std::string authority = "127.0.0.1:" + std::to_string(p.forge().port());
+  const Json error = run.Json()["error"];
+  CHECK(error["code"] == "forbidden");
+  CHECK(error["message"] ==
+        authority +
+            " answered 401 to a request sent without a token: it is not declared a Gitea host, so "
+            "$GITEA_TOKEN is not sent to it; declare it (.claude/tracker.json \"remoteHost\": "
+            "\"gitea\", or git config gentle-ai.giteaHost " +
+            authority + ") or give git's credential helper its token; nothing was recorded");
+  CHECK(error["details"]["http_status"] == "401");
+  REQUIRE(p.Posts().size() == 1);
+  CHECK(p.Posts()[0]["authorization"].is_null());
+  CHECK(p.Seen().empty());
+  // Declared, the token goes: the post is new (nothing was left pending).
+  world.erase("fail_post");
+  p.SetWorld(world);
+  p.forge().ClearRequests();
+  RunResult declared = p.Post();
+  INFO(declared.out << declared.err);
+  REQUIRE(declared.exit_code == 0);
+  CHECK(declared.Json()["created"] == true);
+  CHECK(declared.Json()["recovered"] == Json::array());
+  ExpectPosted(p, "/api/v1/repos/acme/webapp/pulls/47/reviews", "REQUEST_CHANGES");
 }
 
 TEST_CASE("review post: flags are checked before anything is read or sent") {

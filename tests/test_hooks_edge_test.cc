@@ -96,9 +96,10 @@ TEST_CASE("the installed gentle-ai ignores GENTLE_FAULT_POINT and GENTLE_FIXED_T
 
   // The binary holds none of the hook variables' names at all.
   const std::string image = ReadFile(installed);
-  for (const char* name : {"GENTLE_FAULT_POINT", "GENTLE_FAULT_TRACE", "GENTLE_FAULT_THROW",
-                           "GENTLE_FAULT_PAUSE", "GENTLE_FIXED_TIME", "GENTLE_ADMIT_OVERSIZE",
-                           "GENTLE_GIT_SECTION_MIN_BYTES", "GENTLE_CHILD_DEADLINE_MS"}) {
+  for (const char* name :
+       {"GENTLE_FAULT_POINT", "GENTLE_FAULT_TRACE", "GENTLE_FAULT_THROW", "GENTLE_FAULT_PAUSE",
+        "GENTLE_FIXED_TIME", "GENTLE_ADMIT_OVERSIZE", "GENTLE_GIT_SECTION_MIN_BYTES",
+        "GENTLE_CHILD_DEADLINE_MS", "GENTLE_FORGE_TIMEOUT_MS"}) {
     INFO(name);
     CHECK(image.find(name) == std::string::npos);
   }

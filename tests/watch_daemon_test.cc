@@ -1,9 +1,11 @@
 // `review watch` end to end (docs/watch.md): the built gentle-ai-test against forge fakes started
-// on 127.0.0.1 (tests/support/fake_forge.h): GitHub's REST shapes over HTTPS through the real
-// `gh`, Gitea's over HTTP through libcurl. Each scenario asserts the exact hint lines printed,
-// the exit code, and the requests the forge saw. Time is the test build's fixed clock
-// (GENTLE_FIXED_TIME), moved forward between runs: nothing sleeps.
+// on 127.0.0.1 (tests/support/fake_forge.h): GitHub's REST shapes over HTTPS, Gitea's over HTTP,
+// both through the libcurl transport (the real `gh` only for `gh auth token`). Each scenario
+// asserts the exact hint lines printed, the exit code, and the requests the forge saw. Time is the
+// test build's fixed clock (GENTLE_FIXED_TIME), moved forward between runs: nothing sleeps.
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -494,7 +496,7 @@ TEST_CASE("watch gitea: a libcurl that cannot be loaded is one not_found line - 
   WriteFile(libs + "/libcurl.so.4", "");
   const Env broken = {{"LD_LIBRARY_PATH", libs}};
   const std::string message =
-      "the Gitea transport cannot load libcurl.so.4 (Debian package "
+      "the forge transport cannot load libcurl.so.4 (Debian package "
       "libcurl4): " +
       libs + "/libcurl.so.4: file too short";
   RunResult text = w.Watch(0, prs, broken);
@@ -529,6 +531,143 @@ TEST_CASE("watch gitea: a libcurl that cannot be loaded is one not_found line - 
                                  "/api/v1/repos/acme/webapp/pulls/48 200",
                                  "/api/v1/repos/acme/webapp/issues/48/comments?limit=50&page=1 200",
                                  "/api/v1/repos/acme/webapp/pulls/48/reviews?limit=50&page=1 200"});
+}
+
+// The transport's rules (docs/watch.md "Transports", "Tokens").
+
+// The environment of `w`'s fake without the keys of `drop`, at `seconds`, plus `extra`.
+Env EnvOf(WatchRepo& w, int seconds, const std::vector<std::string>& drop, const Env& extra = {}) {
+  Env env = w.forge().ClientEnv();
+  for (const std::string& key : drop) env.erase(key);
+  env["GENTLE_FIXED_TIME"] = At(seconds);
+  for (const auto& [k, v] : extra) env[k] = v;
+  return env;
+}
+
+TEST_CASE("watch github: a redirect to another host is not followed - no token arrives there") {
+  WatchRepo w(FakeForge::Kind::kGithub);
+  // The other host: a second fake on another loopback port, trusted through the same
+  // certificate, recording every request and its Authorization.
+  const std::string other = w.tmp() + "/other";
+  std::filesystem::create_directories(other);
+  std::filesystem::copy_file(w.tmp() + "/forge/cert.pem", other + "/cert.pem");
+  std::filesystem::copy_file(w.tmp() + "/forge/key.pem", other + "/key.pem");
+  FakeForge elsewhere(FakeForge::Kind::kGithub, other);
+  elsewhere.SetWorld(WorldOf({PrWorld()}));
+  w.forge().SetWorld({{"redirect",
+                       {{"status", 302},
+                        {"location", "https://localhost:" + std::to_string(elsewhere.port()) +
+                                         "/api/v3/repos/acme/webapp/pulls/47"}}}});
+  RunResult run = w.Watch(0);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.empty());
+  CHECK(run.err == "gentle-ai: watch: " + kPr +
+                       ": busy: the forge redirected repos/acme/webapp/pulls/47 (HTTP 302): "
+                       "redirects are not followed, a token never leaves its host\n");
+  CHECK(elsewhere.Requests().empty());
+  CHECK(w.Paths() == std::vector<std::string>{kPulls + " 302"});
+}
+
+TEST_CASE("watch github: a host that accepts and never answers ends the cycle at its deadline") {
+  WatchRepo w(FakeForge::Kind::kGithub);
+  SilentHost silent;
+  // The test build shortens the 60 s request deadline to 1 s (store/test_hooks.h).
+  const Env env = EnvOf(w, 0, {},
+                        {{"GH_HOST", "localhost:" + std::to_string(silent.port())},
+                         {"GENTLE_FORGE_TIMEOUT_MS", "1000"}});
+  const auto start = std::chrono::steady_clock::now();
+  RunResult run = GentleAi({"review", "watch", "--once", "--pr", kPr}, w.repo(), env, {}, 30000);
+  const auto took = std::chrono::steady_clock::now() - start;
+  CHECK_FALSE(run.timed_out);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.empty());
+  CHECK(run.err == "gentle-ai: watch: " + kPr + ": busy: forge unreachable: Timeout was reached\n");
+  CHECK(took < std::chrono::seconds(15));
+}
+
+TEST_CASE("watch github: an Enterprise origin's port is kept - the token gh holds for it") {
+  WatchRepo w(FakeForge::Kind::kGithub);
+  Git(w.repo(), {"remote", "set-url", "origin", w.forge().OriginUrl("acme", "webapp")});
+  WriteFile(w.repo() + "/.claude/tracker.json", R"({"remoteHost":"github"})");
+  // No token in the environment, no GH_HOST: the host and port come from the origin, the token
+  // from `gh auth token --hostname localhost:PORT` (gh's own configuration).
+  const std::string host = "localhost:" + std::to_string(w.forge().port());
+  WriteFile(w.forge().dir() + "/gh-config/hosts.yml",
+            host + ":\n    oauth_token: gh-held-token\n    user: octo\n    git_protocol: https\n");
+  w.forge().SetWorld(WorldOf({PrWorld()}));
+  const Env env = EnvOf(w, 0, {"GH_HOST", "GH_ENTERPRISE_TOKEN"});
+  RunResult run = GentleAi({"review", "watch", "--once", "--pr", kPr}, w.repo(), env, {}, 60000);
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.err.empty());
+  const std::vector<Json> requests = w.forge().Requests();
+  REQUIRE(requests.size() == 4);
+  for (const Json& r : requests) CHECK(r["authorization"] == "token gh-held-token");
+  CHECK(w.Paths() == Changed());
+}
+
+TEST_CASE("watch gitea: a second repository on an undeclared host gets no token - 401 says how") {
+  WatchRepo w(FakeForge::Kind::kGitea);
+  w.forge().SetWorld(WorldOf({PrWorld()}));
+  // The second repository's origin is another host, not declared Gitea; it wants a token.
+  FakeForge stranger(FakeForge::Kind::kGitea, w.tmp() + "/stranger");
+  stranger.SetWorld({{"fail", {{"status", 401}, {"body", R"({"message":"token is required"})"}}}});
+  const std::string tool = InitRepo(w.tmp(), "tool");
+  Git(tool, {"remote", "add", "origin", stranger.OriginUrl("acme", "tool")});
+  const std::string authority = "127.0.0.1:" + std::to_string(stranger.port());
+  RunResult run = w.Watch(0, {"--repo", w.repo(), "--repo", tool, "--pr", "gitea:acme/webapp#47",
+                              "--pr", "gitea:acme/tool#5"});
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.empty());
+  CHECK(run.err == "gentle-ai: watch: gitea:acme/tool#5: forbidden: " + authority +
+                       " answered 401 to a request sent without a token: it is not declared a "
+                       "Gitea host, so $GITEA_TOKEN is not sent to it; declare it "
+                       "(.claude/tracker.json \"remoteHost\": \"gitea\", or git config "
+                       "gentle-ai.giteaHost " +
+                       authority + ") or give git's credential helper its token\n");
+  const std::vector<Json> asked = stranger.Requests();
+  REQUIRE(asked.size() == 1);
+  CHECK(asked[0]["path"] == "/api/v1/repos/acme/tool/pulls/5");
+  CHECK(asked[0]["authorization"].is_null());
+  // The declared host got its token.
+  const std::vector<Json> declared = w.forge().Requests();
+  REQUIRE(declared.size() == 3);
+  for (const Json& r : declared)
+    CHECK(r["authorization"] == std::string("token ") + FakeForge::kToken);
+}
+
+TEST_CASE("watch gitea: the token git's credential helper holds for that exact host goes first") {
+  WatchRepo w(FakeForge::Kind::kGitea);
+  w.forge().SetWorld(WorldOf({PrWorld()}));
+  // The real `git credential-store` holds a token for this host and port, and one for another
+  // port of the same address; the host is not declared, $GITEA_TOKEN is set.
+  const std::string authority = "127.0.0.1:" + std::to_string(w.forge().port());
+  WriteFile(w.tmp() + "/credentials", "http://gentle:helper-token@" + authority +
+                                          "\nhttp://gentle:other-token@127.0.0.1:1\n");
+  const Env env = EnvOf(w, 0, {},
+                        {{"GIT_CONFIG_KEY_0", "credential.helper"},
+                         {"GIT_CONFIG_VALUE_0", "store --file=" + w.tmp() + "/credentials"}});
+  RunResult run = GentleAi({"review", "watch", "--once", "--pr", "gitea:acme/webapp#47"}, w.repo(),
+                           env, {}, 60000);
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.err.empty());
+  const std::vector<Json> requests = w.forge().Requests();
+  REQUIRE(requests.size() == 3);
+  for (const Json& r : requests) CHECK(r["authorization"] == "token helper-token");
+}
+
+TEST_CASE("watch gitea: plain http to a host that is not loopback is refused - nothing sent") {
+  WatchRepo w(FakeForge::Kind::kGitea);
+  Git(w.repo(), {"remote", "set-url", "origin", "http://192.0.2.7:3000/acme/webapp.git"});
+  RunResult run = GentleAi({"review", "watch", "--once", "--pr", "gitea:acme/webapp#47"}, w.repo(),
+                           EnvOf(w, 0, {}), {}, 30000);
+  CHECK_FALSE(run.timed_out);
+  CHECK(run.exit_code == 2);
+  CHECK(run.out.empty());
+  CHECK(run.err == "gentle-ai: usage: " + w.repo() +
+                       ": origin http://192.0.2.7:3000: plain http goes only to a loopback host "
+                       "(localhost, 127.0.0.0/8, ::1); use an https origin\n");
 }
 
 }  // namespace

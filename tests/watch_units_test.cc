@@ -11,6 +11,7 @@
 #include "watch/forge_client.h"
 #include "watch/hint_sink.h"
 #include "watch/http_response.h"
+#include "watch/http_transport.h"
 #include "watch/listed_id_kind.h"
 #include "watch/post_as.h"
 #include "watch/pr_meta.h"
@@ -57,24 +58,68 @@ TEST_CASE("watch units: the name tables of post-as - listed id kinds - hint sink
   }
 }
 
-TEST_CASE("watch units: gh -i transcripts (status - headers - body - LF or CRLF)") {
-  auto ok = watch::ParseHttpTranscript(
-      "HTTP/1.1 304 Not Modified\nContent-Length: 0\r\nEtag: \"abc\"\r\nX-Empty:\r\n\r\n");
-  REQUIRE(ok.ok());
-  CHECK(ok->status == 304);
-  CHECK(ok->Header("ETag") == std::optional<std::string>("\"abc\""));
-  CHECK(ok->Header("x-empty") == std::optional<std::string>(""));
-  CHECK(ok->body.empty());
-  auto body = watch::ParseHttpTranscript("HTTP/2.0 200 OK\r\nA: b\r\n\r\n{\"x\":1}\n");
-  REQUIRE(body.ok());
-  CHECK(body->body == "{\"x\":1}\n");
-  for (const char* bad : {"", "HTTP/1.1 200 OK\nA: b\n", "HTTP/1.1 2x0 OK\n\n", "gh: HTTP 304\n\n",
-                          "HTTP/1.1 2000 OK\n\n"}) {
-    INFO(bad);
-    CHECK(watch::ParseHttpTranscript(bad).status().code() == Code::kCorrupted);
-  }
+TEST_CASE("watch units: answer headers - names without case - sendable ETags") {
+  watch::HttpResponse answer;
+  watch::AddHeaderLine("Etag: \"abc\"", &answer);
+  watch::AddHeaderLine("X-Empty:", &answer);
+  watch::AddHeaderLine("no colon here", &answer);
+  watch::AddHeaderLine(": no name", &answer);
+  CHECK(answer.headers.size() == 2);
+  CHECK(answer.Header("ETag") == std::optional<std::string>("\"abc\""));
+  CHECK(answer.Header("x-empty") == std::optional<std::string>(""));
+  CHECK_FALSE(answer.Header("Location").has_value());
   CHECK(!watch::IsSendableEtag("\"a\"\r\nX-Evil: 1"));
   CHECK(watch::IsSendableEtag("W/\"a\""));
+}
+
+TEST_CASE("watch units: the transport's API roots - https - plain http only to loopback") {
+  for (const char* host : {"localhost", "LocalHost", "127.0.0.1", "127.255.0.9", "::1", "[::1]"}) {
+    INFO(host);
+    CHECK(watch::IsLoopbackHost(host));
+  }
+  for (const char* host : {"", "128.0.0.1", "10.0.0.1", "localhost.example", "::2", "[::ffff:1]",
+                           "0.0.0.0", "example.org"}) {
+    INFO(host);
+    CHECK_FALSE(watch::IsLoopbackHost(host));
+  }
+  const std::vector<std::pair<std::string, std::string>> accepted = {
+      {"https://api.github.com", "api.github.com"},
+      {"https://ghe.corp.example:8443/api/v3", "ghe.corp.example:8443"},
+      {"http://127.0.0.1:3000/api/v1", "127.0.0.1:3000"},
+      {"http://[::1]:3000/api/v1", "[::1]:3000"},
+      {"http://localhost/api/v1", "localhost"}};
+  for (const auto& [base, authority] : accepted) {
+    INFO(base);
+    auto checked = watch::CheckApiBase(base);
+    REQUIRE(checked.ok());
+    CHECK(*checked == authority);
+  }
+  for (const char* base :
+       {"http://git.example.org/api/v1", "http://10.0.0.1:3000/api/v1", "ftp://127.0.0.1/x",
+        "https://", "https://host:/x", "https://host:123456/x", "https://ho st/x",
+        "https://host\r\nX: y/x", "git.example.org/api/v1", "https://user@host/x"}) {
+    INFO(base);
+    CHECK(watch::CheckApiBase(base).status().code() == Code::kUsage);
+  }
+  CHECK(watch::CheckApiBase("http://git.example.org/api/v1").status().message() ==
+        "forge API http://git.example.org/api/v1: plain http goes only to a loopback host "
+        "(localhost, 127.0.0.0/8, ::1); use https");
+  // The API roots of the forges' endpoints.
+  watch::ForgeEndpoint ghe{store::Forge::kGithub, "ghe.corp.example:8443", false, ""};
+  CHECK(watch::ApiBase(ghe) == "https://ghe.corp.example:8443/api/v3");
+  watch::ForgeEndpoint gitea{store::Forge::kGitea, "http://127.0.0.1:3000", false, ""};
+  CHECK(watch::ApiBase(gitea) == "http://127.0.0.1:3000/api/v1");
+}
+
+TEST_CASE("watch units: hosts declared Gitea - with or without a port - no case") {
+  const std::vector<std::string> declared = {"git.corp.example", "Tea.Example:3000"};
+  CHECK(watch::IsDeclaredGitea(declared, "https://git.corp.example"));
+  CHECK(watch::IsDeclaredGitea(declared, "https://GIT.corp.example:8443"));
+  CHECK(watch::IsDeclaredGitea(declared, "https://tea.example:3000"));
+  CHECK_FALSE(watch::IsDeclaredGitea(declared, "https://tea.example"));
+  CHECK_FALSE(watch::IsDeclaredGitea(declared, "https://tea.example:3001"));
+  CHECK_FALSE(watch::IsDeclaredGitea(declared, "https://git.corp.example.evil"));
+  CHECK_FALSE(watch::IsDeclaredGitea({}, "https://git.corp.example"));
 }
 
 const char* kPull = R"({"number":7,"state":"closed","merged":true,"draft":false,"mergeable":null,
@@ -144,6 +189,12 @@ TEST_CASE("watch units: forge resolution from the origin URL and tracker.json's 
        "r"},
       {"https://ghe.corp.example/o/r.git", "github", store::Forge::kGithub, "ghe.corp.example", "",
        "o", "r"},
+      {"https://ghe.corp.example:8443/o/r.git", "github", store::Forge::kGithub,
+       "ghe.corp.example:8443", "", "o", "r"},
+      {"git@ghe.corp.example:o/r.git", "github", store::Forge::kGithub, "ghe.corp.example", "", "o",
+       "r"},
+      {"http://localhost:3000/o/r.git", "", store::Forge::kGitea, "", "http://localhost:3000", "o",
+       "r"},
       {"https://github.com/o/r.git", "gitea", store::Forge::kGitea, "", "https://github.com", "o",
        "r"},
   };
@@ -158,7 +209,8 @@ TEST_CASE("watch units: forge resolution from the origin URL and tracker.json's 
     CHECK(forge->repo == c.repo);
   }
   for (const char* bad : {"/srv/git/r.git", "file:///srv/o/r.git", "https://github.com/r",
-                          "https://github.com/o/r%20x.git"}) {
+                          "https://github.com/o/r%20x.git", "http://git.naps.pt/team/tool.git",
+                          "http://10.1.2.3:3000/o/r.git"}) {
     INFO(bad);
     CHECK(watch::ForgeFromRemote(bad, "").status().code() == Code::kUsage);
   }

@@ -29,7 +29,7 @@ Result<const CurlApi*> Load() {
   void* handle = dlopen(kLibrary, RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
     const char* why = dlerror();
-    return Status(Code::kNotFound, std::string("the Gitea transport cannot load ") + kLibrary +
+    return Status(Code::kNotFound, std::string("the forge transport cannot load ") + kLibrary +
                                        " (Debian package libcurl4): " +
                                        OneLine(why == nullptr ? "unknown reason" : why));
   }
@@ -46,7 +46,7 @@ Result<const CurlApi*> Load() {
   Resolve(handle, "curl_slist_free_all", &api.slist_free_all, &missing);
   if (!missing.empty()) {
     dlclose(handle);
-    return Status(Code::kNotFound, std::string("the Gitea transport cannot use ") + kLibrary +
+    return Status(Code::kNotFound, std::string("the forge transport cannot use ") + kLibrary +
                                        ": it has no " + missing);
   }
   if (api.global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
@@ -65,13 +65,4 @@ Result<const CurlApi*> LoadCurl() {
   GENTLE_ASSIGN_OR_RETURN(loaded, Load());
   return loaded;
 }
-
-void SetRequestLimits(const CurlApi& api, CURL* curl) {
-  api.easy_setopt(curl, CURLOPT_PROTOCOLS_STR, "http,https");
-  api.easy_setopt(curl, CURLOPT_FOLLOWLOCATION, 0L);
-  api.easy_setopt(curl, CURLOPT_NOSIGNAL, 1L);
-  api.easy_setopt(curl, CURLOPT_CONNECTTIMEOUT, 10L);
-  api.easy_setopt(curl, CURLOPT_TIMEOUT, 60L);
-}
-
 }  // namespace gentle::watch

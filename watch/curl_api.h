@@ -1,5 +1,5 @@
-// CurlApi: the libcurl functions the Gitea transport calls (watch/gitea_client.cc), resolved from
-// libcurl.so.4 the first time a Gitea forge is polled, never at the program's start: every other
+// CurlApi: the libcurl functions the forge transport calls (watch/http_transport.cc), resolved
+// from libcurl.so.4 the first time a forge is asked, never at the program's start: every other
 // command of the binary keeps starting with glibc alone (docs/design.md, "Decisions"; the .deb
 // recommends libcurl4). Compiled against the libcurl headers CMake's find_package(CURL) finds, so
 // the signatures are libcurl's own; watch/ is the only module that includes them (the link check in
@@ -31,11 +31,6 @@ struct CurlApi {
 };
 
 Result<const CurlApi*> LoadCurl();
-
-// The options every forge request of the binary sets, in one place: http and https only, no
-// redirect followed (a token is never sent to another host), no signals, a 10 s connect and a
-// 60 s whole-request timeout.
-void SetRequestLimits(const CurlApi& api, CURL* curl);
 
 }  // namespace gentle::watch
 

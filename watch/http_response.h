@@ -1,10 +1,9 @@
-// HttpResponse: what one forge request answered (status, headers, body), as both transports give
-// it back (watch/forge_client.h). ParseHttpTranscript reads the text `gh api -i` prints: the
-// status line, the headers, a blank line, then the body (LF or CRLF line ends).
+// HttpResponse: what one forge request answered (status, headers, body), as the transport gives
+// it back (watch/http_transport.h).
 //
 // Bounds: at most kMaxHeaderLines headers of at most kMaxHeaderBytes each; the transport caps the
 // body at kMaxResponseBytes (a longer answer is refused, never truncated into JSON). Header names
-// compare case-insensitively. Anything else is `corrupted` naming the rule. Pure, no I/O.
+// compare case-insensitively. Pure, no I/O.
 #ifndef GENTLE_WATCH_HTTP_RESPONSE_H_
 #define GENTLE_WATCH_HTTP_RESPONSE_H_
 
@@ -31,8 +30,6 @@ struct HttpResponse {
   // The first header named `name` (any case), or nothing.
   std::optional<std::string> Header(std::string_view name) const;
 };
-
-Result<HttpResponse> ParseHttpTranscript(std::string_view text);
 
 // Adds one "Name: value" line (no line end) to `out`; a line without a colon is ignored.
 void AddHeaderLine(std::string_view line, HttpResponse* out);

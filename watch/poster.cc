@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -14,14 +15,14 @@
 #include "store/strict_json.h"
 #include "store/verdict_name.h"
 #include "watch/post_intents.h"
+#include "watch/routing.h"
 
 namespace gentle::watch {
 namespace {
 
 using Json = nlohmann::json;
 
-// Page sizes of the recovery listings: gh keeps at most 1 MiB of an answer (store/program_run.h),
-// so GitHub pages of bodies are small.
+// Page sizes of the recovery listings (GitHub's pages of bodies are kept small).
 constexpr int kGithubPage = 20;
 constexpr int kGiteaPage = 50;
 
@@ -36,7 +37,7 @@ std::string PrPath(const loop::PrKey& key, PostAs as) {
 }
 
 // The forge's own message of an error answer: printable ASCII, at most 200 bytes, without any
-// token the environment gives gh or the Gitea transport (were the forge to echo one).
+// token the environment gives the transports (were the forge to echo one).
 std::string ForgeMessage(const HttpResponse& answer) {
   Json doc;
   store::StrictJsonRefusal why;
@@ -133,6 +134,13 @@ class Session {
     if (intent.as == PostAs::kReview) document["event"] = intent.event;
     std::unique_ptr<ForgePoster> poster = links_.poster(KindOf(key), intent.endpoint);
     auto answer = poster->Post(PrPath(key, intent.as), document.dump());
+    if (!answer.ok() && answer.status().code() == Code::kForbidden) {
+      // An undeclared host's 401 to a request without a token: nothing was posted.
+      GENTLE_RETURN_IF_ERROR(intents_.Remove(intent.seq));
+      return Status(Code::kForbidden, answer.status().message() + "; nothing was recorded")
+          .WithDetail("pr", intent.pr)
+          .WithDetail("http_status", "401");
+    }
     if (!answer.ok()) {
       return Status(answer.status()).WithDetail("pr", intent.pr).WithDetail("pending", "true");
     }
@@ -270,19 +278,30 @@ std::string ReviewEvent(store::Forge kind, const std::string& verdict) {
   return "COMMENT";
 }
 
-PostLinks DefaultPostLinks() {
-  auto token = [] {
-    const char* value = std::getenv("GITEA_TOKEN");
-    return std::string(value == nullptr ? "" : value);
+PostLinks DefaultPostLinks(const std::string& worktree_root) {
+  // The declarations are read when a Gitea link is first made (most runs make none); a
+  // configuration that cannot be read declares nothing, so no $GITEA_TOKEN goes out.
+  auto declared = std::make_shared<std::optional<std::vector<std::string>>>();
+  auto where = [declared, worktree_root](store::Forge kind, const std::string& endpoint) {
+    ForgeEndpoint out;
+    out.kind = kind;
+    out.endpoint = endpoint;
+    out.config_dir = worktree_root;
+    if (kind == store::Forge::kGitea) {
+      if (!*declared) {
+        auto hosts = DeclaredGiteaHosts(worktree_root);
+        *declared = hosts.ok() ? std::move(hosts).value() : std::vector<std::string>();
+      }
+      out.gitea_declared = IsDeclaredGitea(**declared, endpoint);
+    }
+    return out;
   };
   PostLinks links;
-  links.reader = [token](store::Forge kind, const std::string& endpoint) {
-    return kind == store::Forge::kGithub ? MakeGhClient(endpoint)
-                                         : MakeGiteaClient(endpoint, token());
+  links.reader = [where](store::Forge kind, const std::string& endpoint) {
+    return MakeForgeClient(where(kind, endpoint));
   };
-  links.poster = [token](store::Forge kind, const std::string& endpoint) {
-    return kind == store::Forge::kGithub ? MakeGhPoster(endpoint)
-                                         : MakeGiteaPoster(endpoint, token());
+  links.poster = [where](store::Forge kind, const std::string& endpoint) {
+    return MakeForgePoster(where(kind, endpoint));
   };
   return links;
 }

@@ -15,9 +15,10 @@
 // The forge's refusal (401, 403, 404, 422, another 4xx, a rate limit) removes the intent: nothing
 // is recorded, and the answer is a code (401/403 `forbidden`, 404 `not_found`, 422 and other 4xx
 // `wrong_state`, 403 with X-RateLimit-Remaining 0 or 429 `busy`; details.http_status, and the
-// forge's own message, printable ASCII, at most 200 bytes, with the token cut out). A forge that
-// cannot be reached, a 5xx or an answer without an id leave the intent open (`busy`, or
-// `corrupted` for a malformed answer): whether the forge took it is unknown until recovered.
+// forge's own message, printable ASCII, at most 200 bytes, with the token cut out; an undeclared
+// Gitea host's 401 names how to declare it). A forge that cannot be reached or redirects, a 5xx
+// or an answer without an id leave the intent open (`busy`, or `corrupted` for a malformed
+// answer): whether the forge took it is unknown until recovered.
 //
 // Recovery of an open intent: the authenticated user's login (GitHub `user`, Gitea `user`), then
 // the PR's reviews (posted as a review) or issue comments (as a comment), every page, bodies
@@ -45,13 +46,16 @@ namespace gentle::watch {
 
 inline constexpr int kMaxRecoveryPages = 100;
 
-// The transports of one forge endpoint (the gh host or the Gitea base URL).
+// The transports of one forge endpoint (a GitHub Enterprise HOST[:PORT], "" for gh's host, or the
+// Gitea base URL).
 struct PostLinks {
   std::function<std::unique_ptr<ForgeClient>(store::Forge, const std::string& endpoint)> reader;
   std::function<std::unique_ptr<ForgePoster>(store::Forge, const std::string& endpoint)> poster;
 };
-// gh for GitHub; libcurl with $GITEA_TOKEN for Gitea (the token is cut out of any forge message).
-PostLinks DefaultPostLinks();
+// The transports of watch/forge_client.h and watch/post_transport.h, with the hosts declared Gitea
+// in the repository at `worktree_root` (watch/routing.h; empty: none but the git configuration's
+// of the current directory). The token is cut out of any forge message.
+PostLinks DefaultPostLinks(const std::string& worktree_root);
 
 struct PostRequest {
   std::string pr;  // FormatPrKey: github or gitea

@@ -1,5 +1,7 @@
 #include "watch/routing.h"
 
+#include <strings.h>
+
 #include <nlohmann/json.hpp>
 #include <optional>
 
@@ -8,6 +10,7 @@
 #include "store/forge_name.h"
 #include "store/program_run.h"
 #include "store/strict_json.h"
+#include "watch/http_transport.h"
 
 namespace gentle::watch {
 namespace {
@@ -80,6 +83,45 @@ Result<std::string> TrackerRemoteHost(const std::string& root) {
     return Status(Code::kUsage, path + ": remoteHost must be github or gitea");
   }
   return host->get<std::string>();
+}
+
+std::string Trimmed(std::string text) {
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+  return text;
+}
+
+// The HOST[:PORT] of "SCHEME://HOST[:PORT]".
+std::string AuthorityOf(std::string_view base_url) {
+  const size_t scheme = base_url.find("://");
+  std::string_view rest = scheme == std::string_view::npos ? base_url : base_url.substr(scheme + 3);
+  return std::string(rest.substr(0, rest.find('/')));
+}
+
+bool SameName(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && strncasecmp(a.data(), b.data(), a.size()) == 0;
+}
+
+// The values of git config gentle-ai.giteaHost where `dir` is (the current directory when empty).
+Result<std::vector<std::string>> ConfiguredGiteaHosts(const std::string& dir) {
+  std::vector<std::string> argv = {"git"};
+  if (!dir.empty()) argv.insert(argv.end(), {"-C", dir});
+  argv.insert(argv.end(), {"config", "--get-all", "gentle-ai.giteaHost"});
+  GENTLE_ASSIGN_OR_RETURN(store::ProgramOutput run, store::RunProgram(argv, ""));
+  if (run.exit_code == 1) return std::vector<std::string>();  // not set
+  if (run.exit_code != 0) {
+    std::string why = run.err.substr(0, run.err.find('\n'));
+    return Status(Code::kUsage, "git config gentle-ai.giteaHost in " + (dir.empty() ? "." : dir) +
+                                    ": " + why.substr(0, 200));
+  }
+  std::vector<std::string> out;
+  std::string_view text = run.out;
+  while (!text.empty()) {
+    const size_t end = text.find('\n');
+    std::string_view line = text.substr(0, end);
+    text = end == std::string_view::npos ? std::string_view() : text.substr(end + 1);
+    if (!line.empty()) out.emplace_back(line);
+  }
+  return out;
 }
 
 }  // namespace
@@ -162,11 +204,18 @@ Result<RepoForge> ForgeFromRemote(std::string_view origin_url, std::string_view 
                                           : store::ParseForge(remote_host) == store::Forge::kGithub;
   if (github) {
     out.kind = store::Forge::kGithub;
-    out.host = HostWithoutPort(url->host) == "github.com" ? "" : HostWithoutPort(url->host);
+    // An ssh origin's host has no port left (ParseRemoteUrl); an http(s) one keeps its port.
+    out.host = HostWithoutPort(url->host) == "github.com" ? "" : url->host;
   } else {
     out.kind = store::Forge::kGitea;
     const std::string scheme = url->scheme == "http" ? "http" : "https";
     out.base_url = scheme + "://" + (url->scheme == "ssh" ? HostWithoutPort(url->host) : url->host);
+    out.gitea_declared = !remote_host.empty();
+    if (scheme == "http" && !IsLoopbackHost(HostWithoutPort(url->host))) {
+      return Status(Code::kUsage, "origin " + out.base_url +
+                                      ": plain http goes only to a loopback host (localhost, "
+                                      "127.0.0.0/8, ::1); use an https origin");
+    }
   }
   return out;
 }
@@ -174,10 +223,45 @@ Result<RepoForge> ForgeFromRemote(std::string_view origin_url, std::string_view 
 Result<RepoForge> ResolveRepoForge(const std::string& worktree_root) {
   GENTLE_ASSIGN_OR_RETURN(std::string remote_host, TrackerRemoteHost(worktree_root));
   GENTLE_ASSIGN_OR_RETURN(std::string origin, Git(worktree_root, {"remote", "get-url", "origin"}));
-  while (!origin.empty() && (origin.back() == '\n' || origin.back() == '\r')) origin.pop_back();
-  auto forge = ForgeFromRemote(origin, remote_host);
+  auto forge = ForgeFromRemote(Trimmed(origin), remote_host);
   if (!forge.ok()) return Status(Code::kUsage, worktree_root + ": " + forge.status().message());
+  forge->dir = worktree_root;
+  if (forge->kind == store::Forge::kGitea && !forge->gitea_declared) {
+    GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> hosts, ConfiguredGiteaHosts(worktree_root));
+    forge->gitea_declared = IsDeclaredGitea(hosts, forge->base_url);
+  }
   return forge;
+}
+
+Result<std::vector<std::string>> DeclaredGiteaHosts(const std::string& worktree_root) {
+  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> out, ConfiguredGiteaHosts(worktree_root));
+  if (worktree_root.empty()) return out;
+  GENTLE_ASSIGN_OR_RETURN(std::string remote_host, TrackerRemoteHost(worktree_root));
+  if (store::ParseForge(remote_host) != store::Forge::kGitea) return out;
+  auto origin = Git(worktree_root, {"remote", "get-url", "origin"});
+  if (!origin.ok()) return out;
+  auto forge = ForgeFromRemote(Trimmed(*origin), remote_host);
+  if (forge.ok()) out.push_back(AuthorityOf(forge->base_url));
+  return out;
+}
+
+bool IsDeclaredGitea(const std::vector<std::string>& declared, std::string_view base_url) {
+  const std::string authority = AuthorityOf(base_url);
+  const std::string host = HostWithoutPort(authority);
+  for (const std::string& value : declared) {
+    if (SameName(value, authority)) return true;
+    if (HostWithoutPort(value) == value && SameName(value, host)) return true;
+  }
+  return false;
+}
+
+ForgeEndpoint EndpointOf(const RepoForge& forge) {
+  ForgeEndpoint out;
+  out.kind = forge.kind;
+  out.endpoint = forge.kind == store::Forge::kGithub ? forge.host : forge.base_url;
+  out.gitea_declared = forge.gitea_declared;
+  out.config_dir = forge.dir;
+  return out;
 }
 
 }  // namespace gentle::watch

@@ -161,9 +161,7 @@ Result<store::ProgramOutput> RunHook(const std::string& command,
 class DefaultFactory {
  public:
   std::unique_ptr<ForgeClient> operator()(const RepoForge& forge) const {
-    if (forge.kind == store::Forge::kGithub) return MakeGhClient(forge.host);
-    const char* token = std::getenv("GITEA_TOKEN");
-    return MakeGiteaClient(forge.base_url, token == nullptr ? "" : token);
+    return MakeForgeClient(EndpointOf(forge));
   }
 };
 
@@ -182,15 +180,21 @@ Result<WatchDb*> Watcher::Db(const std::string& common_dir) {
 }
 
 ForgeClient& Watcher::Client(const RepoForge& forge) {
-  std::unique_ptr<ForgeClient>& client = client_cache_[forge.HostKey()];
+  // A host declared Gitea by one repository and not by another gets a client for each: the token
+  // of one never goes with the other's requests.
+  std::unique_ptr<ForgeClient>& client =
+      client_cache_[forge.HostKey() + (forge.gitea_declared ? "" : " undeclared")];
   if (!client) client = clients_(forge);
   return *client;
 }
 
-// Whether a transport's refusal concerns the whole host: the forge cannot be reached (`busy`) or
-// its transport cannot run here (`not_found`: no gh, a libcurl that cannot be loaded).
+// Whether a transport's refusal concerns the whole host: the forge cannot be reached or redirects
+// (`busy`), its transport cannot run here (`not_found`: a libcurl that cannot be loaded, no gh
+// for a GitHub token), or it refused a request sent without a token to an undeclared host
+// (`forbidden`), or its API root breaks the transport's rules (`usage`).
 static bool IsHostProblem(const Status& status) {
-  return status.code() == Code::kBusy || status.code() == Code::kNotFound;
+  return status.code() == Code::kBusy || status.code() == Code::kNotFound ||
+         status.code() == Code::kForbidden || status.code() == Code::kUsage;
 }
 
 // Records a failure of `host` (unreachable, 5xx, no transport): it waits Backoff(failures).

@@ -20,10 +20,11 @@
 //   (MarkPrinted). Undelivered hints of earlier runs are delivered first.
 // - A terminal PR (merged, closed) gets its last hint and is dropped.
 // Failures never end the cycle: each is reported with the PR or repository it concerns. A
-// forge that cannot be reached or answers 5xx, or whose transport cannot run (no gh, no loadable
-// libcurl: `not_found`), backs its host off (watch/schedule.h), so the cycle reports it once and
-// skips the host's other PRs; 403/429 wait for the rate limit; a malformed answer or another
-// status backs the PR off.
+// forge that cannot be reached, redirects or answers 5xx, whose transport cannot run (no loadable
+// libcurl, no gh for a GitHub token: `not_found`), or that refuses an undeclared host's tokenless
+// request (`forbidden`), or whose API root breaks the transport's rules (`usage`), backs its host
+// off (watch/schedule.h), so the cycle reports it once and skips the host's other PRs; 403/429 wait
+// for the rate limit; a malformed answer or another status backs the PR off.
 #ifndef GENTLE_WATCH_WATCHER_H_
 #define GENTLE_WATCH_WATCHER_H_
 
@@ -78,7 +79,7 @@ struct CycleReport {
 };
 
 using ClientFactory = std::function<std::unique_ptr<ForgeClient>(const RepoForge&)>;
-// gh for GitHub; libcurl with $GITEA_TOKEN for Gitea.
+// MakeForgeClient for each repository's forge (watch/forge_client.h).
 ClientFactory DefaultClients();
 
 class Watcher {

@@ -100,6 +100,13 @@ std::optional<uint64_t> EnvironmentChildDeadlineMs() {
   return std::strtoull(ms, nullptr, 10);
 }
 
+// GENTLE_FORGE_TIMEOUT_MS=N: every forge request gives up after N ms (watch/http_transport.h).
+std::optional<int64_t> EnvironmentForgeTimeoutMs() {
+  const char* ms = std::getenv("GENTLE_FORGE_TIMEOUT_MS");
+  if (ms == nullptr || *ms == '\0') return std::nullopt;
+  return std::strtoll(ms, nullptr, 10);
+}
+
 }  // namespace
 
 void InstallEnvironmentTestHooks() {
@@ -109,7 +116,10 @@ void InstallEnvironmentTestHooks() {
   hooks.admit_oversize = EnvironmentAdmitOversize;
   hooks.git_section_min_bytes = EnvironmentGitSectionMinBytes;
   hooks.child_deadline_ms = EnvironmentChildDeadlineMs;
-  store::InstallTestHooks(hooks);
+}
+
+hooks.forge_request_timeout_ms = EnvironmentForgeTimeoutMs;
+store::InstallTestHooks(hooks);
 }
 
 }  // namespace gentle::testing

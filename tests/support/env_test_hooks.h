@@ -10,6 +10,7 @@
 //   GENTLE_FIXED_TIME=TEXT    the wall-clock time every record takes
 //   GENTLE_ADMIT_OVERSIZE=1   start and revise take a candidate over the export budget (a lineage
 //                             as releases before the budget check made it)
+//   GENTLE_FORGE_TIMEOUT_MS=N every forge request's whole deadline: N ms instead of 60 s
 // Linked only into gentle-ai-test and the test binary, never into the installed executable.
 #ifndef GENTLE_TESTS_SUPPORT_ENV_TEST_HOOKS_H_
 #define GENTLE_TESTS_SUPPORT_ENV_TEST_HOOKS_H_

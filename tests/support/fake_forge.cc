@@ -1,8 +1,11 @@
 #include "tests/support/fake_forge.h"
 
+#include <arpa/inet.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,7 +23,7 @@ namespace gentle::testing {
 
 FakeForge::FakeForge(Kind kind, const std::string& dir) : kind_(kind), dir_(dir) {
   std::filesystem::create_directories(dir_ + "/gh-config");
-  if (kind_ == Kind::kGithub) {
+  if (kind_ == Kind::kGithub && !std::filesystem::exists(dir_ + "/cert.pem")) {
     RunResult cert = Run({"openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout",
                           dir_ + "/key.pem", "-out", dir_ + "/cert.pem", "-days", "2", "-subj",
                           "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"});
@@ -103,13 +106,19 @@ Env FakeForge::ClientEnv() const {
     env["GH_ENTERPRISE_TOKEN"] = kToken;
     env["SSL_CERT_FILE"] = dir_ + "/cert.pem";
   } else {
+    // The fake's host declared Gitea (git config gentle-ai.giteaHost, here through git's
+    // environment configuration), so $GITEA_TOKEN may go to it (docs/watch.md "Tokens").
     env["GITEA_TOKEN"] = kToken;
+    env["GIT_CONFIG_COUNT"] = "1";
+    env["GIT_CONFIG_KEY_0"] = "gentle-ai.giteaHost";
+    env["GIT_CONFIG_VALUE_0"] = "127.0.0.1:" + std::to_string(port_);
   }
   return env;
 }
 
 std::string FakeForge::OriginUrl(const std::string& owner, const std::string& repo) const {
-  return "http://127.0.0.1:" + std::to_string(port_) + "/" + owner + "/" + repo + ".git";
+  const std::string base = kind_ == Kind::kGithub ? "https://localhost:" : "http://127.0.0.1:";
+  return base + std::to_string(port_) + "/" + owner + "/" + repo + ".git";
 }
 
 std::vector<nlohmann::json> FakeForge::Requests() const {
@@ -121,5 +130,22 @@ std::vector<nlohmann::json> FakeForge::Requests() const {
 }
 
 void FakeForge::ClearRequests() { std::filesystem::remove(dir_ + "/requests.log"); }
+
+SilentHost::SilentHost() {
+  fd_ = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  REQUIRE(fd_ >= 0);
+  sockaddr_in address{};
+  address.sin_family = AF_INET;
+  address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(bind(fd_, reinterpret_cast<sockaddr*>(&address), sizeof address) == 0);
+  REQUIRE(listen(fd_, 64) == 0);
+  socklen_t size = sizeof address;
+  REQUIRE(getsockname(fd_, reinterpret_cast<sockaddr*>(&address), &size) == 0);
+  port_ = ntohs(address.sin_port);
+}
+
+SilentHost::~SilentHost() {
+  if (fd_ >= 0) close(fd_);
+}
 
 }  // namespace gentle::testing

@@ -17,7 +17,9 @@ Every request re-reads the world file (JSON, replaced atomically by the test):
    "issue_comments"|"review_comments"|"reviews": {"O/R#N": [{"id": 1, "body": "..."}]},
    "fail": {"status": 403, "headers": {"Retry-After": "120"}, "body": "..."},   # optional
    "malformed": ["/path", ...],                                                 # optional
-   "fail_post": {"status": 422, "headers": {...}, "body": "..."}}               # optional
+   "fail_post": {"status": 422, "headers": {...}, "body": "..."},               # optional
+   "redirect": {"status": 302, "location": "https://..."}}                      # optional
+("redirect": every request, GET or POST, is answered with that status and Location.)
 Answers carry an ETag (a digest of the body); a matching If-None-Match gets 304. Each request is
 appended to the log as one JSON line: method, path, if_none_match, authorization, status, and
 the body a POST sent.
@@ -79,8 +81,16 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if status != 304:
             self.wfile.write(data)
 
+    def redirected(self, world):
+        redirect = world.get("redirect")
+        if redirect:
+            self.answer(redirect["status"], "", {"Location": redirect["location"]})
+        return bool(redirect)
+
     def do_GET(self):
         world = load(self.server.world_path)
+        if self.redirected(world):
+            return
         fail = world.get("fail")
         if fail:
             self.answer(fail["status"], fail.get("body", '{"message":"fail"}'),
@@ -147,6 +157,8 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.posted = self.read_body().decode("utf-8", "replace")
         with POSTS:
             world = load(self.server.world_path)
+            if self.redirected(world):
+                return
             fail = world.get("fail_post")
             if fail:
                 self.answer(fail["status"], fail.get("body", '{"message":"fail"}'),
