@@ -79,7 +79,7 @@ Status Migrate(SqliteConnection& conn) {
   return Transaction(conn, [&]() -> Status {
     GENTLE_ASSIGN_OR_RETURN(int64_t version, WatchDb::SchemaVersion(conn));
     GENTLE_RETURN_IF_ERROR(WatchDb::CheckVersion(version));
-    if (version == 0) return DbStatus(conn.Exec(kWatchMigrateTo1));
+    if (version == 0) return WatchDb::DbStatus(conn.Exec(kWatchMigrateTo1));
     return Status::Ok();
   });
 }
