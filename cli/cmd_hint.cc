@@ -1,4 +1,4 @@
-// review hint parse LINE (docs/loop.md "Hints").
+// review hint parse LINE (docs/loop.md, "review hint parse").
 #include <nlohmann/json.hpp>
 
 #include "cli/commands.h"

@@ -57,8 +57,9 @@ Result<watch::PrState> Run(const CommonOptions& common, const PrStateOptions& o,
   }
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo,
                           store::git::Repository::Discover(common.cwd));
-  GENTLE_ASSIGN_OR_RETURN(watch::WatchDb db, watch::WatchDb::Open(repo.common_dir(),
-                                                                  /*create=*/update.has_value()));
+  GENTLE_ASSIGN_OR_RETURN(watch::WatchDb db, update
+                                                 ? watch::WatchDb::Open(repo.common_dir(), true)
+                                                 : watch::WatchDb::OpenReadOnly(repo.common_dir()));
   if (update) return watch::SetPrState(db, pr, *update, store::NowRfc3339());
   GENTLE_ASSIGN_OR_RETURN(std::optional<watch::PrState> state, watch::LoadPrState(db, pr));
   if (!state) return Status(Code::kNotFound, "pr-state: no state recorded for " + pr);

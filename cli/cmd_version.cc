@@ -1,5 +1,5 @@
-// gentle-ai version [--json] (docs/commands.md, "Version"); `gentle-ai --version` prints the same
-// text.
+// gentle-ai version [--json] (docs/commands.md, "gentle-ai --version and gentle-ai version");
+// `gentle-ai --version` prints the same text.
 #include <cstdio>
 #include <nlohmann/json.hpp>
 

@@ -7,22 +7,25 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::cli {
 
 enum class PrStateVerb { kShow, kSet };
 
-inline constexpr PrStateVerb kAllPrStateVerbs[] = {PrStateVerb::kShow, PrStateVerb::kSet};
+inline constexpr store::NameTable kPrStateVerbNames = store::MakeNameTable<PrStateVerb>({
+    {PrStateVerb::kShow, "show"},
+    {PrStateVerb::kSet, "set"},
+});
+inline constexpr const auto& kAllPrStateVerbs = kPrStateVerbNames.values;
 
-constexpr std::string_view PrStateVerbName(PrStateVerb verb) {
-  return verb == PrStateVerb::kSet ? "set" : "show";
+constexpr std::string_view PrStateVerbName(PrStateVerb value) {
+  return kPrStateVerbNames.Name(value);
 }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<PrStateVerb> ParsePrStateVerb(std::string_view name) {
-  for (PrStateVerb verb : kAllPrStateVerbs) {
-    if (PrStateVerbName(verb) == name) return verb;
-  }
-  return std::nullopt;
+  return kPrStateVerbNames.Parse(name);
 }
 
 }  // namespace gentle::cli

@@ -8,35 +8,26 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::cli {
 
 enum class SeenVerb { kBaseline, kAdd, kCheck, kList, kNew };
 
-inline constexpr SeenVerb kAllSeenVerbs[] = {SeenVerb::kBaseline, SeenVerb::kAdd, SeenVerb::kCheck,
-                                             SeenVerb::kList, SeenVerb::kNew};
+inline constexpr store::NameTable kSeenVerbNames = store::MakeNameTable<SeenVerb>({
+    {SeenVerb::kBaseline, "baseline"},
+    {SeenVerb::kAdd, "add"},
+    {SeenVerb::kCheck, "check"},
+    {SeenVerb::kList, "list"},
+    {SeenVerb::kNew, "new"},
+});
+inline constexpr const auto& kAllSeenVerbs = kSeenVerbNames.values;
 
-constexpr std::string_view SeenVerbName(SeenVerb verb) {
-  switch (verb) {
-    case SeenVerb::kBaseline:
-      return "baseline";
-    case SeenVerb::kAdd:
-      return "add";
-    case SeenVerb::kCheck:
-      return "check";
-    case SeenVerb::kList:
-      return "list";
-    case SeenVerb::kNew:
-      return "new";
-  }
-  return "";
-}
+constexpr std::string_view SeenVerbName(SeenVerb value) { return kSeenVerbNames.Name(value); }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<SeenVerb> ParseSeenVerb(std::string_view name) {
-  for (SeenVerb verb : kAllSeenVerbs) {
-    if (SeenVerbName(verb) == name) return verb;
-  }
-  return std::nullopt;
+  return kSeenVerbNames.Parse(name);
 }
 
 }  // namespace gentle::cli

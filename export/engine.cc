@@ -1,32 +1,19 @@
 #include "export/engine.h"
 
+#include "store/name_table.h"
+
 namespace gentle::exporter {
 namespace {
 
-struct EngineEntry {
-  Engine engine;
-  std::string_view name;
-};
-
-constexpr EngineEntry kEngineNames[] = {
+constexpr store::NameTable kEngineNames = store::MakeNameTable<Engine>({
     {Engine::kNative, "native"},
     {Engine::kGit, "git"},
-};
+});
 
 }  // namespace
 
-std::string_view EngineName(Engine engine) {
-  for (const EngineEntry& entry : kEngineNames) {
-    if (entry.engine == engine) return entry.name;
-  }
-  return "native";  // unreachable: every enumerator is in the table
-}
+std::string_view EngineName(Engine engine) { return kEngineNames.Name(engine); }
 
-std::optional<Engine> ParseEngine(std::string_view name) {
-  for (const EngineEntry& entry : kEngineNames) {
-    if (entry.name == name) return entry.engine;
-  }
-  return std::nullopt;
-}
+std::optional<Engine> ParseEngine(std::string_view name) { return kEngineNames.Parse(name); }
 
 }  // namespace gentle::exporter

@@ -13,34 +13,25 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::exporter {
 
 enum class PolicySkip { kActorMismatch, kSelfApproval, kDuplicatePrincipal, kSamePerson };
 
-inline constexpr PolicySkip kAllPolicySkips[] = {
-    PolicySkip::kActorMismatch, PolicySkip::kSelfApproval, PolicySkip::kDuplicatePrincipal,
-    PolicySkip::kSamePerson};
+inline constexpr store::NameTable kPolicySkipNames = store::MakeNameTable<PolicySkip>({
+    {PolicySkip::kActorMismatch, "actor_mismatch"},
+    {PolicySkip::kSelfApproval, "self_approval"},
+    {PolicySkip::kDuplicatePrincipal, "duplicate_principal"},
+    {PolicySkip::kSamePerson, "same_person"},
+});
+inline constexpr const auto& kAllPolicySkips = kPolicySkipNames.values;
 
-constexpr std::string_view PolicySkipName(PolicySkip skip) {
-  switch (skip) {
-    case PolicySkip::kActorMismatch:
-      return "actor_mismatch";
-    case PolicySkip::kSelfApproval:
-      return "self_approval";
-    case PolicySkip::kDuplicatePrincipal:
-      return "duplicate_principal";
-    case PolicySkip::kSamePerson:
-      return "same_person";
-  }
-  return "";
-}
+constexpr std::string_view PolicySkipName(PolicySkip value) { return kPolicySkipNames.Name(value); }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<PolicySkip> ParsePolicySkip(std::string_view name) {
-  for (PolicySkip skip : kAllPolicySkips) {
-    if (PolicySkipName(skip) == name) return skip;
-  }
-  return std::nullopt;
+  return kPolicySkipNames.Parse(name);
 }
 
 }  // namespace gentle::exporter

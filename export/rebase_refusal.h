@@ -8,6 +8,8 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::exporter {
 
 enum class RebaseRefusal {
@@ -19,35 +21,23 @@ enum class RebaseRefusal {
   kPatchDiffers,        // the change is not the approved patch moved (`details.difference`)
 };
 
-inline constexpr RebaseRefusal kAllRebaseRefusals[] = {
-    RebaseRefusal::kConsumed,    RebaseRefusal::kFirstParentOffBase,
-    RebaseRefusal::kNoMergeBase, RebaseRefusal::kSeveralMergeBases,
-    RebaseRefusal::kOverBudget,  RebaseRefusal::kPatchDiffers};
+inline constexpr store::NameTable kRebaseRefusalNames = store::MakeNameTable<RebaseRefusal>({
+    {RebaseRefusal::kConsumed, "consumed"},
+    {RebaseRefusal::kFirstParentOffBase, "first_parent_off_base"},
+    {RebaseRefusal::kNoMergeBase, "no_merge_base"},
+    {RebaseRefusal::kSeveralMergeBases, "several_merge_bases"},
+    {RebaseRefusal::kOverBudget, "over_budget"},
+    {RebaseRefusal::kPatchDiffers, "patch_differs"},
+});
+inline constexpr const auto& kAllRebaseRefusals = kRebaseRefusalNames.values;
 
-constexpr std::string_view RebaseRefusalName(RebaseRefusal refusal) {
-  switch (refusal) {
-    case RebaseRefusal::kConsumed:
-      return "consumed";
-    case RebaseRefusal::kFirstParentOffBase:
-      return "first_parent_off_base";
-    case RebaseRefusal::kNoMergeBase:
-      return "no_merge_base";
-    case RebaseRefusal::kSeveralMergeBases:
-      return "several_merge_bases";
-    case RebaseRefusal::kOverBudget:
-      return "over_budget";
-    case RebaseRefusal::kPatchDiffers:
-      return "patch_differs";
-  }
-  return "";
+constexpr std::string_view RebaseRefusalName(RebaseRefusal value) {
+  return kRebaseRefusalNames.Name(value);
 }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<RebaseRefusal> ParseRebaseRefusal(std::string_view name) {
-  for (RebaseRefusal refusal : kAllRebaseRefusals) {
-    if (RebaseRefusalName(refusal) == name) return refusal;
-  }
-  return std::nullopt;
+  return kRebaseRefusalNames.Parse(name);
 }
 
 }  // namespace gentle::exporter

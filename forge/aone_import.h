@@ -1,4 +1,4 @@
-// Aone's review context (docs/context.md, "Phase 3b"): the JSON of `a1 repo mr view` plus the
+// Aone's review context (docs/context.md, "Aone"): the JSON of `a1 repo mr view` plus the
 // default and the `--resolved` comment lists (each one JSON array; Aone does not paginate them),
 // normalized into a ReviewContext (docs/context.md has the field-by-field table):
 // - metadata: title; description -> body; author -> authorLogin; state; targetBranch ->

@@ -1,6 +1,6 @@
 // `review ledger`: the previous rounds' markers recovered from a ReviewContext's ledger carriers
 // (docs/loop.md, ledger recovery in docs/context.md), as JSON gentle-ai.review-ledger/v1
-// (docs/context.md, "The ledger").
+// (docs/context.md, "review ledger").
 //
 // - The carriers: the context's ledgerCarriers (GitHub: review bodies, id kind `review`; Aone:
 //   thread comments, id kind `comment`) and, on GitHub, its thread comments (issue comments, id

@@ -1,8 +1,8 @@
-// Ids of the seen ledger (docs/loop.md "Comment and review ids"): a forge id as decimal text, 1 to
-// 20 digits without leading zeros (GitHub's and Gitea's REST ids and Aone's note ids are positive
-// integers; 20 digits hold any unsigned 64-bit value), kept as text, never converted, so no id is
-// ever rounded or truncated; together with its kind (store/forge_id_kind.h), because GitHub's
-// review bodies have their own id space.
+// Ids of the seen ledger (docs/loop.md, "PR keys, comment and review ids"): a forge id as decimal
+// text, 1 to 20 digits without leading zeros (GitHub's and Gitea's REST ids and Aone's note ids are
+// positive integers; 20 digits hold any unsigned 64-bit value), kept as text, never converted, so
+// no id is ever rounded or truncated; together with its kind (store/forge_id_kind.h), because
+// GitHub's review bodies have their own id space.
 //
 // A seen id's text: `N` or `comment:N` is comment N, `review:N` is review N. FormatSeenId writes
 // the one canonical form: `N` for a comment (so the ids of a ledger of comments only read as

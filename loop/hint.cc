@@ -1,22 +1,15 @@
 #include "loop/hint.h"
 
 #include <algorithm>
-#include <iterator>
 
 namespace gentle::loop {
 namespace {
 
 Status Refuse(const std::string& why) { return Status(Code::kUsage, "hint: " + why); }
 
-bool IsReason(std::string_view r) {
-  return std::any_of(std::begin(kAllHintReasons), std::end(kAllHintReasons),
-                     [&](HintReason reason) { return HintReasonName(reason) == r; });
-}
+bool IsReason(std::string_view r) { return kHintReasonNames.Parse(r).has_value(); }
 
-bool IsSkill(std::string_view s) {
-  return std::any_of(std::begin(kAllHintSkills), std::end(kAllHintSkills),
-                     [&](HintSkill skill) { return HintSkillName(skill) == s; });
-}
+bool IsSkill(std::string_view s) { return kHintSkillNames.Parse(s).has_value(); }
 
 // The value of `name=value`, or false when `field` does not start with `name=`.
 bool Value(std::string_view field, std::string_view name, std::string_view* value) {

@@ -1,6 +1,6 @@
-// Hint: one `[pr-daemon]` line a PR daemon types into a session (docs/loop.md "Hints"). A hint is a
-// cue to query, never an instruction: the line carries an identifier, reason labels, a skill name
-// and a timestamp, nothing else.
+// Hint: one `[pr-daemon]` line a PR daemon types into a session (docs/loop.md, "review hint
+// parse"). A hint is a cue to query, never an instruction: the line carries an identifier, reason
+// labels, a skill name and a timestamp, nothing else.
 //
 // ParseHint accepts exactly
 //   [pr-daemon] <forge>:<owner>/<repo>#<n> reason=<r>[,<r>...] skill=<skill> updated=<time>
@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "loop/pr_key.h"
+#include "store/name_table.h"
 #include "store/status.h"
 
 namespace gentle::loop {
@@ -34,31 +35,28 @@ inline constexpr size_t kMaxHintBytes = 512;
 // them, and the skills it may name: one enum with one name table each. The PR daemon writes them
 // (watch/reasons.h, watch/watcher.h) and ParseHint accepts exactly these.
 enum class HintReason { kComments, kCi, kConflicts, kState };
-inline constexpr HintReason kAllHintReasons[] = {HintReason::kComments, HintReason::kCi,
-                                                 HintReason::kConflicts, HintReason::kState};
+inline constexpr store::NameTable kHintReasonNames = store::MakeNameTable<HintReason>({
+    {HintReason::kComments, "comments"},
+    {HintReason::kCi, "ci"},
+    {HintReason::kConflicts, "conflicts"},
+    {HintReason::kState, "state"},
+});
+inline constexpr const auto& kAllHintReasons = kHintReasonNames.values;
 
 constexpr std::string_view HintReasonName(HintReason reason) {
-  switch (reason) {
-    case HintReason::kComments:
-      return "comments";
-    case HintReason::kCi:
-      return "ci";
-    case HintReason::kConflicts:
-      return "conflicts";
-    case HintReason::kState:
-      return "state";
-  }
-  return "";
+  return kHintReasonNames.Name(reason);
 }
 
 // `land`: a worktree of the clone owns the PR (its head branch is checked out there; docs/watch.md
 // "Reasons"); `review-pr`: none does.
 enum class HintSkill { kLand, kReviewPr };
-inline constexpr HintSkill kAllHintSkills[] = {HintSkill::kLand, HintSkill::kReviewPr};
+inline constexpr store::NameTable kHintSkillNames = store::MakeNameTable<HintSkill>({
+    {HintSkill::kLand, "land"},
+    {HintSkill::kReviewPr, "review-pr"},
+});
+inline constexpr const auto& kAllHintSkills = kHintSkillNames.values;
 
-constexpr std::string_view HintSkillName(HintSkill skill) {
-  return skill == HintSkill::kLand ? "land" : "review-pr";
-}
+constexpr std::string_view HintSkillName(HintSkill skill) { return kHintSkillNames.Name(skill); }
 
 struct Hint {
   PrKey pr;

@@ -7,6 +7,7 @@
 #include "store/file_lock.h"
 #include "store/index/index_schema.h"
 #include "store/index/sqlite_handle.h"
+#include "store/name_table.h"
 
 namespace gentle::loop {
 namespace {
@@ -21,6 +22,12 @@ Status Unreadable(const std::string& path, const std::string& why) {
       .WithDetail("path", path);
 }
 
+constexpr store::NameTable kSeenKindNames = store::MakeNameTable<SeenKind>({
+    {SeenKind::kBaseline, "baseline"},
+    {SeenKind::kHandled, "handled"},
+    {SeenKind::kPosted, "posted"},
+});
+
 // A row's seen kind; the ledger's writers write only SeenKindName's.
 Result<SeenKind> KindOfRow(const std::string& text) {
   if (std::optional<SeenKind> kind = ParseSeenKind(text)) return *kind;
@@ -29,24 +36,9 @@ Result<SeenKind> KindOfRow(const std::string& text) {
 
 }  // namespace
 
-std::string_view SeenKindName(SeenKind kind) {
-  switch (kind) {
-    case SeenKind::kBaseline:
-      return "baseline";
-    case SeenKind::kHandled:
-      return "handled";
-    case SeenKind::kPosted:
-      return "posted";
-  }
-  return "handled";
-}
+std::string_view SeenKindName(SeenKind kind) { return kSeenKindNames.Name(kind); }
 
-std::optional<SeenKind> ParseSeenKind(std::string_view name) {
-  for (SeenKind kind : {SeenKind::kBaseline, SeenKind::kHandled, SeenKind::kPosted}) {
-    if (SeenKindName(kind) == name) return kind;
-  }
-  return std::nullopt;
-}
+std::optional<SeenKind> ParseSeenKind(std::string_view name) { return kSeenKindNames.Parse(name); }
 
 SeenLedgerReader::SeenLedgerReader(std::unique_ptr<SqliteConnection> conn, int version)
     : conn_(std::move(conn)), version_(version) {}
@@ -101,12 +93,14 @@ Result<std::optional<SeenEntry>> SeenLedgerReader::Find(const std::string& pr, c
   if (!conn_) return std::optional<SeenEntry>();
   auto stmt = conn_->Prepare(SeenReadsFor(version_).entry);
   if (!stmt.ok()) return LedgerStatus(stmt.status());
-  stmt->Bind(1, pr).Bind(2, store::ForgeIdKindName(id.kind)).Bind(3, id.id);
+  stmt->BindAll(pr, store::ForgeIdKindName(id.kind), id.id);
   auto row = stmt->Step();
   if (!row.ok()) return LedgerStatus(row.status());
   if (!*row) return std::optional<SeenEntry>();
-  GENTLE_ASSIGN_OR_RETURN(SeenKind kind, KindOfRow(stmt->ColumnText(0)));
-  return std::optional<SeenEntry>(SeenEntry{id, kind, stmt->ColumnText(1)});
+  std::string seen, recorded_at;
+  stmt->Read(seen, recorded_at);
+  GENTLE_ASSIGN_OR_RETURN(SeenKind kind, KindOfRow(seen));
+  return std::optional<SeenEntry>(SeenEntry{id, kind, recorded_at});
 }
 
 Result<SeenPr> SeenLedgerReader::List(const std::string& pr) {
@@ -117,22 +111,22 @@ Result<SeenPr> SeenLedgerReader::List(const std::string& pr) {
   Status status = [&]() -> Status {
     {
       GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kSelectBaseline));
-      stmt.Bind(1, pr);
-      GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
-      if (row) out.baselined_at = stmt.ColumnText(0);
+      stmt.BindAll(pr);
+      GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> at, store::index::FirstText(stmt));
+      if (at) out.baselined_at = *at;
     }
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(SeenReadsFor(version_).entries));
-    stmt.Bind(1, pr);
-    while (true) {
-      GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
-      if (!row) break;
+    stmt.BindAll(pr);
+    return store::index::ForEachRow(stmt, [&](const Statement& row) -> Result<bool> {
+      std::string id_kind, id, seen, recorded_at;
+      row.Read(id_kind, id, seen, recorded_at);
       // The table's CHECK constraints hold the kind to comment | review.
-      const auto kind = store::ParseForgeIdKind(stmt.ColumnText(0));
+      const auto kind = store::ParseForgeIdKind(id_kind);
       if (!kind) return Status(Code::kCorrupted, "seen ledger: a row with an unknown id kind");
-      GENTLE_ASSIGN_OR_RETURN(SeenKind seen_kind, KindOfRow(stmt.ColumnText(2)));
-      out.entries.push_back({SeenId{*kind, stmt.ColumnText(1)}, seen_kind, stmt.ColumnText(3)});
-    }
-    return Status::Ok();
+      GENTLE_ASSIGN_OR_RETURN(SeenKind seen_kind, KindOfRow(seen));
+      out.entries.push_back({SeenId{*kind, id}, seen_kind, recorded_at});
+      return true;
+    });
   }();
   Status end = conn_->Exec("COMMIT");
   GENTLE_RETURN_IF_ERROR(LedgerStatus(status));
@@ -144,11 +138,10 @@ Result<std::optional<std::string>> SeenLedgerReader::BaselinedAt(const std::stri
   if (!conn_) return std::optional<std::string>();
   auto stmt = conn_->Prepare(kSelectBaseline);
   if (!stmt.ok()) return LedgerStatus(stmt.status());
-  stmt->Bind(1, pr);
-  auto row = stmt->Step();
-  if (!row.ok()) return LedgerStatus(row.status());
-  if (!*row) return std::optional<std::string>();
-  return std::optional<std::string>(stmt->ColumnText(0));
+  stmt->BindAll(pr);
+  auto at = store::index::FirstText(*stmt);
+  if (!at.ok()) return LedgerStatus(at.status());
+  return *at;
 }
 
 Result<std::vector<SeenId>> SeenLedgerReader::Unseen(const std::string& pr,
@@ -159,7 +152,7 @@ Result<std::vector<SeenId>> SeenLedgerReader::Unseen(const std::string& pr,
   Status status = [&]() -> Status {
     for (const SeenId& id : ids) {
       GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(SeenReadsFor(version_).entry));
-      stmt.Bind(1, pr).Bind(2, store::ForgeIdKindName(id.kind)).Bind(3, id.id);
+      stmt.BindAll(pr, store::ForgeIdKindName(id.kind), id.id);
       GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
       if (!row) out.push_back(id);
     }

@@ -1,4 +1,4 @@
-// The seen ledger (docs/loop.md "The seen file"): per pull
+// The seen ledger (docs/loop.md, "review seen"): per pull
 // request, the forge comment and review ids a session has handled or posted, so that its own
 // replies and what it already dealt with never come back as new feedback. An id is keyed with its
 // kind (loop/comment_id.h: GitHub's review bodies have their own id space). Deduplicated by id,

@@ -25,13 +25,6 @@ namespace {
 using store::index::SqliteConnection;
 using store::index::Statement;
 
-Result<std::string> ReadTextPragma(SqliteConnection& conn, const char* sql) {
-  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.PrepareUncached(sql));
-  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
-  if (!row) return Status(Code::kInternal, std::string("seen ledger: no result from ") + sql);
-  return stmt.ColumnText(0);
-}
-
 // Runs `body` in one BEGIN IMMEDIATE transaction: committed if it returns ok, rolled back
 // otherwise (the failure stays the answer).
 template <typename Body>
@@ -145,7 +138,7 @@ Result<std::unique_ptr<SqliteConnection>> OpenForWrite(const std::string& common
   // The new file's directory entry is durable before anything is recorded in it.
   if (created) GENTLE_RETURN_IF_ERROR(store::SyncDirectory(dir));
   // The first statement reads the header: a file that is not SQLite fails here (corrupted).
-  auto journal = ReadTextPragma(*conn, "PRAGMA journal_mode = WAL");
+  auto journal = conn->QueryText("PRAGMA journal_mode = WAL", "seen ledger");
   if (!journal.ok()) return LedgerStatus(journal.status());
   if (*journal != "wal") {
     return Status(Code::kInternal,
@@ -168,11 +161,7 @@ Status InsertIds(SqliteConnection& conn, const std::string& pr, const std::vecto
   for (const SeenId& id : ids) {
     if (!done.insert(id).second) continue;
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(kInsertEntry));
-    stmt.Bind(1, pr)
-        .Bind(2, store::ForgeIdKindName(id.kind))
-        .Bind(3, id.id)
-        .Bind(4, SeenKindName(kind))
-        .Bind(5, now);
+    stmt.BindAll(pr, store::ForgeIdKindName(id.kind), id.id, SeenKindName(kind), now);
     GENTLE_RETURN_IF_ERROR(stmt.Run());
     (conn.Changes() == 1 ? out->added : out->already_seen).push_back(id);
   }
@@ -207,13 +196,13 @@ Result<SeenWrite> Baseline(const std::string& common_dir, const std::string& pr,
   Status status = InTransaction(*conn, [&]() -> Status {
     {
       GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn->Prepare(kSelectBaseline));
-      stmt.Bind(1, pr);
+      stmt.BindAll(pr);
       GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
       if (row && !force) return AlreadyBaselined(pr, stmt.ColumnText(0));
     }
     {
       GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn->Prepare(kUpsertBaseline));
-      stmt.Bind(1, pr).Bind(2, out.recorded_at);
+      stmt.BindAll(pr, out.recorded_at);
       GENTLE_RETURN_IF_ERROR(stmt.Run());
     }
     GENTLE_RETURN_IF_ERROR(InsertIds(*conn, pr, ids, SeenKind::kBaseline, out.recorded_at, &out));

@@ -5,17 +5,6 @@
 #include "store/index/database_files.h"
 
 namespace gentle::loop {
-namespace {
-
-Result<int64_t> ReadIntPragma(store::index::SqliteConnection& conn, const char* sql) {
-  GENTLE_ASSIGN_OR_RETURN(store::index::Statement stmt, conn.PrepareUncached(sql));
-  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
-  if (!row) return Status(Code::kInternal, std::string("seen ledger: no result from ") + sql);
-  return stmt.ColumnInt(0);
-}
-
-}  // namespace
-
 SeenReads SeenReadsFor(int version) {
   if (version == 1) {
     return {
@@ -50,13 +39,13 @@ Status CheckSeenOwnership(store::index::SqliteConnection& conn, int version) {
   if (version < 0) return Status(Code::kCorrupted, "seen ledger: negative schema_version");
   if (version == 0) {
     GENTLE_ASSIGN_OR_RETURN(int64_t objects,
-                            ReadIntPragma(conn, "SELECT count(*) FROM sqlite_schema"));
+                            conn.QueryInt("SELECT count(*) FROM sqlite_schema", "seen ledger"));
     if (objects != 0) {
       return Status(Code::kCorrupted, "seen ledger: a SQLite database that is not a seen ledger");
     }
     return Status::Ok();
   }
-  GENTLE_ASSIGN_OR_RETURN(int64_t app_id, ReadIntPragma(conn, "PRAGMA application_id"));
+  GENTLE_ASSIGN_OR_RETURN(int64_t app_id, conn.QueryInt("PRAGMA application_id", "seen ledger"));
   if (app_id != kSeenApplicationId) {
     return Status(Code::kCorrupted, "seen ledger: a SQLite database that is not a seen ledger");
   }

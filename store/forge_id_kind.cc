@@ -1,15 +1,22 @@
 #include "store/forge_id_kind.h"
 
+#include "store/name_table.h"
+
 namespace gentle::store {
 
-std::string_view ForgeIdKindName(ForgeIdKind kind) {
-  return kind == ForgeIdKind::kReview ? "review" : "comment";
-}
+namespace {
+
+constexpr NameTable kForgeIdKindNames = MakeNameTable<ForgeIdKind>({
+    {ForgeIdKind::kComment, "comment"},
+    {ForgeIdKind::kReview, "review"},
+});
+
+}  // namespace
+
+std::string_view ForgeIdKindName(ForgeIdKind kind) { return kForgeIdKindNames.Name(kind); }
 
 std::optional<ForgeIdKind> ParseForgeIdKind(std::string_view name) {
-  if (name == "comment") return ForgeIdKind::kComment;
-  if (name == "review") return ForgeIdKind::kReview;
-  return std::nullopt;
+  return kForgeIdKindNames.Parse(name);
 }
 
 }  // namespace gentle::store

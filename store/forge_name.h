@@ -9,31 +9,23 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::store {
 
 enum class Forge { kGithub, kGitea, kAone };
 
-inline constexpr Forge kAllForges[] = {Forge::kGithub, Forge::kGitea, Forge::kAone};
+inline constexpr NameTable kForgeNames = MakeNameTable<Forge>({
+    {Forge::kGithub, "github"},
+    {Forge::kGitea, "gitea"},
+    {Forge::kAone, "aone"},
+});
+inline constexpr const auto& kAllForges = kForgeNames.values;
 
-constexpr std::string_view ForgeName(Forge forge) {
-  switch (forge) {
-    case Forge::kGithub:
-      return "github";
-    case Forge::kGitea:
-      return "gitea";
-    case Forge::kAone:
-      return "aone";
-  }
-  return "";
-}
+constexpr std::string_view ForgeName(Forge value) { return kForgeNames.Name(value); }
 
 // nullopt for any other text (case matters).
-constexpr std::optional<Forge> ParseForge(std::string_view name) {
-  for (Forge forge : kAllForges) {
-    if (ForgeName(forge) == name) return forge;
-  }
-  return std::nullopt;
-}
+constexpr std::optional<Forge> ParseForge(std::string_view name) { return kForgeNames.Parse(name); }
 
 }  // namespace gentle::store
 

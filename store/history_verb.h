@@ -1,13 +1,15 @@
 // HistoryVerb: the verbs a lineage history commit may name (its subject `<verb> <lineage>`,
-// docs/format.md "History"), one enum with one name table. The chain verification accepts exactly
-// these; the two terminal verbs leave the lineage in the state their commit's State trailer names:
-// burn -> `consumed`, abandon -> `retired`. A new mutating verb that writes a history commit joins
-// the enum (tests/verb_registry_test.cc fails until it does).
+// docs/format.md, "The history tree"), one enum with one name table. The chain verification accepts
+// exactly these; the two terminal verbs leave the lineage in the state their commit's State trailer
+// names: burn -> `consumed`, abandon -> `retired`. A new mutating verb that writes a history commit
+// joins the enum (tests/verb_registry_test.cc fails until it does).
 #ifndef GENTLE_STORE_HISTORY_VERB_H_
 #define GENTLE_STORE_HISTORY_VERB_H_
 
 #include <optional>
 #include <string_view>
+
+#include "store/name_table.h"
 
 namespace gentle::store {
 
@@ -22,15 +24,25 @@ enum class HistoryVerb {
   kCoApprove,  // a further APPROVE of an approved round (docs/format.md, "Co-approvals")
 };
 
-inline constexpr HistoryVerb kAllHistoryVerbs[] = {
-    HistoryVerb::kStart,  HistoryVerb::kVerdict,  HistoryVerb::kInvalidate,
-    HistoryVerb::kBurn,   HistoryVerb::kAbandon,  HistoryVerb::kSync,
-    HistoryVerb::kRevise, HistoryVerb::kCoApprove};
+inline constexpr NameTable kHistoryVerbNames = MakeNameTable<HistoryVerb>({
+    {HistoryVerb::kStart, "start"},
+    {HistoryVerb::kVerdict, "verdict"},
+    {HistoryVerb::kInvalidate, "invalidate"},
+    {HistoryVerb::kBurn, "burn"},
+    {HistoryVerb::kAbandon, "abandon"},
+    {HistoryVerb::kSync, "sync"},
+    {HistoryVerb::kRevise, "revise"},
+    {HistoryVerb::kCoApprove, "co-approve"},
+});
+inline constexpr const auto& kAllHistoryVerbs = kHistoryVerbNames.values;
 
-// "start", "verdict", "invalidate", "burn", "abandon", "sync", "revise", "co-approve".
-std::string_view HistoryVerbName(HistoryVerb verb);
+constexpr std::string_view HistoryVerbName(HistoryVerb verb) {
+  return kHistoryVerbNames.Name(verb);
+}
 // nullopt for any other text.
-std::optional<HistoryVerb> ParseHistoryVerb(std::string_view name);
+constexpr std::optional<HistoryVerb> ParseHistoryVerb(std::string_view name) {
+  return kHistoryVerbNames.Parse(name);
+}
 // Whether `name` (a commit's verb text) is `verb`.
 bool IsHistoryVerb(std::string_view name, HistoryVerb verb);
 

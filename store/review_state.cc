@@ -1,36 +1,25 @@
 #include "store/review_state.h"
 
+#include "store/name_table.h"
+
 namespace gentle::store {
 namespace {
 
-struct StateName {
-  ReviewState state;
-  std::string_view name;
-};
-
-constexpr StateName kStateNames[] = {
+constexpr NameTable kStateNames = MakeNameTable<ReviewState>({
     {ReviewState::kReviewing, "reviewing"},
     {ReviewState::kApproved, "approved"},
     {ReviewState::kCorrectionRequired, "correction_required"},
     {ReviewState::kEscalated, "escalated"},
     {ReviewState::kInvalidated, "invalidated"},
     {ReviewState::kDecisionRequired, "decision_required"},
-};
+});
 
 }  // namespace
 
-std::string_view ReviewStateName(ReviewState state) {
-  for (const StateName& entry : kStateNames) {
-    if (entry.state == state) return entry.name;
-  }
-  return "reviewing";  // unreachable: every enumerator is in the table
-}
+std::string_view ReviewStateName(ReviewState state) { return kStateNames.Name(state); }
 
 std::optional<ReviewState> ParseReviewState(std::string_view name) {
-  for (const StateName& entry : kStateNames) {
-    if (entry.name == name) return entry.state;
-  }
-  return std::nullopt;
+  return kStateNames.Parse(name);
 }
 
 bool IsTerminal(ReviewState state) {

@@ -8,31 +8,26 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::store {
 
 enum class SelectorKind { kCurrentChanges, kBaseDiff, kCommitRange };
 
-inline constexpr SelectorKind kAllSelectorKinds[] = {
-    SelectorKind::kCurrentChanges, SelectorKind::kBaseDiff, SelectorKind::kCommitRange};
+inline constexpr NameTable kSelectorKindNames = MakeNameTable<SelectorKind>({
+    {SelectorKind::kCurrentChanges, "current-changes"},
+    {SelectorKind::kBaseDiff, "base-diff"},
+    {SelectorKind::kCommitRange, "commit-range"},
+});
+inline constexpr const auto& kAllSelectorKinds = kSelectorKindNames.values;
 
-constexpr std::string_view SelectorKindName(SelectorKind kind) {
-  switch (kind) {
-    case SelectorKind::kCurrentChanges:
-      return "current-changes";
-    case SelectorKind::kBaseDiff:
-      return "base-diff";
-    case SelectorKind::kCommitRange:
-      return "commit-range";
-  }
-  return "";
+constexpr std::string_view SelectorKindName(SelectorKind value) {
+  return kSelectorKindNames.Name(value);
 }
 
 // nullopt for any other text.
 constexpr std::optional<SelectorKind> ParseSelectorKind(std::string_view name) {
-  for (SelectorKind kind : kAllSelectorKinds) {
-    if (SelectorKindName(kind) == name) return kind;
-  }
-  return std::nullopt;
+  return kSelectorKindNames.Parse(name);
 }
 
 // Whether `name` (a snapshot's or selector's kind text) is `kind`.

@@ -1,6 +1,6 @@
 // Verdict and ReviewerRole: the words a verdict gives and the roles that give them
-// (docs/lifecycle.md "verdict"), one enum with one name table each, header-only so that every
-// layer may use them without a link dependency. A reviewer gives APPROVE, REQUEST_CHANGES or
+// (docs/lifecycle.md, "review verdict"), one enum with one name table each, header-only so that
+// every layer may use them without a link dependency. A reviewer gives APPROVE, REQUEST_CHANGES or
 // NEEDS_DISCUSSION (a code verdict); a docs-reviewer APPROVE, FIXED or NO_CHANGES (a docs
 // verdict). Records, verdict files, history trailers and posted comments hold the names; code
 // compares them through IsVerdict/IsRole, never against a literal.
@@ -10,36 +10,26 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::store {
 
 enum class Verdict { kApprove, kRequestChanges, kNeedsDiscussion, kFixed, kNoChanges };
 
-inline constexpr Verdict kAllVerdicts[] = {Verdict::kApprove, Verdict::kRequestChanges,
-                                           Verdict::kNeedsDiscussion, Verdict::kFixed,
-                                           Verdict::kNoChanges};
+inline constexpr NameTable kVerdictNames = MakeNameTable<Verdict>({
+    {Verdict::kApprove, "APPROVE"},
+    {Verdict::kRequestChanges, "REQUEST_CHANGES"},
+    {Verdict::kNeedsDiscussion, "NEEDS_DISCUSSION"},
+    {Verdict::kFixed, "FIXED"},
+    {Verdict::kNoChanges, "NO_CHANGES"},
+});
+inline constexpr const auto& kAllVerdicts = kVerdictNames.values;
 
-constexpr std::string_view VerdictName(Verdict verdict) {
-  switch (verdict) {
-    case Verdict::kApprove:
-      return "APPROVE";
-    case Verdict::kRequestChanges:
-      return "REQUEST_CHANGES";
-    case Verdict::kNeedsDiscussion:
-      return "NEEDS_DISCUSSION";
-    case Verdict::kFixed:
-      return "FIXED";
-    case Verdict::kNoChanges:
-      return "NO_CHANGES";
-  }
-  return "";
-}
+constexpr std::string_view VerdictName(Verdict value) { return kVerdictNames.Name(value); }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<Verdict> ParseVerdict(std::string_view name) {
-  for (Verdict verdict : kAllVerdicts) {
-    if (VerdictName(verdict) == name) return verdict;
-  }
-  return std::nullopt;
+  return kVerdictNames.Parse(name);
 }
 
 // Whether `name` (a verdict's text) is `verdict`.
@@ -63,15 +53,18 @@ constexpr bool IsDocsVerdict(std::string_view name) {
 
 enum class ReviewerRole { kReviewer, kDocsReviewer };
 
+inline constexpr NameTable kReviewerRoleNames = MakeNameTable<ReviewerRole>({
+    {ReviewerRole::kReviewer, "reviewer"},
+    {ReviewerRole::kDocsReviewer, "docs-reviewer"},
+});
+
 constexpr std::string_view ReviewerRoleName(ReviewerRole role) {
-  return role == ReviewerRole::kDocsReviewer ? "docs-reviewer" : "reviewer";
+  return kReviewerRoleNames.Name(role);
 }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<ReviewerRole> ParseReviewerRole(std::string_view name) {
-  if (name == ReviewerRoleName(ReviewerRole::kReviewer)) return ReviewerRole::kReviewer;
-  if (name == ReviewerRoleName(ReviewerRole::kDocsReviewer)) return ReviewerRole::kDocsReviewer;
-  return std::nullopt;
+  return kReviewerRoleNames.Parse(name);
 }
 
 // Whether `name` (a role's text) is `role`.

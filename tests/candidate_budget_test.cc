@@ -1,10 +1,10 @@
-// The export budget before every write (docs/loop.md, "A loop a harness can trust";
-// docs/lifecycle.md "Start"): start and revise refuse a candidate whose frozen diff passes 4 MiB
-// with budget_exceeded (exit 9) and exact details, the same on every run, and write nothing (the
-// whole common dir, object database included, byte-identical); export-context (both engines) and
-// verify give a lineage made before the check the same details. The expected sizes are computed
-// here from the patch's format (and compared with the pinned git CLI where the trees exist), never
-// by the code under test.
+// The export budget before every write (docs/loop.md, "Following next";
+// docs/lifecycle.md, "Start and revise refuse what could never be exported"): start and revise
+// refuse a candidate whose frozen diff passes 4 MiB with budget_exceeded (exit 9) and exact
+// details, the same on every run, and write nothing (the whole common dir, object database
+// included, byte-identical); export-context (both engines) and verify give a lineage made before
+// the check the same details. The expected sizes are computed here from the patch's format (and
+// compared with the pinned git CLI where the trees exist), never by the code under test.
 #include <sys/stat.h>
 
 #include <catch2/catch.hpp>

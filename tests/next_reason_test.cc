@@ -1,5 +1,5 @@
 // next_reason and status's selector flags (docs/lifecycle.md "Next action"; docs/loop.md,
-// "A loop a harness can trust"): the reason table through the pure derivation, a sent-back
+// "Following next"): the reason table through the pure derivation, a sent-back
 // lineage of another worktree that is not revised from here, and status answering for the
 // candidate start's selector flags name (start when no lineage holds it, its lineage's next when
 // one does), with status still writing nothing.

@@ -1,12 +1,10 @@
-// Read-only proof: every read command, in human and --json form, over several store states, leaves
-// the whole git common dir byte-identical (HashTree before and after each command). The states are
-// built by `review start` and, for the states that need the lifecycle verbs (approved, consumed,
-// retired, historical-compat), by writing the files those verbs leave, as export_context_test.cc
-// does. Read commands: status, status --lineage, list, export-context (native, --engine git,
-// --output to a file outside the repository), verify --lineage [--against
-// [--allow-trivial-rebase]], verify --envelope
-// [--against], show (text, --json, --html --output outside the repository), and `review fsck`
-// (human and --json; see kFsckCommands below).
+// Read-only proof: every read command (tests/support/read_commands.h: every verb
+// tests/verb_registry_test.cc classifies as reading, in human and --json form, with --output to a
+// file outside the repository where it has one), over several store states, leaves the whole git
+// common dir byte-identical (HashTree before and after each command). The states are built by
+// `review start` and, for the states that need the lifecycle verbs (approved, consumed, retired,
+// historical-compat), by writing the files those verbs leave, as export_context_test.cc does; one
+// state also has a seen ledger and a PR state in review-loop.sqlite for the loop's readers.
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
@@ -19,14 +17,11 @@
 #include "tests/support/git_repo.h"
 #include "tests/support/hostile.h"
 #include "tests/support/process.h"
+#include "tests/support/read_commands.h"
 #include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
 namespace {
-
-// fsck (it exits non-zero on damaged states; what matters here is that it writes nothing).
-const std::vector<std::vector<std::string>> kFsckCommands = {{"review", "fsck"},
-                                                             {"review", "fsck", "--json"}};
 
 struct Store {
   TempDir tmp;
@@ -56,44 +51,29 @@ void RewriteState(const std::string& path, const std::function<void(nlohmann::or
   WriteFile(path, store::EncodeRecordFile(state, &revision));
 }
 
-// Every read command for the store's lineages; envelopes are written outside the repository first.
-std::vector<std::vector<std::string>> ReadCommands(const Store& s, const std::string& scratch) {
-  std::vector<std::vector<std::string>> out = {{"review", "status"},
-                                               {"review", "status", "--json"},
-                                               {"review", "list"},
-                                               {"review", "list", "--json"}};
+// Every read command for the store's lineages; envelopes and a comment are written outside the
+// repository first.
+std::vector<std::vector<std::string>> ReadCommandsFor(const Store& s, const std::string& scratch) {
+  ReadInputs in;
+  in.lineages = s.lineages;
+  in.scratch = scratch;
+  in.comment = scratch + "/comment.md";
+  WriteFile(in.comment, "not a comment\n");
   for (const auto& l : s.lineages) {
-    const std::string envelope = scratch + "/" + l + ".envelope.json";
     RunResult e = GentleAi({"review", "export-context", "--json", "--lineage", l}, s.repo);
-    if (e.exit_code == 0) WriteFile(envelope, e.out);
-    for (auto args : std::vector<std::vector<std::string>>{
-             {"review", "status", "--lineage", l},
-             {"review", "export-context", "--lineage", l},
-             {"review", "export-context", "--lineage", l, "--engine", "git"},
-             {"review", "export-context", "--lineage", l, "--output", scratch + "/out.patch"},
-             {"review", "verify", "--lineage", l},
-             {"review", "verify", "--lineage", l, "--against", "HEAD"},
-             {"review", "verify", "--lineage", l, "--against", "HEAD", "--base-ref", "HEAD",
-              "--allow-trivial-rebase"},
-             {"review", "show", "--lineage", l}}) {
-      out.push_back(args);
-      args.push_back("--json");
-      out.push_back(args);
-    }
-    out.push_back({"review", "show", "--lineage", l, "--html", "--output", scratch + "/show.html"});
-    if (e.exit_code == 0) {
-      out.push_back({"review", "verify", "--envelope", envelope});
-      out.push_back({"review", "verify", "--json", "--envelope", envelope, "--against", "HEAD"});
-    }
+    if (e.exit_code != 0) continue;
+    in.envelopes.push_back(scratch + "/" + l + ".envelope.json");
+    WriteFile(in.envelopes.back(), e.out);
+    RunResult c = GentleAi({"review", "comment", "--lineage", l}, s.repo);
+    if (c.exit_code == 0) WriteFile(in.comment, c.out);
   }
-  for (const auto& c : kFsckCommands) out.push_back(c);
-  return out;
+  return ReadCommands(in);
 }
 
 // Runs every read command from every cwd and requires the common dir unchanged after each.
 void ProveReadOnly(const Store& s, const std::vector<std::string>& cwds) {
   TempDir scratch;
-  const auto commands = ReadCommands(s, scratch.path());
+  const auto commands = ReadCommandsFor(s, scratch.path());
   const auto before = HashTree(s.common());
   int runs = 0;
   for (const auto& cwd : cwds) {
@@ -146,6 +126,16 @@ TEST_CASE("read-only: several lineages of every kind - from the main and a linke
   WriteFile(s.tmp.path() + "/sibling/dir/b.txt", "from the sibling\n");
   s.lineages.push_back(Start(s.tmp.path() + "/sibling"));
   RewriteState(s.record(s.lineages[2]), [](auto& st) { st["state"] = "approved"; });
+  // The loop's file, for seen and pr-state to read.
+  for (const std::vector<std::string>& write : std::vector<std::vector<std::string>>{
+           {"review", "seen", "baseline", "--pr", kReadPr, "--id", "3001"},
+           {"review", "seen", "add", "--pr", kReadPr, "--id", "review:4001", "--posted"},
+           {"review", "pr-state", "set", "--pr", kReadPr, "--phase", "reviewing", "--round", "1",
+            "--asked", "a null check"}}) {
+    RunResult r = GentleAi(write, s.repo);
+    INFO(r.out << r.err);
+    REQUIRE(r.exit_code == 0);
+  }
   ProveReadOnly(s, {s.repo, s.tmp.path() + "/sibling"});
 }
 

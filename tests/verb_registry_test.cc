@@ -3,8 +3,9 @@
 // crash sweeps its fault points and its system calls need (tests/lifecycle_crash_test.cc or, for
 // the seen ledger, tests/loop_seen_test.cc; tests/syscall_crash_test.cc) or says why not; and
 // the history verbs the mutating verbs write are exactly store::HistoryVerb's (the verbs the chain
-// verification accepts). Adding a verb without joining them fails here (docs/design.md, "Adding
-// things").
+// verification accepts); a reading verb's domain is in a read-only link check and the verb is in
+// the read-only proof that hashes the whole common dir (tests/readonly_commands_test.cc). Adding a
+// verb without joining them fails here (docs/design.md, "Adding things").
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <map>
@@ -15,8 +16,10 @@
 
 #include "store/history_verb.h"
 #include "tests/support/crash_sweeps.h"
+#include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/process.h"
+#include "tests/support/read_commands.h"
 #include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
@@ -60,14 +63,60 @@ std::set<std::string> LeafCommands(const std::string& cwd) {
   return leaves;
 }
 
-// Commands that change nothing under the git common dir (tests/readonly_commands_test.cc runs
-// them), or only print.
-const std::set<std::string> kReading = {
-    "review status",    "review list",     "review export-context", "review verify",
-    "review attest",    "review comment",  "review parse-comment",  "review show",
-    "review fsck",      "review ledger",   "review context import", "review seen check",
-    "review seen list", "review seen new", "review hint parse",     "review pr-state show",
-    "version"};
+// Commands that change nothing under the git common dir, each with its read-only proofs: the link
+// check whose executable holds its domain (every object of that library linked against read
+// targets only; <build>/link_checks.txt, written by tests/CMakeLists.txt) and a function of the
+// domain that executable must define; and its runs in tests/readonly_commands_test.cc, which hashes
+// the whole common dir around each (tests/support/read_commands.h). `writes` states exactly what
+// the command may write besides stdout and stderr: the CLI layer (cli/, which links the write
+// targets) writes the user's own --output file and nothing else; `seen new` first recovers an
+// unanswered `review post` of its PR, which writes.
+struct Reading {
+  std::string link_check;     // "" only with no_link_check
+  std::string domain;         // a function of the verb's domain, as nm -C prints its name
+  std::string writes;         // "": nothing
+  std::string no_link_check;  // why there is no domain to link-check
+};
+
+const std::string kOutputFile = "the file named by --output (cli/, store::WriteFileAtomic)";
+
+const std::map<std::string, Reading> kReading = {
+    {"review status",
+     {"gentle_transaction_read_only_check", "gentle::transaction::InspectStatus(", "", ""}},
+    {"review list",
+     {"gentle_transaction_read_only_check", "gentle::transaction::VisitLineages(", "", ""}},
+    {"review fsck", {"gentle_transaction_read_only_check", "gentle::transaction::Fsck(", "", ""}},
+    {"review export-context",
+     {"gentle_export_read_only_check", "gentle::exporter::ExportContext(", kOutputFile, ""}},
+    {"review verify",
+     {"gentle_export_read_only_check", "gentle::exporter::VerifyLineage(", "", ""}},
+    {"review attest",
+     {"gentle_export_read_only_check", "gentle::exporter::Attest(", kOutputFile, ""}},
+    {"review comment",
+     {"gentle_export_read_only_check", "gentle::exporter::ReadRoundVerdict(", "", ""}},
+    {"review parse-comment",
+     {"gentle_export_read_only_check", "gentle::exporter::ParseComment(", "", ""}},
+    {"review show",
+     {"gentle_export_read_only_check", "gentle::exporter::ReadShowView(", kOutputFile, ""}},
+    {"review ledger", {"gentle_forge_read_only_check", "gentle::forge::RecoverLedger(", "", ""}},
+    {"review context import",
+     {"gentle_forge_read_only_check", "gentle::forge::ImportGithub(", kOutputFile, ""}},
+    {"review seen check",
+     {"gentle_loop_read_only_check", "gentle::loop::SeenLedgerReader::Find(", "", ""}},
+    {"review seen list",
+     {"gentle_loop_read_only_check", "gentle::loop::SeenLedgerReader::List(", "", ""}},
+    {"review seen new",
+     {"gentle_loop_read_only_check", "gentle::loop::SeenLedgerReader::Unseen(",
+      "an unanswered `review post` intent of its PR, recovered first (watch/poster.h "
+      "RecoverPosts); none open, nothing written",
+      ""}},
+    {"review hint parse", {"gentle_loop_read_only_check", "gentle::loop::ParseHint(", "", ""}},
+    {"review pr-state show",
+     {"gentle_watch_read_only_check", "gentle::watch::LoadPrState(", "", ""}},
+    {"version",
+     {"", "", "",
+      "no domain: cli/version_report.cc prints this build's and its libraries' versions"}},
+};
 
 struct Mutating {
   std::set<std::string> history_verbs;  // the verbs of the history commits it writes
@@ -106,13 +155,61 @@ TEST_CASE("verb registry: every command of the command table is classified readi
     INFO("command: " << command << " (classify it in tests/verb_registry_test.cc)");
     CHECK(kReading.count(command) + kMutating.count(command) == 1);
   }
-  for (const std::string& command : kReading) {
+  for (const auto& [command, _] : kReading) {
     INFO("listed but not in the command table: " << command);
     CHECK(leaves.count(command) == 1);
   }
   for (const auto& [command, _] : kMutating) {
     INFO("listed but not in the command table: " << command);
     CHECK(leaves.count(command) == 1);
+  }
+}
+
+TEST_CASE("verb registry: every reading verb's domain is in a read-only link check") {
+  std::map<std::string, std::string> checks;  // name -> executable
+  std::istringstream listed(ReadFile(std::string(GENTLE_BUILD_DIR) + "/link_checks.txt"));
+  std::string name, path;
+  while (listed >> name >> path) checks[name] = path;
+  REQUIRE(checks.count("gentle_export_read_only_check") == 1);
+  std::map<std::string, std::string> symbols;  // check -> nm -C --defined-only of it
+  for (const auto& [command, r] : kReading) {
+    INFO("reading verb: " << command
+                          << " (its link check and domain in tests/verb_registry_test.cc)");
+    CHECK(r.link_check.empty() != r.no_link_check.empty());
+    if (r.link_check.empty()) continue;
+    REQUIRE(checks.count(r.link_check) == 1);
+    if (!symbols.count(r.link_check)) {
+      RunResult nm = Run({"nm", "-C", "--defined-only", checks[r.link_check]});
+      REQUIRE(nm.exit_code == 0);
+      symbols[r.link_check] = nm.out;
+    }
+    INFO("defined by " << r.link_check << ": " << r.domain);
+    CHECK(symbols[r.link_check].find(r.domain) != std::string::npos);
+  }
+}
+
+TEST_CASE("verb registry: every reading verb is in the whole-common-dir read-only proof") {
+  std::vector<std::string> leaves;
+  for (const auto& [command, _] : kReading) leaves.push_back(command);
+  for (const auto& [command, _] : kMutating) leaves.push_back(command);
+  ReadInputs in;
+  in.lineages = {"review-0123456789abcdef"};
+  in.envelopes = {"/nonexistent/envelope.json"};
+  in.scratch = "/nonexistent";
+  in.comment = "/nonexistent/comment.md";
+  std::set<std::string> proven;
+  for (const std::vector<std::string>& args : ReadCommands(in)) {
+    const std::string command = CommandOf(args, leaves);
+    INFO("a run of tests/support/read_commands.cc: " << command);
+    REQUIRE(kReading.count(command) == 1);
+    proven.insert(command);
+    if (std::find(args.begin(), args.end(), "--output") != args.end()) {
+      CHECK(kReading.at(command).writes == kOutputFile);
+    }
+  }
+  for (const auto& [command, _] : kReading) {
+    INFO("reading verb with no run in tests/support/read_commands.cc: " << command);
+    CHECK(proven.count(command) == 1);
   }
 }
 

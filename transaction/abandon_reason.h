@@ -9,23 +9,25 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::transaction {
 
 enum class AbandonReason { kOperatorDisposition, kRetiredSchema };
 
-inline constexpr AbandonReason kAllAbandonReasons[] = {AbandonReason::kOperatorDisposition,
-                                                       AbandonReason::kRetiredSchema};
+inline constexpr store::NameTable kAbandonReasonNames = store::MakeNameTable<AbandonReason>({
+    {AbandonReason::kOperatorDisposition, "operator_disposition"},
+    {AbandonReason::kRetiredSchema, "retired_schema"},
+});
+inline constexpr const auto& kAllAbandonReasons = kAbandonReasonNames.values;
 
-constexpr std::string_view AbandonReasonName(AbandonReason reason) {
-  return reason == AbandonReason::kRetiredSchema ? "retired_schema" : "operator_disposition";
+constexpr std::string_view AbandonReasonName(AbandonReason value) {
+  return kAbandonReasonNames.Name(value);
 }
 
 // nullopt for any other text (case and surrounding blanks matter).
 constexpr std::optional<AbandonReason> ParseAbandonReason(std::string_view name) {
-  for (AbandonReason reason : kAllAbandonReasons) {
-    if (AbandonReasonName(reason) == name) return reason;
-  }
-  return std::nullopt;
+  return kAbandonReasonNames.Parse(name);
 }
 
 }  // namespace gentle::transaction

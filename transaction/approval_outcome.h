@@ -11,31 +11,26 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::transaction {
 
 enum class ApprovalOutcome { kApproval, kCoApproval, kRepeat };
 
-inline constexpr ApprovalOutcome kAllApprovalOutcomes[] = {
-    ApprovalOutcome::kApproval, ApprovalOutcome::kCoApproval, ApprovalOutcome::kRepeat};
+inline constexpr store::NameTable kApprovalOutcomeNames = store::MakeNameTable<ApprovalOutcome>({
+    {ApprovalOutcome::kApproval, "approval"},
+    {ApprovalOutcome::kCoApproval, "co_approval"},
+    {ApprovalOutcome::kRepeat, "repeat"},
+});
+inline constexpr const auto& kAllApprovalOutcomes = kApprovalOutcomeNames.values;
 
-constexpr std::string_view ApprovalOutcomeName(ApprovalOutcome outcome) {
-  switch (outcome) {
-    case ApprovalOutcome::kApproval:
-      return "approval";
-    case ApprovalOutcome::kCoApproval:
-      return "co_approval";
-    case ApprovalOutcome::kRepeat:
-      return "repeat";
-  }
-  return "";
+constexpr std::string_view ApprovalOutcomeName(ApprovalOutcome value) {
+  return kApprovalOutcomeNames.Name(value);
 }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<ApprovalOutcome> ParseApprovalOutcome(std::string_view name) {
-  for (ApprovalOutcome outcome : kAllApprovalOutcomes) {
-    if (ApprovalOutcomeName(outcome) == name) return outcome;
-  }
-  return std::nullopt;
+  return kApprovalOutcomeNames.Parse(name);
 }
 
 }  // namespace gentle::transaction

@@ -1,5 +1,5 @@
 // CandidateBudget: start and revise refuse a candidate whose frozen diff could never be exported
-// (docs/loop.md, "A loop a harness can trust": prevention before every write), with the
+// (docs/lifecycle.md, "Start and revise refuse what could never be exported"), with the
 // refusal export-context would give it (export/patch_budget.h: budget_exceeded, exit 9, details
 // byte_size, byte_size_bound and max_bytes, the same on every run and for every engine). A small
 // change pays a few object header reads. The caller captures with its object writes held in

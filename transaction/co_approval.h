@@ -1,5 +1,5 @@
 // CO-APPROVAL: a further `verdict APPROVE` of an approved round (docs/lifecycle.md,
-// "Co-approvals"; docs/format.md, "Co-approvals").
+// "review verdict"; docs/format.md, "Co-approvals").
 //
 // The record and its state do not change, so the Go gentle-ai reads the lineage as before: the
 // approval goes to the history alone, as a `co-approve` commit holding the parent's record and

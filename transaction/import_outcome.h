@@ -8,23 +8,25 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::transaction {
 
 enum class ImportOutcome { kImported, kUpToDate };
 
-inline constexpr ImportOutcome kAllImportOutcomes[] = {ImportOutcome::kImported,
-                                                       ImportOutcome::kUpToDate};
+inline constexpr store::NameTable kImportOutcomeNames = store::MakeNameTable<ImportOutcome>({
+    {ImportOutcome::kImported, "imported"},
+    {ImportOutcome::kUpToDate, "up_to_date"},
+});
+inline constexpr const auto& kAllImportOutcomes = kImportOutcomeNames.values;
 
-constexpr std::string_view ImportOutcomeName(ImportOutcome outcome) {
-  return outcome == ImportOutcome::kUpToDate ? "up_to_date" : "imported";
+constexpr std::string_view ImportOutcomeName(ImportOutcome value) {
+  return kImportOutcomeNames.Name(value);
 }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<ImportOutcome> ParseImportOutcome(std::string_view name) {
-  for (ImportOutcome outcome : kAllImportOutcomes) {
-    if (ImportOutcomeName(outcome) == name) return outcome;
-  }
-  return std::nullopt;
+  return kImportOutcomeNames.Parse(name);
 }
 
 }  // namespace gentle::transaction

@@ -1,6 +1,6 @@
 // The quarantine entry a lineage moves into when it is retired (abandon, reclaim, and import of an
-// abandon tip; docs/format.md "Quarantine", docs/lifecycle.md "The crash-safe protocol"): one
-// writer of its steps, in order.
+// abandon tip; docs/format.md, "Layout"; docs/lifecycle.md, "The crash-safe protocol and
+// recovery"): one writer of its steps, in order.
 //
 //   PrepareQuarantine  a fresh entry name `<lineage>-<random digits>`; the index rows prepared
 //                      (the entry's, and the lineage's when it has a local record); the quarantine

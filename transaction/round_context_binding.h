@@ -1,5 +1,5 @@
-// RoundContextBinding: how a review round is bound to its forge review context (docs/loop.md,
-// "Review context" and "Context-unavailable cap").
+// RoundContextBinding: how a review round is bound to its forge review context (docs/lifecycle.md,
+// "Review context binding").
 //
 // `start` and `revise` take at most one of:
 //   --context FILE               a ReviewContext (`gentle-ai.review-context/v1`, the output of

@@ -83,11 +83,11 @@ struct StatusReport {
 // lineage's, or start when no lineage holds it and start would take it. A selector that cannot be
 // resolved is refused as start refuses it.
 //
-// Budget (docs/loop.md, "A loop a harness can trust"): a reviewing lineage's frozen diff is
-// measured (export/patch_budget.h: headers first, so a small diff costs a few header reads) and a
-// candidate that start or revise would capture is captured again with its objects held in memory
-// (store/git/memory_writes.h) and measured, so that next never names export, start or revise for
-// a diff the verb refuses. Nothing is written.
+// Budget (docs/lifecycle.md, "Start and revise refuse what could never be exported"): a reviewing
+// lineage's frozen diff is measured (export/patch_budget.h: headers first, so a small diff costs a
+// few header reads) and a candidate that start or revise would capture is captured again with its
+// objects held in memory (store/git/memory_writes.h) and measured, so that next never names export,
+// start or revise for a diff the verb refuses. Nothing is written.
 Result<StatusReport> InspectStatus(const std::string& cwd,
                                    const std::optional<std::string>& lineage,
                                    const std::optional<Selector>& selector = std::nullopt);

@@ -9,31 +9,26 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::watch {
 
 enum class ForgePrState { kOpen, kClosed, kMerged };
 
-inline constexpr ForgePrState kAllForgePrStates[] = {ForgePrState::kOpen, ForgePrState::kClosed,
-                                                     ForgePrState::kMerged};
+inline constexpr store::NameTable kForgePrStateNames = store::MakeNameTable<ForgePrState>({
+    {ForgePrState::kOpen, "open"},
+    {ForgePrState::kClosed, "closed"},
+    {ForgePrState::kMerged, "merged"},
+});
+inline constexpr const auto& kAllForgePrStates = kForgePrStateNames.values;
 
-constexpr std::string_view ForgePrStateName(ForgePrState state) {
-  switch (state) {
-    case ForgePrState::kOpen:
-      return "open";
-    case ForgePrState::kClosed:
-      return "closed";
-    case ForgePrState::kMerged:
-      return "merged";
-  }
-  return "";
+constexpr std::string_view ForgePrStateName(ForgePrState value) {
+  return kForgePrStateNames.Name(value);
 }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<ForgePrState> ParseForgePrState(std::string_view name) {
-  for (ForgePrState state : kAllForgePrStates) {
-    if (ForgePrStateName(state) == name) return state;
-  }
-  return std::nullopt;
+  return kForgePrStateNames.Parse(name);
 }
 
 }  // namespace gentle::watch

@@ -8,30 +8,24 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::watch {
 
 enum class HintSink { kStdout, kExec, kOnNew };
 
-inline constexpr HintSink kAllHintSinks[] = {HintSink::kStdout, HintSink::kExec, HintSink::kOnNew};
+inline constexpr store::NameTable kHintSinkNames = store::MakeNameTable<HintSink>({
+    {HintSink::kStdout, "stdout"},
+    {HintSink::kExec, "exec"},
+    {HintSink::kOnNew, "on-new"},
+});
+inline constexpr const auto& kAllHintSinks = kHintSinkNames.values;
 
-constexpr std::string_view HintSinkName(HintSink sink) {
-  switch (sink) {
-    case HintSink::kStdout:
-      return "stdout";
-    case HintSink::kExec:
-      return "exec";
-    case HintSink::kOnNew:
-      return "on-new";
-  }
-  return "";
-}
+constexpr std::string_view HintSinkName(HintSink value) { return kHintSinkNames.Name(value); }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<HintSink> ParseHintSink(std::string_view name) {
-  for (HintSink sink : kAllHintSinks) {
-    if (HintSinkName(sink) == name) return sink;
-  }
-  return std::nullopt;
+  return kHintSinkNames.Parse(name);
 }
 
 }  // namespace gentle::watch

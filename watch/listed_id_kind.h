@@ -9,32 +9,26 @@
 #include <string_view>
 
 #include "store/forge_id_kind.h"
+#include "store/name_table.h"
 
 namespace gentle::watch {
 
 enum class ListedIdKind { kComment, kReviewComment, kReview };
 
-inline constexpr ListedIdKind kAllListedIdKinds[] = {
-    ListedIdKind::kComment, ListedIdKind::kReviewComment, ListedIdKind::kReview};
+inline constexpr store::NameTable kListedIdKindNames = store::MakeNameTable<ListedIdKind>({
+    {ListedIdKind::kComment, "comment"},
+    {ListedIdKind::kReviewComment, "review_comment"},
+    {ListedIdKind::kReview, "review"},
+});
+inline constexpr const auto& kAllListedIdKinds = kListedIdKindNames.values;
 
-constexpr std::string_view ListedIdKindName(ListedIdKind kind) {
-  switch (kind) {
-    case ListedIdKind::kComment:
-      return "comment";
-    case ListedIdKind::kReviewComment:
-      return "review_comment";
-    case ListedIdKind::kReview:
-      return "review";
-  }
-  return "";
+constexpr std::string_view ListedIdKindName(ListedIdKind value) {
+  return kListedIdKindNames.Name(value);
 }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<ListedIdKind> ParseListedIdKind(std::string_view name) {
-  for (ListedIdKind kind : kAllListedIdKinds) {
-    if (ListedIdKindName(kind) == name) return kind;
-  }
-  return std::nullopt;
+  return kListedIdKindNames.Parse(name);
 }
 
 // The forge id space the id is in (store/forge_id_kind.h): a review body's is `review`; an issue

@@ -8,22 +8,23 @@
 #include <optional>
 #include <string_view>
 
+#include "store/name_table.h"
+
 namespace gentle::watch {
 
 enum class PostAs { kReview, kComment };
 
-inline constexpr PostAs kAllPostAs[] = {PostAs::kReview, PostAs::kComment};
+inline constexpr store::NameTable kPostAsNames = store::MakeNameTable<PostAs>({
+    {PostAs::kReview, "review"},
+    {PostAs::kComment, "comment"},
+});
+inline constexpr const auto& kAllPostAs = kPostAsNames.values;
 
-constexpr std::string_view PostAsName(PostAs as) {
-  return as == PostAs::kComment ? "comment" : "review";
-}
+constexpr std::string_view PostAsName(PostAs value) { return kPostAsNames.Name(value); }
 
 // nullopt for any other text (case matters).
 constexpr std::optional<PostAs> ParsePostAs(std::string_view name) {
-  for (PostAs as : kAllPostAs) {
-    if (PostAsName(as) == name) return as;
-  }
-  return std::nullopt;
+  return kPostAsNames.Parse(name);
 }
 
 }  // namespace gentle::watch

@@ -58,8 +58,8 @@ Result<bool> HasTable(SqliteConnection& conn) {
       Statement stmt,
       conn.Prepare("SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = "
                    "'post_schema'"));
-  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
-  return row && stmt.ColumnInt(0) != 0;
+  GENTLE_ASSIGN_OR_RETURN(std::optional<int64_t> count, store::index::FirstInt(stmt));
+  return count.value_or(0) != 0;
 }
 
 // The component's version: 0 when its table is missing; a newer one is `corrupted`.
@@ -67,8 +67,8 @@ Result<int64_t> PostVersion(SqliteConnection& conn) {
   GENTLE_ASSIGN_OR_RETURN(bool exists, HasTable(conn));
   if (!exists) return int64_t{0};
   GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare("SELECT max(version) FROM post_schema"));
-  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
-  const int64_t version = row ? stmt.ColumnInt(0) : 0;
+  GENTLE_ASSIGN_OR_RETURN(std::optional<int64_t> max, store::index::FirstInt(stmt));
+  const int64_t version = max.value_or(0);
   if (version > kPostSchemaVersion) {
     return Status(Code::kCorrupted, "post intents from a newer release: schema_version " +
                                         std::to_string(version) + ", this release knows up to " +
@@ -80,24 +80,14 @@ Result<int64_t> PostVersion(SqliteConnection& conn) {
 
 PostIntent RowOf(const Statement& stmt) {
   PostIntent out;
-  out.seq = stmt.ColumnInt(0);
-  out.pr = stmt.ColumnText(1);
-  out.lineage = stmt.ColumnText(2);
-  out.round = stmt.ColumnInt(3);
-  out.role = stmt.ColumnText(4);
-  out.revision = stmt.ColumnText(5);
-  out.nonce = stmt.ColumnText(6);
+  std::string as, state;
+  stmt.Read(out.seq, out.pr, out.lineage, out.round, out.role, out.revision, out.nonce, as,
+            out.endpoint, out.text, out.event, out.attempts, state, out.posted_id, out.created_at,
+            out.posted_at);
   // The column's CHECK holds it to the two names; any other text reads as a comment, as the
   // poster has always taken it.
-  out.as = ParsePostAs(stmt.ColumnText(7)).value_or(PostAs::kComment);
-  out.endpoint = stmt.ColumnText(8);
-  out.text = stmt.ColumnText(9);
-  out.event = stmt.ColumnText(10);
-  out.attempts = stmt.ColumnInt(11);
-  out.open = stmt.ColumnText(12) == "open";
-  out.posted_id = stmt.ColumnText(13);
-  out.created_at = stmt.ColumnText(14);
-  out.posted_at = stmt.ColumnText(15);
+  out.as = ParsePostAs(as).value_or(PostAs::kComment);
+  out.open = state == "open";
   return out;
 }
 
@@ -105,7 +95,7 @@ PostIntent RowOf(const Statement& stmt) {
 Status RunOne(SqliteConnection& conn, const std::string& sql, int64_t seq,
               const std::vector<std::string>& texts = {}) {
   GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql));
-  stmt.Bind(1, seq);
+  stmt.BindAll(seq);
   for (size_t i = 0; i < texts.size(); ++i) stmt.Bind(static_cast<int>(i) + 2, texts[i]);
   return PostStatus(stmt.Run());
 }
@@ -142,7 +132,7 @@ Result<std::optional<PostIntent>> PostIntents::Find(const std::string& pr,
       db_->conn().Prepare(std::string("SELECT ") + kColumns +
                           " FROM post_intents WHERE pr = ?1 AND lineage = ?2 AND round = ?3 AND "
                           "role = ?4 AND revision = ?5"));
-  stmt.Bind(1, pr).Bind(2, lineage).Bind(3, round).Bind(4, role).Bind(5, revision);
+  stmt.BindAll(pr, lineage, round, role, revision);
   auto row = stmt.Step();
   if (!row.ok()) return PostStatus(row.status());
   if (!*row) return std::optional<PostIntent>();
@@ -155,14 +145,12 @@ Result<std::vector<PostIntent>> PostIntents::Unanswered(const std::string& pr) {
       db_->conn().Prepare(std::string("SELECT ") + kColumns +
                           " FROM post_intents WHERE state = 'open' AND (?1 = '' OR pr = ?1) "
                           "ORDER BY seq"));
-  stmt.Bind(1, pr);
+  stmt.BindAll(pr);
   std::vector<PostIntent> out;
-  while (true) {
-    auto row = stmt.Step();
-    if (!row.ok()) return PostStatus(row.status());
-    if (!*row) break;
-    out.push_back(RowOf(stmt));
-  }
+  GENTLE_RETURN_IF_ERROR(PostStatus(store::index::ForEachRow(stmt, [&](const Statement& row) {
+    out.push_back(RowOf(row));
+    return Result<bool>(true);
+  })));
   return out;
 }
 
@@ -175,22 +163,13 @@ Status PostIntents::Record(PostIntent* intent) {
             "INSERT INTO post_intents (pr, lineage, round, role, revision, nonce, post_as, "
             "endpoint, body, event, attempts, state, posted_id, created_at, posted_at) VALUES "
             "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'open', '', ?12, '')"));
-    stmt.Bind(1, intent->pr)
-        .Bind(2, intent->lineage)
-        .Bind(3, intent->round)
-        .Bind(4, intent->role)
-        .Bind(5, intent->revision)
-        .Bind(6, intent->nonce)
-        .Bind(7, PostAsName(intent->as))
-        .Bind(8, intent->endpoint)
-        .Bind(9, intent->text)
-        .Bind(10, intent->event)
-        .Bind(11, intent->attempts)
-        .Bind(12, intent->created_at);
+    stmt.BindAll(intent->pr, intent->lineage, intent->round, intent->role, intent->revision,
+                 intent->nonce, PostAsName(intent->as), intent->endpoint, intent->text,
+                 intent->event, intent->attempts, intent->created_at);
     GENTLE_RETURN_IF_ERROR(stmt.Run());
     GENTLE_ASSIGN_OR_RETURN(Statement seq, db_->conn().Prepare("SELECT last_insert_rowid()"));
-    GENTLE_ASSIGN_OR_RETURN(bool row, seq.Step());
-    if (row) intent->seq = seq.ColumnInt(0);
+    GENTLE_ASSIGN_OR_RETURN(std::optional<int64_t> rowid, store::index::FirstInt(seq));
+    if (rowid) intent->seq = *rowid;
     return Status::Ok();
   });
   GENTLE_RETURN_IF_ERROR(PostStatus(status));
@@ -228,9 +207,9 @@ Result<bool> HasUnansweredPosts(const std::string& common_dir, const std::string
       Statement stmt,
       db->conn().Prepare(
           "SELECT count(*) FROM post_intents WHERE state = 'open' AND (?1 = '' OR pr = ?1)"));
-  stmt.Bind(1, pr);
-  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
-  return row && stmt.ColumnInt(0) > 0;
+  stmt.BindAll(pr);
+  GENTLE_ASSIGN_OR_RETURN(std::optional<int64_t> open, store::index::FirstInt(stmt));
+  return open.value_or(0) > 0;
 }
 
 }  // namespace gentle::watch

@@ -1,7 +1,5 @@
 #include "watch/pr_state.h"
 
-#include <functional>
-
 #include "store/index/sqlite_handle.h"
 
 namespace gentle::watch {
@@ -59,61 +57,22 @@ Result<std::optional<PrState>> LoadPrState(WatchDb& db, const std::string& pr) {
   GENTLE_ASSIGN_OR_RETURN(Statement row,
                           db.conn().Prepare("SELECT phase, head_sha, blocked_on, updated_at FROM "
                                             "pr_state WHERE pr = ?1"));
-  row.Bind(1, pr);
+  row.BindAll(pr);
   GENTLE_ASSIGN_OR_RETURN(bool found, row.Step());
   if (!found) return std::optional<PrState>();
   PrState out;
   out.pr = pr;
-  out.phase = row.ColumnText(0);
-  out.head_sha = row.ColumnText(1);
-  out.blocked_on = row.ColumnText(2);
-  out.updated_at = row.ColumnText(3);
+  row.Read(out.phase, out.head_sha, out.blocked_on, out.updated_at);
   GENTLE_ASSIGN_OR_RETURN(
       Statement rounds,
       db.conn().Prepare("SELECT round, asked FROM pr_state_rounds WHERE pr = ?1 ORDER BY round"));
-  rounds.Bind(1, pr);
-  while (true) {
-    GENTLE_ASSIGN_OR_RETURN(bool more, rounds.Step());
-    if (!more) break;
-    out.rounds.push_back(PrRound{rounds.ColumnInt(0), rounds.ColumnText(1)});
-  }
-  return std::optional<PrState>(std::move(out));
-}
-
-Result<PrState> SetPrState(WatchDb& db, const std::string& pr, const PrStateUpdate& update,
-                           const std::string& now) {
-  GENTLE_RETURN_IF_ERROR(CheckPrStateUpdate(update));
-  GENTLE_RETURN_IF_ERROR(db.InTransaction([&]() -> Status {
-    GENTLE_ASSIGN_OR_RETURN(std::optional<PrState> current, LoadPrState(db, pr));
-    if (!current && !update.phase) {
-      return Usage(pr + " has no state yet: the first set needs --phase");
-    }
-    PrState next = current.value_or(PrState{});
-    if (update.phase) next.phase = *update.phase;
-    if (update.head_sha) next.head_sha = *update.head_sha;
-    if (update.blocked_on) next.blocked_on = *update.blocked_on;
-    GENTLE_ASSIGN_OR_RETURN(
-        Statement write,
-        db.conn().Prepare("INSERT INTO pr_state (pr, phase, head_sha, blocked_on, updated_at) "
-                          "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT (pr) DO UPDATE SET phase = "
-                          "excluded.phase, head_sha = excluded.head_sha, blocked_on = "
-                          "excluded.blocked_on, updated_at = excluded.updated_at"));
-    write.Bind(1, pr).Bind(2, next.phase).Bind(3, next.head_sha).Bind(4, next.blocked_on);
-    write.Bind(5, now);
-    GENTLE_RETURN_IF_ERROR(write.Run());
-    if (update.round) {
-      GENTLE_ASSIGN_OR_RETURN(
-          Statement round,
-          db.conn().Prepare("INSERT INTO pr_state_rounds (pr, round, asked) VALUES (?1, ?2, ?3) "
-                            "ON CONFLICT (pr, round) DO UPDATE SET asked = excluded.asked"));
-      round.Bind(1, pr).Bind(2, update.round->round).Bind(3, update.round->asked);
-      GENTLE_RETURN_IF_ERROR(round.Run());
-    }
-    return Status::Ok();
+  rounds.BindAll(pr);
+  GENTLE_RETURN_IF_ERROR(store::index::ForEachRow(rounds, [&](const Statement& round) {
+    PrRound& next = out.rounds.emplace_back();
+    round.Read(next.round, next.asked);
+    return true;
   }));
-  GENTLE_ASSIGN_OR_RETURN(std::optional<PrState> stored, LoadPrState(db, pr));
-  if (!stored) return Status(Code::kInternal, "pr-state: the state just written is missing");
-  return *stored;
+  return std::optional<PrState>(std::move(out));
 }
 
 std::string RenderPrStateMarkdown(const PrState& s) {

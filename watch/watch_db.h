@@ -68,9 +68,12 @@ struct ListRow {
 
 class WatchDb {
  public:
-  // create=false: a missing file or a file without the watcher's tables is `not_found`, and the
-  // file is opened read-only.
+  // create=false: OpenReadOnly. create=true: the file is made the ledger's first (its writer) and
+  // the watcher's tables are created or migrated (watch/watch_db_write.cc).
   static Result<WatchDb> Open(const std::string& common_dir, bool create);
+  // A missing file or a file without the watcher's tables is `not_found`; nothing is created
+  // (watch/watch_db.cc, in the read library gentle_watch_read with the Load* readers below).
+  static Result<WatchDb> OpenReadOnly(const std::string& common_dir);
   WatchDb(WatchDb&&) noexcept;
   WatchDb& operator=(WatchDb&&) noexcept;
   ~WatchDb();
@@ -94,6 +97,13 @@ class WatchDb {
   // `body` in one BEGIN IMMEDIATE transaction: committed when it returns ok, else rolled back.
   Status InTransaction(const std::function<Status()>& body);
   store::index::SqliteConnection& conn() { return *conn_; }
+
+  // Shared by the reader's and the writer's halves: a SQLite status as the watcher's ("watch
+  // state: ..."); the watcher's schema version (0 when its table is missing); `corrupted` for a
+  // version newer than kWatchSchemaVersion.
+  static Status DbStatus(const Status& status);
+  static Result<int64_t> SchemaVersion(store::index::SqliteConnection& conn);
+  static Status CheckVersion(int64_t version);
 
  private:
   explicit WatchDb(std::unique_ptr<store::index::SqliteConnection> conn);

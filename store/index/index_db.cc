@@ -6,9 +6,15 @@
 #include "store/index/index_schema.h"
 #include "store/index/index_statements.h"
 #include "store/index/sqlite_handle.h"
+#include "store/name_table.h"
 
 namespace gentle::store::index {
 namespace {
+
+constexpr NameTable kRowStatusNames = MakeNameTable<RowStatus>({
+    {RowStatus::kPrepared, "prepared"},
+    {RowStatus::kCommitted, "committed"},
+});
 
 Result<RowStatus> ReadRowStatus(const std::string& text) {
   if (std::optional<RowStatus> status = ParseRowStatus(text)) return *status;
@@ -17,36 +23,27 @@ Result<RowStatus> ReadRowStatus(const std::string& text) {
 
 Result<LineageRow> ReadLineage(const Statement& stmt) {
   LineageRow row;
-  row.lineage_id = stmt.ColumnText(0);
-  row.state = stmt.ColumnText(1);
-  row.kind = stmt.ColumnText(2);
-  row.created_at = stmt.ColumnText(3);
-  row.path_count = stmt.ColumnInt(4);
-  row.revision = stmt.ColumnText(5);
-  row.target_identity = stmt.ColumnText(6);
-  GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(stmt.ColumnText(7)));
+  std::string status;
+  stmt.Read(row.lineage_id, row.state, row.kind, row.created_at, row.path_count, row.revision,
+            row.target_identity, status);
+  GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(status));
   return row;
 }
 
 Result<TombstoneRow> ReadTombstone(const Statement& stmt) {
   TombstoneRow row;
-  row.key = stmt.ColumnText(0);
-  row.lineage_id = stmt.ColumnText(1);
-  row.target_identity = stmt.ColumnText(2);
-  row.repository = stmt.ColumnText(3);
-  GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(stmt.ColumnText(4)));
+  std::string status;
+  stmt.Read(row.key, row.lineage_id, row.target_identity, row.repository, status);
+  GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(status));
   return row;
 }
 
 Result<QuarantineRow> ReadQuarantine(const Statement& stmt) {
   QuarantineRow row;
-  row.quarantine_dir = stmt.ColumnText(0);
-  row.lineage_id = stmt.ColumnText(1);
-  row.audit_path = stmt.ColumnText(2);
-  row.reason = stmt.ColumnText(3);
-  row.actor = stmt.ColumnText(4);
-  row.reclaimed_at = stmt.ColumnText(5);
-  GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(stmt.ColumnText(6)));
+  std::string status;
+  stmt.Read(row.quarantine_dir, row.lineage_id, row.audit_path, row.reason, row.actor,
+            row.reclaimed_at, status);
+  GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(status));
   return row;
 }
 
@@ -55,36 +52,38 @@ template <typename Row, typename Reader>
 Result<std::optional<Row>> FindOne(SqliteConnection& conn, const char* sql, std::string_view key,
                                    Reader read) {
   GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql));
-  stmt.Bind(1, key);
+  stmt.BindAll(key);
   GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
   if (!has_row) return std::optional<Row>();
   GENTLE_ASSIGN_OR_RETURN(Row row, read(stmt));
   return std::optional<Row>(std::move(row));
 }
 
+// Reads every row `sql` returns with `read` and hands it to `visit` until it answers false.
+template <typename Row, typename Reader, typename Visit>
+Status VisitAll(SqliteConnection& conn, const char* sql, Reader read, Visit visit) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql));
+  return ForEachRow(stmt, [&](const Statement& row) -> Result<bool> {
+    GENTLE_ASSIGN_OR_RETURN(Row value, read(row));
+    return visit(value);
+  });
+}
+
 // Appends every row `sql` returns to `out`.
 template <typename Row, typename Reader>
 Status ReadAll(SqliteConnection& conn, const char* sql, Reader read, std::vector<Row>& out) {
-  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(sql));
-  while (true) {
-    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
-    if (!has_row) return Status::Ok();
-    GENTLE_ASSIGN_OR_RETURN(Row row, read(stmt));
+  return VisitAll<Row>(conn, sql, read, [&](Row& row) {
     out.push_back(std::move(row));
-  }
+    return true;
+  });
 }
 
 }  // namespace
 
-std::string_view RowStatusName(RowStatus status) {
-  return status == RowStatus::kCommitted ? "committed" : "prepared";
-}
+std::string_view RowStatusName(RowStatus status) { return kRowStatusNames.Name(status); }
 
 std::optional<RowStatus> ParseRowStatus(std::string_view text) {
-  for (RowStatus status : {RowStatus::kPrepared, RowStatus::kCommitted}) {
-    if (RowStatusName(status) == text) return status;
-  }
-  return std::nullopt;
+  return kRowStatusNames.Parse(text);
 }
 
 IndexDb::IndexDb(std::unique_ptr<SqliteConnection> conn, bool read_only, int schema_version)
@@ -173,33 +172,15 @@ Result<std::optional<LineageRow>> IndexDb::FindLineage(std::string_view lineage_
 }
 
 Status IndexDb::ListLineages(const std::function<bool(const LineageRow&)>& visit) {
-  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kListLineages));
-  while (true) {
-    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
-    if (!has_row) return Status::Ok();
-    GENTLE_ASSIGN_OR_RETURN(LineageRow row, ReadLineage(stmt));
-    if (!visit(row)) return Status::Ok();
-  }
+  return VisitAll<LineageRow>(*conn_, kListLineages, ReadLineage, visit);
 }
 
 Status IndexDb::ListTombstones(const std::function<bool(const TombstoneRow&)>& visit) {
-  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kListTombstones));
-  while (true) {
-    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
-    if (!has_row) return Status::Ok();
-    GENTLE_ASSIGN_OR_RETURN(TombstoneRow row, ReadTombstone(stmt));
-    if (!visit(row)) return Status::Ok();
-  }
+  return VisitAll<TombstoneRow>(*conn_, kListTombstones, ReadTombstone, visit);
 }
 
 Status IndexDb::ListQuarantine(const std::function<bool(const QuarantineRow&)>& visit) {
-  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kListQuarantine));
-  while (true) {
-    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
-    if (!has_row) return Status::Ok();
-    GENTLE_ASSIGN_OR_RETURN(QuarantineRow row, ReadQuarantine(stmt));
-    if (!visit(row)) return Status::Ok();
-  }
+  return VisitAll<QuarantineRow>(*conn_, kListQuarantine, ReadQuarantine, visit);
 }
 
 Result<std::optional<TombstoneRow>> IndexDb::FindTombstoneByLineage(std::string_view lineage_id) {
@@ -251,20 +232,20 @@ Result<std::string> IndexDb::ExplainQueryPlan(IndexQuery query) {
   if (sql == nullptr) return Status(Code::kInternal, "index: unknown query");
   GENTLE_ASSIGN_OR_RETURN(Statement stmt,
                           conn_->PrepareUncached(std::string("EXPLAIN QUERY PLAN ") + sql));
-  if (has_parameter) stmt.Bind(1, std::string_view("review-0"));
+  if (has_parameter) stmt.BindAll(std::string_view("review-0"));
   std::string plan;
-  while (true) {
-    GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
-    if (!has_row) return plan;
-    plan += stmt.ColumnText(3);  // columns: id, parent, notused, detail
+  GENTLE_RETURN_IF_ERROR(ForEachRow(stmt, [&](const Statement& row) {
+    plan += row.ColumnText(3);  // columns: id, parent, notused, detail
     plan += '\n';
-  }
+    return true;
+  }));
+  return plan;
 }
 
 Status IndexDb::QuickCheck() {
   GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->PrepareUncached("PRAGMA quick_check"));
-  GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
-  std::string first = has_row ? stmt.ColumnText(0) : std::string("no result");
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> answer, FirstText(stmt));
+  const std::string first = answer.value_or("no result");
   if (first != "ok") return Status(Code::kCorrupted, "index: quick_check failed: " + first);
   return Status::Ok();
 }

@@ -18,16 +18,6 @@
 #include "store/time_order.h"
 
 namespace gentle::store::index {
-namespace {
-
-Result<std::string> ReadTextPragma(SqliteConnection& conn, const char* sql) {
-  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.PrepareUncached(sql));
-  GENTLE_ASSIGN_OR_RETURN(bool has_row, stmt.Step());
-  if (!has_row) return Status(Code::kInternal, std::string("index: no result from ") + sql);
-  return stmt.ColumnText(0);
-}
-
-}  // namespace
 
 Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadWrite(const std::string& path,
                                                         const IndexOptions& options) {
@@ -35,7 +25,8 @@ Result<std::unique_ptr<IndexDb>> IndexDb::OpenReadWrite(const std::string& path,
                           SqliteConnection::Open(path, SqliteConnection::Mode::kReadWriteCreate,
                                                  options.busy_timeout_ms));
   // The first statement reads the header: a file that is not SQLite fails here with kCorrupted.
-  GENTLE_ASSIGN_OR_RETURN(std::string journal, ReadTextPragma(*conn, "PRAGMA journal_mode = WAL"));
+  GENTLE_ASSIGN_OR_RETURN(std::string journal,
+                          conn->QueryText("PRAGMA journal_mode = WAL", "index"));
   if (journal != "wal") {
     return Status(Code::kInternal, "index: cannot enable WAL (journal_mode is " + journal + ")");
   }
@@ -58,8 +49,8 @@ Status IndexDb::WriteNewFile(const std::string& path, const IndexSnapshot& snaps
     GENTLE_RETURN_IF_ERROR(db->ReplaceAll(snapshot));
     GENTLE_ASSIGN_OR_RETURN(Statement checkpoint,
                             db->conn_->PrepareUncached("PRAGMA wal_checkpoint(TRUNCATE)"));
-    GENTLE_ASSIGN_OR_RETURN(bool has_row, checkpoint.Step());
-    if (!has_row || checkpoint.ColumnInt(0) != 0) {
+    GENTLE_ASSIGN_OR_RETURN(std::optional<int64_t> busy, FirstInt(checkpoint));
+    if (busy.value_or(1) != 0) {
       return Status(Code::kInternal, "index: cannot checkpoint " + path);
     }
     // This connection is the file's only one: closing it deletes -wal and -shm.
@@ -127,7 +118,7 @@ Status IndexDb::Write(const std::function<Status()>& body) {
 Status IndexDb::MarkCommitted(const char* sql, std::string_view key, std::string_view what) {
   return Write([&]() -> Status {
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(sql));
-    GENTLE_RETURN_IF_ERROR(stmt.Bind(1, key).Run());
+    GENTLE_RETURN_IF_ERROR(stmt.BindAll(key).Run());
     if (conn_->Changes() == 0) {
       return Status(Code::kNotFound,
                     "index: no " + std::string(what) + " row " + std::string(key) + " to commit");
@@ -139,22 +130,15 @@ Status IndexDb::MarkCommitted(const char* sql, std::string_view key, std::string
 Status IndexDb::DeleteByKey(const char* sql, std::string_view key) {
   return Write([&]() -> Status {
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(sql));
-    return stmt.Bind(1, key).Run();
+    return stmt.BindAll(key).Run();
   });
 }
 
 Status IndexDb::UpsertLineage(const LineageRow& row) {
   return Write([&]() -> Status {
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kUpsertLineage));
-    stmt.Bind(1, row.lineage_id)
-        .Bind(2, row.state)
-        .Bind(3, row.kind)
-        .Bind(4, row.created_at)
-        .Bind(5, TimeOrderKey(row.created_at))
-        .Bind(6, row.path_count)
-        .Bind(7, row.revision)
-        .Bind(8, row.target_identity)
-        .Bind(9, RowStatusName(row.status));
+    stmt.BindAll(row.lineage_id, row.state, row.kind, row.created_at, TimeOrderKey(row.created_at),
+                 row.path_count, row.revision, row.target_identity, RowStatusName(row.status));
     return stmt.Run();
   });
 }
@@ -170,11 +154,8 @@ Status IndexDb::DeleteLineage(std::string_view lineage_id) {
 Status IndexDb::UpsertTombstone(const TombstoneRow& row) {
   return Write([&]() -> Status {
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kUpsertTombstone));
-    stmt.Bind(1, row.key)
-        .Bind(2, row.lineage_id)
-        .Bind(3, row.target_identity)
-        .Bind(4, row.repository)
-        .Bind(5, RowStatusName(row.status));
+    stmt.BindAll(row.key, row.lineage_id, row.target_identity, row.repository,
+                 RowStatusName(row.status));
     return stmt.Run();
   });
 }
@@ -188,14 +169,8 @@ Status IndexDb::DeleteTombstone(std::string_view key) { return DeleteByKey(kDele
 Status IndexDb::UpsertQuarantine(const QuarantineRow& row) {
   return Write([&]() -> Status {
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kUpsertQuarantine));
-    stmt.Bind(1, row.quarantine_dir)
-        .Bind(2, row.lineage_id)
-        .Bind(3, row.audit_path)
-        .Bind(4, row.reason)
-        .Bind(5, row.actor)
-        .Bind(6, row.reclaimed_at)
-        .Bind(7, TimeOrderKey(row.reclaimed_at))
-        .Bind(8, RowStatusName(row.status));
+    stmt.BindAll(row.quarantine_dir, row.lineage_id, row.audit_path, row.reason, row.actor,
+                 row.reclaimed_at, TimeOrderKey(row.reclaimed_at), RowStatusName(row.status));
     return stmt.Run();
   });
 }

@@ -5,13 +5,6 @@
 namespace gentle::store::index {
 namespace {
 
-Result<int64_t> ReadIntPragma(SqliteConnection& conn, const char* sql) {
-  GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.PrepareUncached(sql));
-  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
-  if (!row) return Status(Code::kInternal, std::string("index: no result from ") + sql);
-  return stmt.ColumnInt(0);
-}
-
 Status RefuseNewer(int version) {
   return Status(Code::kCorrupted, "index from a newer release: schema_version " +
                                       std::to_string(version) + ", this release knows up to " +
@@ -22,7 +15,7 @@ Status RefuseNewer(int version) {
 }  // namespace
 
 Result<int> ReadSchemaVersion(SqliteConnection& conn) {
-  GENTLE_ASSIGN_OR_RETURN(int64_t version, ReadIntPragma(conn, "PRAGMA user_version"));
+  GENTLE_ASSIGN_OR_RETURN(int64_t version, conn.QueryInt("PRAGMA user_version", "index"));
   return static_cast<int>(version);
 }
 
@@ -31,13 +24,13 @@ Status CheckSchemaOwnership(SqliteConnection& conn, int version) {
   if (version < 0) return Status(Code::kCorrupted, "index: negative schema_version");
   if (version == 0) {
     GENTLE_ASSIGN_OR_RETURN(int64_t objects,
-                            ReadIntPragma(conn, "SELECT count(*) FROM sqlite_schema"));
+                            conn.QueryInt("SELECT count(*) FROM sqlite_schema", "index"));
     if (objects != 0) {
       return Status(Code::kCorrupted, "index: a SQLite database that is not a gentle-ai index");
     }
     return Status::Ok();
   }
-  GENTLE_ASSIGN_OR_RETURN(int64_t app_id, ReadIntPragma(conn, "PRAGMA application_id"));
+  GENTLE_ASSIGN_OR_RETURN(int64_t app_id, conn.QueryInt("PRAGMA application_id", "index"));
   if (app_id != kIndexApplicationId) {
     return Status(Code::kCorrupted, "index: a SQLite database that is not a gentle-ai index");
   }

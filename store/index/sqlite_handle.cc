@@ -96,6 +96,40 @@ std::string Statement::ColumnText(int index) const {
 
 int64_t Statement::ColumnInt(int index) const { return sqlite3_column_int64(stmt_, index); }
 
+Result<std::optional<int64_t>> FirstInt(Statement& stmt) {
+  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  if (!row) return std::optional<int64_t>();
+  return std::optional<int64_t>(stmt.ColumnInt(0));
+}
+
+Result<std::optional<std::string>> FirstText(Statement& stmt) {
+  GENTLE_ASSIGN_OR_RETURN(bool row, stmt.Step());
+  if (!row) return std::optional<std::string>();
+  return std::optional<std::string>(stmt.ColumnText(0));
+}
+
+namespace {
+
+Status NoResult(std::string_view who, const char* sql) {
+  return Status(Code::kInternal, std::string(who) + ": no result from " + sql);
+}
+
+}  // namespace
+
+Result<int64_t> SqliteConnection::QueryInt(const char* sql, std::string_view who) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, PrepareUncached(sql));
+  GENTLE_ASSIGN_OR_RETURN(std::optional<int64_t> value, FirstInt(stmt));
+  if (!value) return NoResult(who, sql);
+  return *value;
+}
+
+Result<std::string> SqliteConnection::QueryText(const char* sql, std::string_view who) {
+  GENTLE_ASSIGN_OR_RETURN(Statement stmt, PrepareUncached(sql));
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> value, FirstText(stmt));
+  if (!value) return NoResult(who, sql);
+  return *value;
+}
+
 Result<std::unique_ptr<SqliteConnection>> SqliteConnection::Open(const std::string& path, Mode mode,
                                                                  int busy_timeout_ms) {
   // The database and its side files must be regular files (or missing) before SQLite opens any:
