@@ -5,6 +5,7 @@
 #include <set>
 
 #include "loop/comment_id.h"
+#include "loop/harness_env.h"
 #include "loop/hint.h"
 #include "loop/seen_ledger.h"
 #include "store/fault_point.h"
@@ -162,8 +163,7 @@ class DefaultFactory {
  public:
   std::unique_ptr<ForgeClient> operator()(const RepoForge& forge) const {
     if (forge.kind == store::Forge::kGithub) return MakeGhClient(forge.host);
-    const char* token = std::getenv("GITEA_TOKEN");
-    return MakeGiteaClient(forge.base_url, token == nullptr ? "" : token);
+    return MakeGiteaClient(forge.base_url, loop::EnvOrEnvFile("GITEA_TOKEN"));
   }
 };
 
