@@ -256,6 +256,7 @@ Json ActedOn(const Json& status) {
 std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
   std::vector<std::string> actions;
   size_t verdict_at = 0;
+  bool bound = false;  // a round was bound to the forge's context: the loop ends with its burn
   int sent_back = 0;
   for (int step = 0; step < 24; ++step) {
     std::vector<std::string> ask = {"status"};
@@ -273,6 +274,7 @@ std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
     // A round is bound to the forge's context when a PR harness opens it, or when next says the
     // round would be capped without one.
     const bool bind = reason == "context_required" || s.post != Scenario::Post::kNothing;
+    bound = bound || (bind && (next == "start" || next == "revise"));
     actions.push_back(next + (reason == "context_required" ? "+context" : ""));
     if (next == "start") {
       std::vector<std::string> start = {"start"};
@@ -317,7 +319,7 @@ std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
       // A PR harness is done when its approval is spent: the PR lands. (A round bound to comment
       // ids has them in its identity; the selector's candidate has none, so status may name start
       // for the same trees again: the final reason says what it answers.)
-      if (s.post != Scenario::Post::kNothing) return {Join(actions), w.Ok(ask)};
+      if (s.post != Scenario::Post::kNothing || bound) return {Join(actions), w.Ok(ask)};
     } else {
       FAIL("the loop has no generic action for next " << next << ": " << status.dump());
     }
@@ -569,8 +571,8 @@ std::vector<Scenario> Scenarios() {
        kPr,
        {"docs-reviewer:FIXED", "REQUEST_CHANGES", "APPROVE"},
        PushToPr,
-       "start export verdict:docs-reviewer:FIXED export verdict:REQUEST_CHANGES revise export "
-       "verdict:APPROVE burn",
+       "start export verdict:docs-reviewer:FIXED post export verdict:REQUEST_CHANGES post revise "
+       "export verdict:APPROVE post burn",
        "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
        Scenario::Post::kIssueComment,
        // Round 2 was opened knowing round 1's newest verdict, from an issue comment (the docs
@@ -597,7 +599,7 @@ std::vector<Scenario> Scenarios() {
        kPr,
        {"REQUEST_CHANGES", "APPROVE"},
        PushToPr,
-       "start export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
+       "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
        "candidate_burned",
        Scenario::Post::kReviewBody,
        "previous none; baseline 0; previous round 1 review REQUEST_CHANGES; new none",
@@ -619,7 +621,7 @@ std::vector<Scenario> Scenarios() {
          w.forge.Add(true, "octocat", "Rename the flag too.\n", "CHANGES_REQUESTED");
          PushToPr(w, round);
        },
-       "start export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
+       "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
        "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
        Scenario::Post::kIssueComment,
        "previous none; baseline 1; previous round 1 comment REQUEST_CHANGES; new review:101",
@@ -629,8 +631,9 @@ std::vector<Scenario> Scenarios() {
        {},
        {"REQUEST_CHANGES", "REQUEST_CHANGES", "APPROVE"},
        EditAgain,
-       "start export verdict:REQUEST_CHANGES revise export verdict:REQUEST_CHANGES revise export "
-       "verdict:APPROVE burn",
+       "start export verdict:REQUEST_CHANGES post revise export verdict:REQUEST_CHANGES post "
+       "revise "
+       "export verdict:APPROVE post burn",
        "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
        Scenario::Post::kIssueComment,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none; previous "
@@ -642,7 +645,7 @@ std::vector<Scenario> Scenarios() {
        {},
        {"APPROVE"},
        nullptr,
-       "start+context export verdict:APPROVE burn",
+       "start+context export verdict:APPROVE post burn",
        "candidate_burned",
        Scenario::Post::kNothing,
        "previous none; baseline 0",
@@ -652,10 +655,13 @@ std::vector<Scenario> Scenarios() {
        {},
        {"REQUEST_CHANGES", "APPROVE"},
        EditAgain,
-       "start+context export verdict:REQUEST_CHANGES revise+context export verdict:APPROVE burn",
-       "candidate_burned",
+       "start+context export verdict:REQUEST_CHANGES post revise+context export verdict:APPROVE "
+       "post burn",
+       // After the burn the bound identity held the posted comment ids and the selector's
+       // candidate has none: start is named again (one lineage per PR is not enforced yet).
+       "context_required",
        Scenario::Post::kNothing,
-       "previous none; baseline 0; previous none; new none",
+       "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none",
        nullptr},
       {"requireContext not a boolean: read as true",
        [](World& w) {
@@ -665,7 +671,7 @@ std::vector<Scenario> Scenarios() {
        kPr,
        {"APPROVE"},
        nullptr,
-       "start+context export verdict:APPROVE burn",
+       "start+context export verdict:APPROVE post burn",
        "candidate_burned",
        Scenario::Post::kNothing,
        "previous none; baseline 0",
@@ -749,7 +755,10 @@ std::vector<Scenario> Scenarios() {
          start.insert(start.end(), {"--context", ReadForge(w)});
          const std::string lineage = w.Ok(start)["lineage"];
          w.tokens[lineage] = Verdict(w, lineage, {"reviewer", "APPROVE"})["token"];
-         Verdict(w, lineage, {"docs-reviewer", "APPROVE"});  // a co-approval; then the harness died
+         // A co-approval by another actor (the same actor again is a repeat); then the harness
+         // died.
+         w.Ok({"verdict", "--lineage", lineage, "--verdict", "APPROVE", "--actor", "dora", "--role",
+               "docs-reviewer", "--body", "The docs read well.\n"});
        },
        kPr,
        {},

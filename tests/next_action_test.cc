@@ -228,8 +228,9 @@ TEST_CASE("next action: a corrupted record says abandon, which quarantines it as
         "next: abandon (corrupted)  lineage " + lineage + "\n");
   // With --expected-revision there is nothing to compare: refused, nothing written.
   const auto before = HashTree(repo.common_dir());
-  RunResult cas = repo.Review({"abandon", "--lineage", lineage, "--reason", "operator_disposition",
-                               "--actor", "ops", "--expected-revision", std::string(64, 'a')});
+  RunResult cas =
+      repo.Review({"abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor",
+                   "ops", "--expected-revision", "sha256:" + std::string(64, 'a')});
   CHECK(cas.exit_code == 7);
   CHECK(cas.Json()["error"]["code"] == "corrupted");
   CHECK(HashTree(repo.common_dir()) == before);
@@ -244,7 +245,13 @@ TEST_CASE("next action: a corrupted record says abandon, which quarantines it as
   CHECK(audit["residue"] == Json::array({"review-state.json"}));
   CHECK(audit["damage"]["code"] == "corrupted");
   CHECK_FALSE(audit["damage"]["message"].get<std::string>().empty());
+  CHECK(audit["damage"]["history_tip"].is_string());
   CHECK_FALSE(audit.contains("abandonment"));
+  // The history ref is gone (its tip is named above): fsck is clean.
+  CHECK(repo.Git({"rev-parse", "--verify", "-q", ReviewRef(lineage)}).exit_code != 0);
+  RunResult fsck = repo.Review({"fsck"});
+  INFO(fsck.out << fsck.err);
+  CHECK(fsck.exit_code == 0);
   status = Status(repo);
   CHECK(status["lineages"].empty());
   RunResult again = repo.Review({"status", "--lineage", lineage});
@@ -444,7 +451,7 @@ TEST_CASE("next action: the envelope says start for a dirty worktree and none fo
   LifecycleRepo repo;
   Json status = Status(repo);
   CHECK(status == Json::parse(R"({"schema":"gentle-ai.review-status/v1","lineages":[],)"
-                              R"("next":"none","next_reason":"clean"})"));
+                              R"("next":"none","next_reason":"clean","next_lineage":null})"));
   RunResult human = repo.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
   CHECK(human.out == "no lineages\nnext: none (clean)\n");
@@ -518,7 +525,8 @@ TEST_CASE(
                      "\",\"live_target_identity\":\"" + target +
                      "\",\"source\":null,\"context_digest\":null,\"context_unavailable\":null,"
                      "\"next\":\"export\",\"next_reason\":\"review_due\"}],\"next\":\"export\","
-                     "\"next_reason\":\"review_due\"}\n");
+                     "\"next_reason\":\"review_due\",\"next_lineage\":\"" +
+                     lineage + "\"}\n");
 }
 
 TEST_CASE("next action: a two-round review walked by following only next") {
@@ -583,7 +591,6 @@ TEST_CASE("next action: a two-round review walked by following only next") {
   CHECK(burned.Json()["error"]["code"] == "consumed");
   CHECK(Status(repo)["next"] == "none");
 }
-
 
 TEST_CASE("next action: under a batch-reconciliation marker status answers - none") {
   LifecycleRepo repo;

@@ -9,6 +9,7 @@
 #include "store/file_io.h"
 #include "store/file_modes.h"
 #include "store/file_write.h"
+#include "store/git/review_refs_write.h"
 #include "store/history_ref.h"
 #include "store/history_verb.h"
 #include "store/lineage_id.h"
@@ -108,11 +109,21 @@ Result<RetireResult> AbandonCorrupted(MutationScope* scope, const RetireRequest&
       store::KindOf(layout.lineage_dir(request.lineage)) != store::PathKind::kDirectory) {
     return damage;
   }
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> tip,
+                          store::LocalHistoryTip(scope->repo, request.lineage));
   nlohmann::ordered_json extra;
   nlohmann::ordered_json& d = extra["damage"];
   d["code"] = std::string(CodeName(damage.code()));
   d["message"] = damage.message();
-  return MoveToQuarantine(scope, request, reason, "abandon", nullptr, &extra);
+  // The history cannot end in an abandon commit (there is no record to commit): its tip is named
+  // here, and the ref removed once the entry is quarantined.
+  d["history_tip"] = tip ? nlohmann::ordered_json(*tip) : nlohmann::ordered_json(nullptr);
+  GENTLE_ASSIGN_OR_RETURN(RetireResult result,
+                          MoveToQuarantine(scope, request, reason, "abandon", nullptr, &extra));
+  if (tip) {
+    GENTLE_RETURN_IF_ERROR(store::git::DeleteHistoryRefUnlessLocked(scope->repo, request.lineage));
+  }
+  return result;
 }
 
 }  // namespace

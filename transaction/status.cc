@@ -409,7 +409,9 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   const Picked picked = PickNext(
       facts, [&] { return ProbeLiveStart(repo, layout, live, asked); }, require_context);
   report.next = picked.next;
-  if (picked.entry) report.next_lineage = out[*picked.entry].lineage;
+  if (picked.entry && picked.next.action != NextAction::kNone) {
+    report.next_lineage = out[*picked.entry].lineage;
+  }
   return report;
 }
 
