@@ -39,6 +39,7 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     }
     out["next"] = std::string(transaction::NextActionName(result->next.action));
     out["next_reason"] = std::string(transaction::NextReasonName(result->next.reason));
+    out["next_lineage"] = NullIfEmpty(result->next_lineage);
     return PrintJson(out);
   }
   if (result->lineages.empty()) std::cout << "no lineages\n";
@@ -52,7 +53,9 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     std::cout << "\n";
   }
   std::cout << "next: " << transaction::NextActionName(result->next.action) << " ("
-            << transaction::NextReasonName(result->next.reason) << ")\n";
+            << transaction::NextReasonName(result->next.reason) << ")";
+  if (!result->next_lineage.empty()) std::cout << "  lineage " << result->next_lineage;
+  std::cout << "\n";
   return 0;
 }
 

@@ -1,6 +1,7 @@
 #include "cli/round_comment.h"
 
 #include "cli/round_flag.h"
+#include "loop/harness_env.h"
 
 namespace gentle::cli {
 
@@ -13,6 +14,11 @@ Result<RenderedComment> RenderRoundComment(const std::string& cwd, const RoundCo
   if (flags.session) {
     GENTLE_RETURN_IF_ERROR(exporter::CheckMarkerValue("--session", *flags.session));
     comment.session = flags.session;
+  } else if (std::optional<std::string> session = loop::SessionFromEnvironment()) {
+    // The harness's session id (docs/loop.md, "The harness's environment"), checked as --session.
+    GENTLE_RETURN_IF_ERROR(exporter::CheckMarkerValue(
+        "$CLAUDE_CODE_SESSION_ID or $PI_SESSION_ID (the default of --session)", *session));
+    comment.session = std::move(session);
   }
   if (flags.nonce) {
     GENTLE_RETURN_IF_ERROR(exporter::CheckNonce("--nonce", *flags.nonce));

@@ -1,7 +1,8 @@
 // RenderRoundComment: the forge comment of one round's verdict, the one renderer of `review
 // comment` (which prints it) and `review post` (which posts it), so both give the same bytes for
 // the same flags (docs/loop.md). The marker values (--model, --session, --nonce) are checked
-// before anything is read; then the round's verdict (export/round_verdict.h), the kind its role
+// before anything is read (without --session, the harness's session id from the environment,
+// loop/harness_env.h); then the round's verdict (export/round_verdict.h), the kind its role
 // may render (`forbidden` otherwise), and the comment (export/posted_comment.h). Read-only.
 #ifndef GENTLE_CLI_ROUND_COMMENT_H_
 #define GENTLE_CLI_ROUND_COMMENT_H_

@@ -35,15 +35,23 @@ Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string&
     if (role) st.WithDetail("role", *role);
     return st;
   };
-  // The newest verdict commit of the round, then older ones of the same round until the role
-  // matches. Each step starts below the last commit read, so the walk stays one pass of the chain.
+  // The newest verdict or co-approval commit of the round, then older ones of the same round
+  // until the role matches. Each step starts below the last commit read, so the walk stays one
+  // pass of the chain.
   std::optional<store::HistoryCommit> from = history.tip;
-  const std::string name = "verdicts/" + std::to_string(wanted) + ".md";
+  const std::string round_file = "verdicts/" + std::to_string(wanted) + ".md";
   for (;;) {
-    GENTLE_ASSIGN_OR_RETURN(
-        std::optional<RoundCommit> found,
-        FindRoundCommit(repo, lineage, from, wanted, store::HistoryVerb::kVerdict));
+    GENTLE_ASSIGN_OR_RETURN(std::optional<RoundCommit> found,
+                            FindRoundCommit(repo, lineage, from, wanted));
     if (!found) return none();
+    const bool co_approval =
+        store::IsHistoryVerb(found->commit.verb, store::HistoryVerb::kCoApprove);
+    if (!co_approval && !store::IsHistoryVerb(found->commit.verb, store::HistoryVerb::kVerdict)) {
+      if (!found->commit.parent) return none();
+      GENTLE_ASSIGN_OR_RETURN(from, store::ReadHistoryCommit(repo, *found->commit.parent));
+      continue;
+    }
+    const std::string name = co_approval ? std::string(store::kHistoryCoApprovalName) : round_file;
     GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,
                             store::ReadHistoryFile(repo, found->commit.id, name));
     if (!file) {

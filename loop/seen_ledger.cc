@@ -144,6 +144,18 @@ Result<std::optional<std::string>> SeenLedgerReader::BaselinedAt(const std::stri
   return *at;
 }
 
+Result<std::optional<std::string>> SeenLedgerReader::NewestPostedAt() {
+  if (!conn_) return std::optional<std::string>();
+  // `seq` and `kind` are the same in both schema versions.
+  auto stmt = conn_->Prepare(
+      "SELECT recorded_at FROM seen WHERE kind = 'posted' ORDER BY seq DESC LIMIT 1");
+  if (!stmt.ok()) return LedgerStatus(stmt.status());
+  auto row = stmt->Step();
+  if (!row.ok()) return LedgerStatus(row.status());
+  if (!*row) return std::optional<std::string>();
+  return std::optional<std::string>(stmt->ColumnText(0));
+}
+
 Result<std::vector<SeenId>> SeenLedgerReader::Unseen(const std::string& pr,
                                                      const std::vector<SeenId>& ids) {
   std::vector<SeenId> out;

@@ -87,6 +87,9 @@ class SeenLedgerReader {
   Result<std::optional<std::string>> BaselinedAt(const std::string& pr);
   // The ids of `ids` not seen for `pr`, in their order.
   Result<std::vector<SeenId>> Unseen(const std::string& pr, const std::vector<SeenId>& ids);
+  // When the newest `posted` id of any PR was recorded (rows are recorded in time order, so the
+  // last one inserted), or nothing when no id was ever recorded as posted.
+  Result<std::optional<std::string>> NewestPostedAt();
 
  private:
   SeenLedgerReader(std::unique_ptr<store::index::SqliteConnection> conn, int version);

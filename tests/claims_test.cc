@@ -155,8 +155,8 @@ TEST_CASE("claims: the same candidate in two linked worktrees is current_target 
       CHECK(foreign["detail"] == kForeign);
       RunResult human = GentleAi({"review", "status", "--lineage", v.foreign}, v.cwd);
       CHECK(human.exit_code == 0);
-      CHECK(human.out ==
-            v.foreign + "  reviewing  unrelated  (" + kForeign + ")\nnext: export (review_due)\n");
+      CHECK(human.out == v.foreign + "  reviewing  unrelated  (" + kForeign +
+                             ")\nnext: export (review_due)  lineage " + v.foreign + "\n");
 
       CHECK(EnvelopeApplicability(v.cwd, v.own) == "current_target");
       CHECK(EnvelopeApplicability(v.cwd, v.foreign) == "unrelated");

@@ -77,9 +77,12 @@ struct World {
   Env env;             // for the commands the harness runs
   Forge forge;         // the PR, for a harness that reads and posts
   TempDir files;       // what the harness writes: gh's pages, contexts, id lists
-  std::vector<std::string> log;  // what the harness read from the forge, in order
-  int reads = 0;                 // forge reads so far
-  std::string lineage;           // the lineage the harness last acted on
+  std::vector<std::string> log;      // what the harness read from the forge, in order
+  int reads = 0;                     // forge reads so far
+  std::string lineage;               // the lineage the harness last acted on
+  std::vector<std::string> reasons;  // every next/next_reason the harness followed, in order
+  std::vector<std::string> posted;   // the verdicts posted, in order
+  std::map<std::string, std::string> tokens;  // lineage -> APPROVE's token (burn's argument)
 
   World() : cwd(repo.root()), common(repo.common_dir()) {}
 
@@ -122,6 +125,8 @@ struct Scenario {
   enum class Post { kNothing, kIssueComment, kReviewBody } post = Post::kNothing;
   const char* forge_log = "";                   // World::log expected, joined with "; "
   std::function<void(World&)> check = nullptr;  // what else must hold at the end
+  // After the APPROVE (and its comment): what the author does, e.g. commit or merge the change.
+  std::function<void(World&)> after_approve = nullptr;
 };
 
 std::string Join(const std::vector<std::string>& words, const char* separator = " ") {
@@ -205,14 +210,21 @@ std::string ReadForge(World& w) {
   return context;
 }
 
-// After a verdict: the comment to post renders; a PR harness posts it, records the posted id in
-// the same step, and reads the forge's copy (CRLF) back strictly.
-void Post(World& w, const Scenario& s, const std::string& lineage, const Given& given) {
+// After a verdict: the comment to post renders for the verdict's role.
+void Render(World& w, const std::string& lineage, const Given& given) {
   RunResult comment =
       GentleAi({"review", "comment", "--lineage", lineage, "--role", given.role}, w.cwd, w.env);
   INFO(comment.err);
   REQUIRE(comment.exit_code == 0);
-  if (s.post == Scenario::Post::kNothing) return;
+}
+
+// next says post: the round's newest verdict (`review comment` without --role) is posted, as an
+// issue comment unless the scenario posts review bodies, its id recorded in the same step, and the
+// forge's copy (CRLF) read back strictly.
+void PostNewest(World& w, const Scenario& s, const std::string& lineage) {
+  RunResult comment = GentleAi({"review", "comment", "--lineage", lineage}, w.cwd, w.env);
+  INFO(comment.err);
+  REQUIRE(comment.exit_code == 0);
   const bool review = s.post == Scenario::Post::kReviewBody;
   const int id = w.forge.Add(review, kBot, comment.out);
   w.Ok({"seen", "add", "--pr", kPrKey, "--posted", "--id",
@@ -220,28 +232,31 @@ void Post(World& w, const Scenario& s, const std::string& lineage, const Given& 
   const std::string copy = w.files.path() + "/posted-" + std::to_string(w.forge.items.size());
   WriteFile(copy, w.forge.items.back().body);
   const Json back = w.Ok({"parse-comment", copy});
-  CHECK(back["verdict"] == given.verdict);
   CHECK(back["lineage"] == lineage);
+  w.posted.push_back(back["verdict"]);
 }
 
-// The one entry whose next is the status's own (the lineage the action is for).
+// The entry the status's next names (next_lineage): the lineage the action is for, whose own
+// next is the status's.
 Json ActedOn(const Json& status) {
+  INFO(status.dump());
+  REQUIRE(status.contains("next_lineage"));
+  REQUIRE(status["next_lineage"].is_string());
   std::vector<Json> found;
   for (const Json& entry : status["lineages"]) {
-    if (entry["next"] == status["next"] && entry["next_reason"] == status["next_reason"]) {
-      found.push_back(entry);
-    }
+    if (entry["lineage"] == status["next_lineage"]) found.push_back(entry);
   }
-  INFO(status.dump());
   REQUIRE(found.size() == 1);
+  CHECK(found.front()["next"] == status["next"]);
+  CHECK(found.front()["next_reason"] == status["next_reason"]);
   return found.front();
 }
 
 // The interpreter: follows next until none; returns the actions performed and the final status.
 std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
   std::vector<std::string> actions;
-  std::map<std::string, std::string> tokens;  // lineage -> APPROVE's token
   size_t verdict_at = 0;
+  bool bound = false;  // a round was bound to the forge's context: the loop ends with its burn
   int sent_back = 0;
   for (int step = 0; step < 24; ++step) {
     std::vector<std::string> ask = {"status"};
@@ -252,10 +267,14 @@ std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
     REQUIRE(status.contains("next_reason"));
     const std::string next = status["next"];
     const std::string reason = status["next_reason"];
+    w.reasons.push_back(next + "/" + reason);
+    // next_lineage is null exactly for start and none.
+    CHECK(status["next_lineage"].is_null() == (next == "start" || next == "none"));
     if (next == "none") return {Join(actions), status};
     // A round is bound to the forge's context when a PR harness opens it, or when next says the
     // round would be capped without one.
     const bool bind = reason == "context_required" || s.post != Scenario::Post::kNothing;
+    bound = bound || (bind && (next == "start" || next == "revise"));
     actions.push_back(next + (reason == "context_required" ? "+context" : ""));
     if (next == "start") {
       std::vector<std::string> start = {"start"};
@@ -280,21 +299,27 @@ std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
           "verdict:" + s.verdicts[verdict_at - 1] +
           (given.verdict != Parse(s.verdicts[verdict_at - 1]).verdict ? "->" + given.verdict : ""));
       const Json result = Verdict(w, lineage, given);
-      Post(w, s, lineage, given);
-      if (given.verdict == "APPROVE") tokens[lineage] = result["token"];
+      Render(w, lineage, given);
+      if (given.verdict == "APPROVE") w.tokens[lineage] = result["token"];
+      if (given.verdict == "APPROVE" && s.after_approve) s.after_approve(w);
       if (given.verdict == "REQUEST_CHANGES" && s.author) s.author(w, ++sent_back);
+    } else if (next == "abandon") {
+      w.Ok({"abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor",
+            "harness"});
+    } else if (next == "post") {
+      PostNewest(w, s, lineage);
     } else if (next == "revise") {
       std::vector<std::string> revise = {"revise", "--lineage", lineage};
       if (bind) revise.insert(revise.end(), {"--context", ReadForge(w)});
       w.Ok(revise);
     } else if (next == "burn") {
-      REQUIRE(tokens.count(lineage) == 1);
-      w.Ok({"burn", "--lineage", lineage, "--token", tokens[lineage], "--expected-revision",
+      REQUIRE(w.tokens.count(lineage) == 1);
+      w.Ok({"burn", "--lineage", lineage, "--token", w.tokens[lineage], "--expected-revision",
             entry["revision"]});
       // A PR harness is done when its approval is spent: the PR lands. (A round bound to comment
       // ids has them in its identity; the selector's candidate has none, so status may name start
       // for the same trees again: the final reason says what it answers.)
-      if (s.post != Scenario::Post::kNothing) return {Join(actions), w.Ok(ask)};
+      if (s.post != Scenario::Post::kNothing || bound) return {Join(actions), w.Ok(ask)};
     } else {
       FAIL("the loop has no generic action for next " << next << ": " << status.dump());
     }
@@ -546,8 +571,8 @@ std::vector<Scenario> Scenarios() {
        kPr,
        {"docs-reviewer:FIXED", "REQUEST_CHANGES", "APPROVE"},
        PushToPr,
-       "start export verdict:docs-reviewer:FIXED export verdict:REQUEST_CHANGES revise export "
-       "verdict:APPROVE burn",
+       "start export verdict:docs-reviewer:FIXED post export verdict:REQUEST_CHANGES post revise "
+       "export verdict:APPROVE post burn",
        "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
        Scenario::Post::kIssueComment,
        // Round 2 was opened knowing round 1's newest verdict, from an issue comment (the docs
@@ -574,7 +599,7 @@ std::vector<Scenario> Scenarios() {
        kPr,
        {"REQUEST_CHANGES", "APPROVE"},
        PushToPr,
-       "start export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
+       "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
        "candidate_burned",
        Scenario::Post::kReviewBody,
        "previous none; baseline 0; previous round 1 review REQUEST_CHANGES; new none",
@@ -596,7 +621,7 @@ std::vector<Scenario> Scenarios() {
          w.forge.Add(true, "octocat", "Rename the flag too.\n", "CHANGES_REQUESTED");
          PushToPr(w, round);
        },
-       "start export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
+       "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
        "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
        Scenario::Post::kIssueComment,
        "previous none; baseline 1; previous round 1 comment REQUEST_CHANGES; new review:101",
@@ -606,8 +631,9 @@ std::vector<Scenario> Scenarios() {
        {},
        {"REQUEST_CHANGES", "REQUEST_CHANGES", "APPROVE"},
        EditAgain,
-       "start export verdict:REQUEST_CHANGES revise export verdict:REQUEST_CHANGES revise export "
-       "verdict:APPROVE burn",
+       "start export verdict:REQUEST_CHANGES post revise export verdict:REQUEST_CHANGES post "
+       "revise "
+       "export verdict:APPROVE post burn",
        "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
        Scenario::Post::kIssueComment,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none; previous "
@@ -619,7 +645,7 @@ std::vector<Scenario> Scenarios() {
        {},
        {"APPROVE"},
        nullptr,
-       "start+context export verdict:APPROVE burn",
+       "start+context export verdict:APPROVE post burn",
        "candidate_burned",
        Scenario::Post::kNothing,
        "previous none; baseline 0",
@@ -629,10 +655,13 @@ std::vector<Scenario> Scenarios() {
        {},
        {"REQUEST_CHANGES", "APPROVE"},
        EditAgain,
-       "start+context export verdict:REQUEST_CHANGES revise+context export verdict:APPROVE burn",
-       "candidate_burned",
+       "start+context export verdict:REQUEST_CHANGES post revise+context export verdict:APPROVE "
+       "post burn",
+       // After the burn the bound identity held the posted comment ids and the selector's
+       // candidate has none: start is named again (one lineage per PR is not enforced yet).
+       "context_required",
        Scenario::Post::kNothing,
-       "previous none; baseline 0; previous none; new none",
+       "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none",
        nullptr},
       {"requireContext not a boolean: read as true",
        [](World& w) {
@@ -642,7 +671,7 @@ std::vector<Scenario> Scenarios() {
        kPr,
        {"APPROVE"},
        nullptr,
-       "start+context export verdict:APPROVE burn",
+       "start+context export verdict:APPROVE post burn",
        "candidate_burned",
        Scenario::Post::kNothing,
        "previous none; baseline 0",
@@ -672,6 +701,106 @@ std::vector<Scenario> Scenarios() {
        nullptr,
        "export verdict:APPROVE->NEEDS_DISCUSSION",
        "escalated"},
+      // The loop end to end (docs/loop.md, "Following next").
+      {"an older lineage of this worktree also says export: next names its lineage",
+       [](World& w) {
+         Edit(w);
+         w.Ok({"start"});
+         EditAgain(w, 1);  // the first lineage's candidate moved: unrelated, still export
+       },
+       {},
+       {"APPROVE"},
+       nullptr,
+       "start export verdict:APPROVE burn",
+       "candidate_burned",
+       Scenario::Post::kNothing,
+       "",
+       [](World& w) {
+         CHECK(Join(w.reasons) ==
+               "start/no_lineage export/review_due burn/approved none/candidate_burned");
+       }},
+      {"approved, then committed on the branch: burned as merged",
+       Edit,
+       {},
+       {"APPROVE"},
+       nullptr,
+       "start export verdict:APPROVE burn",
+       "clean",
+       Scenario::Post::kNothing,
+       "",
+       [](World& w) {
+         CHECK(Join(w.reasons) == "start/no_lineage export/review_due burn/merged none/clean");
+       },
+       [](World& w) { w.Commit("a.txt", "the author's change\n", w.repo.root()); }},
+      {"a PR approved, then merged: burned as merged",
+       PrBranch,
+       kPr,
+       {"APPROVE"},
+       nullptr,
+       "start export verdict:APPROVE burn",
+       "clean",
+       Scenario::Post::kNothing,
+       "",
+       [](World& w) {
+         CHECK(Join(w.reasons) == "start/no_lineage export/review_due burn/merged none/clean");
+       },
+       [](World& w) {
+         w.repo.GitOk({"merge", "-q", "--ff-only", "pr"});
+       }},
+      {"a docs-reviewer's APPROVE after the code APPROVE renders and posts",
+       [](World& w) {
+         PrBranch(w);
+         std::vector<std::string> start = {"start"};
+         start.insert(start.end(), kPr.begin(), kPr.end());
+         start.insert(start.end(), {"--context", ReadForge(w)});
+         const std::string lineage = w.Ok(start)["lineage"];
+         w.tokens[lineage] = Verdict(w, lineage, {"reviewer", "APPROVE"})["token"];
+         // A co-approval by another actor (the same actor again is a repeat); then the harness
+         // died.
+         w.Ok({"verdict", "--lineage", lineage, "--verdict", "APPROVE", "--actor", "dora", "--role",
+               "docs-reviewer", "--body", "The docs read well.\n"});
+       },
+       kPr,
+       {},
+       nullptr,
+       "post burn",
+       "candidate_burned",
+       Scenario::Post::kIssueComment,
+       "previous none; baseline 0",
+       [](World& w) {
+         CHECK(Join(w.reasons) == "post/post_due burn/approved");
+         REQUIRE(w.forge.items.size() == 1);
+         CHECK(w.forge.items[0].body.rfind("## Docs Review Summary\r\n", 0) == 0);
+         for (const auto& [role, heading] : std::vector<std::pair<std::string, std::string>>{
+                  {"docs-reviewer", "## Docs Review Summary\n"},
+                  {"reviewer", "## Code Review Summary\n"}}) {
+           RunResult again = GentleAi(
+               {"review", "comment", "--lineage", w.lineage, "--round", "1", "--role", role}, w.cwd,
+               w.env);
+           INFO(role << ": " << again.err);
+           REQUIRE(again.exit_code == 0);
+           CHECK(again.out.rfind(heading, 0) == 0);
+           CHECK(again.out.find("### Verdict: APPROVE\n") != std::string::npos);
+         }
+       }},
+      {"a hand-damaged record is abandoned, and the change starts again",
+       [](World& w) {
+         Edit(w);
+         const std::string lineage = w.Ok({"start"})["lineage"];
+         WriteFile(w.repo.record_path(lineage), "{\"damaged\": \n");
+       },
+       {},
+       {"APPROVE"},
+       nullptr,
+       "abandon start export verdict:APPROVE burn",
+       "candidate_burned",
+       Scenario::Post::kNothing,
+       "",
+       [](World& w) {
+         CHECK(Join(w.reasons) ==
+               "abandon/corrupted start/no_lineage export/review_due burn/approved "
+               "none/candidate_burned");
+       }},
   };
 }
 

@@ -672,9 +672,9 @@ TEST_CASE("json schemas: the shared enums are the code's vocabularies") {
         Vocabulary(store::FindingCode::kLoopInterrupted, store::FindingCodeName));
   CHECK(listed("state") ==
         Vocabulary(store::ReviewState::kDecisionRequired, store::ReviewStateName));
-  CHECK(listed("next") == Vocabulary(transaction::NextAction::kNone, transaction::NextActionName));
+  CHECK(listed("next") == Vocabulary(transaction::NextAction::kPost, transaction::NextActionName));
   CHECK(listed("next_reason") ==
-        Vocabulary(transaction::NextReason::kApproveCapped, transaction::NextReasonName));
+        Vocabulary(transaction::NextReason::kReconciliationPrepared, transaction::NextReasonName));
   CHECK(listed("applicability") ==
         Vocabulary(transaction::Applicability::kIncomplete, transaction::ApplicabilityName));
 }

@@ -11,6 +11,7 @@
 #include "transaction/abandon_reason.h"
 #include "transaction/approval_outcome.h"
 #include "transaction/import_outcome.h"
+#include "transaction/next_action.h"
 #include "watch/forge_pr_state.h"
 
 namespace gentle {
@@ -106,6 +107,35 @@ TEST_CASE("name tables: forge PR states") {
   for (const char* other : {"", "OPEN", "Closed", "all", "draft", "open "}) {
     INFO(other);
     CHECK_FALSE(watch::ParseForgePrState(other).has_value());
+  }
+}
+
+// What status's `next` and `next_reason` print (docs/lifecycle.md, "Next action"; the schema's
+// enums in docs/schema/common.v1.schema.json).
+TEST_CASE("name tables: next actions and next reasons") {
+  CHECK(Names(transaction::kAllNextActions, transaction::NextActionName,
+              transaction::ParseNextAction) ==
+        std::vector<std::string>{"start", "export", "verdict", "revise", "burn", "select_lineage",
+                                 "repair", "none", "abandon", "post"});
+  CHECK(Names(transaction::kAllNextReasons, transaction::NextReasonName,
+              transaction::ParseNextReason) ==
+        std::vector<std::string>{"no_lineage",         "review_due",
+                                 "context_exported",   "candidate_changed",
+                                 "approved",           "ambiguous",
+                                 "several_actionable", "corrupted",
+                                 "incomplete",         "waiting_for_author",
+                                 "other_worktree",     "target_not_computable",
+                                 "fetched_only",       "budget_exceeded",
+                                 "objects_missing",    "escalated",
+                                 "invalidated",        "decision_required",
+                                 "unknown_state",      "clean",
+                                 "candidate_burned",   "context_required",
+                                 "approve_capped",     "merged",
+                                 "post_due",           "reconciliation_prepared"});
+  for (const char* other : {"", "Post", "post ", "merge", "postdue", "repair\n"}) {
+    INFO(other);
+    CHECK_FALSE(transaction::ParseNextAction(other).has_value());
+    CHECK_FALSE(transaction::ParseNextReason(other).has_value());
   }
 }
 

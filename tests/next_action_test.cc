@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -127,13 +128,13 @@ std::string StartWith(const LifecycleRepo& repo, const std::string& file,
 
 TEST_CASE("next action: the name table is the closed vocabulary") {
   std::vector<std::string> names;
-  for (NextAction a :
-       {NextAction::kStart, NextAction::kExport, NextAction::kVerdict, NextAction::kRevise,
-        NextAction::kBurn, NextAction::kSelectLineage, NextAction::kRepair, NextAction::kNone}) {
+  for (NextAction a : transaction::kAllNextActions) {
     names.push_back(Name(a));
+    CHECK(transaction::ParseNextAction(Name(a)) == a);
   }
   CHECK(names == std::vector<std::string>{"start", "export", "verdict", "revise", "burn",
-                                          "select_lineage", "repair", "none"});
+                                          "select_lineage", "repair", "none", "abandon", "post"});
+  CHECK_FALSE(transaction::ParseNextAction("Post").has_value());
 }
 
 TEST_CASE("next action: every row of the table in the pure derivation") {
@@ -142,7 +143,7 @@ TEST_CASE("next action: every row of the table in the pure derivation") {
   const auto moved = UnrelatedReason::kTargetMoved;
   const auto foreign = UnrelatedReason::kOtherWorktree;
   const auto lost = UnrelatedReason::kNotComputable;
-  CHECK(EntryNextOf("", Applicability::kCorrupted) == "repair");
+  CHECK(EntryNextOf("", Applicability::kCorrupted) == "abandon");
   CHECK(EntryNextOf("", Applicability::kIncomplete) == "repair");
   CHECK(EntryNextOf("reviewing", Applicability::kAmbiguous) == "select_lineage");
   CHECK(EntryNextOf("approved", Applicability::kAmbiguous, {}, true) == "select_lineage");
@@ -203,11 +204,11 @@ TEST_CASE("next action: the envelope derivation counts actionable entries") {
                  .action) == "select_lineage");
   CHECK(
       Name(transaction::EnvelopeNext({reviewing, corrupted}, live(LiveStart::kStartable)).action) ==
-      "repair");
+      "abandon");
   CHECK(asked == 5);  // the live target is probed only when no entry is actionable
 }
 
-TEST_CASE("next action: a corrupted record and an incomplete entry say repair") {
+TEST_CASE("next action: a corrupted record says abandon, which quarantines it as it is") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
   const std::string path = repo.store_root() + "/v2/" + lineage + "/review-state.json";
@@ -216,21 +217,63 @@ TEST_CASE("next action: a corrupted record and an incomplete entry say repair") 
   WriteFile(path, bytes);
   Json status = Status(repo);
   CHECK(EntryOf(status, lineage)["applicability"] == "corrupted");
-  CHECK(EntryOf(status, lineage)["next"] == "repair");
-  CHECK(status["next"] == "repair");
+  CHECK(EntryOf(status, lineage)["next"] == "abandon");
+  CHECK(status["next"] == "abandon");
+  CHECK(status["next_reason"] == "corrupted");
+  CHECK(status["next_lineage"] == lineage);
+  // Repair cannot read the record: next never names it.
+  RunResult human = repo.Review({"status"}, {}, false);
+  REQUIRE(human.exit_code == 0);
+  CHECK(human.out.substr(human.out.rfind("next: ")) ==
+        "next: abandon (corrupted)  lineage " + lineage + "\n");
+  // With --expected-revision there is nothing to compare: refused, nothing written.
+  const auto before = HashTree(repo.common_dir());
+  RunResult cas =
+      repo.Review({"abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor",
+                   "ops", "--expected-revision", "sha256:" + std::string(64, 'a')});
+  CHECK(cas.exit_code == 7);
+  CHECK(cas.Json()["error"]["code"] == "corrupted");
+  CHECK(HashTree(repo.common_dir()) == before);
 
+  const Json abandoned = repo.ReviewOk(
+      {"abandon", "--lineage", lineage, "--reason", "operator_disposition", "--actor", "ops"});
+  const std::string quarantine = abandoned["quarantine_path"];
+  CHECK(ReadFile(quarantine + "/residue/review-state.json") == bytes);  // byte for byte
+  const Json audit = Json::parse(ReadFile(abandoned["audit_record"].get<std::string>()));
+  CHECK(audit["status"] == "committed");
+  CHECK(audit["reason"] == "operator_disposition");
+  CHECK(audit["residue"] == Json::array({"review-state.json"}));
+  CHECK(audit["damage"]["code"] == "corrupted");
+  CHECK_FALSE(audit["damage"]["message"].get<std::string>().empty());
+  CHECK(audit["damage"]["history_tip"].is_string());
+  CHECK_FALSE(audit.contains("abandonment"));
+  // The history ref is gone (its tip is named above): fsck is clean.
+  CHECK(repo.Git({"rev-parse", "--verify", "-q", ReviewRef(lineage)}).exit_code != 0);
+  RunResult fsck = repo.Review({"fsck"});
+  INFO(fsck.out << fsck.err);
+  CHECK(fsck.exit_code == 0);
+  status = Status(repo);
+  CHECK(status["lineages"].empty());
+  RunResult again = repo.Review({"status", "--lineage", lineage});
+  CHECK(again.exit_code == 5);
+  CHECK(again.Json()["error"]["code"] == "retired");
+}
+
+TEST_CASE("next action: an incomplete entry says repair") {
   LifecycleRepo other;
   const std::string live = other.StartNew()["lineage"];
   const std::string incomplete = "review-00000000000000e1";
   REQUIRE(mkdir((other.store_root() + "/v2/" + incomplete).c_str(), 0700) == 0);
-  status = Status(other);
+  Json status = Status(other);
   CHECK(EntryOf(status, incomplete)["applicability"] == "incomplete");
   CHECK(EntryOf(status, incomplete)["next"] == "repair");
   CHECK(EntryOf(status, live)["next"] == "export");
   CHECK(status["next"] == "repair");
+  CHECK(status["next_lineage"] == incomplete);
   RunResult human = other.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
-  CHECK(human.out.substr(human.out.rfind("next: ")) == "next: repair (incomplete)\n");
+  CHECK(human.out.substr(human.out.rfind("next: ")) ==
+        "next: repair (incomplete)  lineage " + incomplete + "\n");
 }
 
 TEST_CASE("next action: two lineages claiming the live target say select_lineage") {
@@ -408,7 +451,7 @@ TEST_CASE("next action: the envelope says start for a dirty worktree and none fo
   LifecycleRepo repo;
   Json status = Status(repo);
   CHECK(status == Json::parse(R"({"schema":"gentle-ai.review-status/v1","lineages":[],)"
-                              R"("next":"none","next_reason":"clean"})"));
+                              R"("next":"none","next_reason":"clean","next_lineage":null})"));
   RunResult human = repo.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
   CHECK(human.out == "no lineages\nnext: none (clean)\n");
@@ -456,10 +499,13 @@ TEST_CASE("next action: several actionable lineages say select_lineage") {
     CHECK(EntryOf(status, id)["next"] == "export");
   }
   CHECK(status["next"] == "select_lineage");
+  // The first actionable entry is named (entries are in lineage order).
+  const std::string first = std::min(workspace, staged);
+  CHECK(status["next_lineage"] == first);
   RunResult human = repo.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
   CHECK(human.out.substr(human.out.rfind("next: ")) ==
-        "next: select_lineage (several_actionable)\n");
+        "next: select_lineage (several_actionable)  lineage " + first + "\n");
 }
 
 TEST_CASE(
@@ -479,7 +525,8 @@ TEST_CASE(
                      "\",\"live_target_identity\":\"" + target +
                      "\",\"source\":null,\"context_digest\":null,\"context_unavailable\":null,"
                      "\"next\":\"export\",\"next_reason\":\"review_due\"}],\"next\":\"export\","
-                     "\"next_reason\":\"review_due\"}\n");
+                     "\"next_reason\":\"review_due\",\"next_lineage\":\"" +
+                     lineage + "\"}\n");
 }
 
 TEST_CASE("next action: a two-round review walked by following only next") {
@@ -543,6 +590,27 @@ TEST_CASE("next action: a two-round review walked by following only next") {
   CHECK(burned.exit_code == 4);
   CHECK(burned.Json()["error"]["code"] == "consumed");
   CHECK(Status(repo)["next"] == "none");
+}
+
+TEST_CASE("next action: under a batch-reconciliation marker status answers - none") {
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+  WriteFile(repo.store_root() + "/batch-reconcile-journal.json", "{}");
+  const auto before = HashTree(repo.common_dir());
+  for (const std::optional<std::string>& one :
+       {std::optional<std::string>(), std::optional(lineage)}) {
+    const Json status = Status(repo, one);
+    CHECK(status["lineages"].empty());
+    CHECK(status["next"] == "none");
+    CHECK(status["next_reason"] == "reconciliation_prepared");
+    CHECK(status["next_lineage"].is_null());
+  }
+  RunResult human = repo.Review({"status"}, {}, false);
+  REQUIRE(human.exit_code == 0);
+  CHECK(human.out == "no lineages\nnext: none (reconciliation_prepared)\n");
+  CHECK(HashTree(repo.common_dir()) == before);
+  // What next avoids is real: the verbs refuse.
+  repo.ExpectRefused({"export-context", "--lineage", lineage}, "reconciliation_prepared", 6);
 }
 
 }  // namespace gentle::testing

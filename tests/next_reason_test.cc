@@ -55,7 +55,7 @@ TEST_CASE("next reason: every row of the table names its reason") {
   const auto cur = Applicability::kCurrentTarget;
   const auto unrel = Applicability::kUnrelated;
   const auto moved = UnrelatedReason::kTargetMoved;
-  CHECK(Reason({"", Applicability::kCorrupted}) == "repair/corrupted");
+  CHECK(Reason({"", Applicability::kCorrupted}) == "abandon/corrupted");
   CHECK(Reason({"", Applicability::kIncomplete}) == "repair/incomplete");
   CHECK(Reason({"reviewing", Applicability::kAmbiguous}) == "select_lineage/ambiguous");
   CHECK(Reason({"reviewing", cur, {}, true}) == "none/fetched_only");
@@ -94,6 +94,21 @@ TEST_CASE("next reason: every row of the table names its reason") {
   capped.approve_capped = true;
   CHECK(Reason(capped) == "burn/approved");
 
+  // An approved lineage whose candidate is committed on the branch, once it is not the live
+  // target; a round whose newest verdict is not posted yet, whatever its state.
+  EntryFacts merged = {"approved", unrel, moved};
+  merged.merged = true;
+  CHECK(Reason(merged) == "burn/merged");
+  merged.applicability = cur;
+  CHECK(Reason(merged) == "burn/approved");
+  for (const char* state : {"reviewing", "correction_required", "approved", "escalated"}) {
+    EntryFacts due = {state, cur};
+    due.post_due = true;
+    CHECK(Reason(due) == "post/post_due");
+    due.fetched_only = true;
+    CHECK(Reason(due) == "none/fetched_only");
+  }
+
   auto envelope = [](const std::vector<EntryFacts>& entries, LiveStart live) {
     const transaction::Next next = transaction::EnvelopeNext(entries, [live] { return live; });
     return std::string(transaction::NextActionName(next.action)) + "/" +
@@ -109,6 +124,23 @@ TEST_CASE("next reason: every row of the table names its reason") {
         "start/no_lineage");
   CHECK(envelope({{"reviewing", cur}, {"approved", cur}}, LiveStart::kStartable) ==
         "select_lineage/several_actionable");
+  // The entry the top-level next is about: never an unrelated one while one is actionable.
+  auto picked = [](const std::vector<EntryFacts>& entries) {
+    const transaction::Picked p =
+        transaction::PickNext(entries, [] { return LiveStart::kStartable; });
+    return std::string(transaction::NextActionName(p.next.action)) + "/" +
+           std::string(transaction::NextReasonName(p.next.reason)) + "@" +
+           (p.entry ? std::to_string(*p.entry) : std::string("null"));
+  };
+  CHECK(picked({{"reviewing", unrel, moved}, {"reviewing", cur}}) == "export/review_due@1");
+  CHECK(picked({{"reviewing", unrel, moved}}) == "start/no_lineage@null");
+  EntryFacts merged_moved = {"approved", unrel, moved};
+  merged_moved.merged = true;
+  CHECK(picked({{"reviewing", unrel, moved}, merged_moved}) == "burn/merged@1");
+  merged_moved.foreign = true;  // another worktree's: not this worktree's author action
+  CHECK(picked({merged_moved}) == "start/no_lineage@null");
+  CHECK(picked({{"reviewing", cur}, {"", Applicability::kCorrupted}}) == "abandon/corrupted@1");
+  CHECK(picked({{"reviewing", cur}, {"approved", cur}}) == "select_lineage/several_actionable@0");
   const transaction::Next after =
       transaction::AfterExport(transaction::EntryNext({"reviewing", cur}));
   CHECK(transaction::NextReasonName(after.reason) == "context_exported");

@@ -26,8 +26,19 @@ std::string_view NextActionName(NextAction action) {
       return "repair";
     case NextAction::kNone:
       return "none";
+    case NextAction::kAbandon:
+      return "abandon";
+    case NextAction::kPost:
+      return "post";
   }
   return "none";  // unreachable: the switch names every enumerator
+}
+
+std::optional<NextAction> ParseNextAction(std::string_view name) {
+  for (NextAction action : kAllNextActions) {
+    if (NextActionName(action) == name) return action;
+  }
+  return std::nullopt;
 }
 
 std::string_view NextReasonName(NextReason reason) {
@@ -78,8 +89,21 @@ std::string_view NextReasonName(NextReason reason) {
       return "context_required";
     case NextReason::kApproveCapped:
       return "approve_capped";
+    case NextReason::kMerged:
+      return "merged";
+    case NextReason::kPostDue:
+      return "post_due";
+    case NextReason::kReconciliationPrepared:
+      return "reconciliation_prepared";
   }
   return "unknown_state";  // unreachable: the switch names every enumerator
+}
+
+std::optional<NextReason> ParseNextReason(std::string_view name) {
+  for (NextReason reason : kAllNextReasons) {
+    if (NextReasonName(reason) == name) return reason;
+  }
+  return std::nullopt;
 }
 
 namespace {
@@ -88,6 +112,14 @@ constexpr Next None(NextReason reason) { return {NextAction::kNone, reason}; }
 
 bool IsCorrectionRequired(const EntryFacts& f) {
   return store::ParseReviewState(f.state) == ReviewState::kCorrectionRequired;
+}
+
+// Approved, its candidate committed on the branch, and no longer the live target (while it is, the
+// burn is the ordinary one).
+bool IsMerged(const EntryFacts& f) {
+  return f.merged && f.applicability != Applicability::kCurrentTarget &&
+         f.applicability != Applicability::kAmbiguous &&
+         store::ParseReviewState(f.state) == ReviewState::kApproved;
 }
 
 // The refusal a probed budget fact stands for, or nullopt when it fits.
@@ -118,7 +150,7 @@ Next CorrectionNext(const EntryFacts& f) {
 
 Next EntryNext(const EntryFacts& f) {
   if (f.applicability == Applicability::kCorrupted) {
-    return {NextAction::kRepair, NextReason::kCorrupted};
+    return {NextAction::kAbandon, NextReason::kCorrupted};
   }
   if (f.applicability == Applicability::kIncomplete) {
     return {NextAction::kRepair, NextReason::kIncomplete};
@@ -127,6 +159,7 @@ Next EntryNext(const EntryFacts& f) {
     return {NextAction::kSelectLineage, NextReason::kAmbiguous};
   }
   if (f.fetched_only) return None(NextReason::kFetchedOnly);
+  if (f.post_due) return {NextAction::kPost, NextReason::kPostDue};
   const std::optional<ReviewState> state = store::ParseReviewState(f.state);
   if (!state) return None(NextReason::kUnknownState);
   switch (*state) {
@@ -137,7 +170,7 @@ Next EntryNext(const EntryFacts& f) {
     case ReviewState::kCorrectionRequired:
       return CorrectionNext(f);
     case ReviewState::kApproved:
-      return {NextAction::kBurn, NextReason::kApproved};
+      return {NextAction::kBurn, IsMerged(f) ? NextReason::kMerged : NextReason::kApproved};
     case ReviewState::kEscalated:
       return None(NextReason::kEscalated);
     case ReviewState::kInvalidated:
@@ -162,38 +195,48 @@ bool IsActionable(const EntryFacts& f) {
       f.applicability == Applicability::kAmbiguous) {
     return true;
   }
-  return IsCorrectionRequired(f) && !f.foreign && f.unrelated == UnrelatedReason::kTargetMoved;
+  if (f.foreign) return false;
+  if (f.post_due) return true;
+  return (IsCorrectionRequired(f) && f.unrelated == UnrelatedReason::kTargetMoved) || IsMerged(f);
+}
+
+Picked PickNext(const std::vector<EntryFacts>& entries,
+                const std::function<LiveStart()>& live_start, bool require_context) {
+  for (size_t i = 0; i < entries.size(); ++i) {
+    const Next next = EntryNext(entries[i]);
+    if (next.action == NextAction::kAbandon || next.action == NextAction::kRepair) {
+      return {next, i};
+    }
+  }
+  std::optional<size_t> first;
+  size_t count = 0;
+  for (size_t i = 0; i < entries.size(); ++i) {
+    if (!IsActionable(entries[i])) continue;
+    if (!first) first = i;
+    ++count;
+  }
+  if (count > 1) return {{NextAction::kSelectLineage, NextReason::kSeveralActionable}, first};
+  if (count == 1) return {EntryNext(entries[*first]), first};
+  switch (live_start()) {
+    case LiveStart::kStartable:
+      return {{NextAction::kStart,
+               require_context ? NextReason::kContextRequired : NextReason::kNoLineage},
+              std::nullopt};
+    case LiveStart::kClean:
+      return {None(NextReason::kClean), std::nullopt};
+    case LiveStart::kBurned:
+      return {None(NextReason::kCandidateBurned), std::nullopt};
+    case LiveStart::kUnavailable:
+      return {None(NextReason::kTargetNotComputable), std::nullopt};
+    case LiveStart::kOverBudget:
+      return {None(NextReason::kBudgetExceeded), std::nullopt};
+  }
+  return {None(NextReason::kTargetNotComputable), std::nullopt};  // unreachable
 }
 
 Next EnvelopeNext(const std::vector<EntryFacts>& entries,
                   const std::function<LiveStart()>& live_start, bool require_context) {
-  for (const EntryFacts& f : entries) {
-    const Next next = EntryNext(f);
-    if (next.action == NextAction::kRepair) return next;
-  }
-  const EntryFacts* actionable = nullptr;
-  size_t count = 0;
-  for (const EntryFacts& f : entries) {
-    if (!IsActionable(f)) continue;
-    actionable = &f;
-    ++count;
-  }
-  if (count > 1) return {NextAction::kSelectLineage, NextReason::kSeveralActionable};
-  if (count == 1) return EntryNext(*actionable);
-  switch (live_start()) {
-    case LiveStart::kStartable:
-      return {NextAction::kStart,
-              require_context ? NextReason::kContextRequired : NextReason::kNoLineage};
-    case LiveStart::kClean:
-      return None(NextReason::kClean);
-    case LiveStart::kBurned:
-      return None(NextReason::kCandidateBurned);
-    case LiveStart::kUnavailable:
-      return None(NextReason::kTargetNotComputable);
-    case LiveStart::kOverBudget:
-      return None(NextReason::kBudgetExceeded);
-  }
-  return None(NextReason::kTargetNotComputable);  // unreachable
+  return PickNext(entries, live_start, require_context).next;
 }
 
 Next AfterExport(Next status_next) {

@@ -6,9 +6,13 @@
 // below) and prints the names.
 //
 // Per lineage (EntryNext), the first row that applies:
-//   corrupted / incomplete                                     repair / corrupted, incomplete
+//   corrupted (unreadable: repair cannot act; abandon quarantines it)
+//                                                              abandon / corrupted
+//   incomplete                                                 repair / incomplete
 //   ambiguous                                                  select_lineage / ambiguous
 //   fetched-only (read from a remote's history; nothing here)  none / fetched_only
+//   the round is bound to a forge context and its newest verdict
+//     has no posted id recorded since                          post / post_due
 //   reviewing, frozen diff exportable, APPROVE capped          export / approve_capped
 //   reviewing, frozen diff exportable                          export / review_due
 //   reviewing, frozen diff over the budget                     none / budget_exceeded
@@ -20,15 +24,20 @@
 //   correction_required, live target moved, over the budget    none / budget_exceeded
 //   correction_required, current_target                        none / waiting_for_author
 //   correction_required, live target not computable            none / target_not_computable
+//   approved, candidate tree committed on HEAD's first-parent
+//     history and not the live target (merged)                burn / merged
 //   approved                                                   burn / approved
 //   escalated, invalidated, decision_required                  none / the state's name
 //   any other state                                            none / unknown_state
-// For a whole worktree (EnvelopeNext): repair if any entry needs it (that entry's reason); else
-// the actionable entries (current_target or ambiguous here, or correction_required with a moved
-// live target and started here; never fetched-only): one -> its next; more -> select_lineage /
-// several_actionable; none -> the live candidate: start / no_lineage when start would take it
-// (start / context_required when gentle-ai.requireContext is true), else none / clean,
-// candidate_burned, target_not_computable or budget_exceeded.
+// For a whole worktree (PickNext): the first entry whose next is abandon or repair (that entry's
+// next); else the actionable entries (current_target or ambiguous here, correction_required with
+// a moved live target and started here, or approved and merged and started here; never
+// fetched-only): one -> its next; more -> select_lineage / several_actionable; none -> the live
+// candidate: start / no_lineage when start would take it (start / context_required when
+// gentle-ai.requireContext is true), else none / clean, candidate_burned, target_not_computable
+// or budget_exceeded. The top-level next always names its entry (the first actionable one for
+// several_actionable); only start and none name none. An unrelated entry is never picked while an
+// actionable one exists.
 // After an export (AfterExport): export becomes verdict / context_exported (verdict /
 // approve_capped when the round's APPROVE is capped).
 //
@@ -39,7 +48,9 @@
 #ifndef GENTLE_TRANSACTION_NEXT_ACTION_H_
 #define GENTLE_TRANSACTION_NEXT_ACTION_H_
 
+#include <cstddef>
 #include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -47,11 +58,31 @@
 
 namespace gentle::transaction {
 
-// A closed vocabulary: exactly these eight names.
-enum class NextAction { kStart, kExport, kVerdict, kRevise, kBurn, kSelectLineage, kRepair, kNone };
+// A closed vocabulary: exactly these ten names.
+enum class NextAction {
+  kStart,
+  kExport,
+  kVerdict,
+  kRevise,
+  kBurn,
+  kSelectLineage,
+  kRepair,
+  kNone,
+  kAbandon,
+  kPost,
+};
 
-// "start", "export", "verdict", "revise", "burn", "select_lineage", "repair", "none".
+inline constexpr NextAction kAllNextActions[] = {
+    NextAction::kStart,   NextAction::kExport,        NextAction::kVerdict, NextAction::kRevise,
+    NextAction::kBurn,    NextAction::kSelectLineage, NextAction::kRepair,  NextAction::kNone,
+    NextAction::kAbandon, NextAction::kPost};
+
+// "start", "export", "verdict", "revise", "burn", "select_lineage", "repair", "none", "abandon",
+// "post".
 std::string_view NextActionName(NextAction action);
+
+// nullopt for any other text.
+std::optional<NextAction> ParseNextAction(std::string_view name);
 
 // Why the action is the one named: a closed vocabulary, one name each (NextReasonName).
 enum class NextReason {
@@ -62,7 +93,7 @@ enum class NextReason {
   kApproved,             // burn: approved; the acknowledgement is not spent yet
   kAmbiguous,            // select_lineage: more than one lineage claims the live target
   kSeveralActionable,    // select_lineage: more than one lineage here has an action due
-  kCorrupted,            // repair: the record cannot be read or does not verify
+  kCorrupted,            // abandon: the record cannot be read or does not verify
   kIncomplete,           // repair: a lineage directory without a record
   kWaitingForAuthor,     // none: sent back, and the live candidate is still the one sent back
   kOtherWorktree,        // none: sent back, and it was started in another worktree of the clone
@@ -78,14 +109,35 @@ enum class NextReason {
   kCandidateBurned,      // none: the live candidate's approval was already spent here
   kContextRequired,      // start, revise: gentle-ai.requireContext is true; bind with --context
   kApproveCapped,        // export, verdict: the round's APPROVE is context_unavailable
+  kMerged,               // burn: approved, and its candidate is committed on the branch
+  kPostDue,              // post: the round's newest verdict is not posted yet
+  kReconciliationPrepared,  // none: another tool's batch-reconciliation marker holds the store
 };
+
+inline constexpr NextReason kAllNextReasons[] = {
+    NextReason::kNoLineage,         NextReason::kReviewDue,
+    NextReason::kContextExported,   NextReason::kCandidateChanged,
+    NextReason::kApproved,          NextReason::kAmbiguous,
+    NextReason::kSeveralActionable, NextReason::kCorrupted,
+    NextReason::kIncomplete,        NextReason::kWaitingForAuthor,
+    NextReason::kOtherWorktree,     NextReason::kTargetNotComputable,
+    NextReason::kFetchedOnly,       NextReason::kBudgetExceeded,
+    NextReason::kObjectsMissing,    NextReason::kEscalated,
+    NextReason::kInvalidated,       NextReason::kDecisionRequired,
+    NextReason::kUnknownState,      NextReason::kClean,
+    NextReason::kCandidateBurned,   NextReason::kContextRequired,
+    NextReason::kApproveCapped,     NextReason::kMerged,
+    NextReason::kPostDue,           NextReason::kReconciliationPrepared};
 
 // "no_lineage", "review_due", "context_exported", "candidate_changed", "approved", "ambiguous",
 // "several_actionable", "corrupted", "incomplete", "waiting_for_author", "other_worktree",
 // "target_not_computable", "fetched_only", "budget_exceeded", "objects_missing", "escalated",
 // "invalidated", "decision_required", "unknown_state", "clean", "candidate_burned",
-// "context_required", "approve_capped".
+// "context_required", "approve_capped", "merged", "post_due", "reconciliation_prepared".
 std::string_view NextReasonName(NextReason reason);
+
+// nullopt for any other text.
+std::optional<NextReason> ParseNextReason(std::string_view name);
 
 struct Next {
   NextAction action = NextAction::kNone;
@@ -108,6 +160,12 @@ struct EntryFacts {
   Fit live = Fit::kFits;         // correction_required, target moved: the candidate revise takes
   bool approve_capped = false;   // its current round's APPROVE is capped (context_cap.h)
   bool require_context = false;  // git config gentle-ai.requireContext is true (or unreadable)
+  // approved: its candidate tree is a commit's tree on HEAD's first-parent history (probed by
+  // the caller, bounded).
+  bool merged = false;
+  // The current round is bound to a forge context (start or revise --context), its newest verdict
+  // is the history's tip, and the seen ledger records no posted id since (probed by the caller).
+  bool post_due = false;
 };
 
 Next EntryNext(const EntryFacts& facts);
@@ -128,8 +186,19 @@ enum class LiveStart {
   kOverBudget,   // its frozen diff would pass the budget: start refuses it
 };
 
+// The worktree's next action and the entry it is about (an index into `entries`; nullopt for
+// start and none).
+struct Picked {
+  Next next;
+  std::optional<size_t> entry;
+};
+
 // The worktree's next action over all of its entries; `live_start` is asked only when no entry is
 // actionable; `require_context`: git config gentle-ai.requireContext is true (or unreadable).
+Picked PickNext(const std::vector<EntryFacts>& entries,
+                const std::function<LiveStart()>& live_start, bool require_context = false);
+
+// PickNext's action alone.
 Next EnvelopeNext(const std::vector<EntryFacts>& entries,
                   const std::function<LiveStart()>& live_start, bool require_context = false);
 

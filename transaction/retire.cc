@@ -9,6 +9,7 @@
 #include "store/file_io.h"
 #include "store/file_modes.h"
 #include "store/file_write.h"
+#include "store/git/review_refs_write.h"
 #include "store/history_ref.h"
 #include "store/history_verb.h"
 #include "store/lineage_id.h"
@@ -97,6 +98,34 @@ Status ValidateCommon(const RetireRequest& request) {
   return CheckExpectedRevision(request.expected_revision);
 }
 
+// Abandon of a lineage whose record cannot be read (`damage`: why, as status reports it): its
+// directory moves into quarantine as it is, byte for byte (a rename: nothing is read, followed
+// or rewritten), with an audit record naming the damage. No history commit: there is no record
+// to commit. Not with --expected-revision (an unreadable record has no revision to compare).
+Result<RetireResult> AbandonCorrupted(MutationScope* scope, const RetireRequest& request,
+                                      const std::string& reason, const Status& damage) {
+  const store::StoreLayout& layout = scope->layout;
+  if (request.expected_revision ||
+      store::KindOf(layout.lineage_dir(request.lineage)) != store::PathKind::kDirectory) {
+    return damage;
+  }
+  GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> tip,
+                          store::LocalHistoryTip(scope->repo, request.lineage));
+  nlohmann::ordered_json extra;
+  nlohmann::ordered_json& d = extra["damage"];
+  d["code"] = std::string(CodeName(damage.code()));
+  d["message"] = damage.message();
+  // The history cannot end in an abandon commit (there is no record to commit): its tip is named
+  // here, and the ref removed once the entry is quarantined.
+  d["history_tip"] = tip ? nlohmann::ordered_json(*tip) : nlohmann::ordered_json(nullptr);
+  GENTLE_ASSIGN_OR_RETURN(RetireResult result,
+                          MoveToQuarantine(scope, request, reason, "abandon", nullptr, &extra));
+  if (tip) {
+    GENTLE_RETURN_IF_ERROR(store::git::DeleteHistoryRefUnlessLocked(scope->repo, request.lineage));
+  }
+  return result;
+}
+
 }  // namespace
 
 Result<RetireResult> Abandon(const RetireRequest& request) {
@@ -112,9 +141,12 @@ Result<RetireResult> Abandon(const RetireRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<MutationScope> scope,
                           LockStore(request.cwd, LockKind::kWriter));
   store::FaultPoint("abandon:locked");
-  GENTLE_ASSIGN_OR_RETURN(
-      store::RecordView record,
-      LoadForMutation(*scope, request.lineage, request.expected_revision, "abandon"));
+  auto loaded = LoadForMutation(*scope, request.lineage, request.expected_revision, "abandon");
+  if (!loaded.ok() && loaded.status().code() == Code::kCorrupted) {
+    return AbandonCorrupted(scope.get(), request, std::string(AbandonReasonName(*reason)),
+                            Status(loaded.status()).WithLineage(request.lineage));
+  }
+  GENTLE_ASSIGN_OR_RETURN(store::RecordView record, std::move(loaded));
   if (!store::AcceptsAbandon(record.state)) {
     return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
                                          "; a terminal lineage cannot be abandoned")

@@ -6,6 +6,7 @@
 
 #include "export/derivation.h"
 #include "export/patch_budget.h"
+#include "loop/seen_ledger.h"
 #include "store/catalog.h"
 #include "store/digests.h"
 #include "store/fetched_lineage.h"
@@ -14,6 +15,7 @@
 #include "store/git/repository.h"
 #include "store/history_evidence.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/layout.h"
 #include "store/lineage_id.h"
 #include "store/provenance.h"
@@ -22,6 +24,8 @@
 #include "store/round_context.h"
 #include "store/selector_kind.h"
 #include "store/store_guard.h"
+#include "store/time_order.h"
+#include "transaction/branch_trees.h"
 #include "transaction/capture.h"
 #include "transaction/context_cap.h"
 #include "transaction/recorded_selector.h"
@@ -59,9 +63,27 @@ class LiveTargets {
     return cache_.back().second;
   }
 
+  // When the seen ledger's newest `posted` id was recorded (read once).
+  const Result<std::optional<std::string>>& NewestPostedAt() {
+    if (!posted_) {
+      auto reader = loop::SeenLedgerReader::Open(repo_.common_dir());
+      posted_.emplace(reader.ok() ? reader->NewestPostedAt()
+                                  : Result<std::optional<std::string>>(reader.status()));
+    }
+    return *posted_;
+  }
+
+  // Whether `tree` is a commit's tree on HEAD's first-parent history (walked once, bounded).
+  bool OnBranch(const std::string& tree) {
+    if (!branch_) branch_ = BranchTrees(repo_);
+    return branch_->count(tree) != 0;
+  }
+
  private:
   const store::git::Repository& repo_;
   std::vector<std::pair<Selector, Result<LiveTarget>>> cache_;
+  std::optional<std::set<std::string>> branch_;
+  std::optional<Result<std::optional<std::string>>> posted_;
 };
 
 }  // namespace
@@ -71,15 +93,42 @@ namespace {
 constexpr char kForeignDetail[] = "the same candidate was captured in another worktree";
 constexpr char kAmbiguousDetail[] = "more than one lineage claims the live target";
 
-// The current round's binding from the local history; nothing when it has none or cannot be read
-// (status reports it as information and never fails on it).
-std::optional<store::RoundContext> CurrentRoundContext(const store::git::Repository& repo,
-                                                       const store::RecordView& record) {
+// The local history's tip; nothing when there is none or it cannot be read (status reports what
+// it holds as information and never fails on it).
+std::optional<store::HistoryCommit> HistoryTip(const store::git::Repository& repo,
+                                               const store::RecordView& record) {
   auto tip = store::ReadHistoryTip(repo, record.lineage_id);
   if (!tip.ok() || !*tip) return std::nullopt;
-  auto bound = store::ReadRoundContext(repo, (*tip)->id, record.round);
+  return **tip;
+}
+
+// The current round's binding from the local history (`tip`); nothing when it has none or cannot
+// be read.
+std::optional<store::RoundContext> CurrentRoundContext(
+    const store::git::Repository& repo, const store::RecordView& record,
+    const std::optional<store::HistoryCommit>& tip) {
+  if (!tip) return std::nullopt;
+  auto bound = store::ReadRoundContext(repo, tip->id, record.round);
   if (!bound.ok()) return std::nullopt;
   return *bound;
+}
+
+// Whether the current round's newest verdict still waits for its post (docs/loop.md, "Following
+// next"): the round is bound to a forge context, the history's tip is that round's verdict (or
+// co-approval) commit, and the seen ledger holds no `posted` id recorded at or after it. A ledger
+// that cannot be read makes nothing due (post would meet the same damage).
+bool PostDue(const std::optional<store::HistoryCommit>& tip, const store::RecordView& record,
+             const std::optional<store::RoundContext>& bound, LiveTargets& live) {
+  if (!tip || !bound || bound->context_digest.empty() || tip->revision != record.revision) {
+    return false;
+  }
+  if (!store::IsHistoryVerb(tip->verb, store::HistoryVerb::kVerdict) &&
+      !store::IsHistoryVerb(tip->verb, store::HistoryVerb::kCoApprove)) {
+    return false;
+  }
+  const Result<std::optional<std::string>>& posted = live.NewestPostedAt();
+  if (!posted.ok()) return false;
+  return !*posted || store::TimeOrderKey(**posted) < store::TimeOrderKey(tip->at);
 }
 
 // `here`: this worktree's identity (Repository::WorktreeIdentity); `require_context`: git config
@@ -110,7 +159,9 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
   s.kind = r.initial_snapshot.kind;
   s.revision = r.revision;
   s.target_identity = r.current_snapshot.identity;
-  const std::optional<store::RoundContext> bound = CurrentRoundContext(repo, r);
+  const std::optional<store::HistoryCommit> tip = HistoryTip(repo, r);
+  const std::optional<store::RoundContext> bound = CurrentRoundContext(repo, r, tip);
+  s.post_due = PostDue(tip, r, bound, live);
   if (bound) {
     s.context_digest = bound->context_digest;
     s.context_unavailable = bound->unavailable_reason;
@@ -137,6 +188,12 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
     s.applicability = Applicability::kUnrelated;
     s.unrelated = UnrelatedReason::kNotComputable;
     s.detail = "the live target cannot be computed here: " + live_target.status().message();
+  }
+  if (s.applicability != Applicability::kCurrentTarget &&
+      store::IsState(r.state, store::ReviewState::kApproved) &&
+      live.OnBranch(r.current_snapshot.candidate_tree)) {
+    s.merged = true;
+    s.detail = "the approved candidate is committed on the branch";
   }
   return s;
 }
@@ -281,11 +338,21 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   if (selector) GENTLE_RETURN_IF_ERROR(ValidateSelector(*selector));
   GENTLE_ASSIGN_OR_RETURN(store::git::Repository repo, store::git::Repository::Discover(cwd));
   const store::StoreLayout layout(repo.common_dir());
-  GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   StatusReport report;
+  auto guard = store::StoreGuard::ForRead(layout);
+  if (!guard.ok() && guard.status().code() == Code::kReconciliationPrepared) {
+    // Every verb refuses while another tool's batch reconciliation holds the store; status
+    // answers, and its next says what waits (docs/lifecycle.md, "Next action").
+    report.next = {NextAction::kNone, NextReason::kReconciliationPrepared};
+    return report;
+  }
+  if (!guard.ok()) return guard.status();
   if (lineage) {
     GENTLE_ASSIGN_OR_RETURN(LineageStatus s, InspectOne(repo, layout, *lineage));
     report.next = s.next;
+    if (s.next.action != NextAction::kNone && s.next.action != NextAction::kStart) {
+      report.next_lineage = s.lineage;
+    }
     report.lineages.push_back(std::move(s));
     return report;
   }
@@ -339,8 +406,12 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
     facts.push_back(s.Facts());
   }
   const Selector asked = selector ? *selector : Selector{};
-  report.next = EnvelopeNext(
+  const Picked picked = PickNext(
       facts, [&] { return ProbeLiveStart(repo, layout, live, asked); }, require_context);
+  report.next = picked.next;
+  if (picked.entry && picked.next.action != NextAction::kNone) {
+    report.next_lineage = out[*picked.entry].lineage;
+  }
   return report;
 }
 

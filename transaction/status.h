@@ -54,11 +54,13 @@ struct LineageStatus {
   Fit live = Fit::kFits;    // probed for a sent-back lineage whose live target moved
   // The APPROVE cap (transaction/context_cap.h): of the current round, and of a round opened now.
   bool approve_capped = false, require_context = false;
+  bool merged = false;    // approved, not the live target, its candidate tree on HEAD's history
+  bool post_due = false;  // the current round's newest verdict waits for its post
   Next next;
 
   EntryFacts Facts() const {
-    return {state,  applicability, unrelated,      fetched_only,   foreign,
-            frozen, live,          approve_capped, require_context};
+    return {state, applicability,  unrelated,       fetched_only, foreign, frozen,
+            live,  approve_capped, require_context, merged,       post_due};
   }
 };
 
@@ -68,6 +70,8 @@ struct StatusReport {
   // the selector's (startable unless clean, burned here, not computable, or over the budget), with
   // git config gentle-ai.requireContext read once (transaction/context_cap.h).
   Next next;
+  // The lineage `next` is about (transaction/next_action.h PickNext); empty for start and none.
+  std::string next_lineage;
 };
 
 // With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors; an
@@ -75,10 +79,12 @@ struct StatusReport {
 // records whose index row names the same target; consumed/retired are keyed index lookups. A
 // lineage the local store does not know is read from its fetched history (store/
 // fetched_lineage.h: verified whole, `source` set; a terminal one answers consumed / retired).
-// Without: every live lineage directory (one without a readable record reports `corrupted`, one
-// without a record `incomplete`); fetched histories are not listed (`list` shows them).
-// With `selector` (start's selector flags; not with `lineage`): the candidate that selector names
-// here, and only the lineages of this worktree that hold it (their current target is its
+// Under a batch-reconciliation marker (store/store_guard.h): no entries, next none /
+// reconciliation_prepared (every other verb refuses until the tool that wrote the marker
+// finishes). Without: every live lineage directory (one without a readable record reports
+// `corrupted`, one without a record `incomplete`); fetched histories are not listed (`list` shows
+// them). With `selector` (start's selector flags; not with `lineage`): the candidate that selector
+// names here, and only the lineages of this worktree that hold it (their current target is its
 // identity) or were started with the same selector; the report's next is the candidate's: its
 // lineage's, or start when no lineage holds it and start would take it. A selector that cannot be
 // resolved is refused as start refuses it.

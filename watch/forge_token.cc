@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "loop/harness_env.h"
 #include "store/program_run.h"
 
 namespace gentle::watch {
@@ -113,8 +114,9 @@ Result<Token> GiteaToken(const std::string& scheme, const std::string& authority
     if (!found->second.value.empty()) return found->second;
   }
   if (!declared) return Token{};
-  const char* env = std::getenv("GITEA_TOKEN");
-  if (env == nullptr || *env == '\0') return Token{};
+  // $GITEA_TOKEN, else its line in ~/.env.claude (loop/harness_env.h), only for a declared host.
+  const std::string env = loop::EnvOrEnvFile("GITEA_TOKEN");
+  if (env.empty()) return Token{};
   return Checked(env, false, "$GITEA_TOKEN");
 }
 

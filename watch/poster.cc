@@ -252,6 +252,28 @@ class Session {
 
 // Recovers the open intents of `pr` (every PR's when empty); the ids recorded, and in `*resent`
 // the seqs of the intents recovery sent again.
+// A recovery that failed with its intent still open: the cause, and what stays pending (which
+// post, how often sent), so that a harness told `busy` knows what the next post, `seen new` or
+// `watch` will look for again. A failure that removed the intent (a refusal, a post found
+// neither time) is the cause alone.
+Status StillPending(PostIntents& intents, const PostIntent& intent, Status cause) {
+  auto open = intents.Unanswered(intent.pr);
+  if (!open.ok() || std::none_of(open->begin(), open->end(),
+                                 [&](const PostIntent& i) { return i.seq == intent.seq; })) {
+    return cause;
+  }
+  Status out(cause.code(), cause.message() + "; pending: the " + intent.role + "'s post of round " +
+                               std::to_string(intent.round) + " of " + intent.lineage + " on " +
+                               intent.pr + ", sent " + std::to_string(intent.attempts) +
+                               (intent.attempts == 1 ? " time" : " times") +
+                               " with its outcome unknown, is looked for again by the next post");
+  for (const auto& [key, value] : cause.details()) out.WithDetail(key, value);
+  return out.WithLineage(intent.lineage)
+      .WithDetail("pending", "true")
+      .WithDetail("pending_round", std::to_string(intent.round))
+      .WithDetail("pending_role", intent.role);
+}
+
 Result<std::vector<std::string>> RecoverLocked(Session& session, PostIntents& intents,
                                                const std::string& pr,
                                                std::vector<int64_t>* resent = nullptr) {
@@ -260,8 +282,9 @@ Result<std::vector<std::string>> RecoverLocked(Session& session, PostIntents& in
   for (const PostIntent& intent : open) {
     std::string recorded_at;
     bool sent = false;
-    GENTLE_ASSIGN_OR_RETURN(std::string id, session.Recover(intent, &recorded_at, &sent));
-    recovered.push_back(id);
+    auto id = session.Recover(intent, &recorded_at, &sent);
+    if (!id.ok()) return StillPending(intents, intent, id.status());
+    recovered.push_back(*id);
     if (sent && resent != nullptr) resent->push_back(intent.seq);
   }
   return recovered;
