@@ -483,65 +483,66 @@ TEST_CASE("review post gitea: an undeclared host gets no token - its 401 says ho
   CHECK(declared.Json()["created"] == true);
   CHECK(declared.Json()["recovered"] == Json::array());
   ExpectPosted(p, "/api/v1/repos/acme/webapp/pulls/47/reviews", "REQUEST_CHANGES");
+}
 
-  TEST_CASE("review post gitea: a token missing from the environment is read from ~/.env.claude") {
-    PostRepo p(FakeForge::Kind::kGitea);
-    TempDir home;
-    WriteFile(
-        home.path() + "/.env.claude",
-        std::string("# the harness's tokens\nexport GITEA_TOKEN=\"") + FakeForge::kToken + "\"\n");
-    RunResult run = p.Post({}, {{"GITEA_TOKEN", ""}, {"HOME", home.path()}});
-    INFO(run.out << run.err);
-    REQUIRE(run.exit_code == 0);
-    ExpectNoToken(run);
-    CHECK(run.Json()["id"] == "review:1000");
-    const std::vector<Json> posts = p.Posts();
-    REQUIRE(posts.size() == 1);
-    CHECK(posts[0]["authorization"] == std::string("token ") + FakeForge::kToken);
-  }
+TEST_CASE("review post gitea: a token missing from the environment is read from ~/.env.claude") {
+  PostRepo p(FakeForge::Kind::kGitea);
+  TempDir home;
+  WriteFile(
+      home.path() + "/.env.claude",
+      std::string("# the harness's tokens\nexport GITEA_TOKEN=\"") + FakeForge::kToken + "\"\n");
+  RunResult run = p.Post({}, {{"GITEA_TOKEN", ""}, {"HOME", home.path()}});
+  INFO(run.out << run.err);
+  REQUIRE(run.exit_code == 0);
+  ExpectNoToken(run);
+  CHECK(run.Json()["id"] == "review:1000");
+  const std::vector<Json> posts = p.Posts();
+  REQUIRE(posts.size() == 1);
+  CHECK(posts[0]["authorization"] == std::string("token ") + FakeForge::kToken);
+}
 
-  TEST_CASE("review post: a second post while the forge is down says what is pending") {
-    PostRepo p(FakeForge::Kind::kGitea);
-    p.forge().Stop();
-    RunResult first = p.Post();
-    CHECK(first.exit_code == 12);
-    RunResult again = p.Post();
-    INFO(again.out << again.err);
-    CHECK(again.exit_code == 12);
-    const Json error = again.Json()["error"];
-    CHECK(error["code"] == "busy");
-    const std::string pending = "; pending: the reviewer's post of round 1 of " + p.lineage() +
-                                " on " + p.pr() +
-                                ", sent 1 time with its outcome unknown, is looked for again by "
-                                "the next post";
-    const std::string message = error["message"];
-    CHECK(message.size() > pending.size());
-    CHECK(message.substr(message.size() - pending.size()) == pending);
-    CHECK(error["details"]["pending"] == "true");
-    CHECK(error["details"]["pending_round"] == "1");
-    CHECK(error["details"]["pending_role"] == "reviewer");
-    ExpectNoToken(again);
-    p.forge().Start();
-    ExpectOneReviewRecorded(p);
-  }
+TEST_CASE("review post: a second post while the forge is down says what is pending") {
+  PostRepo p(FakeForge::Kind::kGitea);
+  p.forge().Stop();
+  RunResult first = p.Post();
+  CHECK(first.exit_code == 12);
+  RunResult again = p.Post();
+  INFO(again.out << again.err);
+  CHECK(again.exit_code == 12);
+  const Json error = again.Json()["error"];
+  CHECK(error["code"] == "busy");
+  const std::string pending = "; pending: the reviewer's post of round 1 of " + p.lineage() +
+                              " on " + p.pr() +
+                              ", sent 1 time with its outcome unknown, is looked for again by "
+                              "the next post";
+  const std::string message = error["message"];
+  CHECK(message.size() > pending.size());
+  CHECK(message.substr(message.size() - pending.size()) == pending);
+  CHECK(error["details"]["pending"] == "true");
+  CHECK(error["details"]["pending_round"] == "1");
+  CHECK(error["details"]["pending_role"] == "reviewer");
+  ExpectNoToken(again);
+  p.forge().Start();
+  ExpectOneReviewRecorded(p);
+}
 
-  TEST_CASE("review post: flags are checked before anything is read or sent") {
-    PostRepo p(FakeForge::Kind::kGithub);
-    const auto before = p.repo().StoreBytes();
-    for (const auto& [args, code] : std::vector<std::pair<std::vector<std::string>, std::string>>{
-             {{"--as", "issue"}, "usage"},
-             {{"--model", "a b"}, "usage"},
-             {{"--round", "0"}, "usage"},
-         }) {
-      RunResult run = p.Post(args);
-      CHECK(run.exit_code == 2);
-      CHECK(run.Json()["error"]["code"] == code);
-    }
-    RunResult aone = p.Review({"post", "--lineage", p.lineage(), "--pr", "aone:acme/webapp#47"});
-    CHECK(aone.exit_code == 2);
-    CHECK(p.repo().StoreBytes() == before);
-    CHECK(p.forge().Requests().empty());
+TEST_CASE("review post: flags are checked before anything is read or sent") {
+  PostRepo p(FakeForge::Kind::kGithub);
+  const auto before = p.repo().StoreBytes();
+  for (const auto& [args, code] : std::vector<std::pair<std::vector<std::string>, std::string>>{
+           {{"--as", "issue"}, "usage"},
+           {{"--model", "a b"}, "usage"},
+           {{"--round", "0"}, "usage"},
+       }) {
+    RunResult run = p.Post(args);
+    CHECK(run.exit_code == 2);
+    CHECK(run.Json()["error"]["code"] == code);
   }
+  RunResult aone = p.Review({"post", "--lineage", p.lineage(), "--pr", "aone:acme/webapp#47"});
+  CHECK(aone.exit_code == 2);
+  CHECK(p.repo().StoreBytes() == before);
+  CHECK(p.forge().Requests().empty());
+}
 
 }  // namespace gentle::testing
 

@@ -116,10 +116,8 @@ void InstallEnvironmentTestHooks() {
   hooks.admit_oversize = EnvironmentAdmitOversize;
   hooks.git_section_min_bytes = EnvironmentGitSectionMinBytes;
   hooks.child_deadline_ms = EnvironmentChildDeadlineMs;
-}
-
-hooks.forge_request_timeout_ms = EnvironmentForgeTimeoutMs;
-store::InstallTestHooks(hooks);
+  hooks.forge_request_timeout_ms = EnvironmentForgeTimeoutMs;
+  store::InstallTestHooks(hooks);
 }
 
 }  // namespace gentle::testing
