@@ -1,18 +1,22 @@
 // Every child process has a deadline (store/program_run.h; docs/reliability.md, "Child processes
 // and their deadlines"): a child that never finishes is killed with its process group and the
 // command answers `busy` (exit 12) naming the command and the deadline, having written nothing.
-// The hung children are real programs blocked opening a FIFO nobody writes (no timing): the
-// signing program of an APPROVE --sign (git config gpg.ssh.program) and the pre-push hook git runs
-// for `review push`. The test build's GENTLE_CHILD_DEADLINE_MS (store/test_hooks.h) shortens the
-// deadline; Run's own timeout turns a hang of the code under test into a failure.
+// The hung children are real programs blocked opening a FIFO nobody writes (no timing: the test
+// waits only for the kernel to finish a kill it already sent): the signing program of an APPROVE
+// --sign (git config gpg.ssh.program) and the pre-push hook git runs for `review push`. The test
+// build's GENTLE_CHILD_DEADLINE_MS (store/test_hooks.h) shortens the deadline; Run's own timeout
+// turns a hang of the code under test into a failure.
 #include <errno.h>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <chrono>
+#include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <thread>
 
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
@@ -28,23 +32,36 @@ constexpr int kHangGuardMs = 60000;
 const Env kShortDeadline = {{"GENTLE_CHILD_DEADLINE_MS", "300"},
                             {"GENTLE_LOCK_TIMEOUT_MS", "2000"}};
 
-// A FIFO and a shell script that blocks opening it for reading (nobody ever writes to it).
+// A FIFO and a shell script that writes its pid and then blocks opening the FIFO for reading
+// (nobody ever writes to it).
 struct Hang {
   TempDir dir;
   std::string fifo = dir.path() + "/never";
   std::string script = dir.path() + "/hang";
+  std::string pid_file = dir.path() + "/pid";
   Hang() {
     REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
-    WriteFile(script, "#!/bin/sh\nread line < '" + fifo + "'\n");
+    WriteFile(script, "#!/bin/sh\necho $$ > '" + pid_file + "'\nread line < '" + fifo + "'\n");
     REQUIRE(chmod(script.c_str(), 0755) == 0);
   }
-  // Whether a process still has the FIFO open for reading (or is blocked opening it): an open for
-  // writing that must not wait succeeds only then.
-  bool Reader() const {
-    const int fd = open(fifo.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC);
-    if (fd < 0) return false;
-    close(fd);  // the reader sees end of file and ends
-    return true;
+  // Whether the script's process is dead (gone, or a zombie nobody reaped yet). A SIGKILL takes
+  // effect asynchronously, so this waits for the kernel up to `limit`, checking /proc; a process
+  // that is still blocked on the FIFO after that was not killed.
+  bool Dead(std::chrono::milliseconds limit = std::chrono::milliseconds(10000)) const {
+    const std::string pid = ReadFile(pid_file).substr(0, ReadFile(pid_file).find('\n'));
+    REQUIRE_FALSE(pid.empty());
+    const auto until = std::chrono::steady_clock::now() + limit;
+    for (;;) {
+      std::ifstream stat("/proc/" + pid + "/stat");
+      std::string line;
+      if (!std::getline(stat, line)) return true;  // gone
+      const size_t paren = line.rfind(')');
+      if (paren != std::string::npos && line.size() > paren + 2 && line[paren + 2] == 'Z') {
+        return true;  // dead, not yet reaped
+      }
+      if (std::chrono::steady_clock::now() > until) return false;
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
   }
 };
 
@@ -82,7 +99,7 @@ TEST_CASE("child deadline: a signing program that never ends is killed - APPROVE
   CHECK(run.Json()["error"]["lineage"] == lineage);
   CHECK(repo.StoreBytes() == before);
   CHECK(repo.ReviewOk({"status", "--lineage", lineage})["lineages"][0]["state"] == "reviewing");
-  CHECK_FALSE(hang.Reader());
+  CHECK(hang.Dead());
 }
 
 TEST_CASE("child deadline: git push whose pre-push hook never ends is killed with its hook") {
@@ -97,8 +114,8 @@ TEST_CASE("child deadline: git push whose pre-push hook never ends is killed wit
   REQUIRE(chmod((repo.common_dir() + "/hooks/pre-push").c_str(), 0755) == 0);
   RunResult run = Review(repo, {"push", "--lineage", lineage});
   ExpectKilled(run, "git push");
-  // The hook, git's child, went with git: nothing holds the FIFO.
-  CHECK_FALSE(hang.Reader());
+  // The hook, git's child, went with git's process group.
+  CHECK(hang.Dead());
   CHECK(GitRun(origin, {"for-each-ref", "refs/gentle-ai"}).out.empty());
 }
 
