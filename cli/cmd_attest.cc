@@ -1,12 +1,23 @@
 // review attest.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "export/attest.h"
 #include "store/file_write.h"
 
 namespace gentle::cli {
+namespace {
+
+// The Statement is JSON with or without --json (which makes errors JSON too).
+struct AttestOptions {
+  std::string lineage;
+  std::string output;           // empty: stdout
+  std::string allowed_signers;  // names the counted approvals (export/approval_policy.h)
+  std::optional<std::string> base_ref;
+  std::string base_ref_text;  // as parsed
+};
 
 int RunAttest(const CommonOptions& common, const AttestOptions& options) {
   if (options.base_ref && options.allowed_signers.empty()) {
@@ -35,6 +46,32 @@ int RunAttest(const CommonOptions& common, const AttestOptions& options) {
   std::fwrite(statement.data(), 1, statement.size(), stdout);
   std::fflush(stdout);
   return 0;
+}
+
+}  // namespace
+
+void DefineAttest(CLI::App* review, const Verb& verb, Invocation* in) {
+  AttestOptions* o = in->Hold<AttestOptions>();
+  CLI::App* attest = AddCommand(review, verb, in);
+  attest->add_option("--lineage", o->lineage, "The approved lineage")->required();
+  attest
+      ->add_option("--output", o->output,
+                   "Write the Statement to FILE (atomically) instead of stdout")
+      ->type_name("FILE");
+  attest
+      ->add_option("--allowed-signers", o->allowed_signers,
+                   "Name each approval that counts (signed as its actor by a principal of FILE): "
+                   "its principal and key fingerprint")
+      ->type_name("FILE");
+  attest
+      ->add_option("--base-ref", o->base_ref_text,
+                   "With --allowed-signers: an approval by an author or committer (by email) of "
+                   "REF..HEAD does not count")
+      ->type_name("REF");
+  attest->callback([in, o, attest] {
+    if (Given(attest, "--base-ref")) o->base_ref = o->base_ref_text;
+    in->Choose([in, o] { return RunAttest(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

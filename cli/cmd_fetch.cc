@@ -1,14 +1,21 @@
 // review fetch.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/fetch.h"
 
 namespace gentle::cli {
+namespace {
 
-int RunFetch(const CommonOptions& common, const RemoteOptions& options) {
+// review fetch (docs/format.md).
+struct FetchOptions {
+  std::string remote = "origin";
+};
+
+int RunFetch(const CommonOptions& common, const FetchOptions& options) {
   auto result = transaction::FetchReviews(common.cwd, options.remote);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) {
@@ -44,6 +51,15 @@ int RunFetch(const CommonOptions& common, const RemoteOptions& options) {
     }
   }
   return 0;
+}
+
+}  // namespace
+
+void DefineFetch(CLI::App* review, const Verb& verb, Invocation* in) {
+  FetchOptions* o = in->Hold<FetchOptions>();
+  CLI::App* fetch = AddCommand(review, verb, in);
+  fetch->add_option("--remote", o->remote, "The git remote (default: origin)");
+  fetch->callback([in, o] { in->Choose([in, o] { return RunFetch(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

@@ -1,14 +1,16 @@
 // review fsck.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/render.h"
 #include "cli/terminal.h"
+#include "cli/verb.h"
 #include "transaction/fsck.h"
 
 namespace gentle::cli {
+namespace {
 
 int RunFsck(const CommonOptions& common) {
   ProgressLine progress("fsck", common.json);
@@ -54,6 +56,13 @@ int RunFsck(const CommonOptions& common) {
             << r.quarantine << " quarantine entr" << (r.quarantine == 1 ? "y" : "ies") << ", "
             << r.history_refs << " pin ref(s), " << r.findings.size() << " finding(s)\n";
   return exit_code;
+}
+
+}  // namespace
+
+void DefineFsck(CLI::App* review, const Verb& verb, Invocation* in) {
+  CLI::App* fsck = AddCommand(review, verb, in);
+  fsck->callback([in] { in->Choose([in] { return RunFsck(in->common); }); });
 }
 
 }  // namespace gentle::cli

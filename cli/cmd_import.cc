@@ -1,13 +1,22 @@
 // review import.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/import.h"
 
 namespace gentle::cli {
+namespace {
+
+struct ImportOptions {
+  std::string lineage;
+  std::optional<std::string> remote;
+  bool accept_terminal = false;
+  std::string remote_text;  // as parsed
+};
 
 int RunImport(const CommonOptions& common, const ImportOptions& options) {
   ProgressLine progress("import", common.json);
@@ -42,6 +51,23 @@ int RunImport(const CommonOptions& common, const ImportOptions& options) {
               << r.commits << " new history commit(s)\n";
   }
   return 0;
+}
+
+}  // namespace
+
+void DefineImport(CLI::App* review, const Verb& verb, Invocation* in) {
+  ImportOptions* o = in->Hold<ImportOptions>();
+  CLI::App* command = AddCommand(review, verb, in);
+  command->add_option("--lineage", o->lineage, "The lineage id")->required();
+  command->add_option("--remote", o->remote_text,
+                      "The remote it was fetched from (default: the only one that has it)");
+  command->add_flag("--accept-terminal", o->accept_terminal,
+                    "Take a burn or abandon from the remote for a lineage that is live here "
+                    "(refused as conflict without it)");
+  command->callback([in, o, command] {
+    if (Given(command, "--remote")) o->remote = o->remote_text;
+    in->Choose([in, o] { return RunImport(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

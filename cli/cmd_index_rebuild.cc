@@ -1,13 +1,15 @@
 // review index rebuild.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/index_rebuild.h"
 
 namespace gentle::cli {
+namespace {
 
 int RunIndexRebuild(const CommonOptions& common) {
   ProgressLine progress("index rebuild", common.json);
@@ -40,6 +42,15 @@ int RunIndexRebuild(const CommonOptions& common) {
                  "next writes\n";
   }
   return 0;
+}
+
+}  // namespace
+
+void DefineIndex(CLI::App* review, const Verb& verb, Invocation* in) {
+  CLI::App* index = AddGroup(review, verb);
+  CLI::App* rebuild =
+      AddCommand(index, "rebuild", "Regenerate index.sqlite from the files alone", in);
+  rebuild->callback([in] { in->Choose([in] { return RunIndexRebuild(in->common); }); });
 }
 
 }  // namespace gentle::cli

@@ -1,11 +1,12 @@
 // review list.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/commands.h"
 #include "cli/render.h"
 #include "cli/terminal.h"
+#include "cli/verb.h"
 #include "store/go_marshal.h"
 #include "transaction/list.h"
 
@@ -26,8 +27,6 @@ nlohmann::ordered_json ListEntry(const transaction::LineageSummary& s) {
   entry["source"] = NullIfEmpty(s.source);
   return entry;
 }
-
-}  // namespace
 
 // Streams: each entry is printed as it is read, so output of any size needs constant memory. The
 // first entry is held back until a second one (or the end) proves the listing started cleanly,
@@ -75,6 +74,13 @@ int RunList(const CommonOptions& common) {
   }
   std::cout.flush();
   return 0;
+}
+
+}  // namespace
+
+void DefineList(CLI::App* review, const Verb& verb, Invocation* in) {
+  CLI::App* list = AddCommand(review, verb, in);
+  list->callback([in] { in->Choose([in] { return RunList(in->common); }); });
 }
 
 }  // namespace gentle::cli

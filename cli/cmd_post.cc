@@ -1,20 +1,32 @@
 // review post (docs/loop.md "review post"): the round's comment, rendered by the renderer of
 // `review comment` with a fresh nonce in its marker, posted on the PR and its id recorded as
 // posted in the seen ledger, crash-safe through a recorded intent (watch/poster.h).
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
 #include "cli/round_comment.h"
+#include "cli/round_comment_flags.h"
+#include "cli/verb.h"
 #include "loop/pr_key.h"
 #include "store/git/repository.h"
 #include "store/secret.h"
+#include "watch/post_as.h"
 #include "watch/poster.h"
 #include "watch/routing.h"
 
 namespace gentle::cli {
 namespace {
+
+// review post's options: the flags of `comment` but --nonce (post draws its own), the PR and how
+// to post.
+struct PostOptions {
+  RoundCommentFlags flags;
+  RoundCommentText text;  // the optional flags as parsed
+  std::string pr;
+  std::string as{watch::PostAsName(watch::PostAs::kReview)};  // --as: review | comment
+};
 
 using Json = nlohmann::ordered_json;
 constexpr std::string_view kPostSchema = "gentle-ai.review-post/v1";
@@ -62,8 +74,6 @@ int Print(const CommonOptions& common, const std::string& pr, const RenderedComm
   return 0;
 }
 
-}  // namespace
-
 int RunPost(const CommonOptions& common, const PostOptions& o) {
   auto key = loop::ParsePrKey(o.pr);
   if (!key.ok()) return ReportError(key.status(), common.json);
@@ -109,6 +119,24 @@ int RunPost(const CommonOptions& common, const PostOptions& o) {
     return ReportError(Status(outcome.status()).WithLineage(request.lineage), common.json);
   }
   return Print(common, pr, *rendered, *outcome);
+}
+
+}  // namespace
+
+void DefinePost(CLI::App* review, const Verb& verb, Invocation* in) {
+  PostOptions* o = in->Hold<PostOptions>();
+  CLI::App* post = AddCommand(review, verb, in);
+  AddRoundCommentFlags(post, &o->flags, &o->text, false);
+  post->add_option("--pr", o->pr, "The pull request: FORGE:OWNER/REPO#N")
+      ->type_name("PR")
+      ->required();
+  post->add_option("--as", o->as,
+                   "review (default: a PR review whose event follows the verdict) or comment (an "
+                   "issue comment)");
+  post->callback([in, o, post] {
+    ApplyRoundCommentFlags(post, o->text, &o->flags);
+    in->Choose([in, o] { return RunPost(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

@@ -1,14 +1,22 @@
 // review push.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/push.h"
 
 namespace gentle::cli {
+namespace {
 
-int RunPush(const CommonOptions& common, const RemoteOptions& options) {
+// review push (docs/format.md).
+struct PushOptions {
+  std::string remote = "origin";
+  std::vector<std::string> lineages;  // empty: every local history
+};
+
+int RunPush(const CommonOptions& common, const PushOptions& options) {
   auto result = transaction::PushReviews(common.cwd, options.remote, options.lineages);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) {
@@ -30,6 +38,17 @@ int RunPush(const CommonOptions& common, const RemoteOptions& options) {
     std::cout << l.lineage << "  " << l.tip << "  " << l.result << " on " << result->remote << "\n";
   }
   return 0;
+}
+
+}  // namespace
+
+void DefinePush(CLI::App* review, const Verb& verb, Invocation* in) {
+  PushOptions* o = in->Hold<PushOptions>();
+  CLI::App* push = AddCommand(review, verb, in);
+  push->add_option("--remote", o->remote, "The git remote (default: origin)");
+  push->add_option("--lineage", o->lineages,
+                   "Push only this lineage (repeatable; default: every local history)");
+  push->callback([in, o] { in->Choose([in, o] { return RunPush(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

@@ -1,13 +1,19 @@
 // review repair.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/repair.h"
 
 namespace gentle::cli {
+namespace {
+
+struct RepairOptions {
+  std::string lineage;  // --lineage, when given: only this lineage
+};
 
 int RunRepair(const CommonOptions& common, const std::optional<std::string>& lineage) {
   ProgressLine progress("repair", common.json);
@@ -48,6 +54,19 @@ int RunRepair(const CommonOptions& common, const std::optional<std::string>& lin
               << " lineage(s)\n";
   }
   return exit_code;
+}
+
+}  // namespace
+
+void DefineRepair(CLI::App* review, const Verb& verb, Invocation* in) {
+  RepairOptions* o = in->Hold<RepairOptions>();
+  CLI::App* repair = AddCommand(review, verb, in);
+  repair->add_option("--lineage", o->lineage, "Only this lineage (default: all)");
+  repair->callback([in, o, repair] {
+    std::optional<std::string> lineage;
+    if (Given(repair, "--lineage")) lineage = o->lineage;
+    in->Choose([in, lineage] { return RunRepair(in->common, lineage); });
+  });
 }
 
 }  // namespace gentle::cli

@@ -1,13 +1,24 @@
 // review abandon and review reclaim: both retire a lineage into quarantine.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
+#include "transaction/abandon_reason.h"
 #include "transaction/retire.h"
 
 namespace gentle::cli {
 namespace {
+
+// abandon's and reclaim's options (reclaim takes no --expected-revision).
+struct RetireOptions {
+  std::string lineage;
+  std::string reason;
+  std::string actor;
+  std::optional<std::string> expected_revision;
+  std::string revision_text;  // as parsed
+};
 
 int PrintRetired(const CommonOptions& common, const transaction::RetireResult& r,
                  const char* schema) {
@@ -29,19 +40,45 @@ int PrintRetired(const CommonOptions& common, const transaction::RetireResult& r
   return 0;
 }
 
-}  // namespace
-
-int RunAbandon(const CommonOptions& common, const LifecycleOptions& o) {
+int RunAbandon(const CommonOptions& common, const RetireOptions& o) {
   auto result =
       transaction::Abandon({common.cwd, o.lineage, o.reason, o.actor, o.expected_revision});
   if (!result.ok()) return ReportError(result.status(), common.json);
   return PrintRetired(common, *result, "gentle-ai.review-abandon/v1");
 }
 
-int RunReclaim(const CommonOptions& common, const LifecycleOptions& o) {
+int RunReclaim(const CommonOptions& common, const RetireOptions& o) {
   auto result = transaction::Reclaim({common.cwd, o.lineage, o.reason, o.actor, std::nullopt});
   if (!result.ok()) return ReportError(result.status(), common.json);
   return PrintRetired(common, *result, "gentle-ai.review-reclaim/v1");
+}
+
+}  // namespace
+
+void DefineAbandon(CLI::App* review, const Verb& verb, Invocation* in) {
+  RetireOptions* o = in->Hold<RetireOptions>();
+  CLI::App* abandon = AddCommand(review, verb, in);
+  AddLineageFlag(abandon, &o->lineage);
+  std::string reasons;  // "operator_disposition | retired_schema"
+  for (transaction::AbandonReason reason : transaction::kAllAbandonReasons) {
+    reasons += (reasons.empty() ? "" : " | ") + std::string(transaction::AbandonReasonName(reason));
+  }
+  abandon->add_option("--reason", o->reason, reasons)->required();
+  abandon->add_option("--actor", o->actor, "Who decides")->required();
+  AddRevisionFlag(abandon, &o->revision_text, false);
+  abandon->callback([in, o, abandon] {
+    if (Given(abandon, "--expected-revision")) o->expected_revision = o->revision_text;
+    in->Choose([in, o] { return RunAbandon(in->common, *o); });
+  });
+}
+
+void DefineReclaim(CLI::App* review, const Verb& verb, Invocation* in) {
+  RetireOptions* o = in->Hold<RetireOptions>();
+  CLI::App* reclaim = AddCommand(review, verb, in);
+  AddLineageFlag(reclaim, &o->lineage);
+  reclaim->add_option("--reason", o->reason, "Why")->required();
+  reclaim->add_option("--actor", o->actor, "Who decides")->required();
+  reclaim->callback([in, o] { in->Choose([in, o] { return RunReclaim(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

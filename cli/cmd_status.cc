@@ -1,13 +1,22 @@
 // review status.
+#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/selector_flags.h"
 #include "cli/terminal.h"
+#include "cli/verb.h"
 #include "transaction/status.h"
 
 namespace gentle::cli {
+namespace {
+
+// review status's options: --lineage and start's selector flags, each recorded only when given.
+struct StatusOptions {
+  std::string lineage;
+  transaction::Selector selector;
+};
 
 int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage,
               const std::optional<transaction::Selector>& selector) {
@@ -51,6 +60,22 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
   std::cout << "next: " << transaction::NextActionName(result->next.action) << " ("
             << transaction::NextReasonName(result->next.reason) << ")\n";
   return 0;
+}
+
+}  // namespace
+
+void DefineStatus(CLI::App* review, const Verb& verb, Invocation* in) {
+  StatusOptions* o = in->Hold<StatusOptions>();
+  CLI::App* status = AddCommand(review, verb, in);
+  status->add_option("--lineage", o->lineage, "Only this lineage");
+  AddSelectorFlags(status, &o->selector);
+  status->callback([in, o, status] {
+    std::optional<std::string> lineage;
+    if (Given(status, "--lineage")) lineage = o->lineage;
+    std::optional<transaction::Selector> selector;
+    if (SelectorGiven(status)) selector = o->selector;
+    in->Choose([in, lineage, selector] { return RunStatus(in->common, lineage, selector); });
+  });
 }
 
 }  // namespace gentle::cli

@@ -1,16 +1,31 @@
 // review verify.
+#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "export/envelope_reader.h"
 #include "export/verify.h"
 #include "store/file_io.h"
 
 namespace gentle::cli {
 namespace {
+
+struct VerifyOptions {
+  std::string lineage;
+  std::string envelope;  // a file path; exclusive with lineage
+  std::optional<std::string> against;
+  bool require_signature = false;  // with allowed_signers, --lineage only
+  std::string allowed_signers;
+  int min_approvals = 0;  // 0: not given (export/approval_policy.h)
+  // --base-ref REF: the branch the change is merged into; self-approval exclusion with
+  // allowed_signers, the rebase base with allow_trivial_rebase (docs/ci.md).
+  std::optional<std::string> base_ref;
+  bool allow_trivial_rebase = false;        // with base_ref and against (export/trivial_rebase.h)
+  std::string against_text, base_ref_text;  // as parsed
+};
 
 // The approval policy's flags (docs/ci.md, "Approval policies"), checked before anything is read.
 Status CheckPolicyFlags(const VerifyOptions& o) {
@@ -72,8 +87,6 @@ nlohmann::ordered_json RebaseJson(const exporter::RebasedChange& change) {
   out["sha256"] = change.sha256;
   return out;
 }
-
-}  // namespace
 
 int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   if (options.lineage.empty() == options.envelope.empty()) {
@@ -177,6 +190,49 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
               << r.state << "), so who approved it, if anyone did\n";
   }
   return 0;
+}
+
+}  // namespace
+
+void DefineVerify(CLI::App* review, const Verb& verb, Invocation* in) {
+  VerifyOptions* o = in->Hold<VerifyOptions>();
+  CLI::App* command = AddCommand(review, verb, in);
+  command->add_option("--lineage", o->lineage, "Verify a lineage of this store");
+  command
+      ->add_option("--envelope", o->envelope,
+                   "Verify a context envelope file (works without a store)")
+      ->type_name("FILE");
+  command
+      ->add_option("--against", o->against_text, "A revision whose tree must be the reviewed tree")
+      ->type_name("REV");
+  command->add_flag("--require-signature", o->require_signature,
+                    "--lineage: the approval's history commit must carry an SSH signature by a "
+                    "principal of --allowed-signers (else untrusted, exit 10)");
+  command
+      ->add_option("--allowed-signers", o->allowed_signers,
+                   "git's allowed signers file (with --require-signature or --min-approvals)")
+      ->type_name("FILE");
+  command
+      ->add_option("--min-approvals", o->min_approvals,
+                   "--lineage: at least N distinct principals of --allowed-signers signed an "
+                   "approval of the round as its actor (else untrusted, exit 10)")
+      ->type_name("N");
+  command
+      ->add_option("--base-ref", o->base_ref_text,
+                   "The branch the change is to be merged into (e.g. origin/main): with "
+                   "--allowed-signers an approval by an author or committer (by email) of "
+                   "REF..HEAD does not count; with --allow-trivial-rebase the change is taken "
+                   "from merge-base(REF, REV)")
+      ->type_name("REF");
+  command->add_flag("--allow-trivial-rebase", o->allow_trivial_rebase,
+                    "With --against and --base-ref: when the tree is not the reviewed one, accept "
+                    "it if its change since merge-base(REF, REV) is the approved patch at other "
+                    "line numbers (docs/ci.md)");
+  command->callback([in, o, command] {
+    if (Given(command, "--against")) o->against = o->against_text;
+    if (Given(command, "--base-ref")) o->base_ref = o->base_ref_text;
+    in->Choose([in, o] { return RunVerify(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

@@ -1,13 +1,15 @@
 // gentle-ai version [--json] (docs/commands.md, "Version"); `gentle-ai --version` prints the same
 // text.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "cli/version_report.h"
 
 namespace gentle::cli {
+namespace {
 
 int RunVersion(const CommonOptions& common) {
   const VersionReport report = CollectVersionReport();
@@ -24,6 +26,16 @@ int RunVersion(const CommonOptions& common) {
                       {"openssl", report.openssl},
                       {"zlib", report.zlib}};
   return PrintJson(out);
+}
+
+}  // namespace
+
+// gentle-ai version [--json]: only --json (no repository is read).
+void DefineVersion(CLI::App* app, const Verb& verb, Invocation* in) {
+  CLI::App* version = app->add_subcommand(std::string(verb.name), std::string(verb.summary));
+  version->allow_extras(false);
+  version->add_flag("--json", in->common.json, "Machine-readable output");
+  version->callback([in] { in->Choose([in] { return RunVersion(in->common); }); });
 }
 
 }  // namespace gentle::cli

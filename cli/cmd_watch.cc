@@ -1,11 +1,12 @@
 // review watch (docs/watch.md): the PR daemon's command line around watch/watcher.h.
+#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "loop/pr_key.h"
 #include "store/git/repository.h"
 #include "store/go_marshal.h"
@@ -14,6 +15,15 @@
 
 namespace gentle::cli {
 namespace {
+
+// review watch: the PR daemon (docs/watch.md). Runs until killed, or one cycle with --once.
+struct WatchOptions {
+  std::vector<std::string> repos;  // --repo DIR (repeatable); none: the current repository
+  std::vector<std::string> prs;    // --pr FORGE:OWNER/REPO#N (repeatable); none: discover
+  bool once = false;
+  std::optional<std::string> exec, on_new;
+  std::string exec_text, on_new_text;  // as parsed
+};
 
 using Json = nlohmann::ordered_json;
 constexpr std::string_view kWatchSchema = "gentle-ai.review-watch/v1";
@@ -144,8 +154,6 @@ std::vector<watch::WatchError> RecoverUnansweredPosts(const std::vector<watch::R
   return errors;
 }
 
-}  // namespace
-
 int RunWatch(const CommonOptions& common, const WatchOptions& options) {
   auto planned = Plan(common, options);
   if (!planned.ok()) return ReportError(planned.status(), common.json);
@@ -175,6 +183,35 @@ int RunWatch(const CommonOptions& common, const WatchOptions& options) {
       }
     }
   }
+}
+
+}  // namespace
+
+void DefineWatch(CLI::App* review, const Verb& verb, Invocation* in) {
+  WatchOptions* o = in->Hold<WatchOptions>();
+  CLI::App* watch = AddCommand(review, verb, in);
+  watch
+      ->add_option("--repo", o->repos,
+                   "A repository whose worktrees' PRs to watch (repeatable; default: the current "
+                   "one)")
+      ->type_name("DIR");
+  watch->add_option("--pr", o->prs, "Watch this PR only: FORGE:OWNER/REPO#N (repeatable)")
+      ->type_name("PR");
+  watch->add_flag("--once", o->once, "Run one cycle and exit");
+  watch
+      ->add_option("--exec", o->exec_text,
+                   "Deliver each hint by running CMD with the hint and the owning worktree as "
+                   "arguments (default: print it)")
+      ->type_name("CMD");
+  watch
+      ->add_option("--on-new", o->on_new_text,
+                   "Deliver the hints of PRs no worktree owns by running CMD with the hint")
+      ->type_name("CMD");
+  watch->callback([in, o, watch] {
+    if (Given(watch, "--exec")) o->exec = o->exec_text;
+    if (Given(watch, "--on-new")) o->on_new = o->on_new_text;
+    in->Choose([in, o] { return RunWatch(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli
