@@ -1,5 +1,4 @@
 // review attest.
-#include <CLI/CLI.hpp>
 #include <cstdio>
 
 #include "cli/render.h"
@@ -52,23 +51,23 @@ int RunAttest(const CommonOptions& common, const AttestOptions& options) {
 
 void DefineAttest(CLI::App* review, const Verb& verb, Invocation* in) {
   AttestOptions* o = in->Hold<AttestOptions>();
-  CLI::App* attest = AddCommand(review, verb, in);
-  attest->add_option("--lineage", o->lineage, "The approved lineage")->required();
+  Command attest = AddCommand(review, verb, in);
+  attest.AddOption("--lineage", &o->lineage, "The approved lineage").Required();
   attest
-      ->add_option("--output", o->output,
-                   "Write the Statement to FILE (atomically) instead of stdout")
-      ->type_name("FILE");
+      .AddOption("--output", &o->output,
+                 "Write the Statement to FILE (atomically) instead of stdout")
+      .TypeName("FILE");
   attest
-      ->add_option("--allowed-signers", o->allowed_signers,
-                   "Name each approval that counts (signed as its actor by a principal of FILE): "
-                   "its principal and key fingerprint")
-      ->type_name("FILE");
+      .AddOption("--allowed-signers", &o->allowed_signers,
+                 "Name each approval that counts (signed as its actor by a principal of FILE): "
+                 "its principal and key fingerprint")
+      .TypeName("FILE");
   attest
-      ->add_option("--base-ref", o->base_ref_text,
-                   "With --allowed-signers: an approval by an author or committer (by email) of "
-                   "REF..HEAD does not count")
-      ->type_name("REF");
-  attest->callback([in, o, attest] {
+      .AddOption("--base-ref", &o->base_ref_text,
+                 "With --allowed-signers: an approval by an author or committer (by email) of "
+                 "REF..HEAD does not count")
+      .TypeName("REF");
+  attest.OnParsed([in, o, attest] {
     if (Given(attest, "--base-ref")) o->base_ref = o->base_ref_text;
     in->Choose([in, o] { return RunAttest(in->common, *o); });
   });

@@ -1,5 +1,4 @@
 // review burn.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -42,11 +41,11 @@ int RunBurn(const CommonOptions& common, const BurnOptions& o) {
 
 void DefineBurn(CLI::App* review, const Verb& verb, Invocation* in) {
   BurnOptions* o = in->Hold<BurnOptions>();
-  CLI::App* burn = AddCommand(review, verb, in);
+  Command burn = AddCommand(review, verb, in);
   AddLineageFlag(burn, &o->lineage);
-  burn->add_option("--token", o->token, "The token APPROVE returned")->required();
+  burn.AddOption("--token", &o->token, "The token APPROVE returned").Required();
   AddRevisionFlag(burn, &o->revision_text, true);
-  burn->callback([in, o, burn] {
+  burn.OnParsed([in, o, burn] {
     if (Given(burn, "--expected-revision")) o->expected_revision = o->revision_text;
     in->Choose([in, o] { return RunBurn(in->common, *o); });
   });

@@ -1,5 +1,4 @@
 // review comment | parse-comment.
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -68,9 +67,9 @@ int RunParseComment(const CommonOptions& common, const std::string& file) {
 
 void DefineComment(CLI::App* review, const Verb& verb, Invocation* in) {
   CommentOptions* o = in->Hold<CommentOptions>();
-  CLI::App* comment = AddCommand(review, verb, in);
+  Command comment = AddCommand(review, verb, in);
   AddRoundCommentFlags(comment, &o->flags, &o->text, true);
-  comment->callback([in, o, comment] {
+  comment.OnParsed([in, o, comment] {
     ApplyRoundCommentFlags(comment, o->text, &o->flags);
     in->Choose([in, o] { return RunComment(in->common, *o); });
   });
@@ -78,11 +77,9 @@ void DefineComment(CLI::App* review, const Verb& verb, Invocation* in) {
 
 void DefineParseComment(CLI::App* review, const Verb& verb, Invocation* in) {
   ParseCommentOptions* o = in->Hold<ParseCommentOptions>();
-  CLI::App* parse = AddCommand(review, verb, in);
-  parse->add_option("file", o->file, "The comment file, or - for stdin (default)")
-      ->type_name("FILE");
-  parse->callback(
-      [in, o] { in->Choose([in, o] { return RunParseComment(in->common, o->file); }); });
+  Command parse = AddCommand(review, verb, in);
+  parse.AddOption("file", &o->file, "The comment file, or - for stdin (default)").TypeName("FILE");
+  parse.OnParsed([in, o] { in->Choose([in, o] { return RunParseComment(in->common, o->file); }); });
 }
 
 }  // namespace gentle::cli

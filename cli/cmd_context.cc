@@ -1,5 +1,4 @@
 // review context import | review ledger (docs/loop.md, docs/context.md).
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <optional>
@@ -167,40 +166,39 @@ int RunLedger(const CommonOptions& common, const LedgerOptions& options) {
 void DefineContext(CLI::App* review, const Verb& verb, Invocation* in) {
   ContextImportOptions* o = in->Hold<ContextImportOptions>();
   CLI::App* context = AddGroup(review, verb);
-  CLI::App* command =
+  Command command =
       AddCommand(context, "import",
                  "Normalize what gh, a1 or Gitea's API printed into one ReviewContext JSON "
                  "(gentle-ai.review-context/v1)",
                  in);
-  command->add_option("--forge", o->forge, "github | aone | gitea")->required();
+  command.AddOption("--forge", &o->forge, "github | aone | gitea").Required();
   command
-      ->add_option("--pr-view", o->pr_view_text,
-                   "github: gh pr view --json ... output; gitea: /pulls/N (- stdin)")
-      ->type_name("FILE");
+      .AddOption("--pr-view", &o->pr_view_text,
+                 "github: gh pr view --json ... output; gitea: /pulls/N (- stdin)")
+      .TypeName("FILE");
   command
-      ->add_option("--issue-comments", o->issue_comments,
-                   "github, gitea: one page of /issues/N/comments (repeatable)")
-      ->type_name("FILE");
+      .AddOption("--issue-comments", &o->issue_comments,
+                 "github, gitea: one page of /issues/N/comments (repeatable)")
+      .TypeName("FILE");
   command
-      ->add_option("--reviews", o->reviews,
-                   "github, gitea: one page of /pulls/N/reviews (repeatable)")
-      ->type_name("FILE");
+      .AddOption("--reviews", &o->reviews,
+                 "github, gitea: one page of /pulls/N/reviews (repeatable)")
+      .TypeName("FILE");
   command
-      ->add_option("--review-comments", o->review_comments,
-                   "github: one page of /pulls/N/comments; gitea: of /pulls/N/reviews/ID/comments "
-                   "(repeatable)")
-      ->type_name("FILE");
-  command->add_option("--mr-view", o->mr_view_text, "aone: a1 repo mr view output")
-      ->type_name("FILE");
-  command->add_option("--comments", o->comments_text, "aone: the default comment list")
-      ->type_name("FILE");
+      .AddOption("--review-comments", &o->review_comments,
+                 "github: one page of /pulls/N/comments; gitea: of /pulls/N/reviews/ID/comments "
+                 "(repeatable)")
+      .TypeName("FILE");
+  command.AddOption("--mr-view", &o->mr_view_text, "aone: a1 repo mr view output").TypeName("FILE");
+  command.AddOption("--comments", &o->comments_text, "aone: the default comment list")
+      .TypeName("FILE");
   command
-      ->add_option("--resolved-comments", o->resolved_comments_text,
-                   "aone: the --resolved comment list")
-      ->type_name("FILE");
-  command->add_option("--output", o->output, "Write the context to FILE (atomically)")
-      ->type_name("FILE");
-  command->callback([in, o, command] {
+      .AddOption("--resolved-comments", &o->resolved_comments_text,
+                 "aone: the --resolved comment list")
+      .TypeName("FILE");
+  command.AddOption("--output", &o->output, "Write the context to FILE (atomically)")
+      .TypeName("FILE");
+  command.OnParsed([in, o, command] {
     if (Given(command, "--pr-view")) o->pr_view = o->pr_view_text;
     if (Given(command, "--mr-view")) o->mr_view = o->mr_view_text;
     if (Given(command, "--comments")) o->comments = o->comments_text;
@@ -211,16 +209,16 @@ void DefineContext(CLI::App* review, const Verb& verb, Invocation* in) {
 
 void DefineLedger(CLI::App* review, const Verb& verb, Invocation* in) {
   LedgerOptions* o = in->Hold<LedgerOptions>();
-  CLI::App* ledger = AddCommand(review, verb, in);
-  ledger->add_option("--context", o->context, "The ReviewContext file (- stdin)")
-      ->type_name("FILE")
-      ->required();
+  Command ledger = AddCommand(review, verb, in);
+  ledger.AddOption("--context", &o->context, "The ReviewContext file (- stdin)")
+      .TypeName("FILE")
+      .Required();
   ledger
-      ->add_option("--me", o->me,
-                   "The forge login of this harness; \"\" when unknown (fails closed on a "
-                   "critical root marker)")
-      ->required();
-  ledger->callback([in, o] { in->Choose([in, o] { return RunLedger(in->common, *o); }); });
+      .AddOption("--me", &o->me,
+                 "The forge login of this harness; \"\" when unknown (fails closed on a "
+                 "critical root marker)")
+      .Required();
+  ledger.OnParsed([in, o] { in->Choose([in, o] { return RunLedger(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

@@ -1,7 +1,6 @@
 // review export-context.
 #include <unistd.h>
 
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -135,18 +134,18 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
 
 void DefineExportContext(CLI::App* review, const Verb& verb, Invocation* in) {
   ExportOptions* o = in->Hold<ExportOptions>();
-  CLI::App* command = AddCommand(review, verb, in);
-  command->add_option("--lineage", o->lineage, "The lineage")->required();
-  command->add_option("--output", o->output, "Write to FILE instead of stdout")->type_name("FILE");
-  command->add_option("--engine", o->engine,
-                      "native (default) or git (the pinned git CLI, for cross-checks)");
-  command->add_option("--round", o->round_text,
-                      "Export round N (a record generation) from the lineage's history "
-                      "(default: the current round)");
-  command->add_option("--since-round", o->since_round_text,
-                      "Export the interdiff from round N's candidate tree to the current one "
-                      "(--json: gentle-ai.review-interdiff-export/v1)");
-  command->callback([in, o, command] {
+  Command command = AddCommand(review, verb, in);
+  command.AddOption("--lineage", &o->lineage, "The lineage").Required();
+  command.AddOption("--output", &o->output, "Write to FILE instead of stdout").TypeName("FILE");
+  command.AddOption("--engine", &o->engine,
+                    "native (default) or git (the pinned git CLI, for cross-checks)");
+  command.AddOption("--round", &o->round_text,
+                    "Export round N (a record generation) from the lineage's history "
+                    "(default: the current round)");
+  command.AddOption("--since-round", &o->since_round_text,
+                    "Export the interdiff from round N's candidate tree to the current one "
+                    "(--json: gentle-ai.review-interdiff-export/v1)");
+  command.OnParsed([in, o, command] {
     if (Given(command, "--round")) o->round = o->round_text;
     if (Given(command, "--since-round")) o->since_round = o->since_round_text;
     in->Choose([in, o] { return RunExportContext(in->common, *o); });

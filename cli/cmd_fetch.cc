@@ -1,5 +1,4 @@
 // review fetch.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -57,9 +56,9 @@ int RunFetch(const CommonOptions& common, const FetchOptions& options) {
 
 void DefineFetch(CLI::App* review, const Verb& verb, Invocation* in) {
   FetchOptions* o = in->Hold<FetchOptions>();
-  CLI::App* fetch = AddCommand(review, verb, in);
-  fetch->add_option("--remote", o->remote, "The git remote (default: origin)");
-  fetch->callback([in, o] { in->Choose([in, o] { return RunFetch(in->common, *o); }); });
+  Command fetch = AddCommand(review, verb, in);
+  fetch.AddOption("--remote", &o->remote, "The git remote (default: origin)");
+  fetch.OnParsed([in, o] { in->Choose([in, o] { return RunFetch(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

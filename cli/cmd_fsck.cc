@@ -1,5 +1,4 @@
 // review fsck.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -61,8 +60,8 @@ int RunFsck(const CommonOptions& common) {
 }  // namespace
 
 void DefineFsck(CLI::App* review, const Verb& verb, Invocation* in) {
-  CLI::App* fsck = AddCommand(review, verb, in);
-  fsck->callback([in] { in->Choose([in] { return RunFsck(in->common); }); });
+  Command fsck = AddCommand(review, verb, in);
+  fsck.OnParsed([in] { in->Choose([in] { return RunFsck(in->common); }); });
 }
 
 }  // namespace gentle::cli

@@ -1,5 +1,4 @@
 // review hint parse LINE (docs/loop.md "Hints").
-#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "cli/render.h"
@@ -30,11 +29,11 @@ int RunHintParse(const CommonOptions& common, const std::string& line) {
 void DefineHint(CLI::App* review, const Verb& verb, Invocation* in) {
   std::string* line = in->Hold<std::string>();
   CLI::App* hint = AddGroup(review, verb);
-  CLI::App* parse = AddCommand(
+  Command parse = AddCommand(
       hint, "parse",
       "Check one [pr-daemon] hint line strictly and print it as JSON (anything else: usage)", in);
-  parse->add_option("line", *line, "The hint line (one argument)")->required();
-  parse->callback(
+  parse.AddOption("line", line, "The hint line (one argument)").Required();
+  parse.OnParsed(
       [in, line] { in->Choose([in, line] { return RunHintParse(in->common, *line); }); });
 }
 

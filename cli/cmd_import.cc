@@ -1,5 +1,4 @@
 // review import.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -57,14 +56,14 @@ int RunImport(const CommonOptions& common, const ImportOptions& options) {
 
 void DefineImport(CLI::App* review, const Verb& verb, Invocation* in) {
   ImportOptions* o = in->Hold<ImportOptions>();
-  CLI::App* command = AddCommand(review, verb, in);
-  command->add_option("--lineage", o->lineage, "The lineage id")->required();
-  command->add_option("--remote", o->remote_text,
-                      "The remote it was fetched from (default: the only one that has it)");
-  command->add_flag("--accept-terminal", o->accept_terminal,
-                    "Take a burn or abandon from the remote for a lineage that is live here "
-                    "(refused as conflict without it)");
-  command->callback([in, o, command] {
+  Command command = AddCommand(review, verb, in);
+  command.AddOption("--lineage", &o->lineage, "The lineage id").Required();
+  command.AddOption("--remote", &o->remote_text,
+                    "The remote it was fetched from (default: the only one that has it)");
+  command.AddFlag("--accept-terminal", &o->accept_terminal,
+                  "Take a burn or abandon from the remote for a lineage that is live here "
+                  "(refused as conflict without it)");
+  command.OnParsed([in, o, command] {
     if (Given(command, "--remote")) o->remote = o->remote_text;
     in->Choose([in, o] { return RunImport(in->common, *o); });
   });

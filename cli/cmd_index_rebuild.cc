@@ -1,5 +1,4 @@
 // review index rebuild.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -48,9 +47,9 @@ int RunIndexRebuild(const CommonOptions& common) {
 
 void DefineIndex(CLI::App* review, const Verb& verb, Invocation* in) {
   CLI::App* index = AddGroup(review, verb);
-  CLI::App* rebuild =
+  Command rebuild =
       AddCommand(index, "rebuild", "Regenerate index.sqlite from the files alone", in);
-  rebuild->callback([in] { in->Choose([in] { return RunIndexRebuild(in->common); }); });
+  rebuild.OnParsed([in] { in->Choose([in] { return RunIndexRebuild(in->common); }); });
 }
 
 }  // namespace gentle::cli

@@ -1,5 +1,4 @@
 // review invalidate.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -40,12 +39,12 @@ int RunInvalidate(const CommonOptions& common, const InvalidateOptions& o) {
 
 void DefineInvalidate(CLI::App* review, const Verb& verb, Invocation* in) {
   InvalidateOptions* o = in->Hold<InvalidateOptions>();
-  CLI::App* invalidate = AddCommand(review, verb, in);
+  Command invalidate = AddCommand(review, verb, in);
   AddLineageFlag(invalidate, &o->lineage);
-  invalidate->add_option("--reason", o->reason, "Why")->required();
-  invalidate->add_option("--actor", o->actor, "Who decides")->required();
+  invalidate.AddOption("--reason", &o->reason, "Why").Required();
+  invalidate.AddOption("--actor", &o->actor, "Who decides").Required();
   AddRevisionFlag(invalidate, &o->revision_text, false);
-  invalidate->callback([in, o, invalidate] {
+  invalidate.OnParsed([in, o, invalidate] {
     if (Given(invalidate, "--expected-revision")) o->expected_revision = o->revision_text;
     in->Choose([in, o] { return RunInvalidate(in->common, *o); });
   });

@@ -1,5 +1,4 @@
 // review list.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -79,8 +78,8 @@ int RunList(const CommonOptions& common) {
 }  // namespace
 
 void DefineList(CLI::App* review, const Verb& verb, Invocation* in) {
-  CLI::App* list = AddCommand(review, verb, in);
-  list->callback([in] { in->Choose([in] { return RunList(in->common); }); });
+  Command list = AddCommand(review, verb, in);
+  list.OnParsed([in] { in->Choose([in] { return RunList(in->common); }); });
 }
 
 }  // namespace gentle::cli

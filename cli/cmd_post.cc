@@ -1,7 +1,6 @@
 // review post (docs/loop.md "review post"): the round's comment, rendered by the renderer of
 // `review comment` with a fresh nonce in its marker, posted on the PR and its id recorded as
 // posted in the seen ledger, crash-safe through a recorded intent (watch/poster.h).
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -125,15 +124,13 @@ int RunPost(const CommonOptions& common, const PostOptions& o) {
 
 void DefinePost(CLI::App* review, const Verb& verb, Invocation* in) {
   PostOptions* o = in->Hold<PostOptions>();
-  CLI::App* post = AddCommand(review, verb, in);
+  Command post = AddCommand(review, verb, in);
   AddRoundCommentFlags(post, &o->flags, &o->text, false);
-  post->add_option("--pr", o->pr, "The pull request: FORGE:OWNER/REPO#N")
-      ->type_name("PR")
-      ->required();
-  post->add_option("--as", o->as,
-                   "review (default: a PR review whose event follows the verdict) or comment (an "
-                   "issue comment)");
-  post->callback([in, o, post] {
+  post.AddOption("--pr", &o->pr, "The pull request: FORGE:OWNER/REPO#N").TypeName("PR").Required();
+  post.AddOption("--as", &o->as,
+                 "review (default: a PR review whose event follows the verdict) or comment (an "
+                 "issue comment)");
+  post.OnParsed([in, o, post] {
     ApplyRoundCommentFlags(post, o->text, &o->flags);
     in->Choose([in, o] { return RunPost(in->common, *o); });
   });

@@ -1,5 +1,4 @@
 // review pr-state show | set (docs/watch.md "PR state").
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -89,24 +88,24 @@ int RunPrState(const CommonOptions& common, const PrStateOptions& o) {
 void DefinePrState(CLI::App* review, const Verb& verb, Invocation* in) {
   PrStateOptions* o = in->Hold<PrStateOptions>();
   CLI::App* group = AddGroup(review, verb);
-  CLI::App* show = AddCommand(group, PrStateVerbName(PrStateVerb::kShow),
-                              "Print the PR's state as Markdown (read-only)", in);
-  CLI::App* set =
+  Command show = AddCommand(group, PrStateVerbName(PrStateVerb::kShow),
+                            "Print the PR's state as Markdown (read-only)", in);
+  Command set =
       AddCommand(group, PrStateVerbName(PrStateVerb::kSet), "Record fields of the PR's state", in);
-  for (CLI::App* command : {show, set}) {
-    command->add_option("--pr", o->pr, "The pull request: FORGE:OWNER/REPO#N")->required();
+  for (Command command : {show, set}) {
+    command.AddOption("--pr", &o->pr, "The pull request: FORGE:OWNER/REPO#N").Required();
   }
-  set->add_option("--phase", o->phase_text, "The current phase (one line)");
-  set->add_option("--head-sha", o->head_sha_text, "The head commit the session works on");
-  set->add_option("--blocked-on", o->blocked_on_text,
-                  "What the PR is blocked on (one line; empty clears it)");
-  set->add_option("--round", o->round_text, "A round of feedback (N >= 1), with --asked");
-  set->add_option("--asked", o->asked_text, "What that round asked for");
-  show->callback([in, o] {
+  set.AddOption("--phase", &o->phase_text, "The current phase (one line)");
+  set.AddOption("--head-sha", &o->head_sha_text, "The head commit the session works on");
+  set.AddOption("--blocked-on", &o->blocked_on_text,
+                "What the PR is blocked on (one line; empty clears it)");
+  set.AddOption("--round", &o->round_text, "A round of feedback (N >= 1), with --asked");
+  set.AddOption("--asked", &o->asked_text, "What that round asked for");
+  show.OnParsed([in, o] {
     o->verb = PrStateVerb::kShow;
     in->Choose([in, o] { return RunPrState(in->common, *o); });
   });
-  set->callback([in, o, set] {
+  set.OnParsed([in, o, set] {
     o->verb = PrStateVerb::kSet;
     if (Given(set, "--phase")) o->phase = o->phase_text;
     if (Given(set, "--head-sha")) o->head_sha = o->head_sha_text;

@@ -1,5 +1,4 @@
 // review push.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -44,11 +43,11 @@ int RunPush(const CommonOptions& common, const PushOptions& options) {
 
 void DefinePush(CLI::App* review, const Verb& verb, Invocation* in) {
   PushOptions* o = in->Hold<PushOptions>();
-  CLI::App* push = AddCommand(review, verb, in);
-  push->add_option("--remote", o->remote, "The git remote (default: origin)");
-  push->add_option("--lineage", o->lineages,
-                   "Push only this lineage (repeatable; default: every local history)");
-  push->callback([in, o] { in->Choose([in, o] { return RunPush(in->common, *o); }); });
+  Command push = AddCommand(review, verb, in);
+  push.AddOption("--remote", &o->remote, "The git remote (default: origin)");
+  push.AddOption("--lineage", &o->lineages,
+                 "Push only this lineage (repeatable; default: every local history)");
+  push.OnParsed([in, o] { in->Choose([in, o] { return RunPush(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

@@ -1,5 +1,4 @@
 // review repair.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -60,9 +59,9 @@ int RunRepair(const CommonOptions& common, const std::optional<std::string>& lin
 
 void DefineRepair(CLI::App* review, const Verb& verb, Invocation* in) {
   RepairOptions* o = in->Hold<RepairOptions>();
-  CLI::App* repair = AddCommand(review, verb, in);
-  repair->add_option("--lineage", o->lineage, "Only this lineage (default: all)");
-  repair->callback([in, o, repair] {
+  Command repair = AddCommand(review, verb, in);
+  repair.AddOption("--lineage", &o->lineage, "Only this lineage (default: all)");
+  repair.OnParsed([in, o, repair] {
     std::optional<std::string> lineage;
     if (Given(repair, "--lineage")) lineage = o->lineage;
     in->Choose([in, lineage] { return RunRepair(in->common, lineage); });

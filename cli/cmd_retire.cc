@@ -1,5 +1,4 @@
 // review abandon and review reclaim: both retire a lineage into quarantine.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -57,16 +56,16 @@ int RunReclaim(const CommonOptions& common, const RetireOptions& o) {
 
 void DefineAbandon(CLI::App* review, const Verb& verb, Invocation* in) {
   RetireOptions* o = in->Hold<RetireOptions>();
-  CLI::App* abandon = AddCommand(review, verb, in);
+  Command abandon = AddCommand(review, verb, in);
   AddLineageFlag(abandon, &o->lineage);
   std::string reasons;  // "operator_disposition | retired_schema"
   for (transaction::AbandonReason reason : transaction::kAllAbandonReasons) {
     reasons += (reasons.empty() ? "" : " | ") + std::string(transaction::AbandonReasonName(reason));
   }
-  abandon->add_option("--reason", o->reason, reasons)->required();
-  abandon->add_option("--actor", o->actor, "Who decides")->required();
+  abandon.AddOption("--reason", &o->reason, reasons).Required();
+  abandon.AddOption("--actor", &o->actor, "Who decides").Required();
   AddRevisionFlag(abandon, &o->revision_text, false);
-  abandon->callback([in, o, abandon] {
+  abandon.OnParsed([in, o, abandon] {
     if (Given(abandon, "--expected-revision")) o->expected_revision = o->revision_text;
     in->Choose([in, o] { return RunAbandon(in->common, *o); });
   });
@@ -74,11 +73,11 @@ void DefineAbandon(CLI::App* review, const Verb& verb, Invocation* in) {
 
 void DefineReclaim(CLI::App* review, const Verb& verb, Invocation* in) {
   RetireOptions* o = in->Hold<RetireOptions>();
-  CLI::App* reclaim = AddCommand(review, verb, in);
+  Command reclaim = AddCommand(review, verb, in);
   AddLineageFlag(reclaim, &o->lineage);
-  reclaim->add_option("--reason", o->reason, "Why")->required();
-  reclaim->add_option("--actor", o->actor, "Who decides")->required();
-  reclaim->callback([in, o] { in->Choose([in, o] { return RunReclaim(in->common, *o); }); });
+  reclaim.AddOption("--reason", &o->reason, "Why").Required();
+  reclaim.AddOption("--actor", &o->actor, "Who decides").Required();
+  reclaim.OnParsed([in, o] { in->Choose([in, o] { return RunReclaim(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

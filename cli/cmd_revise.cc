@@ -1,5 +1,4 @@
 // review revise.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -48,11 +47,11 @@ int RunRevise(const CommonOptions& common, const ReviseOptions& o) {
 
 void DefineRevise(CLI::App* review, const Verb& verb, Invocation* in) {
   ReviseOptions* o = in->Hold<ReviseOptions>();
-  CLI::App* revise = AddCommand(review, verb, in);
+  Command revise = AddCommand(review, verb, in);
   AddLineageFlag(revise, &o->lineage);
   AddRevisionFlag(revise, &o->revision_text, false);
   AddContextFlags(revise, &o->context_text);
-  revise->callback([in, o, revise] {
+  revise.OnParsed([in, o, revise] {
     o->context = GivenContextFlags(revise, o->context_text);
     if (Given(revise, "--expected-revision")) o->expected_revision = o->revision_text;
     in->Choose([in, o] { return RunRevise(in->common, *o); });

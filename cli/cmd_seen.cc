@@ -1,5 +1,4 @@
 // review seen baseline | add | check | list | new (docs/loop.md).
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -226,38 +225,38 @@ void DefineSeen(CLI::App* review, const Verb& verb, Invocation* in) {
   static_assert(std::size(kDescriptions) == std::size(kAllSeenVerbs));
   for (size_t i = 0; i < std::size(kAllSeenVerbs); ++i) {
     const SeenVerb seen_verb = kAllSeenVerbs[i];
-    CLI::App* command = AddCommand(seen, SeenVerbName(seen_verb), kDescriptions[i], in);
-    command->add_option("--pr", o->pr, "The pull request: FORGE:OWNER/REPO#N")->required();
+    Command command = AddCommand(seen, SeenVerbName(seen_verb), kDescriptions[i], in);
+    command.AddOption("--pr", &o->pr, "The pull request: FORGE:OWNER/REPO#N").Required();
     if (seen_verb == SeenVerb::kBaseline || seen_verb == SeenVerb::kAdd ||
         seen_verb == SeenVerb::kCheck) {
-      auto* id = command->add_option(
-          "--id", o->ids,
+      Option id = command.AddOption(
+          "--id", &o->ids,
           seen_verb == SeenVerb::kCheck
               ? "The id: N (comment N) or review:N (the body of review N)"
               : "An id: N (comment N) or review:N (the body of review N); repeatable");
-      if (seen_verb == SeenVerb::kCheck) id->required();
+      if (seen_verb == SeenVerb::kCheck) id.Required();
     }
     if (seen_verb == SeenVerb::kBaseline || seen_verb == SeenVerb::kAdd) {
       command
-          ->add_option("--ids-file", o->ids_file_text,
-                       "A file of ids (N or review:N), one per line (- for stdin)")
-          ->type_name("FILE");
+          .AddOption("--ids-file", &o->ids_file_text,
+                     "A file of ids (N or review:N), one per line (- for stdin)")
+          .TypeName("FILE");
     }
     if (seen_verb == SeenVerb::kBaseline) {
-      command->add_flag("--force", o->force,
-                        "Baseline again: add the ids, keep everything already seen");
+      command.AddFlag("--force", &o->force,
+                      "Baseline again: add the ids, keep everything already seen");
     }
     if (seen_verb == SeenVerb::kAdd) {
-      command->add_flag("--posted", o->posted,
-                        "The ids are comments or reviews you posted (recorded in the same step as "
-                        "the post)");
+      command.AddFlag("--posted", &o->posted,
+                      "The ids are comments or reviews you posted (recorded in the same step as "
+                      "the post)");
     }
     if (seen_verb == SeenVerb::kNew) {
-      command->add_option("--context", o->context, "A ReviewContext JSON file")
-          ->type_name("FILE")
-          ->required();
+      command.AddOption("--context", &o->context, "A ReviewContext JSON file")
+          .TypeName("FILE")
+          .Required();
     }
-    command->callback([in, o, command, seen_verb] {
+    command.OnParsed([in, o, command, seen_verb] {
       o->verb = seen_verb;
       if (Given(command, "--ids-file")) o->ids_file = o->ids_file_text;
       in->Choose([in, o] { return RunSeen(in->common, *o); });

@@ -1,5 +1,4 @@
 // review show.
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <utility>
 
@@ -85,22 +84,22 @@ int RunShow(const CommonOptions& common, const ShowOptions& o) {
 
 void DefineShow(CLI::App* review, const Verb& verb, Invocation* in) {
   ShowOptions* o = in->Hold<ShowOptions>();
-  CLI::App* show = AddCommand(review, verb, in);
-  show->add_option("--lineage", o->lineage, "The lineage")->required();
-  show->add_option("--round", o->round_text,
-                   "The round (record generation) whose diff to show (default: the newest)");
-  show->add_option("--color", o->color,
-                   "auto (default: on a terminal, unless NO_COLOR is set), always or never");
-  show->add_flag("--html", o->html,
-                 "One HTML page: timeline, every round's diff (unified and side by side), "
-                 "interdiffs, verdict bodies from Markdown, signatures and digests");
-  show->add_option("--output", o->output, "--html: write the page to FILE (atomically)")
-      ->type_name("FILE");
-  show->add_option("--allowed-signers", o->allowed_signers,
-                   "Check verdict signatures against git's allowed signers FILE (default: "
-                   "report signed or unsigned only)")
-      ->type_name("FILE");
-  show->callback([in, o, show] {
+  Command show = AddCommand(review, verb, in);
+  show.AddOption("--lineage", &o->lineage, "The lineage").Required();
+  show.AddOption("--round", &o->round_text,
+                 "The round (record generation) whose diff to show (default: the newest)");
+  show.AddOption("--color", &o->color,
+                 "auto (default: on a terminal, unless NO_COLOR is set), always or never");
+  show.AddFlag("--html", &o->html,
+               "One HTML page: timeline, every round's diff (unified and side by side), "
+               "interdiffs, verdict bodies from Markdown, signatures and digests");
+  show.AddOption("--output", &o->output, "--html: write the page to FILE (atomically)")
+      .TypeName("FILE");
+  show.AddOption("--allowed-signers", &o->allowed_signers,
+                 "Check verdict signatures against git's allowed signers FILE (default: "
+                 "report signed or unsigned only)")
+      .TypeName("FILE");
+  show.OnParsed([in, o, show] {
     if (Given(show, "--round")) o->round = o->round_text;
     in->Choose([in, o] { return RunShow(in->common, *o); });
   });

@@ -1,5 +1,4 @@
 // review start.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -50,10 +49,10 @@ int RunStart(const CommonOptions& common, const transaction::Selector& selector,
 
 void DefineStart(CLI::App* review, const Verb& verb, Invocation* in) {
   StartOptions* o = in->Hold<StartOptions>();
-  CLI::App* start = AddCommand(review, verb, in);
+  Command start = AddCommand(review, verb, in);
   AddSelectorFlags(start, &o->selector);
   AddContextFlags(start, &o->context);
-  start->callback([in, o, start] {
+  start.OnParsed([in, o, start] {
     const transaction::ContextFlags context = GivenContextFlags(start, o->context);
     in->Choose([in, o, context] { return RunStart(in->common, o->selector, context); });
   });

@@ -1,5 +1,4 @@
 // review status.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -66,10 +65,10 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
 
 void DefineStatus(CLI::App* review, const Verb& verb, Invocation* in) {
   StatusOptions* o = in->Hold<StatusOptions>();
-  CLI::App* status = AddCommand(review, verb, in);
-  status->add_option("--lineage", o->lineage, "Only this lineage");
+  Command status = AddCommand(review, verb, in);
+  status.AddOption("--lineage", &o->lineage, "Only this lineage");
   AddSelectorFlags(status, &o->selector);
-  status->callback([in, o, status] {
+  status.OnParsed([in, o, status] {
     std::optional<std::string> lineage;
     if (Given(status, "--lineage")) lineage = o->lineage;
     std::optional<transaction::Selector> selector;

@@ -1,5 +1,4 @@
 // review store reset.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -39,11 +38,11 @@ int RunStoreReset(const CommonOptions& common, const StoreResetOptions& o) {
 void DefineStore(CLI::App* review, const Verb& verb, Invocation* in) {
   StoreResetOptions* o = in->Hold<StoreResetOptions>();
   CLI::App* store = AddGroup(review, verb);
-  CLI::App* reset =
+  Command reset =
       AddCommand(store, "reset",
                  "Remove the whole store and its history refs (prints the plan unless --yes)", in);
-  reset->add_flag("--yes", o->yes, "Really remove");
-  reset->callback([in, o] { in->Choose([in, o] { return RunStoreReset(in->common, *o); }); });
+  reset.AddFlag("--yes", &o->yes, "Really remove");
+  reset.OnParsed([in, o] { in->Choose([in, o] { return RunStoreReset(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

@@ -1,5 +1,4 @@
 // review verdict.
-#include <CLI/CLI.hpp>
 #include <iostream>
 #include <nlohmann/json.hpp>
 
@@ -89,29 +88,29 @@ int RunVerdict(const CommonOptions& common, const VerdictOptions& o) {
 
 void DefineVerdict(CLI::App* review, const Verb& verb, Invocation* in) {
   VerdictOptions* o = in->Hold<VerdictOptions>();
-  CLI::App* command = AddCommand(review, verb, in);
+  Command command = AddCommand(review, verb, in);
   AddLineageFlag(command, &o->lineage);
   command
-      ->add_option("--verdict", o->verdict,
-                   "APPROVE | REQUEST_CHANGES | NEEDS_DISCUSSION (reviewer); APPROVE | FIXED | "
-                   "NO_CHANGES (docs-reviewer; FIXED and NO_CHANGES keep the state)")
-      ->required();
-  command->add_option("--actor", o->actor,
-                      "Who decides (required unless --sign: then the signing key's principal in "
-                      "gpg.ssh.allowedSignersFile)");
+      .AddOption("--verdict", &o->verdict,
+                 "APPROVE | REQUEST_CHANGES | NEEDS_DISCUSSION (reviewer); APPROVE | FIXED | "
+                 "NO_CHANGES (docs-reviewer; FIXED and NO_CHANGES keep the state)")
+      .Required();
+  command.AddOption("--actor", &o->actor,
+                    "Who decides (required unless --sign: then the signing key's principal in "
+                    "gpg.ssh.allowedSignersFile)");
   command
-      ->add_option("--role", o->role,
-                   "The actor's role: reviewer or docs-reviewer (others: forbidden)")
-      ->required();
-  command->add_option("--body", o->body_text, "The review body text");
-  command->add_option("--body-file", o->body_file_text, "A file holding the review body")
-      ->type_name("FILE");
-  command->add_flag("--sign", o->sign,
-                    "APPROVE only: sign the approval's history commit as git commit -S does "
-                    "(gpg.format=ssh, user.signingKey, gpg.ssh.program; git config "
-                    "gentle-ai.signApprovals=true signs without it)");
+      .AddOption("--role", &o->role,
+                 "The actor's role: reviewer or docs-reviewer (others: forbidden)")
+      .Required();
+  command.AddOption("--body", &o->body_text, "The review body text");
+  command.AddOption("--body-file", &o->body_file_text, "A file holding the review body")
+      .TypeName("FILE");
+  command.AddFlag("--sign", &o->sign,
+                  "APPROVE only: sign the approval's history commit as git commit -S does "
+                  "(gpg.format=ssh, user.signingKey, gpg.ssh.program; git config "
+                  "gentle-ai.signApprovals=true signs without it)");
   AddRevisionFlag(command, &o->revision_text, false);
-  command->callback([in, o, command] {
+  command.OnParsed([in, o, command] {
     if (Given(command, "--expected-revision")) o->expected_revision = o->revision_text;
     if (Given(command, "--body")) o->body = o->body_text;
     if (Given(command, "--body-file")) o->body_file = o->body_file_text;

@@ -1,5 +1,4 @@
 // review verify.
-#include <CLI/CLI.hpp>
 #include <algorithm>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -196,39 +195,39 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
 
 void DefineVerify(CLI::App* review, const Verb& verb, Invocation* in) {
   VerifyOptions* o = in->Hold<VerifyOptions>();
-  CLI::App* command = AddCommand(review, verb, in);
-  command->add_option("--lineage", o->lineage, "Verify a lineage of this store");
+  Command command = AddCommand(review, verb, in);
+  command.AddOption("--lineage", &o->lineage, "Verify a lineage of this store");
   command
-      ->add_option("--envelope", o->envelope,
-                   "Verify a context envelope file (works without a store)")
-      ->type_name("FILE");
+      .AddOption("--envelope", &o->envelope,
+                 "Verify a context envelope file (works without a store)")
+      .TypeName("FILE");
   command
-      ->add_option("--against", o->against_text, "A revision whose tree must be the reviewed tree")
-      ->type_name("REV");
-  command->add_flag("--require-signature", o->require_signature,
-                    "--lineage: the approval's history commit must carry an SSH signature by a "
-                    "principal of --allowed-signers (else untrusted, exit 10)");
+      .AddOption("--against", &o->against_text, "A revision whose tree must be the reviewed tree")
+      .TypeName("REV");
+  command.AddFlag("--require-signature", &o->require_signature,
+                  "--lineage: the approval's history commit must carry an SSH signature by a "
+                  "principal of --allowed-signers (else untrusted, exit 10)");
   command
-      ->add_option("--allowed-signers", o->allowed_signers,
-                   "git's allowed signers file (with --require-signature or --min-approvals)")
-      ->type_name("FILE");
+      .AddOption("--allowed-signers", &o->allowed_signers,
+                 "git's allowed signers file (with --require-signature or --min-approvals)")
+      .TypeName("FILE");
   command
-      ->add_option("--min-approvals", o->min_approvals,
-                   "--lineage: at least N distinct principals of --allowed-signers signed an "
-                   "approval of the round as its actor (else untrusted, exit 10)")
-      ->type_name("N");
+      .AddOption("--min-approvals", &o->min_approvals,
+                 "--lineage: at least N distinct principals of --allowed-signers signed an "
+                 "approval of the round as its actor (else untrusted, exit 10)")
+      .TypeName("N");
   command
-      ->add_option("--base-ref", o->base_ref_text,
-                   "The branch the change is to be merged into (e.g. origin/main): with "
-                   "--allowed-signers an approval by an author or committer (by email) of "
-                   "REF..HEAD does not count; with --allow-trivial-rebase the change is taken "
-                   "from merge-base(REF, REV)")
-      ->type_name("REF");
-  command->add_flag("--allow-trivial-rebase", o->allow_trivial_rebase,
-                    "With --against and --base-ref: when the tree is not the reviewed one, accept "
-                    "it if its change since merge-base(REF, REV) is the approved patch at other "
-                    "line numbers (docs/ci.md)");
-  command->callback([in, o, command] {
+      .AddOption("--base-ref", &o->base_ref_text,
+                 "The branch the change is to be merged into (e.g. origin/main): with "
+                 "--allowed-signers an approval by an author or committer (by email) of "
+                 "REF..HEAD does not count; with --allow-trivial-rebase the change is taken "
+                 "from merge-base(REF, REV)")
+      .TypeName("REF");
+  command.AddFlag("--allow-trivial-rebase", &o->allow_trivial_rebase,
+                  "With --against and --base-ref: when the tree is not the reviewed one, accept "
+                  "it if its change since merge-base(REF, REV) is the approved patch at other "
+                  "line numbers (docs/ci.md)");
+  command.OnParsed([in, o, command] {
     if (Given(command, "--against")) o->against = o->against_text;
     if (Given(command, "--base-ref")) o->base_ref = o->base_ref_text;
     in->Choose([in, o] { return RunVerify(in->common, *o); });

@@ -1,6 +1,5 @@
 // gentle-ai version [--json] (docs/commands.md, "Version"); `gentle-ai --version` prints the same
 // text.
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
@@ -32,10 +31,9 @@ int RunVersion(const CommonOptions& common) {
 
 // gentle-ai version [--json]: only --json (no repository is read).
 void DefineVersion(CLI::App* app, const Verb& verb, Invocation* in) {
-  CLI::App* version = app->add_subcommand(std::string(verb.name), std::string(verb.summary));
-  version->allow_extras(false);
-  version->add_flag("--json", in->common.json, "Machine-readable output");
-  version->callback([in] { in->Choose([in] { return RunVersion(in->common); }); });
+  Command version = AddBareCommand(app, verb.name, verb.summary);
+  version.AddFlag("--json", &in->common.json, "Machine-readable output");
+  version.OnParsed([in] { in->Choose([in] { return RunVersion(in->common); }); });
 }
 
 }  // namespace gentle::cli

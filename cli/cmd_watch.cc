@@ -1,5 +1,4 @@
 // review watch (docs/watch.md): the PR daemon's command line around watch/watcher.h.
-#include <CLI/CLI.hpp>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -189,25 +188,25 @@ int RunWatch(const CommonOptions& common, const WatchOptions& options) {
 
 void DefineWatch(CLI::App* review, const Verb& verb, Invocation* in) {
   WatchOptions* o = in->Hold<WatchOptions>();
-  CLI::App* watch = AddCommand(review, verb, in);
+  Command watch = AddCommand(review, verb, in);
   watch
-      ->add_option("--repo", o->repos,
-                   "A repository whose worktrees' PRs to watch (repeatable; default: the current "
-                   "one)")
-      ->type_name("DIR");
-  watch->add_option("--pr", o->prs, "Watch this PR only: FORGE:OWNER/REPO#N (repeatable)")
-      ->type_name("PR");
-  watch->add_flag("--once", o->once, "Run one cycle and exit");
+      .AddOption("--repo", &o->repos,
+                 "A repository whose worktrees' PRs to watch (repeatable; default: the current "
+                 "one)")
+      .TypeName("DIR");
+  watch.AddOption("--pr", &o->prs, "Watch this PR only: FORGE:OWNER/REPO#N (repeatable)")
+      .TypeName("PR");
+  watch.AddFlag("--once", &o->once, "Run one cycle and exit");
   watch
-      ->add_option("--exec", o->exec_text,
-                   "Deliver each hint by running CMD with the hint and the owning worktree as "
-                   "arguments (default: print it)")
-      ->type_name("CMD");
+      .AddOption("--exec", &o->exec_text,
+                 "Deliver each hint by running CMD with the hint and the owning worktree as "
+                 "arguments (default: print it)")
+      .TypeName("CMD");
   watch
-      ->add_option("--on-new", o->on_new_text,
-                   "Deliver the hints of PRs no worktree owns by running CMD with the hint")
-      ->type_name("CMD");
-  watch->callback([in, o, watch] {
+      .AddOption("--on-new", &o->on_new_text,
+                 "Deliver the hints of PRs no worktree owns by running CMD with the hint")
+      .TypeName("CMD");
+  watch.OnParsed([in, o, watch] {
     if (Given(watch, "--exec")) o->exec = o->exec_text;
     if (Given(watch, "--on-new")) o->on_new = o->on_new_text;
     in->Choose([in, o] { return RunWatch(in->common, *o); });

@@ -1,27 +1,25 @@
 #include "cli/context_flags.h"
 
-#include <CLI/CLI.hpp>
-
 #include "cli/verb.h"
 #include "forge/forge_input.h"
 #include "forge/review_context.h"
 
 namespace gentle::cli {
 
-void AddContextFlags(CLI::App* command, ContextFlagText* text) {
+void AddContextFlags(Command command, ContextFlagText* text) {
   command
-      ->add_option("--context", text->file,
-                   "The round's review context (review context import output): its comment "
-                   "ids become the snapshot's ledger ids; kept in the history")
-      ->type_name("FILE");
+      .AddOption("--context", &text->file,
+                 "The round's review context (review context import output): its comment "
+                 "ids become the snapshot's ledger ids; kept in the history")
+      .TypeName("FILE");
   command
-      ->add_option("--context-unavailable", text->unavailable,
-                   "The harness could not read the review context (REASON): APPROVE is capped "
-                   "in this round")
-      ->type_name("REASON");
+      .AddOption("--context-unavailable", &text->unavailable,
+                 "The harness could not read the review context (REASON): APPROVE is capped "
+                 "in this round")
+      .TypeName("REASON");
 }
 
-transaction::ContextFlags GivenContextFlags(const CLI::App* command, const ContextFlagText& text) {
+transaction::ContextFlags GivenContextFlags(const Command& command, const ContextFlagText& text) {
   transaction::ContextFlags flags;
   if (Given(command, "--context")) flags.context_file = text.file;
   if (Given(command, "--context-unavailable")) flags.unavailable_reason = text.unavailable;

@@ -9,12 +9,9 @@
 
 #include <string>
 
+#include "cli/verb.h"
 #include "store/status.h"
 #include "transaction/round_context_binding.h"
-
-namespace CLI {
-class App;
-}  // namespace CLI
 
 namespace gentle::cli {
 
@@ -23,8 +20,8 @@ struct ContextFlagText {
   std::string file, unavailable;
 };
 
-void AddContextFlags(CLI::App* command, ContextFlagText* text);
-transaction::ContextFlags GivenContextFlags(const CLI::App* command, const ContextFlagText& text);
+void AddContextFlags(Command command, ContextFlagText* text);
+transaction::ContextFlags GivenContextFlags(const Command& command, const ContextFlagText& text);
 
 Result<transaction::ContextFlags> ReadCheckedContext(transaction::ContextFlags flags);
 

@@ -8,10 +8,7 @@
 #include <string>
 
 #include "cli/round_comment.h"
-
-namespace CLI {
-class App;
-}  // namespace CLI
+#include "cli/verb.h"
 
 namespace gentle::cli {
 
@@ -20,9 +17,9 @@ struct RoundCommentText {
   std::string round, role, model, session, nonce;
 };
 
-void AddRoundCommentFlags(CLI::App* command, RoundCommentFlags* flags, RoundCommentText* text,
+void AddRoundCommentFlags(Command command, RoundCommentFlags* flags, RoundCommentText* text,
                           bool nonce);
-void ApplyRoundCommentFlags(const CLI::App* command, const RoundCommentText& text,
+void ApplyRoundCommentFlags(const Command& command, const RoundCommentText& text,
                             RoundCommentFlags* flags);
 
 }  // namespace gentle::cli

@@ -3,17 +3,14 @@
 #ifndef GENTLE_CLI_SELECTOR_FLAGS_H_
 #define GENTLE_CLI_SELECTOR_FLAGS_H_
 
+#include "cli/verb.h"
 #include "transaction/selector.h"
-
-namespace CLI {
-class App;
-}  // namespace CLI
 
 namespace gentle::cli {
 
-void AddSelectorFlags(CLI::App* command, transaction::Selector* selector);
+void AddSelectorFlags(Command command, transaction::Selector* selector);
 // Whether any selector flag was given (once `command` is parsed).
-bool SelectorGiven(const CLI::App* command);
+bool SelectorGiven(const Command& command);
 
 }  // namespace gentle::cli
 

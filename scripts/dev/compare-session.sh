@@ -131,6 +131,8 @@ session() {
   # The command tree, the version and the root's own errors.
   help_tree
   run --in "$work" --version
+  run --in "$work" version
+  run --in "$work" version --json
   run --in "$work" version --help
   run --in "$work"
   run --in "$work" review
@@ -450,11 +452,13 @@ session() {
 }
 
 # The random values and what derives from them (hex runs, the quarantine entry's number),
-# numbered by first appearance; the fake forge's port.
+# numbered by first appearance; the fake forge's port; the build's `git describe`.
 normalize() {
   perl -pe '
     BEGIN { our %seen; our $n = 0; }
     s/127\.0\.0\.1:\d+/127.0.0.1:PORT/g;
+    s/^gentle-ai (\d+\.\d+\.\d+) \([^)]*\)$/gentle-ai $1 (<describe>)/;
+    s/"git_describe":"[^"]*"/"git_describe":"<describe>"/;
     s/\b([0-9a-f]{16,})\b/exists $seen{$1} ? $seen{$1} : ($seen{$1} = "<hex" . ++$n . ">")/ge;
     s/(quarantine\/[^\/"\s]*-)(\d{6,})/$1 . (exists $seen{$2} ? $seen{$2} : ($seen{$2} = "<n" . ++$n . ">"))/ge;
   ' "$1"
