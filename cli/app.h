@@ -1,5 +1,7 @@
-// The gentle-ai command table: parses argv with CLI11, dispatches to one command, renders the
-// result (human or --json) and returns the documented exit code. No domain logic lives here. No
+// The gentle-ai command line: parses argv with CLI11 and runs the verb it names, whose own file
+// (cli/cmd_<verb>.cc) defines its options and renders the result (human or --json) with the
+// documented exit code. A command line `review VERB ...` defines that verb's row of the command
+// table (cli/verb_table.h) alone; anything else defines every row. No domain logic lives here. No
 // exception escapes Run: one that reaches it is reported as `internal` (exit 1), in the JSON error
 // envelope under --json.
 #ifndef GENTLE_CLI_APP_H_

@@ -7,14 +7,27 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
 #include "cli/round_comment.h"
+#include "cli/round_comment_flags.h"
+#include "cli/verb.h"
 #include "export/posted_comment.h"
 #include "store/named_file.h"
 
 namespace gentle::cli {
 namespace {
+
+// review comment: the forge comment for a round's verdict (docs/loop.md). The comment is text with
+// or without --json (which makes errors JSON).
+struct CommentOptions {
+  RoundCommentFlags flags;  // lineage, round, role, and the marker's model, session and nonce
+  RoundCommentText text;    // the optional flags as parsed
+};
+
+// review parse-comment [FILE|-]: JSON gentle-ai.review-comment/v1 with or without --json.
+struct ParseCommentOptions {
+  std::string file = "-";
+};
 
 // At most kMaxCommentInputBytes + 1 bytes of `path` ("-": stdin), so that ParseComment refuses
 // an oversized input by its size without reading all of it.
@@ -24,8 +37,6 @@ Result<std::string> ReadBounded(const std::string& path) {
     return Status(Code::kUsage, "cannot read " + path + ": " + text.status().message());
   return text;
 }
-
-}  // namespace
 
 int RunComment(const CommonOptions& common, const CommentOptions& o) {
   auto rendered = RenderRoundComment(common.cwd, o.flags);
@@ -57,6 +68,25 @@ int RunParseComment(const CommonOptions& common, const std::string& file) {
   out["session"] = parsed->session ? nlohmann::ordered_json(*parsed->session) : nullptr;
   out["nonce"] = parsed->nonce ? nlohmann::ordered_json(*parsed->nonce) : nullptr;
   return PrintJson(out);
+}
+
+}  // namespace
+
+void DefineComment(CLI::App* review, const Verb& verb, Invocation* in) {
+  CommentOptions* o = in->Hold<CommentOptions>();
+  Command comment = AddCommand(review, verb, in);
+  AddRoundCommentFlags(comment, &o->flags, &o->text, true);
+  comment.OnParsed([in, o, comment] {
+    ApplyRoundCommentFlags(comment, o->text, &o->flags);
+    in->Choose([in, o] { return RunComment(in->common, *o); });
+  });
+}
+
+void DefineParseComment(CLI::App* review, const Verb& verb, Invocation* in) {
+  ParseCommentOptions* o = in->Hold<ParseCommentOptions>();
+  Command parse = AddCommand(review, verb, in);
+  parse.AddOption("file", &o->file, "The comment file, or - for stdin (default)").TypeName("FILE");
+  parse.OnParsed([in, o] { in->Choose([in, o] { return RunParseComment(in->common, o->file); }); });
 }
 
 }  // namespace gentle::cli

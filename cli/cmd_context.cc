@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <optional>
 
-#include "cli/commands.h"
 #include "cli/output_file.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "forge/aone_import.h"
 #include "forge/forge_input.h"
 #include "forge/forge_name.h"
@@ -16,6 +16,23 @@
 
 namespace gentle::cli {
 namespace {
+
+// review context import: a forge's JSON normalized into one ReviewContext (docs/context.md),
+// written to `output` (atomically) or stdout. Per forge, only its own flags may be given.
+struct ContextImportOptions {
+  std::string forge;  // a forge name (forge/forge_name.h): github | aone | gitea
+  std::optional<std::string> pr_view;
+  std::vector<std::string> issue_comments, reviews, review_comments;  // one page each
+  std::optional<std::string> mr_view, comments, resolved_comments;
+  std::string output;                                                             // empty: stdout
+  std::string pr_view_text, mr_view_text, comments_text, resolved_comments_text;  // as parsed
+};
+
+// review ledger: JSON gentle-ai.review-ledger/v1 with or without --json.
+struct LedgerOptions {
+  std::string context;
+  std::string me;  // "": the login is unknown
+};
 
 // Reads the pages of one flag; "-" (stdin) may be named once in the whole command.
 class PageReader {
@@ -102,8 +119,6 @@ Result<forge::ReviewContext> ImportAone(const ContextImportOptions& o) {
   return forge::ImportAone(input);
 }
 
-}  // namespace
-
 int RunContextImport(const CommonOptions& common, const ContextImportOptions& options) {
   Result<forge::ReviewContext> context =
       Status(Code::kUsage,
@@ -141,6 +156,68 @@ int RunLedger(const CommonOptions& common, const LedgerOptions& options) {
   auto ledger = forge::RecoverLedger(*context, options.me);
   if (!ledger.ok()) return ReportError(ledger.status(), common.json);
   return PrintJson(forge::LedgerJson(*ledger));
+}
+
+}  // namespace
+
+void DefineContext(CLI::App* review, const Verb& verb, Invocation* in) {
+  ContextImportOptions* o = in->Hold<ContextImportOptions>();
+  CLI::App* context = AddGroup(review, verb);
+  Command command =
+      AddCommand(context, "import",
+                 "Normalize what gh, a1 or Gitea's API printed into one ReviewContext JSON "
+                 "(gentle-ai.review-context/v1)",
+                 in);
+  command.AddOption("--forge", &o->forge, "github | aone | gitea").Required();
+  command
+      .AddOption("--pr-view", &o->pr_view_text,
+                 "github: gh pr view --json ... output; gitea: /pulls/N (- stdin)")
+      .TypeName("FILE");
+  command
+      .AddOption("--issue-comments", &o->issue_comments,
+                 "github, gitea: one page of /issues/N/comments (repeatable)")
+      .TypeName("FILE");
+  command
+      .AddOption("--reviews", &o->reviews,
+                 "github, gitea: one page of /pulls/N/reviews (repeatable)")
+      .TypeName("FILE");
+  command
+      .AddOption("--review-comments", &o->review_comments,
+                 "github: one page of /pulls/N/comments; gitea: of /pulls/N/reviews/ID/comments "
+                 "(repeatable)")
+      .TypeName("FILE");
+  command.AddOption("--mr-view", &o->mr_view_text, "aone: a1 repo mr view output").TypeName("FILE");
+  command.AddOption("--comments", &o->comments_text, "aone: the default comment list")
+      .TypeName("FILE");
+  command
+      .AddOption("--resolved-comments", &o->resolved_comments_text,
+                 "aone: the --resolved comment list")
+      .TypeName("FILE");
+  command
+      .AddOption("--output", &o->output,
+                 "Write the context to FILE (a regular file or a new path; atomically)")
+      .TypeName("FILE");
+  command.OnParsed([in, o, command] {
+    if (Given(command, "--pr-view")) o->pr_view = o->pr_view_text;
+    if (Given(command, "--mr-view")) o->mr_view = o->mr_view_text;
+    if (Given(command, "--comments")) o->comments = o->comments_text;
+    if (Given(command, "--resolved-comments")) o->resolved_comments = o->resolved_comments_text;
+    in->Choose([in, o] { return RunContextImport(in->common, *o); });
+  });
+}
+
+void DefineLedger(CLI::App* review, const Verb& verb, Invocation* in) {
+  LedgerOptions* o = in->Hold<LedgerOptions>();
+  Command ledger = AddCommand(review, verb, in);
+  ledger.AddOption("--context", &o->context, "The ReviewContext file (- stdin)")
+      .TypeName("FILE")
+      .Required();
+  ledger
+      .AddOption("--me", &o->me,
+                 "The forge login of this harness; \"\" when unknown (fails closed on a "
+                 "critical root marker)")
+      .Required();
+  ledger.OnParsed([in, o] { in->Choose([in, o] { return RunLedger(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

@@ -5,12 +5,12 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/output_file.h"
 #include "cli/progress.h"
 #include "cli/render.h"
 #include "cli/round_flag.h"
 #include "cli/terminal.h"
+#include "cli/verb.h"
 #include "export/context_export.h"
 #include "export/engine.h"
 #include "export/interdiff_export.h"
@@ -19,6 +19,15 @@
 
 namespace gentle::cli {
 namespace {
+
+struct ExportOptions {
+  std::string lineage;
+  std::string engine{exporter::EngineName(exporter::Engine::kNative)};  // --engine
+  std::string output;                                                   // empty: stdout
+  std::optional<std::string> round;          // --round N, checked as a decimal >= 1
+  std::optional<std::string> since_round;    // --since-round N (exclusive with --round)
+  std::string round_text, since_round_text;  // as parsed
+};
 
 // An export larger than this shows the bytes written on a terminal (docs/commands.md, "Progress and
 // colour").
@@ -80,8 +89,6 @@ int RunInterdiff(const CommonOptions& common, const ExportOptions& options, expo
   return Emit(result->derived.patch, options.output, false);
 }
 
-}  // namespace
-
 int RunExportContext(const CommonOptions& common, const ExportOptions& options) {
   if (options.round && options.since_round) {
     return ReportError(Status(Code::kUsage, "--round and --since-round exclude each other"),
@@ -121,6 +128,31 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) return Emit(exporter::RenderEnvelope(*result) + "\n", options.output, true);
   return Emit(result->derived.patch, options.output, false);
+}
+
+}  // namespace
+
+void DefineExportContext(CLI::App* review, const Verb& verb, Invocation* in) {
+  ExportOptions* o = in->Hold<ExportOptions>();
+  Command command = AddCommand(review, verb, in);
+  command.AddOption("--lineage", &o->lineage, "The lineage").Required();
+  command
+      .AddOption("--output", &o->output,
+                 "Write to FILE (a regular file or a new path) instead of stdout")
+      .TypeName("FILE");
+  command.AddOption("--engine", &o->engine,
+                    "native (default) or git (the pinned git CLI, for cross-checks)");
+  command.AddOption("--round", &o->round_text,
+                    "Export round N (a record generation) from the lineage's history "
+                    "(default: the current round)");
+  command.AddOption("--since-round", &o->since_round_text,
+                    "Export the interdiff from round N's candidate tree to the current one "
+                    "(--json: gentle-ai.review-interdiff-export/v1)");
+  command.OnParsed([in, o, command] {
+    if (Given(command, "--round")) o->round = o->round_text;
+    if (Given(command, "--since-round")) o->since_round = o->since_round_text;
+    in->Choose([in, o] { return RunExportContext(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

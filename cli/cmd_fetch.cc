@@ -3,13 +3,19 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/fetch.h"
 
 namespace gentle::cli {
+namespace {
 
-int RunFetch(const CommonOptions& common, const RemoteOptions& options) {
+// review fetch (docs/format.md).
+struct FetchOptions {
+  std::string remote = "origin";
+};
+
+int RunFetch(const CommonOptions& common, const FetchOptions& options) {
   auto result = transaction::FetchReviews(common.cwd, options.remote);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) {
@@ -46,6 +52,15 @@ int RunFetch(const CommonOptions& common, const RemoteOptions& options) {
   }
   PrintHuman(human.str());
   return 0;
+}
+
+}  // namespace
+
+void DefineFetch(CLI::App* review, const Verb& verb, Invocation* in) {
+  FetchOptions* o = in->Hold<FetchOptions>();
+  Command fetch = AddCommand(review, verb, in);
+  fetch.AddOption("--remote", &o->remote, "The git remote (default: origin)");
+  fetch.OnParsed([in, o] { in->Choose([in, o] { return RunFetch(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

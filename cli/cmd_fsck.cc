@@ -2,14 +2,15 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/render.h"
 #include "cli/terminal.h"
+#include "cli/verb.h"
 #include "store/visible_text.h"
 #include "transaction/fsck.h"
 
 namespace gentle::cli {
+namespace {
 
 int RunFsck(const CommonOptions& common) {
   ProgressLine progress("fsck", common.json);
@@ -56,6 +57,13 @@ int RunFsck(const CommonOptions& common) {
             << r.quarantine << " quarantine entr" << (r.quarantine == 1 ? "y" : "ies") << ", "
             << r.history_refs << " pin ref(s), " << r.findings.size() << " finding(s)\n";
   return exit_code;
+}
+
+}  // namespace
+
+void DefineFsck(CLI::App* review, const Verb& verb, Invocation* in) {
+  Command fsck = AddCommand(review, verb, in);
+  fsck.OnParsed([in] { in->Choose([in] { return RunFsck(in->common); }); });
 }
 
 }  // namespace gentle::cli

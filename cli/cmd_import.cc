@@ -3,12 +3,20 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/import.h"
 
 namespace gentle::cli {
+namespace {
+
+struct ImportOptions {
+  std::string lineage;
+  std::optional<std::string> remote;
+  bool accept_terminal = false;
+  std::string remote_text;  // as parsed
+};
 
 int RunImport(const CommonOptions& common, const ImportOptions& options) {
   ProgressLine progress("import", common.json);
@@ -45,6 +53,23 @@ int RunImport(const CommonOptions& common, const ImportOptions& options) {
   }
   PrintHuman(human.str());
   return 0;
+}
+
+}  // namespace
+
+void DefineImport(CLI::App* review, const Verb& verb, Invocation* in) {
+  ImportOptions* o = in->Hold<ImportOptions>();
+  Command command = AddCommand(review, verb, in);
+  command.AddOption("--lineage", &o->lineage, "The lineage id").Required();
+  command.AddOption("--remote", &o->remote_text,
+                    "The remote it was fetched from (default: the only one that has it)");
+  command.AddFlag("--accept-terminal", &o->accept_terminal,
+                  "Take a burn or abandon from the remote for a lineage that is live here "
+                  "(refused as conflict without it)");
+  command.OnParsed([in, o, command] {
+    if (Given(command, "--remote")) o->remote = o->remote_text;
+    in->Choose([in, o] { return RunImport(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

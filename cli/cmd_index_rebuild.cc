@@ -2,12 +2,13 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/index_rebuild.h"
 
 namespace gentle::cli {
+namespace {
 
 int RunIndexRebuild(const CommonOptions& common) {
   ProgressLine progress("index rebuild", common.json);
@@ -40,6 +41,15 @@ int RunIndexRebuild(const CommonOptions& common) {
                  "next writes\n";
   }
   return 0;
+}
+
+}  // namespace
+
+void DefineIndex(CLI::App* review, const Verb& verb, Invocation* in) {
+  CLI::App* index = AddGroup(review, verb);
+  Command rebuild =
+      AddCommand(index, "rebuild", "Regenerate index.sqlite from the files alone", in);
+  rebuild.OnParsed([in] { in->Choose([in] { return RunIndexRebuild(in->common); }); });
 }
 
 }  // namespace gentle::cli

@@ -2,13 +2,22 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/invalidate.h"
 
 namespace gentle::cli {
+namespace {
 
-int RunInvalidate(const CommonOptions& common, const LifecycleOptions& o) {
+struct InvalidateOptions {
+  std::string lineage;
+  std::string reason;
+  std::string actor;
+  std::optional<std::string> expected_revision;
+  std::string revision_text;  // as parsed
+};
+
+int RunInvalidate(const CommonOptions& common, const InvalidateOptions& o) {
   auto result =
       transaction::Invalidate({common.cwd, o.lineage, o.reason, o.actor, o.expected_revision});
   if (!result.ok()) return ReportError(result.status(), common.json);
@@ -24,6 +33,21 @@ int RunInvalidate(const CommonOptions& common, const LifecycleOptions& o) {
   }
   std::cout << "invalidated " << r.lineage << "\n  revision: " << r.revision << "\n";
   return 0;
+}
+
+}  // namespace
+
+void DefineInvalidate(CLI::App* review, const Verb& verb, Invocation* in) {
+  InvalidateOptions* o = in->Hold<InvalidateOptions>();
+  Command invalidate = AddCommand(review, verb, in);
+  AddLineageFlag(invalidate, &o->lineage);
+  invalidate.AddOption("--reason", &o->reason, "Why").Required();
+  invalidate.AddOption("--actor", &o->actor, "Who decides").Required();
+  AddRevisionFlag(invalidate, &o->revision_text, false);
+  invalidate.OnParsed([in, o, invalidate] {
+    if (Given(invalidate, "--expected-revision")) o->expected_revision = o->revision_text;
+    in->Choose([in, o] { return RunInvalidate(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

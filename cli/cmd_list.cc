@@ -3,9 +3,9 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/commands.h"
 #include "cli/render.h"
 #include "cli/terminal.h"
+#include "cli/verb.h"
 #include "store/go_marshal.h"
 #include "store/visible_text.h"
 #include "transaction/list.h"
@@ -29,8 +29,6 @@ nlohmann::ordered_json ListEntry(const transaction::LineageSummary& s) {
   entry["source"] = NullIfEmpty(s.source);
   return entry;
 }
-
-}  // namespace
 
 // Streams: each entry is printed as it is read, so output of any size needs constant memory. The
 // first entry is held back until a second one (or the end) proves the listing started cleanly,
@@ -80,6 +78,13 @@ int RunList(const CommonOptions& common) {
   }
   std::cout.flush();
   return 0;
+}
+
+}  // namespace
+
+void DefineList(CLI::App* review, const Verb& verb, Invocation* in) {
+  Command list = AddCommand(review, verb, in);
+  list.OnParsed([in] { in->Choose([in] { return RunList(in->common); }); });
 }
 
 }  // namespace gentle::cli

@@ -5,17 +5,28 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/commands.h"
 #include "cli/render.h"
 #include "cli/round_comment.h"
+#include "cli/round_comment_flags.h"
+#include "cli/verb.h"
 #include "loop/pr_key.h"
 #include "store/git/repository.h"
 #include "store/secret.h"
+#include "watch/post_as.h"
 #include "watch/poster.h"
 #include "watch/routing.h"
 
 namespace gentle::cli {
 namespace {
+
+// review post's options: the flags of `comment` but --nonce (post draws its own), the PR and how
+// to post.
+struct PostOptions {
+  RoundCommentFlags flags;
+  RoundCommentText text;  // the optional flags as parsed
+  std::string pr;
+  std::string as{watch::PostAsName(watch::PostAs::kReview)};  // --as: review | comment
+};
 
 using Json = nlohmann::ordered_json;
 constexpr std::string_view kPostSchema = "gentle-ai.review-post/v1";
@@ -68,8 +79,6 @@ int Print(const CommonOptions& common, const std::string& pr, const RenderedComm
   return 0;
 }
 
-}  // namespace
-
 int RunPost(const CommonOptions& common, const PostOptions& o) {
   auto key = loop::ParsePrKey(o.pr);
   if (!key.ok()) return ReportError(key.status(), common.json);
@@ -117,6 +126,22 @@ int RunPost(const CommonOptions& common, const PostOptions& o) {
     return ReportError(Status(outcome.status()).WithLineage(request.lineage), common.json);
   }
   return Print(common, pr, *rendered, *outcome);
+}
+
+}  // namespace
+
+void DefinePost(CLI::App* review, const Verb& verb, Invocation* in) {
+  PostOptions* o = in->Hold<PostOptions>();
+  Command post = AddCommand(review, verb, in);
+  AddRoundCommentFlags(post, &o->flags, &o->text, false);
+  post.AddOption("--pr", &o->pr, "The pull request: FORGE:OWNER/REPO#N").TypeName("PR").Required();
+  post.AddOption("--as", &o->as,
+                 "review (default: a PR review whose event follows the verdict) or comment (an "
+                 "issue comment)");
+  post.OnParsed([in, o, post] {
+    ApplyRoundCommentFlags(post, o->text, &o->flags);
+    in->Choose([in, o] { return RunPost(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

@@ -3,13 +3,20 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/push.h"
 
 namespace gentle::cli {
+namespace {
 
-int RunPush(const CommonOptions& common, const RemoteOptions& options) {
+// review push (docs/format.md).
+struct PushOptions {
+  std::string remote = "origin";
+  std::vector<std::string> lineages;  // empty: every local history
+};
+
+int RunPush(const CommonOptions& common, const PushOptions& options) {
   auto result = transaction::PushReviews(common.cwd, options.remote, options.lineages);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) {
@@ -33,6 +40,17 @@ int RunPush(const CommonOptions& common, const RemoteOptions& options) {
   }
   PrintHuman(human.str());
   return 0;
+}
+
+}  // namespace
+
+void DefinePush(CLI::App* review, const Verb& verb, Invocation* in) {
+  PushOptions* o = in->Hold<PushOptions>();
+  Command push = AddCommand(review, verb, in);
+  push.AddOption("--remote", &o->remote, "The git remote (default: origin)");
+  push.AddOption("--lineage", &o->lineages,
+                 "Push only this lineage (repeatable; default: every local history)");
+  push.OnParsed([in, o] { in->Choose([in, o] { return RunPush(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

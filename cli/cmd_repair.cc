@@ -3,12 +3,17 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/commands.h"
 #include "cli/progress.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/repair.h"
 
 namespace gentle::cli {
+namespace {
+
+struct RepairOptions {
+  std::string lineage;  // --lineage, when given: only this lineage
+};
 
 int RunRepair(const CommonOptions& common, const std::optional<std::string>& lineage) {
   ProgressLine progress("repair", common.json);
@@ -51,6 +56,19 @@ int RunRepair(const CommonOptions& common, const std::optional<std::string>& lin
   }
   PrintHuman(human.str());
   return exit_code;
+}
+
+}  // namespace
+
+void DefineRepair(CLI::App* review, const Verb& verb, Invocation* in) {
+  RepairOptions* o = in->Hold<RepairOptions>();
+  Command repair = AddCommand(review, verb, in);
+  repair.AddOption("--lineage", &o->lineage, "Only this lineage (default: all)");
+  repair.OnParsed([in, o, repair] {
+    std::optional<std::string> lineage;
+    if (Given(repair, "--lineage")) lineage = o->lineage;
+    in->Choose([in, lineage] { return RunRepair(in->common, lineage); });
+  });
 }
 
 }  // namespace gentle::cli

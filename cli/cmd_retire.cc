@@ -2,12 +2,22 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
+#include "transaction/abandon_reason.h"
 #include "transaction/retire.h"
 
 namespace gentle::cli {
 namespace {
+
+// abandon's and reclaim's options (reclaim takes no --expected-revision).
+struct RetireOptions {
+  std::string lineage;
+  std::string reason;
+  std::string actor;
+  std::optional<std::string> expected_revision;
+  std::string revision_text;  // as parsed
+};
 
 int PrintRetired(const CommonOptions& common, const transaction::RetireResult& r,
                  const char* schema) {
@@ -29,19 +39,45 @@ int PrintRetired(const CommonOptions& common, const transaction::RetireResult& r
   return 0;
 }
 
-}  // namespace
-
-int RunAbandon(const CommonOptions& common, const LifecycleOptions& o) {
+int RunAbandon(const CommonOptions& common, const RetireOptions& o) {
   auto result =
       transaction::Abandon({common.cwd, o.lineage, o.reason, o.actor, o.expected_revision});
   if (!result.ok()) return ReportError(result.status(), common.json);
   return PrintRetired(common, *result, "gentle-ai.review-abandon/v1");
 }
 
-int RunReclaim(const CommonOptions& common, const LifecycleOptions& o) {
+int RunReclaim(const CommonOptions& common, const RetireOptions& o) {
   auto result = transaction::Reclaim({common.cwd, o.lineage, o.reason, o.actor, std::nullopt});
   if (!result.ok()) return ReportError(result.status(), common.json);
   return PrintRetired(common, *result, "gentle-ai.review-reclaim/v1");
+}
+
+}  // namespace
+
+void DefineAbandon(CLI::App* review, const Verb& verb, Invocation* in) {
+  RetireOptions* o = in->Hold<RetireOptions>();
+  Command abandon = AddCommand(review, verb, in);
+  AddLineageFlag(abandon, &o->lineage);
+  std::string reasons;  // "operator_disposition | retired_schema"
+  for (transaction::AbandonReason reason : transaction::kAllAbandonReasons) {
+    reasons += (reasons.empty() ? "" : " | ") + std::string(transaction::AbandonReasonName(reason));
+  }
+  abandon.AddOption("--reason", &o->reason, reasons).Required();
+  abandon.AddOption("--actor", &o->actor, "Who decides").Required();
+  AddRevisionFlag(abandon, &o->revision_text, false);
+  abandon.OnParsed([in, o, abandon] {
+    if (Given(abandon, "--expected-revision")) o->expected_revision = o->revision_text;
+    in->Choose([in, o] { return RunAbandon(in->common, *o); });
+  });
+}
+
+void DefineReclaim(CLI::App* review, const Verb& verb, Invocation* in) {
+  RetireOptions* o = in->Hold<RetireOptions>();
+  Command reclaim = AddCommand(review, verb, in);
+  AddLineageFlag(reclaim, &o->lineage);
+  reclaim.AddOption("--reason", &o->reason, "Why").Required();
+  reclaim.AddOption("--actor", &o->actor, "Who decides").Required();
+  reclaim.OnParsed([in, o] { in->Choose([in, o] { return RunReclaim(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

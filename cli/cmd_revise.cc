@@ -2,14 +2,23 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/context_flags.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/revise.h"
 
 namespace gentle::cli {
+namespace {
 
-int RunRevise(const CommonOptions& common, const LifecycleOptions& o) {
+struct ReviseOptions {
+  std::string lineage;
+  std::optional<std::string> expected_revision;
+  transaction::ContextFlags context;  // --context / --context-unavailable, when given
+  std::string revision_text;          // as parsed
+  ContextFlagText context_text;       // as parsed
+};
+
+int RunRevise(const CommonOptions& common, const ReviseOptions& o) {
   auto checked = ReadCheckedContext(o.context);
   if (!checked.ok()) return ReportError(checked.status(), common.json);
   auto result = transaction::Revise({common.cwd, o.lineage, o.expected_revision, *checked});
@@ -32,6 +41,21 @@ int RunRevise(const CommonOptions& common, const LifecycleOptions& o) {
             << r.changed_path_count << " changed path" << (r.changed_path_count == 1 ? "" : "s")
             << ")\n  revision: " << r.revision << "\n";
   return 0;
+}
+
+}  // namespace
+
+void DefineRevise(CLI::App* review, const Verb& verb, Invocation* in) {
+  ReviseOptions* o = in->Hold<ReviseOptions>();
+  Command revise = AddCommand(review, verb, in);
+  AddLineageFlag(revise, &o->lineage);
+  AddRevisionFlag(revise, &o->revision_text, false);
+  AddContextFlags(revise, &o->context_text);
+  revise.OnParsed([in, o, revise] {
+    o->context = GivenContextFlags(revise, o->context_text);
+    if (Given(revise, "--expected-revision")) o->expected_revision = o->revision_text;
+    in->Choose([in, o] { return RunRevise(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

@@ -3,8 +3,9 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/seen_verb.h"
+#include "cli/verb.h"
 #include "loop/comment_id.h"
 #include "loop/context_ids.h"
 #include "loop/pr_key.h"
@@ -15,6 +16,19 @@
 
 namespace gentle::cli {
 namespace {
+
+// review seen baseline | add | check | list | new (docs/loop.md): one set of options, each verb
+// defining only the flags it uses.
+struct SeenOptions {
+  SeenVerb verb = SeenVerb::kList;
+  std::string pr;
+  std::vector<std::string> ids;         // --id (repeatable; check: exactly one)
+  std::optional<std::string> ids_file;  // --ids-file FILE|-: one id per line
+  std::string context;                  // new: --context FILE
+  bool posted = false;                  // add --posted
+  bool force = false;                   // baseline --force
+  std::string ids_file_text;            // as parsed
+};
 
 using Json = nlohmann::ordered_json;
 
@@ -186,8 +200,6 @@ int Read(const CommonOptions& common, const SeenOptions& o, const std::string& p
   return 0;
 }
 
-}  // namespace
-
 int RunSeen(const CommonOptions& common, const SeenOptions& o) {
   auto key = loop::ParsePrKey(o.pr);
   if (!key.ok()) return ReportError(key.status(), common.json);
@@ -196,6 +208,62 @@ int RunSeen(const CommonOptions& common, const SeenOptions& o) {
   if (!ids.ok()) return ReportError(ids.status(), common.json);
   if (o.verb == SeenVerb::kBaseline || o.verb == SeenVerb::kAdd) return Write(common, o, pr, *ids);
   return Read(common, o, pr, *ids);
+}
+
+}  // namespace
+
+// review seen baseline|add|check|list|new: each verb takes only the flags it uses.
+void DefineSeen(CLI::App* review, const Verb& verb, Invocation* in) {
+  SeenOptions* o = in->Hold<SeenOptions>();
+  CLI::App* seen = AddGroup(review, verb);
+  // One description per SeenVerb, in kAllSeenVerbs' order.
+  constexpr const char* kDescriptions[] = {
+      "Record the PR's existing comment and review ids once (again only with --force)",
+      "Record ids handled (or, with --posted, posted: record at post time)",
+      "Whether one id is seen (read-only; exit 0 either way)",
+      "The PR's seen ids with kind and time, in insertion order (read-only)",
+      "The comment ids, then the review ids, of a ReviewContext not seen yet (read-only)",
+  };
+  static_assert(std::size(kDescriptions) == std::size(kAllSeenVerbs));
+  for (size_t i = 0; i < std::size(kAllSeenVerbs); ++i) {
+    const SeenVerb seen_verb = kAllSeenVerbs[i];
+    Command command = AddCommand(seen, SeenVerbName(seen_verb), kDescriptions[i], in);
+    command.AddOption("--pr", &o->pr, "The pull request: FORGE:OWNER/REPO#N").Required();
+    if (seen_verb == SeenVerb::kBaseline || seen_verb == SeenVerb::kAdd ||
+        seen_verb == SeenVerb::kCheck) {
+      Option id = command.AddOption(
+          "--id", &o->ids,
+          seen_verb == SeenVerb::kCheck
+              ? "The id: N (comment N) or review:N (the body of review N)"
+              : "An id: N (comment N) or review:N (the body of review N); repeatable");
+      if (seen_verb == SeenVerb::kCheck) id.Required();
+    }
+    if (seen_verb == SeenVerb::kBaseline || seen_verb == SeenVerb::kAdd) {
+      command
+          .AddOption("--ids-file", &o->ids_file_text,
+                     "A file of ids (N or review:N), one per line (- for stdin)")
+          .TypeName("FILE");
+    }
+    if (seen_verb == SeenVerb::kBaseline) {
+      command.AddFlag("--force", &o->force,
+                      "Baseline again: add the ids, keep everything already seen");
+    }
+    if (seen_verb == SeenVerb::kAdd) {
+      command.AddFlag("--posted", &o->posted,
+                      "The ids are comments or reviews you posted (recorded in the same step as "
+                      "the post)");
+    }
+    if (seen_verb == SeenVerb::kNew) {
+      command.AddOption("--context", &o->context, "A ReviewContext JSON file")
+          .TypeName("FILE")
+          .Required();
+    }
+    command.OnParsed([in, o, command, seen_verb] {
+      o->verb = seen_verb;
+      if (Given(command, "--ids-file")) o->ids_file = o->ids_file_text;
+      in->Choose([in, o] { return RunSeen(in->common, *o); });
+    });
+  }
 }
 
 }  // namespace gentle::cli

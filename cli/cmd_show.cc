@@ -2,12 +2,12 @@
 #include <cstdio>
 #include <utility>
 
-#include "cli/commands.h"
 #include "cli/output_file.h"
 #include "cli/pager.h"
 #include "cli/render.h"
 #include "cli/round_flag.h"
 #include "cli/terminal.h"
+#include "cli/verb.h"
 #include "export/review_show.h"
 #include "export/show_html.h"
 #include "export/show_json.h"
@@ -15,6 +15,18 @@
 
 namespace gentle::cli {
 namespace {
+
+// review show: a lineage's timeline and a round's diff for people (docs/show.md): text in git's
+// style (coloured and paged on a terminal), --json gentle-ai.review-show/v1, or --html one page.
+struct ShowOptions {
+  std::string lineage;
+  std::optional<std::string> round;  // checked as a decimal >= 1
+  std::string color = "auto";        // auto | always | never
+  bool html = false;
+  std::string output;           // --html: write to FILE (atomically); empty: stdout
+  std::string allowed_signers;  // check verdict signatures against git's allowed signers FILE
+  std::string round_text;       // as parsed
+};
 
 // --color: always and never decide; auto colours a capable terminal unless NO_COLOR is set.
 Result<bool> WantsColour(const std::string& color) {
@@ -44,8 +56,6 @@ int Html(const exporter::ShowView& view, const ShowOptions& o, bool json) {
   return 0;
 }
 
-}  // namespace
-
 int RunShow(const CommonOptions& common, const ShowOptions& o) {
   if (Status st = CheckForm(common, o); !st.ok()) return ReportError(st, common.json);
   auto round = ParseRoundFlag("--round", o.round);
@@ -66,6 +76,32 @@ int RunShow(const CommonOptions& common, const ShowOptions& o) {
   if (o.html) return Html(*view, o, common.json);
   WritePaged(exporter::RenderShowText(*view, *colour), common.cwd);
   return 0;
+}
+
+}  // namespace
+
+void DefineShow(CLI::App* review, const Verb& verb, Invocation* in) {
+  ShowOptions* o = in->Hold<ShowOptions>();
+  Command show = AddCommand(review, verb, in);
+  show.AddOption("--lineage", &o->lineage, "The lineage").Required();
+  show.AddOption("--round", &o->round_text,
+                 "The round (record generation) whose diff to show (default: the newest)");
+  show.AddOption("--color", &o->color,
+                 "auto (default: on a terminal, unless NO_COLOR is set), always or never");
+  show.AddFlag("--html", &o->html,
+               "One HTML page: timeline, every round's diff (unified and side by side), "
+               "interdiffs, verdict bodies from Markdown, signatures and digests");
+  show.AddOption("--output", &o->output,
+                 "--html: write the page to FILE (a regular file or a new path; atomically)")
+      .TypeName("FILE");
+  show.AddOption("--allowed-signers", &o->allowed_signers,
+                 "Check verdict signatures against git's allowed signers FILE, a path or "
+                 "REF:PATH as for verify (default: report signed or unsigned only)")
+      .TypeName("FILE");
+  show.OnParsed([in, o, show] {
+    if (Given(show, "--round")) o->round = o->round_text;
+    in->Choose([in, o] { return RunShow(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

@@ -2,12 +2,20 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/context_flags.h"
 #include "cli/render.h"
+#include "cli/selector_flags.h"
+#include "cli/verb.h"
 #include "transaction/start.h"
 
 namespace gentle::cli {
+namespace {
+
+// review start's options (its selector flags are status's too: cli/selector_flags.h).
+struct StartOptions {
+  transaction::Selector selector;
+  ContextFlagText context;  // --context FILE, --context-unavailable REASON
+};
 
 int RunStart(const CommonOptions& common, const transaction::Selector& selector,
              const transaction::ContextFlags& context) {
@@ -35,6 +43,19 @@ int RunStart(const CommonOptions& common, const transaction::Selector& selector,
             << "  kind:            " << r.kind << "\n"
             << "  changed paths:   " << r.changed_path_count << "\n";
   return 0;
+}
+
+}  // namespace
+
+void DefineStart(CLI::App* review, const Verb& verb, Invocation* in) {
+  StartOptions* o = in->Hold<StartOptions>();
+  Command start = AddCommand(review, verb, in);
+  AddSelectorFlags(start, &o->selector);
+  AddContextFlags(start, &o->context);
+  start.OnParsed([in, o, start] {
+    const transaction::ContextFlags context = GivenContextFlags(start, o->context);
+    in->Choose([in, o, context] { return RunStart(in->common, o->selector, context); });
+  });
 }
 
 }  // namespace gentle::cli

@@ -2,13 +2,21 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/selector_flags.h"
 #include "cli/terminal.h"
+#include "cli/verb.h"
 #include "store/visible_text.h"
 #include "transaction/status.h"
 
 namespace gentle::cli {
+namespace {
+
+// review status's options: --lineage and start's selector flags, each recorded only when given.
+struct StatusOptions {
+  std::string lineage;
+  transaction::Selector selector;
+};
 
 using store::VisibleText;
 
@@ -57,6 +65,22 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
   if (!result->next_lineage.empty()) std::cout << "  lineage " << result->next_lineage;
   std::cout << "\n";
   return 0;
+}
+
+}  // namespace
+
+void DefineStatus(CLI::App* review, const Verb& verb, Invocation* in) {
+  StatusOptions* o = in->Hold<StatusOptions>();
+  Command status = AddCommand(review, verb, in);
+  status.AddOption("--lineage", &o->lineage, "Only this lineage");
+  AddSelectorFlags(status, &o->selector);
+  status.OnParsed([in, o, status] {
+    std::optional<std::string> lineage;
+    if (Given(status, "--lineage")) lineage = o->lineage;
+    std::optional<transaction::Selector> selector;
+    if (SelectorGiven(status)) selector = o->selector;
+    in->Choose([in, lineage, selector] { return RunStatus(in->common, lineage, selector); });
+  });
 }
 
 }  // namespace gentle::cli

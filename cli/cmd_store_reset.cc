@@ -2,13 +2,18 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "transaction/store_reset.h"
 
 namespace gentle::cli {
+namespace {
 
-int RunStoreReset(const CommonOptions& common, const LifecycleOptions& o) {
+struct StoreResetOptions {
+  bool yes = false;  // really remove (else: print the plan)
+};
+
+int RunStoreReset(const CommonOptions& common, const StoreResetOptions& o) {
   auto result = transaction::ResetStore(common.cwd, o.yes);
   if (!result.ok()) return ReportError(result.status(), common.json);
   const transaction::ResetPlan& r = *result;
@@ -26,6 +31,18 @@ int RunStoreReset(const CommonOptions& common, const LifecycleOptions& o) {
   for (const std::string& ref : r.history_refs) std::cout << "  " << ref << "\n";
   if (r.paths.empty() && r.history_refs.empty()) std::cout << "  nothing\n";
   return 0;
+}
+
+}  // namespace
+
+void DefineStore(CLI::App* review, const Verb& verb, Invocation* in) {
+  StoreResetOptions* o = in->Hold<StoreResetOptions>();
+  CLI::App* store = AddGroup(review, verb);
+  Command reset =
+      AddCommand(store, "reset",
+                 "Remove the whole store and its history refs (prints the plan unless --yes)", in);
+  reset.AddFlag("--yes", &o->yes, "Really remove");
+  reset.OnParsed([in, o] { in->Choose([in, o] { return RunStoreReset(in->common, *o); }); });
 }
 
 }  // namespace gentle::cli

@@ -2,8 +2,8 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "export/posted_comment.h"
 #include "store/named_file.h"
 #include "transaction/verdict.h"
@@ -11,7 +11,19 @@
 namespace gentle::cli {
 namespace {
 
-Result<std::string> ReadBody(const LifecycleOptions& o) {
+struct VerdictOptions {
+  std::string lineage;
+  std::string verdict;
+  std::string actor;
+  std::string role;
+  std::optional<std::string> body;
+  std::optional<std::string> body_file;
+  std::optional<std::string> expected_revision;
+  bool sign = false;
+  std::string body_text, body_file_text, revision_text;  // as parsed
+};
+
+Result<std::string> ReadBody(const VerdictOptions& o) {
   if (o.body.has_value() == o.body_file.has_value()) {
     return Status(Code::kUsage, "give exactly one of --body and --body-file");
   }
@@ -25,9 +37,7 @@ Result<std::string> ReadBody(const LifecycleOptions& o) {
   return text;
 }
 
-}  // namespace
-
-int RunVerdict(const CommonOptions& common, const LifecycleOptions& o) {
+int RunVerdict(const CommonOptions& common, const VerdictOptions& o) {
   transaction::VerdictRequest request{common.cwd, o.lineage, o.verdict,           o.actor,
                                       o.role,     "",        o.expected_revision, o.sign};
   if (Status st = transaction::ValidateVerdictRequest(request); !st.ok()) {
@@ -72,6 +82,40 @@ int RunVerdict(const CommonOptions& common, const LifecycleOptions& o) {
               << "\n  (shown once; `review burn` needs it with the revision above)\n";
   }
   return 0;
+}
+
+}  // namespace
+
+void DefineVerdict(CLI::App* review, const Verb& verb, Invocation* in) {
+  VerdictOptions* o = in->Hold<VerdictOptions>();
+  Command command = AddCommand(review, verb, in);
+  AddLineageFlag(command, &o->lineage);
+  command
+      .AddOption("--verdict", &o->verdict,
+                 "APPROVE | REQUEST_CHANGES | NEEDS_DISCUSSION (reviewer); APPROVE | FIXED | "
+                 "NO_CHANGES (docs-reviewer; FIXED and NO_CHANGES keep the state)")
+      .Required();
+  command.AddOption("--actor", &o->actor,
+                    "Who decides (required unless --sign: then the signing key's principal in "
+                    "gpg.ssh.allowedSignersFile)");
+  command
+      .AddOption("--role", &o->role,
+                 "The actor's role: reviewer or docs-reviewer (others: forbidden)")
+      .Required();
+  command.AddOption("--body", &o->body_text, "The review body text");
+  command.AddOption("--body-file", &o->body_file_text, "A file holding the review body")
+      .TypeName("FILE");
+  command.AddFlag("--sign", &o->sign,
+                  "APPROVE only: sign the approval's history commit as git commit -S does "
+                  "(gpg.format=ssh, user.signingKey, gpg.ssh.program; git config "
+                  "gentle-ai.signApprovals=true signs without it)");
+  AddRevisionFlag(command, &o->revision_text, false);
+  command.OnParsed([in, o, command] {
+    if (Given(command, "--expected-revision")) o->expected_revision = o->revision_text;
+    if (Given(command, "--body")) o->body = o->body_text;
+    if (Given(command, "--body-file")) o->body_file = o->body_file_text;
+    in->Choose([in, o] { return RunVerdict(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

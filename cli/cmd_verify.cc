@@ -4,14 +4,30 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "export/envelope_reader.h"
 #include "export/verify.h"
 #include "store/file_io.h"
 
 namespace gentle::cli {
 namespace {
+
+struct VerifyOptions {
+  std::string lineage;
+  std::string envelope;  // a file path; exclusive with lineage
+  std::optional<std::string> against;
+  bool require_signature = false;  // with allowed_signers, --lineage only
+  std::string allowed_signers;
+  int min_approvals = 0;  // 0: not given (export/approval_policy.h)
+  // --base-ref REF: the branch the change is merged into; self-approval exclusion with
+  // allowed_signers, the rebase base with allow_trivial_rebase (docs/ci.md).
+  std::optional<std::string> base_ref;
+  bool allow_trivial_rebase = false;  // with base_ref and against (export/trivial_rebase.h)
+  // with base_ref and allowed_signers: every commit of REF..REV signed (export/approval_policy.h)
+  bool require_signed_commits = false;
+  std::string against_text, base_ref_text;  // as parsed
+};
 
 // The approval policy's flags (docs/ci.md, "Approval policies"), checked before anything is read.
 Status CheckPolicyFlags(const VerifyOptions& o) {
@@ -93,8 +109,6 @@ nlohmann::ordered_json RebaseJson(const exporter::RebasedChange& change) {
   out["sha256"] = change.sha256;
   return out;
 }
-
-}  // namespace
 
 int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   if (options.lineage.empty() == options.envelope.empty()) {
@@ -209,6 +223,58 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
   }
   PrintHuman(human.str());
   return 0;
+}
+
+}  // namespace
+
+void DefineVerify(CLI::App* review, const Verb& verb, Invocation* in) {
+  VerifyOptions* o = in->Hold<VerifyOptions>();
+  Command command = AddCommand(review, verb, in);
+  command.AddOption("--lineage", &o->lineage, "Verify a lineage of this store");
+  command
+      .AddOption("--envelope", &o->envelope,
+                 "Verify a context envelope file (works without a store)")
+      .TypeName("FILE");
+  command
+      .AddOption("--against", &o->against_text, "A revision whose tree must be the reviewed tree")
+      .TypeName("REV");
+  command.AddFlag("--require-signature", &o->require_signature,
+                  "--lineage: the approval's history commit must carry an SSH signature by a "
+                  "principal of --allowed-signers (else untrusted, exit 10)");
+  command
+      .AddOption("--allowed-signers", &o->allowed_signers,
+                 "git's allowed signers file (with --require-signature, --min-approvals or "
+                 "--require-signed-commits): a path (symlinks followed), or REF:PATH to read "
+                 "it from a commit (e.g. origin/main:.github/allowed_signers), never the "
+                 "worktree; a path holding ':' is written ./PATH")
+      .TypeName("FILE");
+  command
+      .AddOption("--min-approvals", &o->min_approvals,
+                 "--lineage: at least N persons of --allowed-signers (principals and keys "
+                 "sharing a line, a key or a principal are one person) signed an approval of "
+                 "the round as its actor (else untrusted, exit 10)")
+      .TypeName("N");
+  command
+      .AddOption("--base-ref", &o->base_ref_text,
+                 "The branch the change is to be merged into (e.g. origin/main): with "
+                 "--allowed-signers an approval by an author or committer (by email) of "
+                 "REF..HEAD does not count; with --allow-trivial-rebase the change is taken "
+                 "from merge-base(REF, REV)")
+      .TypeName("REF");
+  command.AddFlag("--allow-trivial-rebase", &o->allow_trivial_rebase,
+                  "With --against and --base-ref: when the tree is not the reviewed one, accept "
+                  "it if its change since merge-base(REF, REV) is the approved patch at other "
+                  "line numbers; a merge REV's first parent must be on REF, and a consumed "
+                  "approval holds only for its exact tree (docs/ci.md)");
+  command.AddFlag("--require-signed-commits", &o->require_signed_commits,
+                  "With --base-ref and --allowed-signers: every commit of REF..REV must carry an "
+                  "SSH signature by a key of the file (else untrusted naming the commit, exit "
+                  "10), and its signer's person counts as an author for self-approval");
+  command.OnParsed([in, o, command] {
+    if (Given(command, "--against")) o->against = o->against_text;
+    if (Given(command, "--base-ref")) o->base_ref = o->base_ref_text;
+    in->Choose([in, o] { return RunVerify(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli

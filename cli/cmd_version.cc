@@ -3,11 +3,12 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "cli/version_report.h"
 
 namespace gentle::cli {
+namespace {
 
 int RunVersion(const CommonOptions& common) {
   const VersionReport report = CollectVersionReport();
@@ -24,6 +25,15 @@ int RunVersion(const CommonOptions& common) {
                       {"openssl", report.openssl},
                       {"zlib", report.zlib}};
   return PrintJson(out);
+}
+
+}  // namespace
+
+// gentle-ai version [--json]: only --json (no repository is read).
+void DefineVersion(CLI::App* app, const Verb& verb, Invocation* in) {
+  Command version = AddBareCommand(app, verb.name, verb.summary);
+  version.AddFlag("--json", &in->common.json, "Machine-readable output");
+  version.OnParsed([in] { in->Choose([in] { return RunVersion(in->common); }); });
 }
 
 }  // namespace gentle::cli

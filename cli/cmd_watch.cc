@@ -4,8 +4,8 @@
 #include <nlohmann/json.hpp>
 #include <set>
 
-#include "cli/commands.h"
 #include "cli/render.h"
+#include "cli/verb.h"
 #include "loop/pr_key.h"
 #include "store/git/repository.h"
 #include "store/go_marshal.h"
@@ -14,6 +14,15 @@
 
 namespace gentle::cli {
 namespace {
+
+// review watch: the PR daemon (docs/watch.md). Runs until killed, or one cycle with --once.
+struct WatchOptions {
+  std::vector<std::string> repos;  // --repo DIR (repeatable); none: the current repository
+  std::vector<std::string> prs;    // --pr FORGE:OWNER/REPO#N (repeatable); none: discover
+  bool once = false;
+  std::optional<std::string> exec, on_new;
+  std::string exec_text, on_new_text;  // as parsed
+};
 
 using Json = nlohmann::ordered_json;
 constexpr std::string_view kWatchSchema = "gentle-ai.review-watch/v1";
@@ -144,8 +153,6 @@ std::vector<watch::WatchError> RecoverUnansweredPosts(const std::vector<watch::R
   return errors;
 }
 
-}  // namespace
-
 int RunWatch(const CommonOptions& common, const WatchOptions& options) {
   auto planned = Plan(common, options);
   if (!planned.ok()) return ReportError(planned.status(), common.json);
@@ -175,6 +182,35 @@ int RunWatch(const CommonOptions& common, const WatchOptions& options) {
       }
     }
   }
+}
+
+}  // namespace
+
+void DefineWatch(CLI::App* review, const Verb& verb, Invocation* in) {
+  WatchOptions* o = in->Hold<WatchOptions>();
+  Command watch = AddCommand(review, verb, in);
+  watch
+      .AddOption("--repo", &o->repos,
+                 "A repository whose worktrees' PRs to watch (repeatable; default: the current "
+                 "one)")
+      .TypeName("DIR");
+  watch.AddOption("--pr", &o->prs, "Watch this PR only: FORGE:OWNER/REPO#N (repeatable)")
+      .TypeName("PR");
+  watch.AddFlag("--once", &o->once, "Run one cycle and exit");
+  watch
+      .AddOption("--exec", &o->exec_text,
+                 "Deliver each hint by running CMD with the hint and the owning worktree as "
+                 "arguments (default: print it)")
+      .TypeName("CMD");
+  watch
+      .AddOption("--on-new", &o->on_new_text,
+                 "Deliver the hints of PRs no worktree owns by running CMD with the hint")
+      .TypeName("CMD");
+  watch.OnParsed([in, o, watch] {
+    if (Given(watch, "--exec")) o->exec = o->exec_text;
+    if (Given(watch, "--on-new")) o->on_new = o->on_new_text;
+    in->Choose([in, o] { return RunWatch(in->common, *o); });
+  });
 }
 
 }  // namespace gentle::cli
