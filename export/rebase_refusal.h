@@ -1,7 +1,7 @@
 // RebaseRefusal: why `verify --allow-trivial-rebase` did not accept a tree that is not the
 // approved one (export/trivial_rebase.h, export/verify.h), one enum with one name table
 // (header-only). verify prints the name as the `not_reviewed` error's `details.reason`
-// (docs/commands.md, "verify"); code compares the enum, never the text.
+// (docs/commands.md, "gentle-ai review verify"); code compares the enum, never the text.
 #ifndef GENTLE_EXPORT_REBASE_REFUSAL_H_
 #define GENTLE_EXPORT_REBASE_REFUSAL_H_
 

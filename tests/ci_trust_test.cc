@@ -266,7 +266,8 @@ TEST_CASE("ci trust: two keys for one address are one person - options and comme
   CHECK(out["approvals"]["list"][2]["joined_by"] == Json::array({"line 4"}));
 }
 
-TEST_CASE("ci trust: --allowed-signers REF:PATH reads the base branch's copy, never the worktree") {
+TEST_CASE(
+    "ci trust: --allowed-signers REF:PATH reads the base branch's copy - never the worktree") {
   TempDir keys;
   const SshKey ana = MakeSshKey(keys, "ana");
   const SshKey mallory = MakeSshKey(keys, "mallory");

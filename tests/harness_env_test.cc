@@ -26,7 +26,7 @@ std::string Value(const std::string& text, const char* key = kKey) {
 
 }  // namespace
 
-TEST_CASE("harness env: ~/.env.claude lines - export, quotes, comments, the last one wins") {
+TEST_CASE("harness env: .env.claude lines - export and quotes and comments - the last one wins") {
   CHECK(Value("GENTLE_TEST_ENV_FILE_KEY=plain\n") == "plain");
   CHECK(Value("export GENTLE_TEST_ENV_FILE_KEY=\"double quoted\"\n") == "double quoted");
   CHECK(Value("  export\tGENTLE_TEST_ENV_FILE_KEY='single'  \r\n") == "single");
@@ -40,7 +40,7 @@ TEST_CASE("harness env: ~/.env.claude lines - export, quotes, comments, the last
   CHECK(Value("GENTLE_TEST_ENV_FILE_KEY=$(touch /tmp/x)`id`$HOME\n") == "$(touch /tmp/x)`id`$HOME");
 }
 
-TEST_CASE("harness env: the environment first, then a bounded regular ~/.env.claude only") {
+TEST_CASE("harness env: the environment first - then a bounded regular .env.claude in HOME only") {
   TempDir home;
   const std::string file = home.path() + "/.env.claude";
   ::unsetenv(kKey);

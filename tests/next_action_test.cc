@@ -208,7 +208,7 @@ TEST_CASE("next action: the envelope derivation counts actionable entries") {
   CHECK(asked == 5);  // the live target is probed only when no entry is actionable
 }
 
-TEST_CASE("next action: a corrupted record says abandon, which quarantines it as it is") {
+TEST_CASE("next action: a corrupted record says abandon - which quarantines it as it is") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
   const std::string path = repo.store_root() + "/v2/" + lineage + "/review-state.json";

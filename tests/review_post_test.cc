@@ -485,7 +485,8 @@ TEST_CASE("review post gitea: an undeclared host gets no token - its 401 says ho
   ExpectPosted(p, "/api/v1/repos/acme/webapp/pulls/47/reviews", "REQUEST_CHANGES");
 }
 
-TEST_CASE("review post gitea: a token missing from the environment is read from ~/.env.claude") {
+TEST_CASE(
+    "review post gitea: a token missing from the environment is read from .env.claude in HOME") {
   PostRepo p(FakeForge::Kind::kGitea);
   TempDir home;
   WriteFile(

@@ -192,7 +192,7 @@ TEST_CASE("a held writer lock gives busy within the bounded wait") {
   CHECK(GentleAi({"review", "list"}, repo, {{"GENTLE_LOCK_TIMEOUT_MS", "50"}}).exit_code == 12);
 }
 
-TEST_CASE("the batch-reconciliation marker refuses every command") {
+TEST_CASE("the batch-reconciliation marker refuses every command but status - which says so") {
   TempDir tmp;
   std::string repo = InitRepo(tmp.path());
   WriteFile(repo + "/a.txt", "one\n");
@@ -200,14 +200,22 @@ TEST_CASE("the batch-reconciliation marker refuses every command") {
   WriteFile(StoreRoot(repo) + "/batch-reconcile-journal.json", "{}");
   WriteFile(repo + "/a.txt", "two\n");
   auto before = HashTree(repo + "/.git");
-  for (const auto& args :
-       std::vector<std::vector<std::string>>{{"review", "start", "--json"},
-                                             {"review", "status", "--json"},
-                                             {"review", "status", "--json", "--lineage", lineage},
-                                             {"review", "list", "--json"}}) {
+  for (const auto& args : std::vector<std::vector<std::string>>{{"review", "start", "--json"},
+                                                                {"review", "list", "--json"}}) {
     RunResult r = GentleAi(args, repo);
     CHECK(r.exit_code == 6);
     CHECK(nlohmann::json::parse(r.out)["error"]["code"] == "reconciliation_prepared");
+  }
+  // status still answers (docs/loop.md): no entries, and next says why nothing can be done.
+  for (const auto& args : std::vector<std::vector<std::string>>{
+           {"review", "status", "--json"}, {"review", "status", "--json", "--lineage", lineage}}) {
+    RunResult r = GentleAi(args, repo);
+    INFO(r.out << r.err);
+    CHECK(r.exit_code == 0);
+    CHECK(nlohmann::json::parse(r.out) ==
+          nlohmann::json::parse("{\"schema\":\"gentle-ai.review-status/v1\",\"lineages\":[],"
+                                "\"next\":\"none\",\"next_reason\":\"reconciliation_prepared\","
+                                "\"next_lineage\":null}"));
   }
   CHECK(HashTree(repo + "/.git") == before);
 }
