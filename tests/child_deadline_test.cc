@@ -48,7 +48,8 @@ struct Hang {
   // effect asynchronously, so this waits for the kernel up to `limit`, checking /proc; a process
   // that is still blocked on the FIFO after that was not killed.
   bool Dead(std::chrono::milliseconds limit = std::chrono::milliseconds(10000)) const {
-    const std::string pid = ReadFile(pid_file).substr(0, ReadFile(pid_file).find('\n'));
+    const std::string written = ReadFile(pid_file);
+    const std::string pid = written.substr(0, written.find('\n'));
     REQUIRE_FALSE(pid.empty());
     const auto until = std::chrono::steady_clock::now() + limit;
     for (;;) {
