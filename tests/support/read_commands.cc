@@ -5,7 +5,7 @@
 namespace gentle::testing {
 namespace {
 
-const std::string kForge = GENTLE_FIXTURES_DIR "/forge";
+const std::string kForge = std::string(GENTLE_FIXTURES_DIR) + "/forge";
 
 void WithJson(std::vector<std::vector<std::string>>& out, std::vector<std::string> args) {
   out.push_back(args);
