@@ -18,6 +18,7 @@
 #include "tests/support/hostile.h"
 #include "tests/support/process.h"
 #include "tests/support/read_commands.h"
+#include "tests/support/ssh_keys.h"
 #include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
@@ -59,6 +60,10 @@ std::vector<std::vector<std::string>> ReadCommandsFor(const Store& s, const std:
   in.scratch = scratch;
   in.comment = scratch + "/comment.md";
   WriteFile(in.comment, "not a comment\n");
+  // A real key, so the approval policies run ssh-keygen (which writes only in a private temp dir).
+  in.allowed_signers = scratch + "/allowed_signers";
+  TempDir keys;
+  WriteAllowedSigners(in.allowed_signers, {{"ana@example.com", MakeSshKey(keys, "ana")}});
   for (const auto& l : s.lineages) {
     RunResult e = GentleAi({"review", "export-context", "--json", "--lineage", l}, s.repo);
     if (e.exit_code != 0) continue;

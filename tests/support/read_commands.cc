@@ -31,9 +31,17 @@ std::vector<std::vector<std::string>> ReadCommands(const ReadInputs& in) {
              {"review", "verify", "--lineage", l, "--against", "HEAD"},
              {"review", "verify", "--lineage", l, "--against", "HEAD", "--base-ref", "HEAD",
               "--allow-trivial-rebase"},
+             {"review", "verify", "--lineage", l, "--against", "HEAD", "--require-signature",
+              "--allowed-signers", in.allowed_signers, "--min-approvals", "2", "--base-ref", "HEAD",
+              "--require-signed-commits"},
+             {"review", "verify", "--lineage", l, "--against", "HEAD", "--require-signature",
+              "--allowed-signers", "HEAD:allowed_signers"},
              {"review", "show", "--lineage", l},
+             {"review", "show", "--lineage", l, "--allowed-signers", in.allowed_signers},
              {"review", "attest", "--lineage", l},
              {"review", "attest", "--lineage", l, "--output", in.scratch + "/statement.json"},
+             {"review", "attest", "--lineage", l, "--allowed-signers", in.allowed_signers,
+              "--base-ref", "HEAD"},
              {"review", "comment", "--lineage", l}}) {
       WithJson(out, args);
     }

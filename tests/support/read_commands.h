@@ -15,6 +15,7 @@ struct ReadInputs {
   std::vector<std::string> envelopes;  // `export-context --json` outputs written to files
   std::string scratch;                 // a directory outside the repository
   std::string comment;                 // a file holding a posted comment (or any text)
+  std::string allowed_signers;         // an allowed signers file (git's format)
 };
 
 // The PR the loop's read commands name (the seen ledger, pr-state).
