@@ -606,6 +606,61 @@ TEST_CASE("watch github: an Enterprise origin's port is kept - the token gh hold
   CHECK(w.Paths() == Changed());
 }
 
+TEST_CASE("watch github: a 401 to gh's token asks gh again and the renewed token is used") {
+  WatchRepo w(FakeForge::Kind::kGithub);
+  Git(w.repo(), {"remote", "set-url", "origin", w.forge().OriginUrl("acme", "webapp")});
+  WriteFile(w.repo() + "/.claude/tracker.json", R"({"remoteHost":"github"})");
+  const std::string host = "localhost:" + std::to_string(w.forge().port());
+  const std::string hosts = w.forge().dir() + "/gh-config/hosts.yml";
+  const auto held = [&](const std::string& token) {
+    return host + ":\n    oauth_token: " + token + "\n    user: octo\n    git_protocol: https\n";
+  };
+  WriteFile(hosts, held("gh-old-token"));
+  // The forge refuses the old token and, as gh renews it meanwhile, gh's file now holds a new one.
+  Json world = WorldOf({PrWorld()});
+  world["revoked"] = {{"token", "gh-old-token"},
+                      {"write", {{"path", hosts}, {"text", held("gh-new-token")}}}};
+  w.forge().SetWorld(world);
+  const Env env = EnvOf(w, 0, {"GH_HOST", "GH_ENTERPRISE_TOKEN"});
+  RunResult run = GentleAi({"review", "watch", "--once", "--pr", kPr}, w.repo(), env, {}, 60000);
+  INFO(run.err);
+  CHECK(run.exit_code == 0);
+  CHECK(run.err.empty());
+  const std::vector<Json> requests = w.forge().Requests();
+  REQUIRE(requests.size() == 5);
+  CHECK(requests[0]["authorization"] == "token gh-old-token");
+  CHECK(requests[0]["status"] == 401);
+  CHECK(requests[1]["path"] == requests[0]["path"]);
+  for (std::size_t i = 1; i < requests.size(); ++i) {
+    CHECK(requests[i]["authorization"] == "token gh-new-token");
+    CHECK(requests[i]["status"] == 200);
+  }
+  std::vector<std::string> paths = Changed();
+  paths.insert(paths.begin(), "/api/v3/repos/acme/webapp/pulls/47 401");
+  CHECK(w.Paths() == paths);
+}
+
+TEST_CASE("watch github: a 401 to gh's token when gh holds no other is the forge's refusal") {
+  WatchRepo w(FakeForge::Kind::kGithub);
+  Git(w.repo(), {"remote", "set-url", "origin", w.forge().OriginUrl("acme", "webapp")});
+  WriteFile(w.repo() + "/.claude/tracker.json", R"({"remoteHost":"github"})");
+  const std::string host = "localhost:" + std::to_string(w.forge().port());
+  WriteFile(w.forge().dir() + "/gh-config/hosts.yml",
+            host + ":\n    oauth_token: gh-old-token\n    user: octo\n    git_protocol: https\n");
+  Json world = WorldOf({PrWorld()});
+  world["revoked"] = {{"token", "gh-old-token"}};
+  w.forge().SetWorld(world);
+  const Env env = EnvOf(w, 0, {"GH_HOST", "GH_ENTERPRISE_TOKEN"});
+  RunResult run = GentleAi({"review", "watch", "--once", "--pr", kPr}, w.repo(), env, {}, 60000);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.empty());
+  CHECK(run.err.find("gentle-ai: watch: " + kPr + ": ") == 0);
+  CHECK(run.err.find("401") != std::string::npos);
+  const std::vector<Json> requests = w.forge().Requests();
+  REQUIRE(requests.size() == 1);  // asked once; gh had nothing newer, so no second try
+  CHECK(requests[0]["status"] == 401);
+}
+
 TEST_CASE("watch gitea: a second repository on an undeclared host gets no token - 401 says how") {
   WatchRepo w(FakeForge::Kind::kGitea);
   w.forge().SetWorld(WorldOf({PrWorld()}));

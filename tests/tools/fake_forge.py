@@ -18,8 +18,11 @@ Every request re-reads the world file (JSON, replaced atomically by the test):
    "fail": {"status": 403, "headers": {"Retry-After": "120"}, "body": "..."},   # optional
    "malformed": ["/path", ...],                                                 # optional
    "fail_post": {"status": 422, "headers": {...}, "body": "..."},               # optional
-   "redirect": {"status": 302, "location": "https://..."}}                      # optional
-("redirect": every request, GET or POST, is answered with that status and Location.)
+   "redirect": {"status": 302, "location": "https://..."},                      # optional
+   "revoked": {"token": "T", "write": {"path": "FILE", "text": "..."}}}          # optional
+("redirect": every request, GET or POST, is answered with that status and Location. "revoked":
+a request sent with `Authorization: token T` is answered 401 after FILE is written with the text,
+as when gh's stored token is renewed while a client still holds the old one.)
 Answers carry an ETag (a digest of the body); a matching If-None-Match gets 304. Each request is
 appended to the log as one JSON line: method, path, if_none_match, authorization, status, and
 the body a POST sent.
@@ -87,9 +90,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             self.answer(redirect["status"], "", {"Location": redirect["location"]})
         return bool(redirect)
 
+    def revoked(self, world):
+        revoked = world.get("revoked")
+        if not revoked or self.headers.get("Authorization") != "token " + revoked["token"]:
+            return False
+        write = revoked.get("write")
+        if write:
+            with open(write["path"], "w", encoding="utf-8") as f:
+                f.write(write["text"])
+        self.answer(401, '{"message":"Bad credentials"}')
+        return True
+
     def do_GET(self):
         world = load(self.server.world_path)
-        if self.redirected(world):
+        if self.redirected(world) or self.revoked(world):
             return
         fail = world.get("fail")
         if fail:
@@ -157,7 +171,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         self.posted = self.read_body().decode("utf-8", "replace")
         with POSTS:
             world = load(self.server.world_path)
-            if self.redirected(world):
+            if self.redirected(world) or self.revoked(world):
                 return
             fail = world.get("fail_post")
             if fail:
