@@ -3,8 +3,11 @@
 // both through the libcurl transport (the real `gh` only for `gh auth token`). Each scenario
 // asserts the exact hint lines printed, the exit code, and the requests the forge saw. Time is the
 // test build's fixed clock (GENTLE_FIXED_TIME), moved forward between runs: nothing sleeps.
+#include <sys/stat.h>
+
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -604,6 +607,59 @@ TEST_CASE("watch github: an Enterprise origin's port is kept - the token gh hold
   REQUIRE(requests.size() == 4);
   for (const Json& r : requests) CHECK(r["authorization"] == "token gh-held-token");
   CHECK(w.Paths() == Changed());
+}
+
+// A FIFO nobody writes: a child that opens it for reading blocks until it is killed.
+std::string NeverWritten(const WatchRepo& w) {
+  const std::string fifo = w.tmp() + "/never";
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  return fifo;
+}
+
+TEST_CASE("watch github: an --exec command that never ends is killed - the hint stays pending") {
+  WatchRepo w(FakeForge::Kind::kGithub);
+  PrWorld pr;
+  w.forge().SetWorld(WorldOf({pr}));
+  REQUIRE(w.Watch(0).exit_code == 0);  // the first sight of the PR
+  pr.sha = kSha2;
+  pr.updated = "2026-12-02T10:00:31Z";
+  w.forge().SetWorld(WorldOf({pr}));
+  const std::string command = "read line < " + NeverWritten(w);
+  // The test build's GENTLE_CHILD_DEADLINE_MS shortens the 60 s deadline (store/test_hooks.h).
+  RunResult run = GentleAi({"review", "watch", "--once", "--pr", kPr, "--exec", command}, w.repo(),
+                           EnvOf(w, 30, {}, {{"GENTLE_CHILD_DEADLINE_MS", "300"}}), {}, 60000);
+  CHECK_FALSE(run.timed_out);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.empty());
+  CHECK(run.err == "gentle-ai: watch: " + kPr +
+                       ": busy: --exec: /bin/sh did not finish within its " +
+                       "deadline of 300 ms and was killed; the hint stays undelivered\n");
+  // Pending, not lost: the next cycle delivers it (to stdout here), asking the forge nothing.
+  w.Paths();
+  RunResult next = w.Watch(31);
+  CHECK(next.out == Hint("ci", "2026-12-02T10:00:31Z"));
+  CHECK(w.Paths().empty());
+}
+
+TEST_CASE("watch github: a gh that never answers for the token is killed - the cycle goes on") {
+  WatchRepo w(FakeForge::Kind::kGithub);
+  w.forge().SetWorld(WorldOf({PrWorld()}));
+  const std::string bin = w.tmp() + "/bin";
+  std::filesystem::create_directories(bin);
+  WriteFile(bin + "/gh", "#!/bin/sh\nread line < '" + NeverWritten(w) + "'\n");
+  REQUIRE(chmod((bin + "/gh").c_str(), 0755) == 0);
+  const Env env = EnvOf(w, 0, {"GH_ENTERPRISE_TOKEN"},
+                        {{"GENTLE_CHILD_DEADLINE_MS", "300"},
+                         {"PATH", bin + ":" + std::string(std::getenv("PATH"))}});
+  RunResult run = GentleAi({"review", "watch", "--once", "--pr", kPr}, w.repo(), env, {}, 60000);
+  CHECK_FALSE(run.timed_out);
+  CHECK(run.exit_code == 0);
+  CHECK(run.out.empty());
+  CHECK(run.err == "gentle-ai: watch: " + kPr +
+                       ": busy: no GitHub token for localhost:" + std::to_string(w.forge().port()) +
+                       " in the environment, and gh: gh did not finish within its deadline of "
+                       "300 ms and was killed\n");
+  CHECK(w.Paths().empty());  // no token, no request
 }
 
 TEST_CASE("watch github: a 401 to gh's token asks gh again and the renewed token is used") {

@@ -374,11 +374,14 @@ Status Watcher::Deliver(const RepoWatch& repo, WatchDb& db, CycleReport* report)
     if (owned) args.push_back(hint.worktree);
     auto run = RunHook(*command, args);
     if (!run.ok() || run->exit_code != 0) {
-      report->errors.push_back(WatchError{
-          hint.pr, Status(Code::kBusy,
-                          std::string(owned ? "--exec" : "--on-new") + " failed (exit " +
-                              (run.ok() ? std::to_string(run->exit_code) : run.status().message()) +
-                              "); the hint stays undelivered")});
+      // A command that exited says its exit code; one that could not run or was killed at its
+      // deadline says why (store/program_run.h).
+      const std::string sink = owned ? "--exec" : "--on-new";
+      const std::string what = run.ok()
+                                   ? sink + " failed (exit " + std::to_string(run->exit_code) + ")"
+                                   : sink + ": " + run.status().message();
+      report->errors.push_back(
+          WatchError{hint.pr, Status(Code::kBusy, what + "; the hint stays undelivered")});
       continue;
     }
     GENTLE_RETURN_IF_ERROR(db.MarkDelivered(hint.seq, clock_.Now()));
