@@ -3,10 +3,9 @@
 // offsets take more than four bytes, where git's encoder follows rules the in-process one does not
 // (export/git_delta.h: DeltaIsGitIdenticalFor), and zlib refuses single-call input that large.
 //
-// Below 4 GiB the file stays in process, packed or loose: measured 2026-12-03 on a one-byte edit
-// of a 1 GiB packed binary (docs/performance.md, "A one-byte change to a large binary"), handing
-// it to git cost git's memory (8,273 MB for `start`, against 5,376 MB in process) for about the
-// same CPU time (120 s against 127 s).
+// Below 4 GiB the file stays in process, packed or loose: for a one-byte edit of a 1 GiB packed
+// binary, handing it to git costs git's memory (about three times the process's own) for about the
+// same CPU time (docs/performance.md, "A one-byte change to a large binary").
 //
 // The section's header lines are ours (AppendSectionHeader); git is asked for the diff of the two
 // blobs (`git diff <pins> <old blob> <new blob>`), whose own header names the blobs, and what
