@@ -3,7 +3,8 @@
 // command answers `busy` (exit 12) naming the command and the deadline, having written nothing.
 // The hung children are real programs blocked opening a FIFO nobody writes (no timing: the test
 // waits only for the kernel to finish a kill it already sent): the signing program of an APPROVE
-// --sign (git config gpg.ssh.program) and the pre-push hook git runs for `review push`. The test
+// --sign (git config gpg.ssh.program), the pre-push hook git runs for `review push` and the git
+// on PATH that `export-context --engine git` runs. The test
 // build's GENTLE_CHILD_DEADLINE_MS (store/test_hooks.h) shortens the deadline; Run's own timeout
 // turns a hang of the code under test into a failure.
 #include <errno.h>
@@ -13,6 +14,7 @@
 
 #include <catch2/catch.hpp>
 #include <chrono>
+#include <cstdlib>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <string>
@@ -118,6 +120,22 @@ TEST_CASE("child deadline: git push whose pre-push hook never ends is killed wit
   // The hook, git's child, went with git's process group.
   CHECK(hang.Dead());
   CHECK(GitRun(origin, {"for-each-ref", "refs/gentle-ai"}).out.empty());
+}
+
+TEST_CASE("child deadline: the git CLI of --engine git that never ends is killed") {
+  Hang hang;
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+  // The git on PATH, which --engine git runs, is one that blocks.
+  WriteFile(hang.dir.path() + "/git", ReadFile(hang.script));
+  REQUIRE(chmod((hang.dir.path() + "/git").c_str(), 0755) == 0);
+  Env env = kShortDeadline;
+  env["PATH"] = hang.dir.path() + ":" + std::string(std::getenv("PATH"));
+  RunResult run = GentleAi(
+      repo.ReviewArgs({"export-context", "--lineage", lineage, "--engine", "git", "--json"}),
+      repo.root(), env, {}, kHangGuardMs);
+  ExpectKilled(run, "git diff (--engine git)");
+  CHECK(hang.Dead());
 }
 
 }  // namespace
