@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tests/support/files.h"
+#include "tests/support/markdown.h"
 
 namespace gentle::testing {
 namespace {
@@ -29,26 +30,11 @@ struct Prose {
 
 Prose ReadProse(const std::string& markdown) {
   Prose out;
-  std::istringstream lines(markdown);
-  std::string line;
-  bool fenced = false;
-  while (std::getline(lines, line)) {
-    const size_t first = line.find_first_not_of(' ');
-    if (first != std::string::npos && line.compare(first, 3, "```") == 0) {
-      fenced = !fenced;
-      continue;
-    }
-    if (fenced) continue;
-    size_t hashes = 0;
-    while (hashes < line.size() && line[hashes] == '#') ++hashes;
-    if (hashes >= 1 && hashes <= 6 && hashes < line.size() && line[hashes] == ' ') {
-      out.titles.push_back(line.substr(hashes + 1));
-    } else {
-      size_t bold = std::string::npos;
-      if (line.rfind("**", 0) == 0) bold = 0;
-      if (line.rfind("- **", 0) == 0) bold = 2;
-      const size_t end = bold == std::string::npos ? bold : line.find("**", bold + 2);
-      if (end != std::string::npos) out.titles.push_back(line.substr(bold + 2, end - bold - 2));
+  for (const std::string& line : ProseLines(markdown)) {
+    if (auto heading = HeadingTitle(line)) {
+      out.titles.push_back(*heading);
+    } else if (auto title = RunInTitle(line, "**")) {
+      out.titles.push_back(*title);
     }
     for (char c : line) {
       const bool blank = c == ' ' || c == '\t' || c == '\r';

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "tests/support/files.h"
+#include "tests/support/markdown.h"
 
 namespace gentle::testing {
 namespace {
@@ -41,29 +42,12 @@ std::string NormalizeName(std::string_view text) {
 // The section names of a Markdown page: headings outside fences and bold run-in titles.
 std::vector<std::string> Sections(const std::string& markdown) {
   std::vector<std::string> out;
-  std::istringstream lines(markdown);
-  std::string line;
-  bool fenced = false;
-  while (std::getline(lines, line)) {
-    const size_t first = line.find_first_not_of(' ');
-    if (first != std::string::npos && line.compare(first, 3, "```") == 0) {
-      fenced = !fenced;
-      continue;
+  for (const std::string& line : ProseLines(markdown)) {
+    if (auto heading = HeadingTitle(line)) {
+      out.push_back(NormalizeName(*heading));
+    } else if (auto title = RunInTitle(line, ".**")) {
+      out.push_back(NormalizeName(*title));
     }
-    if (fenced) continue;
-    size_t hashes = 0;
-    while (hashes < line.size() && line[hashes] == '#') ++hashes;
-    if (hashes >= 1 && hashes <= 6 && hashes < line.size() && line[hashes] == ' ') {
-      out.push_back(NormalizeName(line.substr(hashes + 1)));
-      continue;
-    }
-    size_t bold = std::string::npos;  // where a paragraph's or a list item's bold title starts
-    if (line.rfind("**", 0) == 0) bold = 0;
-    if (line.rfind("- **", 0) == 0) bold = 2;
-    if (bold == std::string::npos) continue;
-    const size_t end = line.find(".**", bold + 2);
-    if (end != std::string::npos)
-      out.push_back(NormalizeName(line.substr(bold + 2, end - bold - 2)));
   }
   return out;
 }

@@ -588,18 +588,34 @@ TEST_CASE("watch github: a host that accepts and never answers ends the cycle at
   CHECK(took < std::chrono::seconds(15));
 }
 
-TEST_CASE("watch github: an Enterprise origin's port is kept - the token gh holds for it") {
-  WatchRepo w(FakeForge::Kind::kGithub);
+// gh's hosts file holding `token` for `w`'s fake as an Enterprise host.
+std::string GhHosts(WatchRepo& w, const std::string& token) {
+  return "localhost:" + std::to_string(w.forge().port()) + ":\n    oauth_token: " + token +
+         "\n    user: octo\n    git_protocol: https\n";
+}
+
+// Makes `w`'s origin the fake's Enterprise host and gh's own configuration hold `token` for it;
+// returns gh's hosts file.
+std::string OriginOnEnterprise(WatchRepo& w, const std::string& token) {
   Git(w.repo(), {"remote", "set-url", "origin", w.forge().OriginUrl("acme", "webapp")});
   WriteFile(w.repo() + "/.claude/tracker.json", R"({"remoteHost":"github"})");
-  // No token in the environment, no GH_HOST: the host and port come from the origin, the token
-  // from `gh auth token --hostname localhost:PORT` (gh's own configuration).
-  const std::string host = "localhost:" + std::to_string(w.forge().port());
-  WriteFile(w.forge().dir() + "/gh-config/hosts.yml",
-            host + ":\n    oauth_token: gh-held-token\n    user: octo\n    git_protocol: https\n");
+  const std::string hosts = w.forge().dir() + "/gh-config/hosts.yml";
+  WriteFile(hosts, GhHosts(w, token));
+  return hosts;
+}
+
+// One cycle with no token in the environment and no GH_HOST: the host and port come from the
+// origin, the token from `gh auth token --hostname localhost:PORT`.
+RunResult WatchThroughGh(WatchRepo& w) {
+  return GentleAi({"review", "watch", "--once", "--pr", kPr}, w.repo(),
+                  EnvOf(w, 0, {"GH_HOST", "GH_ENTERPRISE_TOKEN"}), {}, 60000);
+}
+
+TEST_CASE("watch github: an Enterprise origin's port is kept - the token gh holds for it") {
+  WatchRepo w(FakeForge::Kind::kGithub);
+  OriginOnEnterprise(w, "gh-held-token");
   w.forge().SetWorld(WorldOf({PrWorld()}));
-  const Env env = EnvOf(w, 0, {"GH_HOST", "GH_ENTERPRISE_TOKEN"});
-  RunResult run = GentleAi({"review", "watch", "--once", "--pr", kPr}, w.repo(), env, {}, 60000);
+  RunResult run = WatchThroughGh(w);
   INFO(run.err);
   CHECK(run.exit_code == 0);
   CHECK(run.err.empty());
@@ -664,21 +680,13 @@ TEST_CASE("watch github: a gh that never answers for the token is killed - the c
 
 TEST_CASE("watch github: a 401 to gh's token asks gh again and the renewed token is used") {
   WatchRepo w(FakeForge::Kind::kGithub);
-  Git(w.repo(), {"remote", "set-url", "origin", w.forge().OriginUrl("acme", "webapp")});
-  WriteFile(w.repo() + "/.claude/tracker.json", R"({"remoteHost":"github"})");
-  const std::string host = "localhost:" + std::to_string(w.forge().port());
-  const std::string hosts = w.forge().dir() + "/gh-config/hosts.yml";
-  const auto held = [&](const std::string& token) {
-    return host + ":\n    oauth_token: " + token + "\n    user: octo\n    git_protocol: https\n";
-  };
-  WriteFile(hosts, held("gh-old-token"));
+  const std::string hosts = OriginOnEnterprise(w, "gh-old-token");
   // The forge refuses the old token and, as gh renews it meanwhile, gh's file now holds a new one.
   Json world = WorldOf({PrWorld()});
   world["revoked"] = {{"token", "gh-old-token"},
-                      {"write", {{"path", hosts}, {"text", held("gh-new-token")}}}};
+                      {"write", {{"path", hosts}, {"text", GhHosts(w, "gh-new-token")}}}};
   w.forge().SetWorld(world);
-  const Env env = EnvOf(w, 0, {"GH_HOST", "GH_ENTERPRISE_TOKEN"});
-  RunResult run = GentleAi({"review", "watch", "--once", "--pr", kPr}, w.repo(), env, {}, 60000);
+  RunResult run = WatchThroughGh(w);
   INFO(run.err);
   CHECK(run.exit_code == 0);
   CHECK(run.err.empty());
@@ -698,16 +706,11 @@ TEST_CASE("watch github: a 401 to gh's token asks gh again and the renewed token
 
 TEST_CASE("watch github: a 401 to gh's token when gh holds no other is the forge's refusal") {
   WatchRepo w(FakeForge::Kind::kGithub);
-  Git(w.repo(), {"remote", "set-url", "origin", w.forge().OriginUrl("acme", "webapp")});
-  WriteFile(w.repo() + "/.claude/tracker.json", R"({"remoteHost":"github"})");
-  const std::string host = "localhost:" + std::to_string(w.forge().port());
-  WriteFile(w.forge().dir() + "/gh-config/hosts.yml",
-            host + ":\n    oauth_token: gh-old-token\n    user: octo\n    git_protocol: https\n");
+  OriginOnEnterprise(w, "gh-old-token");
   Json world = WorldOf({PrWorld()});
   world["revoked"] = {{"token", "gh-old-token"}};
   w.forge().SetWorld(world);
-  const Env env = EnvOf(w, 0, {"GH_HOST", "GH_ENTERPRISE_TOKEN"});
-  RunResult run = GentleAi({"review", "watch", "--once", "--pr", kPr}, w.repo(), env, {}, 60000);
+  RunResult run = WatchThroughGh(w);
   CHECK(run.exit_code == 0);
   CHECK(run.out.empty());
   CHECK(run.err.find("gentle-ai: watch: " + kPr + ": ") == 0);
