@@ -22,6 +22,7 @@
 #include "tests/support/git_env.h"
 #include "tests/support/git_repo.h"
 #include "tests/support/process.h"
+#include "tests/support/review_in.h"
 #include "tests/support/ssh_keys.h"
 #include "tests/support/temp_dir.h"
 
@@ -36,37 +37,6 @@ constexpr const char* kCy = "cy@example.invalid";
 // The recipe reads the allowed signers as CI does: the base branch's copy (docs/ci.md, "Whose
 // signers file").
 constexpr const char* kBaseSigners = "origin/main:.github/allowed_signers";
-
-std::string GitOk(const std::string& repo, const std::vector<std::string>& args,
-                  const std::string& input = "") {
-  RunResult run = GitRun(repo, args, {}, input);
-  INFO("git " << Json(args).dump() << ": " << run.err);
-  REQUIRE(run.exit_code == 0);
-  return Trim(run.out);
-}
-
-// gentle-ai review <args> --cwd <dir> --json.
-RunResult Review(const std::string& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "review");
-  args.insert(args.end(), {"--cwd", dir, "--json"});
-  return GentleAi(args, dir);
-}
-
-Json ReviewOk(const std::string& dir, const std::vector<std::string>& args) {
-  RunResult run = Review(dir, args);
-  INFO(Json(args).dump() << ": " << run.out << run.err);
-  REQUIRE(run.exit_code == 0);
-  return run.Json();
-}
-
-// The error envelope of a refused command: its exit code and code; returns its details.
-Json Refused(const RunResult& run, int exit_code, const std::string& code) {
-  INFO(run.out << run.err);
-  REQUIRE(run.exit_code == exit_code);
-  const Json out = run.Json();
-  CHECK(out["error"]["code"] == code);
-  return out["error"]["details"];
-}
 
 struct Reviewers {
   TempDir keys;
@@ -239,7 +209,7 @@ void RunScenarios(const std::string& url, const std::string& bare) {
 
   SECTION("the signer must be the recorded actor") {
     GitOk(ci, {"checkout", "-q", "--detach", "origin/mismatch"});
-    const Json details = Refused(
+    const Json details = RefusedDetails(
         Review(ci, Verify(mismatch, people.allowed, {"--require-signature"})), 10, "untrusted");
     CHECK(details["reason"] == "actor_mismatch");
     CHECK(details["actor"] == kBob);
@@ -270,24 +240,26 @@ void RunScenarios(const std::string& url, const std::string& bare) {
   }
   SECTION("three approvals required: missed, with the count") {
     GitOk(ci, {"checkout", "-q", "--detach", "origin/two"});
-    const Json details =
-        Refused(Review(ci, Verify(two, people.allowed, {"--min-approvals", "3"})), 10, "untrusted");
+    const Json details = RefusedDetails(
+        Review(ci, Verify(two, people.allowed, {"--min-approvals", "3"})), 10, "untrusted");
     CHECK(details["reason"] == "too_few_approvals");
     CHECK(details["count"] == "2");
     CHECK(details["required"] == "3");
-    Refused(Recipe(ci, "two", kBaseSigners, {"--min-approvals", "3"}), 10, "untrusted");
+    RefusedDetails(Recipe(ci, "two", kBaseSigners, {"--min-approvals", "3"}), 10, "untrusted");
   }
   SECTION("a self-approval does not count") {
     GitOk(ci, {"checkout", "-q", "--detach", "origin/self"});
     const std::vector<std::string> policy = {"--min-approvals", "2", "--base-ref", "origin/main"};
-    const Json details = Refused(Review(ci, Verify(self, people.allowed, policy)), 10, "untrusted");
+    const Json details =
+        RefusedDetails(Review(ci, Verify(self, people.allowed, policy)), 10, "untrusted");
     CHECK(details["reason"] == "too_few_approvals");
     CHECK(details["count"] == "1");
     const std::string ana_approval =
         GitOk(ci, {"rev-parse", "refs/gentle-ai/remotes/origin/reviews/" + self + "^"});
     CHECK(details["skipped"] == ana_approval + ":self_approval");
-    Refused(Recipe(ci, "self", kBaseSigners, {"--min-approvals", "2", "--base-ref", "origin/main"}),
-            10, "untrusted");
+    RefusedDetails(
+        Recipe(ci, "self", kBaseSigners, {"--min-approvals", "2", "--base-ref", "origin/main"}), 10,
+        "untrusted");
     // Without the base ref both count; with it and one required, bob's counts.
     GitOk(ci, {"checkout", "-q", "--detach", "origin/self"});
     CHECK(ReviewOk(ci, Verify(self, people.allowed,
@@ -337,8 +309,8 @@ void RunScenarios(const std::string& url, const std::string& bare) {
     GitOk(bare, {"update-ref", ref, rewritten});
     ReviewOk(ci, {"fetch", "--remote", "origin"});
     GitOk(ci, {"checkout", "-q", "--detach", "origin/two"});
-    const Json details =
-        Refused(Review(ci, Verify(two, people.allowed, {"--min-approvals", "3"})), 10, "untrusted");
+    const Json details = RefusedDetails(
+        Review(ci, Verify(two, people.allowed, {"--min-approvals", "3"})), 10, "untrusted");
     CHECK(details["count"] == "2");
     CHECK(details["skipped"] == by_cy + ":unknown_key," + rewritten + ":bad_signature");
     // The two real approvals still answer for two.
@@ -363,7 +335,7 @@ void RunScenarios(const std::string& url, const std::string& bare) {
          {std::vector<std::string>{"verify", "--lineage", unapproved, "--against", "HEAD"},
           Verify(unapproved, people.allowed, {"--min-approvals", "1"}),
           std::vector<std::string>{"import", "--lineage", unapproved}}) {
-      const Json refused = Refused(Review(ci, args), 7, "corrupted");
+      const Json refused = RefusedDetails(Review(ci, args), 7, "corrupted");
       CHECK(refused["commit"] == laundered);
     }
   }

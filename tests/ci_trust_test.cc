@@ -22,6 +22,7 @@
 #include "tests/support/git_env.h"
 #include "tests/support/git_repo.h"
 #include "tests/support/process.h"
+#include "tests/support/review_in.h"
 #include "tests/support/ssh_keys.h"
 #include "tests/support/temp_dir.h"
 
@@ -34,36 +35,6 @@ constexpr const char* kAna = "ana@example.invalid";
 constexpr const char* kAnaCorp = "ana@corp.invalid";
 constexpr const char* kBob = "bob@example.invalid";
 constexpr const char* kCarol = "carol@example.invalid";
-
-std::string GitOk(const std::string& repo, const std::vector<std::string>& args,
-                  const std::string& input = "") {
-  RunResult run = GitRun(repo, args, {}, input);
-  INFO("git " << Json(args).dump() << ": " << run.err);
-  REQUIRE(run.exit_code == 0);
-  return Trim(run.out);
-}
-
-RunResult Review(const std::string& dir, std::vector<std::string> args) {
-  args.insert(args.begin(), "review");
-  args.insert(args.end(), {"--cwd", dir, "--json"});
-  return GentleAi(args, dir);
-}
-
-Json ReviewOk(const std::string& dir, const std::vector<std::string>& args) {
-  RunResult run = Review(dir, args);
-  INFO(Json(args).dump() << ": " << run.out << run.err);
-  REQUIRE(run.exit_code == 0);
-  return run.Json();
-}
-
-// The refusal's exit code and code; returns the error object.
-Json Refused(const RunResult& run, int exit_code, const std::string& code) {
-  INFO(run.out << run.err);
-  REQUIRE(run.exit_code == exit_code);
-  const Json out = run.Json();
-  CHECK(out["error"]["code"] == code);
-  return out["error"];
-}
 
 // "<type> <base64>" of a public key line (its comment dropped).
 std::string KeyOnly(const SshKey& key) {
