@@ -2,8 +2,8 @@
 # compare.sh: whole-process comparisons of gentle-ai against git, as ratios (docs/performance.md).
 #
 #   bench/compare.sh [--build DIR] [--data DIR] [--work DIR] [--out DIR] [--rounds N] [--runs N]
-#                    [--small-runs N]
-#                    [--sections small,export,start,verdict,fetchverify,store,bigfile,bigtree]
+#                    [--small-runs N] [--large-runs N]
+#                    [--sections small,large,export,start,verdict,fetchverify,store,bigfile,bigtree]
 #                    [--sizes "1000 10000 100000"] [--tree-sizes "10000 20000 40000 80000"]
 #                    [--big-mib N] [--verdict-files N] [--gen-files N]
 #                    [--real-only | --gen-only] [--instructions]
@@ -31,6 +31,12 @@
 #           bytes must equal git's and verify must accept: otherwise compare.sh stops with exit 1
 #           (the CTest bench_compare_small_smoke runs this section once on a small generated
 #           repository).
+#   large   (needs no hyperfine) the large pair of the targets: `review export-context --lineage
+#           L` of git.git v2.38.0..v2.39.0 (1.8 MB; with --gen-only the generated base..text2m)
+#           against the pinned `git diff` of the same two trees, alternated single runs
+#           (bench/alternate.py, --large-runs rounds, default 30), then the median peak RSS of
+#           five /usr/bin/time runs of each; stops with exit 1 when the bytes differ. The small
+#           and large targets together: `bench/compare.sh --data DIR --sections small,large`.
 #   export  `gentle-ai review export-context --lineage L` vs the pinned `git diff` (OracleArgv of
 #           export/git_flags.h, GIT_CONFIG_NOSYSTEM=1, GIT_CONFIG_GLOBAL=/dev/null, empty HOME,
 #           LC_ALL=C) on the same two trees; the lineage comes from `review start --kind
@@ -87,7 +93,8 @@ out=""
 rounds=3
 runs=5
 small_runs=40
-sections=small,export,start,verdict,fetchverify,store
+large_runs=30
+sections=small,large,export,start,verdict,fetchverify,store
 verdict_files=200
 gen_files=30000
 sizes="1000 10000 100000"
@@ -104,6 +111,7 @@ while [ $# -gt 0 ]; do
     --rounds) rounds=$2; shift 2 ;;
     --runs) runs=$2; shift 2 ;;
     --small-runs) small_runs=$2; shift 2 ;;
+    --large-runs) large_runs=$2; shift 2 ;;
     --sections) sections=$2; shift 2 ;;
     --sizes) sizes=$2; shift 2 ;;
     --tree-sizes) tree_sizes=$2; shift 2 ;;
@@ -324,6 +332,72 @@ if [[ $sections == *small* ]]; then
   if [ "$which_repos" != real ]; then
     [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" "$gen_files" >/dev/null
     small_pair "gen-small" "$work/gen" base small
+  fi
+fi
+
+# ------------------------------------------------------------------------------------------------
+# large
+
+# peak_rss "command": the median peak resident set (KiB) of five /usr/bin/time runs.
+peak_rss() {
+  local i out=()
+  for i in 1 2 3 4 5; do
+    # shellcheck disable=SC2086
+    /usr/bin/time -f "%M" -o "$work/rss.out" $1 >/dev/null 2>&1 || true
+    out+=("$(tail -1 "$work/rss.out")")
+  done
+  printf '%s\n' "${out[@]}" | sort -n | sed -n 3p
+}
+
+# large_pair NAME REPO BASE HEAD: a commit-range lineage in the non-bare clone REPO (its store
+# reset first and after), the bytes checked, then export and git diff alternated, then peak RSS.
+large_pair() {
+  local name=$1 repo=$2 base=$3 head=$4
+  "$gai" review store reset --cwd "$repo" --yes >/dev/null
+  local lineage bt ct gd
+  lineage=$("$gai" review start --cwd "$repo" --kind commit-range --base "$base" --head "$head" \
+              --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["lineage"])')
+  bt=$(git -C "$repo" rev-parse "$base^{tree}")
+  ct=$(git -C "$repo" rev-parse "$head^{tree}")
+  gd=$(git -C "$repo" rev-parse --absolute-git-dir)
+  local e="$gai review export-context --cwd $repo --lineage $lineage"
+  local g="git --git-dir=$gd ${oracle_pins[*]} diff ${oracle_flags[*]} $bt $ct --"
+  # shellcheck disable=SC2086
+  $e >"$work/large-$name.a.patch" || true
+  # shellcheck disable=SC2086
+  $g >"$work/large-$name.b.patch"
+  local size
+  size=$(wc -c <"$work/large-$name.b.patch")
+  if ! cmp -s "$work/large-$name.a.patch" "$work/large-$name.b.patch"; then
+    note "| $name: export-context and git diff differ: stopped | | | | | | | | |"
+    exit 1
+  fi
+  local load table re rg
+  load=$(loadavg)
+  table=$(python3 "$here/alternate.py" "$large_runs" "$e" "$g")
+  re=$(peak_rss "$e")
+  rg=$(peak_rss "$g")
+  local k=0 label rss
+  while IFS='|' read -r _ _ wall cpu wr cr _; do
+    k=$((k + 1))
+    if [ $k = 1 ]; then label="export-context"; rss=$re; else label="git diff"; rss=$rg; fi
+    note "| $name ($((size / 1024)) KiB) | $label | ${wall// /} | ${cpu// /} | **${wr// /}** |" \
+      "${cr// /} | $rss | $(awk -v a="$rss" -v b="$rg" 'BEGIN { printf "%.3f", a / b }') | $load |"
+  done < <(tail -n +3 <<<"$table")
+  "$gai" review store reset --cwd "$repo" --yes >/dev/null
+}
+
+if [[ $sections == *large* ]]; then
+  section "large export-context vs pinned git diff (alternate.py, $large_runs rounds; ms; ratios to git; peak RSS KiB, median of 5 runs)" \
+    "| pair | command | wall median | CPU median | wall / git | CPU / git | peak RSS | RSS / git | load |" \
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|" "" ""
+  if [ "$which_repos" != gen ]; then
+    [ -d "$work/git" ] || git clone -q --shared --no-checkout "$data/git.git" "$work/git"
+    large_pair "git-2MB" "$work/git" v2.38.0 v2.39.0
+  fi
+  if [ "$which_repos" != real ]; then
+    [ -d "$work/gen" ] || "$here/make-gen-repo.sh" "$work/gen" "$gen_files" >/dev/null
+    large_pair "gen-text2m" "$work/gen" base text2m
   fi
 fi
 

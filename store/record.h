@@ -42,6 +42,12 @@ struct RecordView {
 
 Result<RecordView> ParseRecordFile(std::string_view bytes, std::string_view expected_lineage);
 
+// ParseRecordFile through a JSON document only. ParseRecordFile reads a record in the shape every
+// writer produces without one (store/record_events.h) and leaves every other text to this; the two
+// answer the same for every text (tests/record_events_test.cc compares them).
+Result<RecordView> ParseRecordFileThroughDom(std::string_view bytes,
+                                             std::string_view expected_lineage);
+
 // Reads and parses <v2>/<lineage>/review-state.json. kNotFound when the file is absent.
 Result<RecordView> LoadRecord(const StoreLayout& layout, const std::string& lineage);
 
