@@ -159,7 +159,9 @@ const std::vector<std::string>& Paths() {
                                                  "vendor/b/c.js",
                                                  "x.map",
                                                  "x.one",
-                                                 "yarn.lock"};
+                                                 "yarn.lock",
+                                                 "link/a.txt",
+                                                 "link/.gitattributes"};
   return paths;
 }
 
@@ -177,6 +179,10 @@ TEST_CASE(
   for (const std::string& p : paths) {
     if (p.find(".gitattributes") == std::string::npos) WriteFile(repo + "/" + p, p + "\n");
   }
+  // A symlinked .gitattributes: git does not follow it in a worktree, and a tree's symlink entry
+  // is not an attributes file.
+  WriteFile(repo + "/attrs-elsewhere", "*.txt linguist-generated\n");
+  REQUIRE(Run({"ln", "-s", "../attrs-elsewhere", repo + "/link/.gitattributes"}).exit_code == 0);
   Git(repo, {"add", "-A"});
   Git(repo, {"commit", "-q", "-m", "attributes"});
   const std::string tree = Trim(Git(repo, {"rev-parse", "HEAD^{tree}"}));
@@ -189,6 +195,7 @@ TEST_CASE(
   CHECK(expected.count("package-lock.json") == 0);
   CHECK(expected.count("sub/package-lock.json") == 1);
   CHECK(expected.count("app.min.js") == 1);
+  CHECK(expected.count("link/a.txt") == 0);
 
   auto opened = store::git::Repository::Discover(repo);
   REQUIRE(opened.ok());
