@@ -49,9 +49,10 @@ Result<PatchBudget> Measure(git_repository* repo, const std::vector<TreeChange>&
 }  // namespace
 
 Result<PatchBudget> MeasurePatchBudget(git_repository* repo, const std::vector<TreeChange>& changes,
-                                       size_t max_bytes) {
+                                       size_t max_bytes, uint64_t max_blob_bytes) {
   GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo));
   std::vector<ChangeFacts> facts = GatherFacts(odb.get(), changes);
+  GENTLE_RETURN_IF_ERROR(RefuseHugeBlob(changes, facts, max_blob_bytes));
   uint64_t upper = 0;
   for (size_t i = 0; i < changes.size() && upper <= max_bytes; ++i) {
     upper = SaturatingAdd(upper, ChangeUpperBound(changes[i], facts[i]));
@@ -74,11 +75,13 @@ Status BudgetRefusal(const PatchBudget& budget, size_t max_bytes) {
 }
 
 Status RefuseOverBudget(git_repository* repo, const std::string& base_tree,
-                        const std::string& candidate_tree, size_t max_bytes) {
+                        const std::string& candidate_tree, size_t max_bytes,
+                        uint64_t max_blob_bytes) {
   GENTLE_ASSIGN_OR_RETURN(git_oid base, store::git::ParseOidHex(base_tree));
   GENTLE_ASSIGN_OR_RETURN(git_oid candidate, store::git::ParseOidHex(candidate_tree));
   GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes, DiffTrees(repo, base, candidate));
-  GENTLE_ASSIGN_OR_RETURN(PatchBudget budget, MeasurePatchBudget(repo, changes, max_bytes));
+  GENTLE_ASSIGN_OR_RETURN(PatchBudget budget,
+                          MeasurePatchBudget(repo, changes, max_bytes, max_blob_bytes));
   if (budget.fits) return Status::Ok();
   return BudgetRefusal(budget, max_bytes);
 }

@@ -4,6 +4,8 @@
 // export-context and verify refuse with the same details), and the refusal itself.
 //
 // The decision, cheapest first:
+//   0. given a blob limit (start, revise and status's probe of what they would capture), a side
+//      above it is refused from the headers alone (export/blob_limit.h);
 //   1. an upper bound from the objects' headers (ChangeUpperBound, export/patch_bound.h: the sizes
 //      and per-file overhead) at most the budget: it fits, and nothing but headers was read;
 //   2. the lower bound the headers prove (ProvenLowerBound) above the budget: over, and that bound
@@ -24,6 +26,7 @@
 #include <string>
 #include <vector>
 
+#include "export/blob_limit.h"
 #include "export/tree_delta.h"
 #include "store/status.h"
 
@@ -40,16 +43,19 @@ struct PatchBudget {
 };
 
 // Objects the derivation cannot read are the writer's errors (objects_missing), as for an export.
+// A side above `max_blob_bytes` is RefuseHugeBlob's error.
 Result<PatchBudget> MeasurePatchBudget(git_repository* repo, const std::vector<TreeChange>& changes,
-                                       size_t max_bytes);
+                                       size_t max_bytes, uint64_t max_blob_bytes = kNoBlobLimit);
 
 // budget_exceeded (exit 9) naming the size and the budget, with details byte_size (decimal),
 // byte_size_bound ("exact" or "at_least") and max_bytes (decimal).
 Status BudgetRefusal(const PatchBudget& budget, size_t max_bytes);
 
-// The trees' changes measured: Ok when the patch fits, else BudgetRefusal's status.
+// The trees' changes measured: Ok when the patch fits, else BudgetRefusal's status (or
+// RefuseHugeBlob's, for a side above `max_blob_bytes`).
 Status RefuseOverBudget(git_repository* repo, const std::string& base_tree,
-                        const std::string& candidate_tree, size_t max_bytes);
+                        const std::string& candidate_tree, size_t max_bytes,
+                        uint64_t max_blob_bytes = kNoBlobLimit);
 
 }  // namespace gentle::exporter
 

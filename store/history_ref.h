@@ -50,6 +50,9 @@ inline constexpr std::string_view kHistoryRecordName = "review-state.json";
 inline constexpr std::string_view kHistoryTombstoneName = "tombstone.json";
 inline constexpr std::string_view kHistoryAuditName = "reclaim-record.json";
 inline constexpr std::string_view kHistoryContextName = "context.json";
+// The round's generated entries (store/generated_paths.h): in a start or revise commit only, and
+// only when the round has one.
+inline constexpr std::string_view kHistoryGeneratedName = "generated-paths";
 // A co-approval commit's own verdict file (docs/format.md, "Co-approvals"): never carried forward.
 inline constexpr std::string_view kHistoryCoApprovalName = "co-approval.md";
 
@@ -63,6 +66,7 @@ inline constexpr std::string_view kHistoryCoApprovalName = "co-approval.md";
 //   - verdicts/<round>.md and co-approval.md: kMaxHistoryVerdictBytes (a body of at most
 //     1 MiB, the --body-file limit, plus the front matter);
 //   - context.json: kMaxHistoryContextBytes (the --context file limit);
+//   - generated-paths: kMaxRecordBytes (it lists some of the paths a record lists);
 //   - tombstone.json: kMaxTombstoneBytes, reclaim-record.json: kMaxAuditBytes, as their files.
 inline constexpr uint64_t kMaxHistoryObjectBytes = 1u << 20;
 inline constexpr uint64_t kMaxHistoryVerdictBytes = 4u << 20;

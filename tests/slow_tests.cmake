@@ -6,6 +6,8 @@
 # ignored by set_tests_properties, so a renamed test only loses its place in the queue.
 set(gentle_cost 1000)
 foreach(name IN ITEMS
+    "huge blob: a one-byte change to a 1 GiB loose file is refused from headers"
+    "huge blob: a one-byte change to a 1 GiB file git add packed is refused from headers"
     "review post: killed at each of its fault points - the next post recovers exactly one"
     "crash: every durable step of every mutation leaves a recoverable - consistent store"
     "AppendBinaryPatch matches git diff --binary on a randomized corpus"

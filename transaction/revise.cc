@@ -14,6 +14,7 @@
 #include "store/tombstone.h"
 #include "transaction/candidate_budget.h"
 #include "transaction/capture.h"
+#include "transaction/generated_marks.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 #include "transaction/recorded_selector.h"
@@ -96,8 +97,11 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::git::MemoryWrites> held,
                           store::git::MemoryWrites::Divert(repo.raw()));
   GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot, CaptureSnapshot(repo, selector, held.get()));
+  std::string generated;
   if (!snapshot.paths.empty() && snapshot.identity != seen.current_snapshot.identity) {
     GENTLE_RETURN_IF_ERROR(RefuseOversizeCandidate(repo, snapshot).WithLineage(request.lineage));
+    // Marked now, from the new round's candidate tree, and frozen in its history commit.
+    GENTLE_ASSIGN_OR_RETURN(generated, GeneratedPathsFile(repo.raw(), snapshot));
   }
   GENTLE_RETURN_IF_ERROR(held->Flush());
   store::FaultPoint("revise:captured");
@@ -117,6 +121,7 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   commit.at = store::NowRfc3339();
   commit.trailers.emplace_back("Round", std::to_string(record.round + 1));
   AddToHistoryCommit(binding, &commit);
+  AddGeneratedPaths(generated, &commit);
   GENTLE_ASSIGN_OR_RETURN(
       store::RecordView written,
       CommitState(scope.get(), record, state, store::HistoryVerb::kRevise, std::move(commit)));

@@ -22,6 +22,7 @@
 #include "store/tombstone.h"
 #include "transaction/candidate_budget.h"
 #include "transaction/capture.h"
+#include "transaction/generated_marks.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 #include "transaction/target_claims.h"
@@ -97,6 +98,8 @@ Result<StartResult> Start(const StartRequest& request) {
     }
   }
   GENTLE_RETURN_IF_ERROR(RefuseOversizeCandidate(repo, snapshot));
+  // Marked now, from the candidate tree, and frozen in the round's history commit.
+  GENTLE_ASSIGN_OR_RETURN(const std::string generated, GeneratedPathsFile(repo.raw(), snapshot));
   GENTLE_RETURN_IF_ERROR(held->Flush());
   const std::string worktree_identity = repo.WorktreeIdentity();
   const std::string lineage = store::DerivedLineageId(worktree_identity, snapshot.identity);
@@ -174,6 +177,7 @@ Result<StartResult> Start(const StartRequest& request) {
   history.at = now;
   history.created_at = now;
   AddToHistoryCommit(binding, &history);
+  AddGeneratedPaths(generated, &history);
   GENTLE_RETURN_IF_ERROR(AppendHistory(repo, layout, std::move(history)));
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage),
                                                 store::kStoreDirMode));

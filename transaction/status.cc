@@ -233,7 +233,10 @@ Fit LiveFit(const store::git::Repository& repo, const Selector& selector) {
   if (!writes.ok()) return Fit::kFits;
   auto snapshot = CaptureSnapshot(*own, selector, writes->get());
   if (!snapshot.ok() || snapshot->paths.empty()) return Fit::kFits;
-  const Fit fit = FrozenFit(*own, snapshot->base_tree, snapshot->candidate_tree);
+  // Measured as start and revise measure it: with the limit on one blob.
+  const Fit fit =
+      FitOf(exporter::RefuseOverBudget(own->raw(), snapshot->base_tree, snapshot->candidate_tree,
+                                       exporter::kMaxContextBytes, exporter::kMaxBlobBytes));
   return fit == Fit::kOverBudget ? fit : Fit::kFits;
 }
 
