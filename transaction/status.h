@@ -54,13 +54,14 @@ struct LineageStatus {
   Fit live = Fit::kFits;    // probed for a sent-back lineage whose live target moved
   // The APPROVE cap (transaction/context_cap.h): of the current round, and of a round opened now.
   bool approve_capped = false, require_context = false;
-  bool merged = false;    // approved, not the live target, its candidate tree on HEAD's history
-  bool post_due = false;  // the current round's newest verdict waits for its post
+  bool merged = false;      // approved, not the live target, its candidate tree on HEAD's history
+  bool post_due = false;    // the current round's newest verdict waits for its post
+  bool pr_lineage = false;  // this worktree's live lineage of the PR status was asked about
   Next next;
 
   EntryFacts Facts() const {
-    return {state, applicability,  unrelated,       fetched_only, foreign, frozen,
-            live,  approve_capped, require_context, merged,       post_due};
+    return {state, applicability,  unrelated,       fetched_only, foreign,  frozen,
+            live,  approve_capped, require_context, merged,       post_due, pr_lineage};
   }
 };
 
@@ -96,7 +97,8 @@ struct StatusReport {
 // start or revise for a diff the verb refuses. Nothing is written.
 Result<StatusReport> InspectStatus(const std::string& cwd,
                                    const std::optional<std::string>& lineage,
-                                   const std::optional<Selector>& selector = std::nullopt);
+                                   const std::optional<Selector>& selector = std::nullopt,
+                                   std::optional<StatusRole> role = std::nullopt);
 
 // One record's status (applicability current_target, ambiguous or unrelated, and next) against the
 // live target of `repo`'s worktree, as `status --lineage` reports it, for a record whose context
