@@ -64,14 +64,14 @@ class LiveTargets {
     return cache_.back().second;
   }
 
-  // When the seen ledger's newest `posted` id was recorded (read once).
-  const Result<std::optional<std::string>>& NewestPostedAt() {
-    if (!posted_) {
-      auto reader = loop::SeenLedgerReader::Open(repo_.common_dir());
-      posted_.emplace(reader.ok() ? reader->NewestPostedAt()
-                                  : Result<std::optional<std::string>>(reader.status()));
-    }
-    return *posted_;
+  // Whether the verdict of `lineage` at `revision`, recorded at `since`, is posted
+  // (loop::SeenLedgerReader::PostedSince; the ledger opened once). A ledger that cannot be read
+  // answers its error.
+  Result<bool> PostedSince(const std::string& lineage, const std::string& revision,
+                           const std::string& since) {
+    if (!ledger_) ledger_.emplace(loop::SeenLedgerReader::Open(repo_.common_dir()));
+    if (!ledger_->ok()) return ledger_->status();
+    return (*ledger_)->PostedSince(lineage, revision, since);
   }
 
   // Whether `tree` is a commit's tree on HEAD's first-parent history (walked once, bounded).
@@ -84,7 +84,7 @@ class LiveTargets {
   const store::git::Repository& repo_;
   std::vector<std::pair<Selector, Result<LiveTarget>>> cache_;
   std::optional<std::set<std::string>> branch_;
-  std::optional<Result<std::optional<std::string>>> posted_;
+  std::optional<Result<loop::SeenLedgerReader>> ledger_;
 };
 
 }  // namespace
@@ -116,8 +116,9 @@ std::optional<store::RoundContext> CurrentRoundContext(
 
 // Whether the current round's newest verdict still waits for its post (docs/loop.md, "Following
 // next"): the round is bound to a forge context, the history's tip is that round's verdict (or
-// co-approval) commit, and the seen ledger holds no `posted` id recorded at or after it. A ledger
-// that cannot be read makes nothing due (post would meet the same damage).
+// co-approval) commit, and the seen ledger records no post of it (PostedSince: keyed by lineage
+// for `review post`). A ledger that cannot be read makes nothing due (post would meet the same
+// damage).
 bool PostDue(const std::optional<store::HistoryCommit>& tip, const store::RecordView& record,
              const std::optional<store::RoundContext>& bound, LiveTargets& live) {
   if (!tip || !bound || bound->context_digest.empty() || tip->revision != record.revision) {
@@ -127,9 +128,8 @@ bool PostDue(const std::optional<store::HistoryCommit>& tip, const store::Record
       !store::IsHistoryVerb(tip->verb, store::HistoryVerb::kCoApprove)) {
     return false;
   }
-  const Result<std::optional<std::string>>& posted = live.NewestPostedAt();
-  if (!posted.ok()) return false;
-  return !*posted || store::TimeOrderKey(**posted) < store::TimeOrderKey(tip->at);
+  const Result<bool> posted = live.PostedSince(record.lineage_id, record.revision, tip->at);
+  return posted.ok() && !*posted;
 }
 
 // `here`: this worktree's identity (Repository::WorktreeIdentity); `require_context`: git config

@@ -28,6 +28,7 @@
 #include "transaction/applicability.h"
 #include "transaction/next_action.h"
 #include "transaction/selector.h"
+#include "transaction/status_role.h"
 
 namespace gentle::transaction {
 
@@ -87,8 +88,11 @@ struct StatusReport {
 // them). With `selector` (start's selector flags; not with `lineage`): the candidate that selector
 // names here, and only the lineages of this worktree that hold it (their current target is its
 // identity) or were started with the same selector; the report's next is the candidate's: its
-// lineage's, or start when no lineage holds it and start would take it. A selector that cannot be
-// resolved is refused as start refuses it.
+// lineage's, or start when no lineage holds it and start would take it; the lineage of this
+// worktree that holds the asked PR (transaction/pr_lineage.h) answers whatever its applicability.
+// A selector that cannot be resolved is refused as start refuses it. With `role`
+// (transaction/status_role.h): every entry's next and the report's are that role's (RoleNext,
+// PickNext); a reviewer's selector also takes the lineages of other worktrees started with it.
 //
 // Budget (docs/lifecycle.md, "Start and revise refuse what could never be exported"): a reviewing
 // lineage's frozen diff is measured (export/patch_budget.h: headers first, so a small diff costs a
