@@ -72,10 +72,12 @@ TEST_CASE("start --context binds the comment ids as ledger ids - the file stays 
   Json envelope = repo.ReviewOk({"export-context", "--lineage", lineage});
   CHECK(envelope["context_digest"] == status["lineages"][0]["context_digest"]);
   CHECK(envelope["context_unavailable"].is_null());
-  // The same candidate without a context is another target, so another lineage.
+  // The same candidate without a context is another target, but the bound lineage is the live
+  // lineage of its selector (one live lineage per PR, docs/lifecycle.md): start answers it.
   Json other = repo.ReviewOk({"start"});
-  CHECK(other["lineage"] != lineage);
-  CHECK(other["target_identity"] != started["target_identity"]);
+  CHECK(other["lineage"] == lineage);
+  CHECK(other["created"] == false);
+  CHECK(other["target_identity"] == started["target_identity"]);
   ExpectFsckClean(repo);
 }
 
