@@ -658,8 +658,9 @@ std::vector<Scenario> Scenarios() {
        EditAgain,
        "start+context export verdict:REQUEST_CHANGES post revise+context export verdict:APPROVE "
        "post burn",
-       // After the burn the bound identity held the posted comment ids and the selector's
-       // candidate has none: start is named again (one lineage per PR is not enforced yet).
+       // After a burn before any commit the bound identity held the posted comment ids and the
+       // selector's candidate has none, so no tombstone names it: start is named again
+       // (docs/loop.md, the end of "Following next").
        "context_required",
        Scenario::Post::kNothing,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none",
