@@ -317,9 +317,8 @@ std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
       REQUIRE(w.tokens.count(lineage) == 1);
       w.Ok({"burn", "--lineage", lineage, "--token", w.tokens[lineage], "--expected-revision",
             entry["revision"]});
-      // A PR harness is done when its approval is spent: the PR lands. (A round bound to comment
-      // ids has them in its identity; the selector's candidate has none, so status may name start
-      // for the same trees again: the final reason says what it answers.)
+      // A PR harness is done when its approval is spent: the PR lands (the final status answers
+      // for the selector's candidate: burned too, docs/loop.md).
       if (s.post != Scenario::Post::kNothing || bound) return {Join(actions), w.Ok(ask)};
     } else {
       FAIL("the loop has no generic action for next " << next << ": " << status.dump());
@@ -574,7 +573,7 @@ std::vector<Scenario> Scenarios() {
        PushToPr,
        "start export verdict:docs-reviewer:FIXED post export verdict:REQUEST_CHANGES post revise "
        "export verdict:APPROVE post burn",
-       "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
+       "candidate_burned",  // the bound round's trees without its comment ids are burned too
        Scenario::Post::kIssueComment,
        // Round 2 was opened knowing round 1's newest verdict, from an issue comment (the docs
        // reviewer's summary came first); the harness's own comments never came back as new.
@@ -623,7 +622,7 @@ std::vector<Scenario> Scenarios() {
          PushToPr(w, round);
        },
        "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
-       "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
+       "candidate_burned",  // the bound round's trees without its comment ids are burned too
        Scenario::Post::kIssueComment,
        "previous none; baseline 1; previous round 1 comment REQUEST_CHANGES; new review:101",
        nullptr},
@@ -635,7 +634,7 @@ std::vector<Scenario> Scenarios() {
        "start export verdict:REQUEST_CHANGES post revise export verdict:REQUEST_CHANGES post "
        "revise "
        "export verdict:APPROVE post burn",
-       "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
+       "candidate_burned",  // the bound round's trees without its comment ids are burned too
        Scenario::Post::kIssueComment,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none; previous "
        "round 2 comment REQUEST_CHANGES; new none",
@@ -658,10 +657,8 @@ std::vector<Scenario> Scenarios() {
        EditAgain,
        "start+context export verdict:REQUEST_CHANGES post revise+context export verdict:APPROVE "
        "post burn",
-       // After a burn before any commit the bound identity held the posted comment ids and the
-       // selector's candidate has none, so no tombstone names it: start is named again
-       // (docs/loop.md, the end of "Following next").
-       "context_required",
+       // The burn of the bound round spent its trees without the comment ids too: not start.
+       "candidate_burned",
        Scenario::Post::kNothing,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none",
        nullptr},

@@ -17,6 +17,7 @@
 #include "store/layout.h"
 #include "store/record.h"
 #include "store/review_state.h"
+#include "store/snapshot.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
 #include "store/tombstone.h"
@@ -184,6 +185,13 @@ Result<StartResult> Start(const StartRequest& request) {
 
   GENTLE_RETURN_IF_ERROR(
       store::RefuseBurnedCandidate(layout, repo.worktree_root(), snapshot.identity, lineage));
+  if (!snapshot.ledger_ids.empty()) {
+    // The same trees, burned after a round bound to another context (transaction/burn.h).
+    store::Snapshot trees = snapshot;
+    trees.ledger_ids.clear();
+    GENTLE_RETURN_IF_ERROR(store::RefuseBurnedCandidate(
+        layout, repo.worktree_root(), store::ComputeSnapshotIdentity(trees), lineage));
+  }
 
   // Every refusal above changed nothing; from here on the store is written. Opening the index
   // for writing first recovers interrupted mutations (and rebuilds a missing or corrupt index).
