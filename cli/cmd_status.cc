@@ -8,21 +8,32 @@
 #include "cli/verb.h"
 #include "store/visible_text.h"
 #include "transaction/status.h"
+#include "transaction/status_role.h"
 
 namespace gentle::cli {
 namespace {
 
-// review status's options: --lineage and start's selector flags, each recorded only when given.
+// review status's options: --lineage, --role and start's selector flags, each recorded only when
+// given.
 struct StatusOptions {
   std::string lineage;
+  std::string role;
   transaction::Selector selector;
 };
 
 using store::VisibleText;
 
 int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage,
-              const std::optional<transaction::Selector>& selector) {
-  auto result = transaction::InspectStatus(common.cwd, lineage, selector);
+              const std::optional<transaction::Selector>& selector,
+              const std::optional<std::string>& role_name) {
+  std::optional<transaction::StatusRole> role;
+  if (role_name) {
+    role = transaction::ParseStatusRole(*role_name);
+    if (!role) {
+      return ReportError(Status(Code::kUsage, "--role must be author or reviewer"), common.json);
+    }
+  }
+  auto result = transaction::InspectStatus(common.cwd, lineage, selector, role);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) {
     nlohmann::ordered_json out;
@@ -73,13 +84,21 @@ void DefineStatus(CLI::App* review, const Verb& verb, Invocation* in) {
   StatusOptions* o = in->Hold<StatusOptions>();
   Command status = AddCommand(review, verb, in);
   status.AddOption("--lineage", &o->lineage, "Only this lineage");
+  status
+      .AddOption("--role", &o->role,
+                 "Whose actions next names: author (start, revise, burn: this worktree's "
+                 "lineages) or reviewer (export, verdict, post: every lineage of the clone); "
+                 "default both, for this worktree's lineages")
+      .TypeName("ROLE");
   AddSelectorFlags(status, &o->selector);
   status.OnParsed([in, o, status] {
-    std::optional<std::string> lineage;
+    std::optional<std::string> lineage, role;
     if (Given(status, "--lineage")) lineage = o->lineage;
+    if (Given(status, "--role")) role = o->role;
     std::optional<transaction::Selector> selector;
     if (SelectorGiven(status)) selector = o->selector;
-    in->Choose([in, lineage, selector] { return RunStatus(in->common, lineage, selector); });
+    in->Choose(
+        [in, lineage, selector, role] { return RunStatus(in->common, lineage, selector, role); });
   });
 }
 

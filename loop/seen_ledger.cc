@@ -8,6 +8,7 @@
 #include "store/index/index_schema.h"
 #include "store/index/sqlite_handle.h"
 #include "store/name_table.h"
+#include "store/time_order.h"
 
 namespace gentle::loop {
 namespace {
@@ -154,6 +155,56 @@ Result<std::optional<std::string>> SeenLedgerReader::NewestPostedAt() {
   if (!row.ok()) return LedgerStatus(row.status());
   if (!*row) return std::optional<std::string>();
   return std::optional<std::string>(stmt->ColumnText(0));
+}
+
+Result<bool> SeenLedgerReader::PostedSince(const std::string& lineage, const std::string& revision,
+                                           std::string_view since) {
+  if (!conn_) return false;
+  // Every other lineage's posted ids, keyed "<pr>\n<id>"; and this verdict's own intent.
+  std::set<std::string> others;
+  GENTLE_ASSIGN_OR_RETURN(
+      Statement table,
+      conn_->Prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'post_intents'"));
+  GENTLE_ASSIGN_OR_RETURN(bool intents, table.Step());
+  if (intents) {
+    GENTLE_ASSIGN_OR_RETURN(
+        Statement own,
+        conn_->Prepare("SELECT state FROM post_intents WHERE lineage = ?1 AND revision = ?2"));
+    own.BindAll(lineage, revision);
+    bool open = false;
+    for (;;) {
+      GENTLE_ASSIGN_OR_RETURN(bool row, own.Step());
+      if (!row) break;
+      if (own.ColumnText(0) == "posted") return true;
+      open = true;
+    }
+    if (open) return false;
+    GENTLE_ASSIGN_OR_RETURN(Statement other,
+                            conn_->Prepare("SELECT pr, posted_id FROM post_intents WHERE state = "
+                                           "'posted' AND lineage != ?1"));
+    other.BindAll(lineage);
+    for (;;) {
+      GENTLE_ASSIGN_OR_RETURN(bool row, other.Step());
+      if (!row) break;
+      others.insert(other.ColumnText(0) + "\n" + other.ColumnText(1));
+    }
+  }
+  // The posted ids, newest first (rows are recorded in time order), down to `since`.
+  GENTLE_ASSIGN_OR_RETURN(
+      Statement posted,
+      conn_->Prepare(version_ == 1 ? "SELECT pr, 'comment', comment_id, recorded_at FROM seen "
+                                     "WHERE kind = 'posted' ORDER BY seq DESC"
+                                   : "SELECT pr, id_kind, id, recorded_at FROM seen WHERE kind = "
+                                     "'posted' ORDER BY seq DESC"));
+  const std::string floor = store::TimeOrderKey(since);
+  for (;;) {
+    GENTLE_ASSIGN_OR_RETURN(bool row, posted.Step());
+    if (!row) return false;
+    if (store::TimeOrderKey(posted.ColumnText(3)) < floor) return false;
+    const std::string id =
+        posted.ColumnText(1) == "review" ? "review:" + posted.ColumnText(2) : posted.ColumnText(2);
+    if (others.count(posted.ColumnText(0) + "\n" + id) == 0) return true;
+  }
 }
 
 Result<std::vector<SeenId>> SeenLedgerReader::Unseen(const std::string& pr,

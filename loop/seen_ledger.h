@@ -90,6 +90,14 @@ class SeenLedgerReader {
   // When the newest `posted` id of any PR was recorded (rows are recorded in time order, so the
   // last one inserted), or nothing when no id was ever recorded as posted.
   Result<std::optional<std::string>> NewestPostedAt();
+  // Whether the verdict recorded in `lineage`'s history at `revision`, at time `since` (RFC
+  // 3339), has been posted (docs/loop.md, "Posting is a step"): a `review post` of that lineage
+  // and revision closed its intent (table `post_intents`, watch/post_intents.h; read only when
+  // it exists), or, when no intent of it is open, a `posted` id was recorded at or after `since`
+  // that no other lineage's `review post` recorded (a harness's own post and `seen add --posted`).
+  // An open intent of that lineage and revision is a post whose outcome is unknown: not posted.
+  Result<bool> PostedSince(const std::string& lineage, const std::string& revision,
+                           std::string_view since);
 
  private:
   SeenLedgerReader(std::unique_ptr<store::index::SqliteConnection> conn, int version);

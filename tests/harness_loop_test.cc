@@ -24,6 +24,7 @@
 #include <utility>
 #include <vector>
 
+#include "tests/support/fake_forge.h"
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/git_repo.h"
@@ -316,9 +317,8 @@ std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
       REQUIRE(w.tokens.count(lineage) == 1);
       w.Ok({"burn", "--lineage", lineage, "--token", w.tokens[lineage], "--expected-revision",
             entry["revision"]});
-      // A PR harness is done when its approval is spent: the PR lands. (A round bound to comment
-      // ids has them in its identity; the selector's candidate has none, so status may name start
-      // for the same trees again: the final reason says what it answers.)
+      // A PR harness is done when its approval is spent: the PR lands (the final status answers
+      // for the selector's candidate: burned too, docs/loop.md).
       if (s.post != Scenario::Post::kNothing || bound) return {Join(actions), w.Ok(ask)};
     } else {
       FAIL("the loop has no generic action for next " << next << ": " << status.dump());
@@ -573,7 +573,7 @@ std::vector<Scenario> Scenarios() {
        PushToPr,
        "start export verdict:docs-reviewer:FIXED post export verdict:REQUEST_CHANGES post revise "
        "export verdict:APPROVE post burn",
-       "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
+       "candidate_burned",  // the bound round's trees without its comment ids are burned too
        Scenario::Post::kIssueComment,
        // Round 2 was opened knowing round 1's newest verdict, from an issue comment (the docs
        // reviewer's summary came first); the harness's own comments never came back as new.
@@ -622,7 +622,7 @@ std::vector<Scenario> Scenarios() {
          PushToPr(w, round);
        },
        "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
-       "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
+       "candidate_burned",  // the bound round's trees without its comment ids are burned too
        Scenario::Post::kIssueComment,
        "previous none; baseline 1; previous round 1 comment REQUEST_CHANGES; new review:101",
        nullptr},
@@ -634,7 +634,7 @@ std::vector<Scenario> Scenarios() {
        "start export verdict:REQUEST_CHANGES post revise export verdict:REQUEST_CHANGES post "
        "revise "
        "export verdict:APPROVE post burn",
-       "no_lineage",  // after the burn: the bound identity held comment ids (docs/loop.md)
+       "candidate_burned",  // the bound round's trees without its comment ids are burned too
        Scenario::Post::kIssueComment,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none; previous "
        "round 2 comment REQUEST_CHANGES; new none",
@@ -657,9 +657,8 @@ std::vector<Scenario> Scenarios() {
        EditAgain,
        "start+context export verdict:REQUEST_CHANGES post revise+context export verdict:APPROVE "
        "post burn",
-       // After the burn the bound identity held the posted comment ids and the selector's
-       // candidate has none: start is named again (one lineage per PR is not enforced yet).
-       "context_required",
+       // The burn of the bound round spent its trees without the comment ids too: not start.
+       "candidate_burned",
        Scenario::Post::kNothing,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none",
        nullptr},
@@ -783,6 +782,27 @@ std::vector<Scenario> Scenarios() {
            CHECK(again.out.find("### Verdict: APPROVE\n") != std::string::npos);
          }
        }},
+      // One live lineage per PR (docs/loop.md, "One lineage per PR").
+      {"a PR pushed to while under review keeps its one lineage",
+       [](World& w) {
+         PrBranch(w);
+         std::vector<std::string> start = {"start"};
+         start.insert(start.end(), kPr.begin(), kPr.end());
+         w.Ok(start);
+         PushToPr(w, 9);  // the head moves before the review: the lineage's target is unrelated
+       },
+       kPr,
+       {"REQUEST_CHANGES", "APPROVE"},
+       PushToPr,
+       "export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
+       "candidate_burned",
+       Scenario::Post::kNothing,
+       "",
+       [](World& w) {
+         CHECK(Join(w.reasons) ==
+               "export/review_due revise/candidate_changed export/review_due burn/approved "
+               "none/candidate_burned");
+       }},
       {"a hand-damaged record is abandoned, and the change starts again",
        [](World& w) {
          Edit(w);
@@ -802,6 +822,15 @@ std::vector<Scenario> Scenarios() {
                "none/candidate_burned");
        }},
   };
+}
+
+// The entry of `status` for `lineage`.
+Json EntryOf(const Json& status, const std::string& lineage) {
+  for (const Json& entry : status["lineages"]) {
+    if (entry["lineage"] == lineage) return entry;
+  }
+  FAIL("no entry for " << lineage << ": " << status.dump());
+  return {};
 }
 
 }  // namespace
@@ -843,4 +872,191 @@ TEST_CASE("harness loop: the table holds at least twenty scenarios", "[harness]"
   }
 }
 
+}  // namespace gentle::testing
+
+namespace gentle::testing {
+namespace {
+
+// Two harnesses, each following only its role's next (status --role): the author in the
+// repository's worktree, the reviewer in a linked one. A harness whose next is none hands over to
+// the other; the author changes the candidate when it is told it waits for itself.
+TEST_CASE("harness loop: an author and a reviewer in two worktrees follow their role's next",
+          "[harness]") {
+  World w;
+  const std::string author = w.repo.root();
+  const std::string reviewer = w.Linked("reviewer");
+  Edit(w);
+  const std::vector<std::string> verdicts = {"REQUEST_CHANGES", "APPROVE"};
+  size_t given = 0;
+  int edits = 0;
+  bool author_turn = true;
+  std::vector<std::string> seen;
+  for (int step = 0; step < 30; ++step) {
+    const std::string where = author_turn ? author : reviewer;
+    const std::string role = author_turn ? "author" : "reviewer";
+    const auto before = HashTree(w.common);
+    const Json status = w.Ok({"status", "--role", role}, where);
+    CHECK(HashTree(w.common) == before);
+    const std::string next = status["next"], reason = status["next_reason"];
+    seen.push_back(std::string(author_turn ? "A:" : "R:") + next + "/" + reason);
+    CHECK(status["next_lineage"].is_null() == (next == "start" || next == "none"));
+    if (next == "none") {
+      if (author_turn && reason == "waiting_for_author" && edits < 1) {
+        EditAgain(w, ++edits);
+        continue;
+      }
+      if (author_turn && (reason == "candidate_burned" || reason == "clean")) break;
+      author_turn = !author_turn;
+      continue;
+    }
+    if (next == "start") {
+      REQUIRE(author_turn);
+      w.Ok({"start"}, where);
+      continue;
+    }
+    const Json entry = ActedOn(status);
+    const std::string lineage = entry["lineage"];
+    if (next == "export") {
+      REQUIRE_FALSE(author_turn);
+      CHECK(w.Ok({"export-context", "--lineage", lineage}, where)["next"] == "verdict");
+      REQUIRE(given < verdicts.size());
+      const Json result = w.Ok({"verdict", "--lineage", lineage, "--verdict", verdicts[given],
+                                "--actor", "ana", "--role", "reviewer", "--body", "Read.\n"},
+                               where);
+      if (verdicts[given] == "APPROVE") w.tokens[lineage] = result["token"];
+      ++given;
+    } else if (next == "revise") {
+      REQUIRE(author_turn);
+      w.Ok({"revise", "--lineage", lineage}, where);
+    } else if (next == "burn") {
+      REQUIRE(author_turn);
+      REQUIRE(w.tokens.count(lineage) == 1);
+      w.Ok({"burn", "--lineage", lineage, "--token", w.tokens[lineage], "--expected-revision",
+            entry["revision"]},
+           where);
+    } else {
+      FAIL("no generic action for " << next << ": " << status.dump());
+    }
+  }
+  CHECK(Join(seen) ==
+        "A:start/no_lineage A:none/review_pending R:export/review_due R:none/nothing_to_review "
+        "A:none/waiting_for_author A:revise/candidate_changed A:none/review_pending "
+        "R:export/review_due R:none/nothing_to_review A:burn/approved A:none/candidate_burned");
+  // A role that is not one of the two is refused before anything is read.
+  RunResult bad = w.Review({"status", "--role", "docs-reviewer"}, author);
+  CHECK(bad.exit_code == 2);
+  CHECK(bad.Json()["error"]["code"] == "usage");
+}
+
+// A PR harness binds each round to the forge's context; a blind `start --context` with a context
+// imported again (a new comment: other ids, another target identity) answers the PR's lineage
+// while it is under review, and revises it once it was sent back: never a second lineage.
+TEST_CASE("harness loop: a re-imported context never forks a second lineage of the PR",
+          "[harness]") {
+  World w;
+  PrBranch(w);
+  auto start = [&](const std::string& context) {
+    std::vector<std::string> args = {"start"};
+    args.insert(args.end(), kPr.begin(), kPr.end());
+    args.insert(args.end(), {"--context", context});
+    return w.Ok(args);
+  };
+  const Json first = start(ImportContext(w));
+  const std::string lineage = first["lineage"];
+  CHECK(first["created"] == true);
+  w.forge.Add(false, "octocat", "One more thing.\n");
+  const Json again = start(ImportContext(w));
+  CHECK(again["lineage"] == lineage);
+  CHECK(again["created"] == false);
+  std::vector<std::string> ask = {"status"};
+  ask.insert(ask.end(), kPr.begin(), kPr.end());
+  Json status = w.Ok(ask);
+  CHECK(status["lineages"].size() == 1);
+  CHECK(status["next"] == "export");
+  CHECK(status["next_lineage"] == lineage);
+  Verdict(w, lineage, {"reviewer", "REQUEST_CHANGES"});
+  w.forge.Add(false, "octocat", "And this.\n");
+  const Json revised = start(ImportContext(w));
+  CHECK(revised["lineage"] == lineage);
+  CHECK(revised["created"] == false);
+  status = w.Ok(ask);
+  REQUIRE(status["lineages"].size() == 1);
+  CHECK(status["lineages"][0]["state"] == "reviewing");
+  CHECK(status["next"] == "export");
+  CHECK(status["next_lineage"] == lineage);
+  CHECK(w.Ok({"list"})["lineages"].size() == 1);
+}
+
+// A harness killed between its verdict and its post, while another lineage's round is posted by
+// `review post` after it: the first lineage's post is still due, for that lineage; the forge goes
+// down and a second post answers busy saying what is pending; once it is back the post is made
+// and nothing more is due.
+TEST_CASE("harness loop: a crash between verdict and post is due for its own lineage",
+          "[harness]") {
+  World w;
+  FakeForge forge(FakeForge::Kind::kGitea, w.files.path() + "/forge");
+  const std::string pr = "gitea:acme/webapp#47";
+  const Json pull = {{"number", 47},
+                     {"state", "open"},
+                     {"merged", false},
+                     {"draft", false},
+                     {"mergeable", true},
+                     {"head", {{"sha", std::string(40, 'a')}, {"ref", "pr"}}},
+                     {"updated_at", "2026-12-01T09:00:00Z"},
+                     {"labels", Json::array()}};
+  forge.SetWorld({{"me", kBot},
+                  {"pulls", {{"acme/webapp#47", pull}}},
+                  {"issue_comments", {{"acme/webapp#47", Json::array()}}},
+                  {"review_comments", {{"acme/webapp#47", Json::array()}}},
+                  {"reviews", {{"acme/webapp#47", Json::array()}}}});
+  w.repo.GitOk({"remote", "add", "origin", forge.OriginUrl("acme", "webapp")});
+  w.env = forge.ClientEnv();
+  // Lineage A: the PR's commit range; lineage B: the worktree's change. Both bound.
+  PrBranch(w);
+  const std::string context = ImportContext(w);
+  std::vector<std::string> start_a = {"start"};
+  start_a.insert(start_a.end(), kPr.begin(), kPr.end());
+  start_a.insert(start_a.end(), {"--context", context});
+  const std::string a = w.Ok(start_a)["lineage"];
+  Edit(w);
+  const std::string b = w.Ok({"start", "--context", context})["lineage"];
+  Verdict(w, a, {"reviewer", "REQUEST_CHANGES"});  // ... and the harness dies before its post
+  Verdict(w, b, {"reviewer", "REQUEST_CHANGES"});
+  RunResult posted = w.Review({"post", "--lineage", b, "--pr", pr}, w.cwd);
+  INFO(posted.out << posted.err);
+  REQUIRE(posted.exit_code == 0);
+  // Without a role too: the entry of the lineage whose post was not made.
+  const Json plain = w.Ok({"status"});
+  CHECK(EntryOf(plain, a)["next"] == "post");
+  CHECK(EntryOf(plain, b)["next"] == "none");
+  Json status = w.Ok({"status", "--role", "reviewer"});
+  CHECK(EntryOf(status, a)["next"] == "post");
+  CHECK(EntryOf(status, a)["next_reason"] == "post_due");
+  CHECK(EntryOf(status, b)["next"] == "none");
+  CHECK(status["next"] == "post");
+  CHECK(status["next_lineage"] == a);
+  // The forge is down: the post stays pending, and a second post says what is.
+  forge.Stop();
+  CHECK(w.Review({"post", "--lineage", a, "--pr", pr}, w.cwd).exit_code == 12);
+  RunResult down = w.Review({"post", "--lineage", a, "--pr", pr}, w.cwd);
+  CHECK(down.exit_code == 12);
+  const Json error = down.Json()["error"];
+  CHECK(error["code"] == "busy");
+  CHECK(error["lineage"] == a);
+  CHECK(error["details"]["pending"] == "true");
+  CHECK(error["details"]["pending_round"] == "1");
+  CHECK(error["details"]["pending_role"] == "reviewer");
+  status = w.Ok({"status", "--role", "reviewer"});
+  CHECK(status["next"] == "post");
+  CHECK(status["next_lineage"] == a);
+  forge.Start();
+  RunResult recovered = w.Review({"post", "--lineage", a, "--pr", pr}, w.cwd);
+  INFO(recovered.out << recovered.err);
+  CHECK(recovered.exit_code == 0);
+  status = w.Ok({"status", "--role", "reviewer"});
+  CHECK(status["next"] == "none");
+  CHECK(status["next_reason"] == "nothing_to_review");
+}
+
+}  // namespace
 }  // namespace gentle::testing

@@ -677,7 +677,7 @@ TEST_CASE("json schemas: the shared enums are the code's vocabularies") {
         Vocabulary(store::ReviewState::kDecisionRequired, store::ReviewStateName));
   CHECK(listed("next") == Vocabulary(transaction::NextAction::kPost, transaction::NextActionName));
   CHECK(listed("next_reason") ==
-        Vocabulary(transaction::NextReason::kReconciliationPrepared, transaction::NextReasonName));
+        Vocabulary(transaction::NextReason::kNothingToReview, transaction::NextReasonName));
   CHECK(listed("applicability") ==
         Vocabulary(transaction::Applicability::kIncomplete, transaction::ApplicabilityName));
 }

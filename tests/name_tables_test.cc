@@ -131,7 +131,8 @@ TEST_CASE("name tables: next actions and next reasons") {
                                  "unknown_state",      "clean",
                                  "candidate_burned",   "context_required",
                                  "approve_capped",     "merged",
-                                 "post_due",           "reconciliation_prepared"});
+                                 "post_due",           "reconciliation_prepared",
+                                 "review_pending",     "nothing_to_review"});
   for (const char* other : {"", "Post", "post ", "merge", "postdue", "repair\n"}) {
     INFO(other);
     CHECK_FALSE(transaction::ParseNextAction(other).has_value());

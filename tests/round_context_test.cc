@@ -1,7 +1,9 @@
 // A review round bound to its forge review context (docs/loop.md): `start --context` and
 // `revise --context` put the context's comment ids into the snapshot's ledger ids and keep the file
 // in the history; `--context-unavailable` caps APPROVE for that round (`context_unavailable`).
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <string>
 #include <vector>
 
@@ -72,10 +74,12 @@ TEST_CASE("start --context binds the comment ids as ledger ids - the file stays 
   Json envelope = repo.ReviewOk({"export-context", "--lineage", lineage});
   CHECK(envelope["context_digest"] == status["lineages"][0]["context_digest"]);
   CHECK(envelope["context_unavailable"].is_null());
-  // The same candidate without a context is another target, so another lineage.
+  // The same candidate without a context is another target, but the bound lineage is the live
+  // lineage of its selector (one live lineage per PR, docs/lifecycle.md): start answers it.
   Json other = repo.ReviewOk({"start"});
-  CHECK(other["lineage"] != lineage);
-  CHECK(other["target_identity"] != started["target_identity"]);
+  CHECK(other["lineage"] == lineage);
+  CHECK(other["created"] == false);
+  CHECK(other["target_identity"] == started["target_identity"]);
   ExpectFsckClean(repo);
 }
 
@@ -299,4 +303,66 @@ TEST_CASE("the APPROVE cap in next: approve_capped and context_required before v
   CHECK(next({"status", "--lineage", marked}) == "revise/candidate_changed");
 }
 
+}  // namespace gentle::testing
+
+namespace gentle::testing {
+namespace {
+
+// The tombstone files of the store, sorted.
+std::vector<std::string> Tombstones(const LifecycleRepo& repo) {
+  std::vector<std::string> names;
+  const std::string dir =
+      repo.common_dir() + "/gentle-ai/review-transactions/terminal-consumption/v1";
+  if (!std::filesystem::exists(dir)) return names;
+  for (const auto& entry : std::filesystem::directory_iterator(dir)) {
+    names.push_back(entry.path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// A bound round's burn spends its trees without the comment ids too (a second tombstone), all or
+// nothing: killed before the record is removed, neither tombstone stays and the burn is retried;
+// killed after, both stand and a writer finishes it.
+TEST_CASE("a bound round's burn also spends its trees without the ids - killed it recovers") {
+  for (const char* point : {"", "burn:index-prepared", "burn:tombstone-written",
+                            "burn:record-removed", "burn:lineage-removed"}) {
+    INFO(point);
+    LifecycleRepo repo;
+    repo.Write("a.txt", "changed\n");
+    const Json started = repo.ReviewOk({"start", "--context", kContextFile});
+    const std::string lineage = started["lineage"];
+    const Json approved = repo.ReviewOk(Verdict(lineage, "APPROVE"));
+    const std::vector<std::string> burn = {"burn",
+                                           "--lineage",
+                                           lineage,
+                                           "--token",
+                                           approved["token"],
+                                           "--expected-revision",
+                                           approved["revision"]};
+    const bool killed = std::string(point) != "";
+    RunResult run = repo.Review(burn, {{"GENTLE_FAULT_POINT", point}});
+    INFO(run.out << run.err);
+    REQUIRE(run.exit_code == (killed ? 86 : 0));
+    const bool undone = std::string(point) == "burn:index-prepared" ||
+                        std::string(point) == "burn:tombstone-written";
+    if (undone) {
+      RunResult again = repo.Review(burn);
+      INFO(again.out << again.err);
+      REQUIRE(again.exit_code == 0);
+    } else if (killed) {
+      repo.ReviewOk({"index", "rebuild"});  // a writer finishes the burn
+    }
+    CHECK(Tombstones(repo).size() == 2);
+    ExpectFsckClean(repo);
+    // The same trees without the context, and with another one, are spent.
+    const Json status = repo.ReviewOk({"status"});
+    CHECK(status["next_reason"] == "candidate_burned");
+    repo.ExpectRefused({"start"}, "consumed", 4);
+    CHECK(repo.ReviewOk({"index", "rebuild"})["tombstones"] == 2);
+    ExpectFsckClean(repo);
+  }
+}
+
+}  // namespace
 }  // namespace gentle::testing

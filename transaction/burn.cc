@@ -2,6 +2,8 @@
 
 #include <git2.h>
 
+#include <optional>
+
 #include "store/clock.h"
 #include "store/digests.h"
 #include "store/fault_point.h"
@@ -15,6 +17,7 @@
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/secret.h"
+#include "store/snapshot.h"
 #include "store/store_scan.h"
 #include "store/tombstone.h"
 #include "transaction/history_writer.h"
@@ -123,13 +126,34 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   const std::string key = store::TombstoneKey(result.repository, result.target_identity);
   const store::StoreLayout& layout = scope->layout;
   result.tombstone = store::TombstonePath(layout, key);
+  // A round bound to a forge context has its comment ids in its identity; the same trees asked
+  // about without them (status with the PR's selector, start without that context) are spent too:
+  // a second tombstone names them (docs/lifecycle.md, "review burn").
+  std::optional<std::string> unbound;
+  if (!record.current_snapshot.ledger_ids.empty()) {
+    store::Snapshot trees = record.current_snapshot;
+    trees.ledger_ids.clear();
+    unbound = store::ComputeSnapshotIdentity(trees);
+  }
+  const std::string unbound_key =
+      unbound ? store::TombstoneKey(result.repository, *unbound) : std::string();
 
   GENTLE_RETURN_IF_ERROR(OpenIndex(scope.get()));
-  // Both rows the burn touches are prepared, so a reader meeting either resolves it from files.
+  // Those trees burned already (an earlier lineage without a context): that tombstone stays.
+  // Asked after the index is open, so an interrupted burn's tombstones are resolved first.
+  if (unbound && store::KindOf(store::TombstonePath(scope->layout, unbound_key)) !=
+                     store::PathKind::kMissing) {
+    unbound.reset();
+  }
+  // Every row the burn touches is prepared, so a reader meeting any resolves it from files.
   GENTLE_RETURN_IF_ERROR(scope->index->WriteTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->UpsertTombstone(
         store::index::TombstoneRow{key, lineage, result.target_identity, result.repository,
                                    store::index::RowStatus::kPrepared}));
+    if (unbound) {
+      GENTLE_RETURN_IF_ERROR(scope->index->UpsertTombstone(store::index::TombstoneRow{
+          unbound_key, lineage, *unbound, result.repository, store::index::RowStatus::kPrepared}));
+    }
     return scope->index->UpsertLineage(
         store::LineageRowOf(record, store::index::RowStatus::kPrepared));
   }));
@@ -156,6 +180,11 @@ Result<BurnResult> Burn(const BurnRequest& request) {
       store::EnsureDirectory(layout.common_dir(), layout.tombstone_dir(), store::kStoreDirMode));
   GENTLE_RETURN_IF_ERROR(
       store::WriteFileAtomic(result.tombstone, tombstone, store::kRecordFileMode));
+  if (unbound) {
+    GENTLE_RETURN_IF_ERROR(store::WriteFileAtomic(
+        store::TombstonePath(layout, unbound_key),
+        store::EncodeTombstone(result.repository, *unbound, lineage), store::kRecordFileMode));
+  }
   store::FaultPoint("burn:tombstone-written");
   GENTLE_RETURN_IF_ERROR(store::RemoveTree(layout.record_path(lineage)));
   GENTLE_RETURN_IF_ERROR(store::SyncDirectory(layout.lineage_dir(lineage)));
@@ -170,6 +199,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   store::FaultPoint("burn:lineage-removed");
   GENTLE_RETURN_IF_ERROR(scope->index->CommitStepTransaction([&]() -> Status {
     GENTLE_RETURN_IF_ERROR(scope->index->MarkTombstoneCommitted(key));
+    if (unbound) GENTLE_RETURN_IF_ERROR(scope->index->MarkTombstoneCommitted(unbound_key));
     return scope->index->DeleteLineage(lineage);
   }));
   store::FaultPoint("burn:index-committed");

@@ -8,6 +8,10 @@
 //   prepared tombstone row -> tombstone file -> record removed (the point of no return) ->
 //   lineage directory removed -> history ref removed -> tombstone row committed, catalog row
 //   deleted.
+// A record whose current round is bound to a forge context (ledger ids in its identity) gets a
+// second tombstone, prepared, written and committed with the first, for the identity of the same
+// snapshot without ledger ids, so that its trees asked about without the context (status with the
+// PR's selector, start with another context) read as burned; not when that tombstone exists.
 // The tombstone's repository key is RepoKey(worktree root of the lineage's original worktree),
 // found by matching the record's initial_atomic_start.worktree_identity against the repository's
 // worktrees (nothing extra is stored in the record); if that worktree no longer exists, the

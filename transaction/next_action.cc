@@ -8,104 +8,6 @@ namespace gentle::transaction {
 
 using store::ReviewState;
 
-std::string_view NextActionName(NextAction action) {
-  switch (action) {
-    case NextAction::kStart:
-      return "start";
-    case NextAction::kExport:
-      return "export";
-    case NextAction::kVerdict:
-      return "verdict";
-    case NextAction::kRevise:
-      return "revise";
-    case NextAction::kBurn:
-      return "burn";
-    case NextAction::kSelectLineage:
-      return "select_lineage";
-    case NextAction::kRepair:
-      return "repair";
-    case NextAction::kNone:
-      return "none";
-    case NextAction::kAbandon:
-      return "abandon";
-    case NextAction::kPost:
-      return "post";
-  }
-  return "none";  // unreachable: the switch names every enumerator
-}
-
-std::optional<NextAction> ParseNextAction(std::string_view name) {
-  for (NextAction action : kAllNextActions) {
-    if (NextActionName(action) == name) return action;
-  }
-  return std::nullopt;
-}
-
-std::string_view NextReasonName(NextReason reason) {
-  switch (reason) {
-    case NextReason::kNoLineage:
-      return "no_lineage";
-    case NextReason::kReviewDue:
-      return "review_due";
-    case NextReason::kContextExported:
-      return "context_exported";
-    case NextReason::kCandidateChanged:
-      return "candidate_changed";
-    case NextReason::kApproved:
-      return "approved";
-    case NextReason::kAmbiguous:
-      return "ambiguous";
-    case NextReason::kSeveralActionable:
-      return "several_actionable";
-    case NextReason::kCorrupted:
-      return "corrupted";
-    case NextReason::kIncomplete:
-      return "incomplete";
-    case NextReason::kWaitingForAuthor:
-      return "waiting_for_author";
-    case NextReason::kOtherWorktree:
-      return "other_worktree";
-    case NextReason::kTargetNotComputable:
-      return "target_not_computable";
-    case NextReason::kFetchedOnly:
-      return "fetched_only";
-    case NextReason::kBudgetExceeded:
-      return "budget_exceeded";
-    case NextReason::kObjectsMissing:
-      return "objects_missing";
-    case NextReason::kEscalated:
-      return "escalated";
-    case NextReason::kInvalidated:
-      return "invalidated";
-    case NextReason::kDecisionRequired:
-      return "decision_required";
-    case NextReason::kUnknownState:
-      return "unknown_state";
-    case NextReason::kClean:
-      return "clean";
-    case NextReason::kCandidateBurned:
-      return "candidate_burned";
-    case NextReason::kContextRequired:
-      return "context_required";
-    case NextReason::kApproveCapped:
-      return "approve_capped";
-    case NextReason::kMerged:
-      return "merged";
-    case NextReason::kPostDue:
-      return "post_due";
-    case NextReason::kReconciliationPrepared:
-      return "reconciliation_prepared";
-  }
-  return "unknown_state";  // unreachable: the switch names every enumerator
-}
-
-std::optional<NextReason> ParseNextReason(std::string_view name) {
-  for (NextReason reason : kAllNextReasons) {
-    if (NextReasonName(reason) == name) return reason;
-  }
-  return std::nullopt;
-}
-
 namespace {
 
 constexpr Next None(NextReason reason) { return {NextAction::kNone, reason}; }
@@ -191,6 +93,7 @@ std::string_view WaitingDetail(const EntryFacts& f) {
 
 bool IsActionable(const EntryFacts& f) {
   if (f.fetched_only) return false;
+  if (f.pr_lineage && !f.foreign) return EntryNext(f).action != NextAction::kNone;
   if (f.applicability == Applicability::kCurrentTarget ||
       f.applicability == Applicability::kAmbiguous) {
     return true;
@@ -200,23 +103,86 @@ bool IsActionable(const EntryFacts& f) {
   return (IsCorrectionRequired(f) && f.unrelated == UnrelatedReason::kTargetMoved) || IsMerged(f);
 }
 
+Next RoleNext(const EntryFacts& f, std::optional<StatusRole> role) {
+  if (!role) return EntryNext(f);
+  if (*role == StatusRole::kReviewer) {
+    // A review does not depend on which lineage claims the live target, or where it was captured.
+    EntryFacts asked = f;
+    if (asked.applicability == Applicability::kAmbiguous) {
+      asked.applicability = Applicability::kCurrentTarget;
+    }
+    const Next next = EntryNext(asked);
+    switch (next.action) {
+      case NextAction::kStart:
+      case NextAction::kRevise:
+      case NextAction::kBurn:
+      case NextAction::kSelectLineage:
+        return None(NextReason::kWaitingForAuthor);
+      default:
+        return next;
+    }
+  }
+  const Next next = EntryNext(f);
+  switch (next.action) {
+    case NextAction::kAbandon:
+    case NextAction::kRepair:
+    case NextAction::kNone:
+      return next;
+    case NextAction::kExport:
+    case NextAction::kVerdict:
+    case NextAction::kPost:
+      return None(f.foreign ? NextReason::kOtherWorktree : NextReason::kReviewPending);
+    default:
+      return f.foreign ? None(NextReason::kOtherWorktree) : next;
+  }
+}
+
+namespace {
+
+Picked ReviewerPick(const std::vector<EntryFacts>& entries) {
+  for (NextAction wanted : {NextAction::kPost, NextAction::kExport}) {
+    for (size_t i = 0; i < entries.size(); ++i) {
+      if (entries[i].fetched_only) continue;
+      const Next next = RoleNext(entries[i], StatusRole::kReviewer);
+      if (next.action == wanted) return {next, i};
+    }
+  }
+  return {None(NextReason::kNothingToReview), std::nullopt};
+}
+
+}  // namespace
+
 Picked PickNext(const std::vector<EntryFacts>& entries,
-                const std::function<LiveStart()>& live_start, bool require_context) {
+                const std::function<LiveStart()>& live_start, bool require_context,
+                std::optional<StatusRole> role) {
   for (size_t i = 0; i < entries.size(); ++i) {
     const Next next = EntryNext(entries[i]);
     if (next.action == NextAction::kAbandon || next.action == NextAction::kRepair) {
       return {next, i};
     }
   }
-  std::optional<size_t> first;
+  if (role == StatusRole::kReviewer) return ReviewerPick(entries);
+  std::optional<size_t> first, held;
   size_t count = 0;
   for (size_t i = 0; i < entries.size(); ++i) {
-    if (!IsActionable(entries[i])) continue;
+    if (!IsActionable(entries[i])) {
+      if (!held && entries[i].pr_lineage && !entries[i].foreign && !entries[i].fetched_only) {
+        held = i;
+      }
+      continue;
+    }
+    if (role && RoleNext(entries[i], role).action == NextAction::kNone) {
+      if (!held) held = i;
+      continue;
+    }
     if (!first) first = i;
     ++count;
   }
   if (count > 1) return {{NextAction::kSelectLineage, NextReason::kSeveralActionable}, first};
-  if (count == 1) return {EntryNext(entries[*first]), first};
+  if (count == 1) return {RoleNext(entries[*first], role), first};
+  // The asked PR's live lineage, or a lineage the author waits on its reviewer for: start would
+  // answer it rather than start another, so its none is the answer.
+  if (held) return {RoleNext(entries[*held], role), std::nullopt};
   switch (live_start()) {
     case LiveStart::kStartable:
       return {{NextAction::kStart,

@@ -31,15 +31,16 @@
 //   any other state                                            none / unknown_state
 // For a whole worktree (PickNext): the first entry whose next is abandon or repair (that entry's
 // next); else the actionable entries (current_target or ambiguous here, correction_required with
-// a moved live target and started here, or approved and merged and started here; never
-// fetched-only): one -> its next; more -> select_lineage / several_actionable; none -> the live
-// candidate: start / no_lineage when start would take it (start / context_required when
-// gentle-ai.requireContext is true), else none / clean, candidate_burned, target_not_computable
-// or budget_exceeded. The top-level next always names its entry (the first actionable one for
-// several_actionable); only start and none name none. An unrelated entry is never picked while an
-// actionable one exists.
-// After an export (AfterExport): export becomes verdict / context_exported (verdict /
-// approve_capped when the round's APPROVE is capped).
+// a moved live target and started here, approved and merged and started here, or the asked PR's
+// live lineage; never fetched-only): one -> its next; more -> select_lineage / several_actionable
+// (next_lineage the first: its own next is the one to take); none -> the PR's live lineage's next
+// (none and its reason) when there is one, else the live candidate: start / no_lineage when start
+// would take it (start / context_required when gentle-ai.requireContext is true), else none /
+// clean, candidate_burned, target_not_computable or budget_exceeded. The top-level next always
+// names its entry (the first actionable one for several_actionable); only start and none name none.
+// An unrelated entry is never picked while an actionable one exists. After an export (AfterExport):
+// export becomes verdict / context_exported (verdict / approve_capped when the round's APPROVE is
+// capped).
 //
 // The APPROVE cap (transaction/context_cap.h) is the one refusal a verdict can meet that next
 // cannot avoid by naming another action: `approve_capped` says that the verdict due may be any
@@ -54,7 +55,9 @@
 #include <string_view>
 #include <vector>
 
+#include "store/name_table.h"
 #include "transaction/applicability.h"
+#include "transaction/status_role.h"
 
 namespace gentle::transaction {
 
@@ -72,19 +75,29 @@ enum class NextAction {
   kPost,
 };
 
-inline constexpr NextAction kAllNextActions[] = {
-    NextAction::kStart,   NextAction::kExport,        NextAction::kVerdict, NextAction::kRevise,
-    NextAction::kBurn,    NextAction::kSelectLineage, NextAction::kRepair,  NextAction::kNone,
-    NextAction::kAbandon, NextAction::kPost};
+inline constexpr store::NameTable kNextActionNames = store::MakeNameTable<NextAction>({
+    {NextAction::kStart, "start"},
+    {NextAction::kExport, "export"},
+    {NextAction::kVerdict, "verdict"},
+    {NextAction::kRevise, "revise"},
+    {NextAction::kBurn, "burn"},
+    {NextAction::kSelectLineage, "select_lineage"},
+    {NextAction::kRepair, "repair"},
+    {NextAction::kNone, "none"},
+    {NextAction::kAbandon, "abandon"},
+    {NextAction::kPost, "post"},
+});
+inline constexpr const auto& kAllNextActions = kNextActionNames.values;
 
-// "start", "export", "verdict", "revise", "burn", "select_lineage", "repair", "none", "abandon",
-// "post".
-std::string_view NextActionName(NextAction action);
-
+constexpr std::string_view NextActionName(NextAction action) {
+  return kNextActionNames.Name(action);
+}
 // nullopt for any other text.
-std::optional<NextAction> ParseNextAction(std::string_view name);
+constexpr std::optional<NextAction> ParseNextAction(std::string_view name) {
+  return kNextActionNames.Parse(name);
+}
 
-// Why the action is the one named: a closed vocabulary, one name each (NextReasonName).
+// Why the action is the one named: a closed vocabulary, one name each (kNextReasonNames).
 enum class NextReason {
   kNoLineage,            // start: no lineage holds the live candidate, and start would take it
   kReviewDue,            // export: reviewing, its frozen diff fits the budget
@@ -112,32 +125,50 @@ enum class NextReason {
   kMerged,               // burn: approved, and its candidate is committed on the branch
   kPostDue,              // post: the round's newest verdict is not posted yet
   kReconciliationPrepared,  // none: another tool's batch-reconciliation marker holds the store
+  kReviewPending,    // none (--role author): the lineage awaits its reviewer's export, verdict or
+                     // post
+  kNothingToReview,  // none (--role reviewer): no lineage of the clone awaits a review or a post
 };
 
-inline constexpr NextReason kAllNextReasons[] = {
-    NextReason::kNoLineage,         NextReason::kReviewDue,
-    NextReason::kContextExported,   NextReason::kCandidateChanged,
-    NextReason::kApproved,          NextReason::kAmbiguous,
-    NextReason::kSeveralActionable, NextReason::kCorrupted,
-    NextReason::kIncomplete,        NextReason::kWaitingForAuthor,
-    NextReason::kOtherWorktree,     NextReason::kTargetNotComputable,
-    NextReason::kFetchedOnly,       NextReason::kBudgetExceeded,
-    NextReason::kObjectsMissing,    NextReason::kEscalated,
-    NextReason::kInvalidated,       NextReason::kDecisionRequired,
-    NextReason::kUnknownState,      NextReason::kClean,
-    NextReason::kCandidateBurned,   NextReason::kContextRequired,
-    NextReason::kApproveCapped,     NextReason::kMerged,
-    NextReason::kPostDue,           NextReason::kReconciliationPrepared};
+inline constexpr store::NameTable kNextReasonNames = store::MakeNameTable<NextReason>({
+    {NextReason::kNoLineage, "no_lineage"},
+    {NextReason::kReviewDue, "review_due"},
+    {NextReason::kContextExported, "context_exported"},
+    {NextReason::kCandidateChanged, "candidate_changed"},
+    {NextReason::kApproved, "approved"},
+    {NextReason::kAmbiguous, "ambiguous"},
+    {NextReason::kSeveralActionable, "several_actionable"},
+    {NextReason::kCorrupted, "corrupted"},
+    {NextReason::kIncomplete, "incomplete"},
+    {NextReason::kWaitingForAuthor, "waiting_for_author"},
+    {NextReason::kOtherWorktree, "other_worktree"},
+    {NextReason::kTargetNotComputable, "target_not_computable"},
+    {NextReason::kFetchedOnly, "fetched_only"},
+    {NextReason::kBudgetExceeded, "budget_exceeded"},
+    {NextReason::kObjectsMissing, "objects_missing"},
+    {NextReason::kEscalated, "escalated"},
+    {NextReason::kInvalidated, "invalidated"},
+    {NextReason::kDecisionRequired, "decision_required"},
+    {NextReason::kUnknownState, "unknown_state"},
+    {NextReason::kClean, "clean"},
+    {NextReason::kCandidateBurned, "candidate_burned"},
+    {NextReason::kContextRequired, "context_required"},
+    {NextReason::kApproveCapped, "approve_capped"},
+    {NextReason::kMerged, "merged"},
+    {NextReason::kPostDue, "post_due"},
+    {NextReason::kReconciliationPrepared, "reconciliation_prepared"},
+    {NextReason::kReviewPending, "review_pending"},
+    {NextReason::kNothingToReview, "nothing_to_review"},
+});
+inline constexpr const auto& kAllNextReasons = kNextReasonNames.values;
 
-// "no_lineage", "review_due", "context_exported", "candidate_changed", "approved", "ambiguous",
-// "several_actionable", "corrupted", "incomplete", "waiting_for_author", "other_worktree",
-// "target_not_computable", "fetched_only", "budget_exceeded", "objects_missing", "escalated",
-// "invalidated", "decision_required", "unknown_state", "clean", "candidate_burned",
-// "context_required", "approve_capped", "merged", "post_due", "reconciliation_prepared".
-std::string_view NextReasonName(NextReason reason);
-
+constexpr std::string_view NextReasonName(NextReason reason) {
+  return kNextReasonNames.Name(reason);
+}
 // nullopt for any other text.
-std::optional<NextReason> ParseNextReason(std::string_view name);
+constexpr std::optional<NextReason> ParseNextReason(std::string_view name) {
+  return kNextReasonNames.Parse(name);
+}
 
 struct Next {
   NextAction action = NextAction::kNone;
@@ -166,9 +197,21 @@ struct EntryFacts {
   // The current round is bound to a forge context (start or revise --context), its newest verdict
   // is the history's tip, and the seen ledger records no posted id since (probed by the caller).
   bool post_due = false;
+  // The live lineage of this worktree that holds the PR status was asked about (its selector is
+  // the one asked, a commit range or a round bound to a forge context): start with that selector
+  // answers or revises it rather than forking a second lineage, so the worktree's next is its
+  // next whatever its applicability (one live lineage per PR).
+  bool pr_lineage = false;
 };
 
 Next EntryNext(const EntryFacts& facts);
+
+// The entry's next for `role` (nullopt: both roles, EntryNext's). An author is told no reviewer
+// action (export, verdict, post: none / review_pending) and acts on no lineage of another worktree
+// (none / other_worktree); a reviewer is told no author action (start, revise, burn,
+// select_lineage: none / waiting_for_author) and exports any reviewing lineage, ambiguous or of
+// another worktree. abandon, repair and none stand for both.
+Next RoleNext(const EntryFacts& facts, std::optional<StatusRole> role);
 
 // Why EntryNext says none for a lineage that waits on its author (correction_required on the
 // very candidate that was sent back), for the status entry's `detail`; empty otherwise.
@@ -195,8 +238,14 @@ struct Picked {
 
 // The worktree's next action over all of its entries; `live_start` is asked only when no entry is
 // actionable; `require_context`: git config gentle-ai.requireContext is true (or unreadable).
+// With `role` (status --role): the author's pick is the one above over RoleNext, and an entry
+// held back for its reviewer (none / review_pending) is named before the live candidate (start
+// would answer that lineage); the reviewer's is the first entry, of any worktree, whose RoleNext
+// is post, else the first whose is export, else none / nothing_to_review (a reviewer never
+// starts).
 Picked PickNext(const std::vector<EntryFacts>& entries,
-                const std::function<LiveStart()>& live_start, bool require_context = false);
+                const std::function<LiveStart()>& live_start, bool require_context = false,
+                std::optional<StatusRole> role = std::nullopt);
 
 // PickNext's action alone.
 Next EnvelopeNext(const std::vector<EntryFacts>& entries,

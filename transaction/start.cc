@@ -17,6 +17,7 @@
 #include "store/layout.h"
 #include "store/record.h"
 #include "store/review_state.h"
+#include "store/snapshot.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
 #include "store/tombstone.h"
@@ -25,6 +26,8 @@
 #include "transaction/generated_marks.h"
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
+#include "transaction/pr_lineage.h"
+#include "transaction/revise.h"
 #include "transaction/target_claims.h"
 
 namespace gentle::transaction {
@@ -69,6 +72,26 @@ StartResult ResultOf(const store::RecordView& record, bool created) {
                      created};
 }
 
+// One live lineage per PR (transaction/pr_lineage.h): when no lineage holds the candidate as it
+// is (neither its own derived lineage nor a claimant), the live lineage of this worktree that
+// holds the same PR; nothing otherwise. Read under the shared lock.
+Result<std::optional<store::RecordView>> PrLineageOtherwise(const store::git::Repository& repo,
+                                                            const store::StoreLayout& layout,
+                                                            const Selector& selector,
+                                                            const store::Snapshot& snapshot,
+                                                            const std::string& lineage) {
+  GENTLE_ASSIGN_OR_RETURN(store::StoreGuard shared, store::StoreGuard::ForRead(layout));
+  auto existing = store::LoadRecord(layout, lineage);
+  if (existing.ok() || existing.status().code() != Code::kNotFound) {
+    return std::optional<store::RecordView>();
+  }
+  const std::string here = repo.WorktreeIdentity();
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::RecordView> claimant,
+                          FindClaimant(layout, snapshot.identity, here, lineage));
+  if (claimant) return std::optional<store::RecordView>();
+  return FindPrLineage(repo, layout, selector, here);
+}
+
 }  // namespace
 
 Result<StartResult> Start(const StartRequest& request) {
@@ -103,6 +126,24 @@ Result<StartResult> Start(const StartRequest& request) {
   GENTLE_RETURN_IF_ERROR(held->Flush());
   const std::string worktree_identity = repo.WorktreeIdentity();
   const std::string lineage = store::DerivedLineageId(worktree_identity, snapshot.identity);
+
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::RecordView> pr,
+                          PrLineageOtherwise(repo, layout, selector, snapshot, lineage));
+  if (pr) {
+    if (!store::IsState(pr->state, store::ReviewState::kCorrectionRequired)) {
+      return ResultOf(*pr, false);
+    }
+    // The PR's lineage was sent back: its next round takes the new head or context.
+    GENTLE_ASSIGN_OR_RETURN(ReviseResult revised,
+                            Revise({request.cwd, pr->lineage_id, pr->revision, request.context}));
+    return StartResult{revised.lineage,
+                       revised.revision,
+                       revised.target_identity,
+                       revised.state,
+                       pr->initial_snapshot.kind,
+                       revised.changed_path_count,
+                       false};
+  }
 
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForWrite(layout));
   store::FaultPoint("start:locked");
@@ -147,6 +188,13 @@ Result<StartResult> Start(const StartRequest& request) {
 
   GENTLE_RETURN_IF_ERROR(
       store::RefuseBurnedCandidate(layout, repo.worktree_root(), snapshot.identity, lineage));
+  if (!snapshot.ledger_ids.empty()) {
+    // The same trees, burned after a round bound to another context (transaction/burn.h).
+    store::Snapshot trees = snapshot;
+    trees.ledger_ids.clear();
+    GENTLE_RETURN_IF_ERROR(store::RefuseBurnedCandidate(
+        layout, repo.worktree_root(), store::ComputeSnapshotIdentity(trees), lineage));
+  }
 
   // Every refusal above changed nothing; from here on the store is written. Opening the index
   // for writing first recovers interrupted mutations (and rebuilds a missing or corrupt index).

@@ -6,8 +6,11 @@
 // and writes the record in state `reviewing`. Idempotent: the same candidate in the same worktree
 // returns the existing lineage and revision and rewrites nothing; so does a candidate that another
 // lineage of this worktree holds as its current round (after `revise`;
-// transaction/target_claims.h). An empty candidate is `usage`; a candidate whose approval was
-// already burned is `consumed`.
+// transaction/target_claims.h). One live lineage per PR (transaction/pr_lineage.h): when no
+// lineage holds the candidate and the live lineage of this worktree started with the same
+// selector holds a PR, start answers it (created false) or, when it was sent back, revises it
+// (REVISE with the same context flags) instead of starting a second one. An empty candidate is
+// `usage`; a candidate whose approval was already burned is `consumed`.
 #ifndef GENTLE_TRANSACTION_START_H_
 #define GENTLE_TRANSACTION_START_H_
 

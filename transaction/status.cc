@@ -28,6 +28,7 @@
 #include "transaction/branch_trees.h"
 #include "transaction/capture.h"
 #include "transaction/context_cap.h"
+#include "transaction/pr_lineage.h"
 #include "transaction/recorded_selector.h"
 #include "transaction/target_claims.h"
 
@@ -63,14 +64,14 @@ class LiveTargets {
     return cache_.back().second;
   }
 
-  // When the seen ledger's newest `posted` id was recorded (read once).
-  const Result<std::optional<std::string>>& NewestPostedAt() {
-    if (!posted_) {
-      auto reader = loop::SeenLedgerReader::Open(repo_.common_dir());
-      posted_.emplace(reader.ok() ? reader->NewestPostedAt()
-                                  : Result<std::optional<std::string>>(reader.status()));
-    }
-    return *posted_;
+  // Whether the verdict of `lineage` at `revision`, recorded at `since`, is posted
+  // (loop::SeenLedgerReader::PostedSince; the ledger opened once). A ledger that cannot be read
+  // answers its error.
+  Result<bool> PostedSince(const std::string& lineage, const std::string& revision,
+                           const std::string& since) {
+    if (!ledger_) ledger_.emplace(loop::SeenLedgerReader::Open(repo_.common_dir()));
+    if (!ledger_->ok()) return ledger_->status();
+    return (*ledger_)->PostedSince(lineage, revision, since);
   }
 
   // Whether `tree` is a commit's tree on HEAD's first-parent history (walked once, bounded).
@@ -83,7 +84,7 @@ class LiveTargets {
   const store::git::Repository& repo_;
   std::vector<std::pair<Selector, Result<LiveTarget>>> cache_;
   std::optional<std::set<std::string>> branch_;
-  std::optional<Result<std::optional<std::string>>> posted_;
+  std::optional<Result<loop::SeenLedgerReader>> ledger_;
 };
 
 }  // namespace
@@ -115,8 +116,9 @@ std::optional<store::RoundContext> CurrentRoundContext(
 
 // Whether the current round's newest verdict still waits for its post (docs/loop.md, "Following
 // next"): the round is bound to a forge context, the history's tip is that round's verdict (or
-// co-approval) commit, and the seen ledger holds no `posted` id recorded at or after it. A ledger
-// that cannot be read makes nothing due (post would meet the same damage).
+// co-approval) commit, and the seen ledger records no post of it (PostedSince: keyed by lineage
+// for `review post`). A ledger that cannot be read makes nothing due (post would meet the same
+// damage).
 bool PostDue(const std::optional<store::HistoryCommit>& tip, const store::RecordView& record,
              const std::optional<store::RoundContext>& bound, LiveTargets& live) {
   if (!tip || !bound || bound->context_digest.empty() || tip->revision != record.revision) {
@@ -126,9 +128,8 @@ bool PostDue(const std::optional<store::HistoryCommit>& tip, const store::Record
       !store::IsHistoryVerb(tip->verb, store::HistoryVerb::kCoApprove)) {
     return false;
   }
-  const Result<std::optional<std::string>>& posted = live.NewestPostedAt();
-  if (!posted.ok()) return false;
-  return !*posted || store::TimeOrderKey(**posted) < store::TimeOrderKey(tip->at);
+  const Result<bool> posted = live.PostedSince(record.lineage_id, record.revision, tip->at);
+  return posted.ok() && !*posted;
 }
 
 // `here`: this worktree's identity (Repository::WorktreeIdentity); `require_context`: git config
@@ -244,7 +245,7 @@ Fit LiveFit(const store::git::Repository& repo, const Selector& selector) {
 // is probed only where the action depends on it: a reviewing lineage's frozen diff (skipped with
 // `frozen_known`: its context has just been exported), a sent-back lineage's moved candidate.
 void DecideNext(const store::git::Repository& repo, LineageStatus& s, const Probe* probe,
-                bool frozen_known = false) {
+                std::optional<StatusRole> role, bool frozen_known = false) {
   Next next = EntryNext(s.Facts());
   if (probe != nullptr && next.action == NextAction::kExport && !frozen_known) {
     s.frozen = FrozenFit(repo, probe->base_tree, probe->candidate_tree);
@@ -254,7 +255,7 @@ void DecideNext(const store::git::Repository& repo, LineageStatus& s, const Prob
     s.live = LiveFit(repo, probe->selector);
     next = EntryNext(s.Facts());
   }
-  s.next = next;
+  s.next = RoleNext(s.Facts(), role);
   const std::string_view waiting = WaitingDetail(s.Facts());
   if (!waiting.empty()) s.detail = std::string(waiting);
 }
@@ -265,8 +266,8 @@ void DecideNext(const store::git::Repository& repo, LineageStatus& s, const Prob
 Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
                                   const store::StoreLayout& layout, const std::string& lineage,
                                   const Result<store::RecordView>& record,
-                                  const std::string& source, const std::string& provenance = "",
-                                  bool frozen_known = false) {
+                                  const std::string& source, std::optional<StatusRole> role,
+                                  const std::string& provenance = "", bool frozen_known = false) {
   LiveTargets live(repo);
   const std::string here = repo.WorktreeIdentity();
   LineageStatus s = Assess(repo, live, here, lineage, record, RequireContextOrTrue(repo));
@@ -282,7 +283,7 @@ Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
   s.fetched_only = !source.empty();
   const std::optional<Probe> probe =
       record.ok() ? std::optional<Probe>(ProbeOf(*record)) : std::nullopt;
-  DecideNext(repo, s, probe ? &*probe : nullptr, frozen_known);
+  DecideNext(repo, s, probe ? &*probe : nullptr, role, frozen_known);
   return s;
 }
 
@@ -303,15 +304,9 @@ LiveStart ProbeLiveStart(const store::git::Repository& repo, const store::StoreL
   return LiveStart::kStartable;
 }
 
-// A selector as a query: what start was asked, without the round's ledger ids.
-Selector Query(Selector selector) {
-  selector.ledger_ids.clear();
-  std::sort(selector.untracked.begin(), selector.untracked.end());
-  return selector;
-}
-
 Result<LineageStatus> InspectOne(const store::git::Repository& repo,
-                                 const store::StoreLayout& layout, const std::string& lineage) {
+                                 const store::StoreLayout& layout, const std::string& lineage,
+                                 std::optional<StatusRole> role) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
     Status absent = store::AnswerRecordless(repo, layout, lineage);
@@ -322,18 +317,19 @@ Result<LineageStatus> InspectOne(const store::git::Repository& repo,
     if (!fetched) return absent;
     GENTLE_RETURN_IF_ERROR(store::TerminalAnswer(*fetched, lineage));
     return AssessAlone(repo, layout, lineage, Result<store::RecordView>(fetched->chain.record),
-                       fetched->remote);
+                       fetched->remote, role);
   }
   if (!record.ok()) return Status(Code::kCorrupted, record.status().message()).WithLineage(lineage);
   GENTLE_ASSIGN_OR_RETURN(std::string provenance, store::ImportedSource(repo, layout, lineage));
-  return AssessAlone(repo, layout, lineage, record, "", provenance);
+  return AssessAlone(repo, layout, lineage, record, "", role, provenance);
 }
 
 }  // namespace
 
 Result<StatusReport> InspectStatus(const std::string& cwd,
                                    const std::optional<std::string>& lineage,
-                                   const std::optional<Selector>& selector) {
+                                   const std::optional<Selector>& selector,
+                                   std::optional<StatusRole> role) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
   if (lineage && selector) {
     return Status(Code::kUsage, "--lineage and the selector flags are exclusive");
@@ -351,7 +347,7 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   }
   if (!guard.ok()) return guard.status();
   if (lineage) {
-    GENTLE_ASSIGN_OR_RETURN(LineageStatus s, InspectOne(repo, layout, *lineage));
+    GENTLE_ASSIGN_OR_RETURN(LineageStatus s, InspectOne(repo, layout, *lineage, role));
     report.next = s.next;
     if (s.next.action != NextAction::kNone && s.next.action != NextAction::kStart) {
       report.next_lineage = s.lineage;
@@ -382,11 +378,17 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   for (const std::string& id : ids) {
     auto record = store::LoadRecord(layout, id);
     LineageStatus s = Assess(repo, live, here, id, record, require_context);
-    if (selector && !(record.ok() && !s.foreign &&
-                      (s.target_identity == *queried ||
-                       Query(RecordedSelector(*record)) == Query(*selector)))) {
+    // A reviewer asks about every lineage of the clone; an author about this worktree's.
+    const bool asked_here = !s.foreign || role == StatusRole::kReviewer;
+    const bool same_selector = selector && record.ok() &&
+                               SelectorQuery(RecordedSelector(*record)) == SelectorQuery(*selector);
+    if (selector &&
+        !(record.ok() && asked_here && (s.target_identity == *queried || same_selector))) {
       continue;
     }
+    // One live lineage per PR: this worktree's lineage of the asked PR is its answer.
+    s.pr_lineage = same_selector && !s.foreign &&
+                   HoldsPr(*selector, RecordedSelector(*record), !s.context_digest.empty());
     if (imported.count(id)) {
       GENTLE_ASSIGN_OR_RETURN(s.source, store::ImportedSource(repo, layout, id));
     }
@@ -405,12 +407,12 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
       s.detail = kAmbiguousDetail;
     }
     auto it = probed.find(s.lineage);
-    DecideNext(repo, s, it == probed.end() ? nullptr : &it->second);
+    DecideNext(repo, s, it == probed.end() ? nullptr : &it->second, role);
     facts.push_back(s.Facts());
   }
   const Selector asked = selector ? *selector : Selector{};
   const Picked picked = PickNext(
-      facts, [&] { return ProbeLiveStart(repo, layout, live, asked); }, require_context);
+      facts, [&] { return ProbeLiveStart(repo, layout, live, asked); }, require_context, role);
   report.next = picked.next;
   if (picked.entry && picked.next.action != NextAction::kNone) {
     report.next_lineage = out[*picked.entry].lineage;
@@ -422,7 +424,7 @@ Result<LineageStatus> AssessRecord(const store::git::Repository& repo,
                                    const store::RecordView& record, const std::string& source) {
   const store::StoreLayout layout(repo.common_dir());
   return AssessAlone(repo, layout, record.lineage_id, Result<store::RecordView>(record), source,
-                     /*provenance=*/"", /*frozen_known=*/true);
+                     /*role=*/std::nullopt, /*provenance=*/"", /*frozen_known=*/true);
 }
 
 }  // namespace gentle::transaction

@@ -28,6 +28,7 @@
 #include "transaction/applicability.h"
 #include "transaction/next_action.h"
 #include "transaction/selector.h"
+#include "transaction/status_role.h"
 
 namespace gentle::transaction {
 
@@ -54,13 +55,14 @@ struct LineageStatus {
   Fit live = Fit::kFits;    // probed for a sent-back lineage whose live target moved
   // The APPROVE cap (transaction/context_cap.h): of the current round, and of a round opened now.
   bool approve_capped = false, require_context = false;
-  bool merged = false;    // approved, not the live target, its candidate tree on HEAD's history
-  bool post_due = false;  // the current round's newest verdict waits for its post
+  bool merged = false;      // approved, not the live target, its candidate tree on HEAD's history
+  bool post_due = false;    // the current round's newest verdict waits for its post
+  bool pr_lineage = false;  // this worktree's live lineage of the PR status was asked about
   Next next;
 
   EntryFacts Facts() const {
-    return {state, applicability,  unrelated,       fetched_only, foreign, frozen,
-            live,  approve_capped, require_context, merged,       post_due};
+    return {state, applicability,  unrelated,       fetched_only, foreign,  frozen,
+            live,  approve_capped, require_context, merged,       post_due, pr_lineage};
   }
 };
 
@@ -86,8 +88,11 @@ struct StatusReport {
 // them). With `selector` (start's selector flags; not with `lineage`): the candidate that selector
 // names here, and only the lineages of this worktree that hold it (their current target is its
 // identity) or were started with the same selector; the report's next is the candidate's: its
-// lineage's, or start when no lineage holds it and start would take it. A selector that cannot be
-// resolved is refused as start refuses it.
+// lineage's, or start when no lineage holds it and start would take it; the lineage of this
+// worktree that holds the asked PR (transaction/pr_lineage.h) answers whatever its applicability.
+// A selector that cannot be resolved is refused as start refuses it. With `role`
+// (transaction/status_role.h): every entry's next and the report's are that role's (RoleNext,
+// PickNext); a reviewer's selector also takes the lineages of other worktrees started with it.
 //
 // Budget (docs/lifecycle.md, "Start and revise refuse what could never be exported"): a reviewing
 // lineage's frozen diff is measured (export/patch_budget.h: headers first, so a small diff costs a
@@ -96,7 +101,8 @@ struct StatusReport {
 // start or revise for a diff the verb refuses. Nothing is written.
 Result<StatusReport> InspectStatus(const std::string& cwd,
                                    const std::optional<std::string>& lineage,
-                                   const std::optional<Selector>& selector = std::nullopt);
+                                   const std::optional<Selector>& selector = std::nullopt,
+                                   std::optional<StatusRole> role = std::nullopt);
 
 // One record's status (applicability current_target, ambiguous or unrelated, and next) against the
 // live target of `repo`'s worktree, as `status --lineage` reports it, for a record whose context
