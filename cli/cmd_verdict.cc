@@ -32,7 +32,7 @@ Result<std::string> ReadBody(const VerdictOptions& o) {
   auto text = store::ReadNamedFile(*o.body_file, exporter::kMaxBodyBytes);
   if (!text.ok()) {
     return Status(Code::kUsage, "--body-file " + *o.body_file + ": " + text.status().message())
-        .WithDetail("file", *o.body_file);
+        .WithDetail(DetailKey::kFile, *o.body_file);
   }
   return text;
 }

@@ -121,7 +121,7 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
     return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
                                          ", not approved; nothing to attest")
         .WithLineage(lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state);
   }
   // As verify: the patch of the record's current round, the trees of its current snapshot.
   auto derived = DeriveContext(repo, record.current_snapshot, Engine::kNative);

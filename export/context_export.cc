@@ -43,9 +43,9 @@ Result<store::RecordView> LoadLocal(const store::git::Repository& repo,
     if (burned.code() == Code::kConsumed) {
       return Status(Code::kAmbiguous, "lineage " + lineage + " has a live record and a tombstone")
           .WithLineage(lineage)
-          .WithDetail("tombstone", burned.details().count("tombstone")
-                                       ? burned.details().at("tombstone")
-                                       : std::string());
+          .WithDetail(DetailKey::kTombstone, burned.has_detail(DetailKey::kTombstone)
+                                                 ? *burned.detail(DetailKey::kTombstone)
+                                                 : std::string());
     }
     return record;
   }

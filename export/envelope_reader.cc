@@ -101,7 +101,7 @@ Result<Envelope> ParseEnvelope(std::string_view text) {
     Json j = ParseStrict(text);
     const std::string schema = String(j, "schema");
     if (schema != "gentle-ai.review-context-export/v1") {
-      return bad("has a foreign schema").WithDetail("schema", schema);
+      return bad("has a foreign schema").WithDetail(DetailKey::kSchema, schema);
     }
     Envelope e;
     e.lineage = String(j, "lineage");

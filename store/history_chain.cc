@@ -35,7 +35,7 @@ Status Broken(const std::string& lineage, const std::string& commit, const std::
   return Status(Code::kCorrupted, "the history of lineage " + lineage + " is not valid at commit " +
                                       commit + ": " + why)
       .WithLineage(lineage)
-      .WithDetail("commit", commit);
+      .WithDetail(DetailKey::kCommit, commit);
 }
 
 // Broken, `why` followed by `cause`'s message and its details (an object over its size limit
@@ -43,10 +43,7 @@ Status Broken(const std::string& lineage, const std::string& commit, const std::
 Status BrokenBy(const std::string& lineage, const std::string& commit, const std::string& why,
                 const Status& cause) {
   Status out = Broken(lineage, commit, why + cause.message());
-  for (const auto& [key, value] : cause.details()) {
-    if (key != "commit") out.WithDetail(key, value);
-  }
-  return out;
+  return out.WithDetailsOf(cause, DetailKey::kCommit);
 }
 
 // The state a commit's State trailer must name for its record.
@@ -176,7 +173,7 @@ Result<size_t> MeasureHistory(const git::Repository& repo, const std::string& li
       return Broken(lineage, *next,
                     "the history is longer than " + std::to_string(kMaxHistoryCommits) +
                         " commits, the limit of one history")
-          .WithDetail("limit", std::to_string(kMaxHistoryCommits));
+          .WithDetail(DetailKey::kLimit, std::to_string(kMaxHistoryCommits));
     }
     auto commit = ReadHistoryCommit(repo, *next, RecordBytes::kSkip);
     if (!commit.ok()) {
@@ -190,7 +187,7 @@ Result<size_t> MeasureHistory(const git::Repository& repo, const std::string& li
         return Broken(lineage, *next,
                       "its records exceed " + std::to_string(kMaxHistoryRecordBytes) +
                           " bytes in all, the limit of one history")
-            .WithDetail("limit", std::to_string(kMaxHistoryRecordBytes));
+            .WithDetail(DetailKey::kLimit, std::to_string(kMaxHistoryRecordBytes));
       }
       later_blob = commit->record_blob;
     }
@@ -214,7 +211,7 @@ Status ValidateRemoteName(const std::string& remote) {
   return Status(Code::kUsage,
                 "remote name must be 1 to 100 characters of letters, digits, '.', '_' and '-', "
                 "not starting with '-' or '.'")
-      .WithDetail("remote", remote);
+      .WithDetail(DetailKey::kRemote, remote);
 }
 
 Result<std::vector<FetchedHistory>> ListFetchedHistories(

@@ -55,7 +55,7 @@ Status HistoryReplay::Broken(const std::string& commit, const std::string& why) 
   return Status(Code::kCorrupted, "the history of lineage " + lineage_ +
                                       " is not valid at commit " + commit + ": " + why)
       .WithLineage(lineage_)
-      .WithDetail("commit", commit);
+      .WithDetail(DetailKey::kCommit, commit);
 }
 
 Status HistoryReplay::Step(const HistoryCommit& commit, const RecordView& record) {

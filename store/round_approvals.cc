@@ -18,7 +18,7 @@ Status BadApproval(const std::string& lineage, const std::string& commit, const 
   return Status(Code::kCorrupted, "the approval commit " + commit + " of lineage " + lineage +
                                       " holds " + name + " " + why)
       .WithLineage(lineage)
-      .WithDetail("commit", commit);
+      .WithDetail(DetailKey::kCommit, commit);
 }
 
 // The APPROVE verdict file `name` of `commit`.

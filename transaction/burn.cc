@@ -108,7 +108,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
     return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
                                          "; only an approved lineage can be burned")
         .WithLineage(lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state);
   }
   GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
   GENTLE_RETURN_IF_ERROR(CheckToken(state, request.token, lineage));

@@ -80,9 +80,9 @@ Result<FetchReport> FetchReviews(const std::string& cwd, const std::string& remo
                                      " could not update a local ref: " + held +
                                      (lock ? " is held by another process (retry)"
                                            : " was updated by another process meanwhile (retry)"))
-          .WithDetail("remote", remote)
-          .WithDetail(lock ? "lock" : "ref", held)
-          .WithDetail("git_exit", std::to_string(output.exit_code));
+          .WithDetail(DetailKey::kRemote, remote)
+          .WithDetail(lock ? DetailKey::kLock : DetailKey::kRef, held)
+          .WithDetail(DetailKey::kGitExit, std::to_string(output.exit_code));
     }
     return GitFailed("fetch", remote, output);
   }

@@ -37,7 +37,7 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
                                                                                  : "") +
                    "; invalidate needs a pristine reviewing record")
         .WithLineage(request.lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state);
   }
   state["state"] = store::ReviewStateName(store::ReviewState::kInvalidated);
   state["invalidation_reason"] = Trimmed(request.reason);

@@ -185,12 +185,12 @@ Status VisitLineages(const std::string& cwd,
       // became of the lineage (as `status --lineage` answers).
       Status absent = store::ClassifyRecordless(layout, row.lineage_id);
       if (absent.code() == Code::kConsumed) {
-        visit_local(
-            Recordless(row.lineage_id, ListState::kConsumed, absent.details().at("tombstone")));
+        visit_local(Recordless(row.lineage_id, ListState::kConsumed,
+                               *absent.detail(DetailKey::kTombstone)));
       } else if (absent.code() == Code::kRetired) {
-        visit_local(
-            Recordless(row.lineage_id, ListState::kRetired, absent.details().at("audit_record")));
-      } else if (absent.code() == Code::kCorrupted && absent.details().count("directory")) {
+        visit_local(Recordless(row.lineage_id, ListState::kRetired,
+                               *absent.detail(DetailKey::kAuditRecord)));
+      } else if (absent.code() == Code::kCorrupted && absent.has_detail(DetailKey::kDirectory)) {
         visit_local(Recordless(row.lineage_id, ListState::kIncomplete, ""));
       } else if (absent.code() != Code::kNotFound) {
         failure = absent;

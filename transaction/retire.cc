@@ -151,7 +151,7 @@ Result<RetireResult> Abandon(const RetireRequest& request) {
     return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
                                          "; a terminal lineage cannot be abandoned")
         .WithLineage(request.lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state);
   }
   nlohmann::ordered_json extra;
   nlohmann::ordered_json& a = extra["abandonment"];
@@ -191,7 +191,7 @@ Result<RetireResult> Reclaim(const RetireRequest& request) {
                                          " is a complete entry (it has a record); use `review "
                                          "abandon`")
         .WithLineage(request.lineage)
-        .WithDetail("operation", "abandon");
+        .WithDetail(DetailKey::kOperation, "abandon");
   }
   // The writer's recovery runs before anything is moved: an interrupted start of this tool (a
   // prepared index row) is undone, its directory included, and then nothing is left to reclaim.

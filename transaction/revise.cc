@@ -26,7 +26,7 @@ Status WrongState(const store::RecordView& record) {
                                        "; revise needs correction_required (after "
                                        "REQUEST_CHANGES)")
       .WithLineage(record.lineage_id)
-      .WithDetail("state", record.state);
+      .WithDetail(DetailKey::kState, record.state);
 }
 
 // The refusals that depend only on the record and this worktree (LoadForMutation has refused a
@@ -63,7 +63,7 @@ Status CheckCandidate(const store::git::Repository& repo, const store::StoreLayo
                                     std::to_string(record.round) +
                                     " already reviews: change it before revise")
         .WithLineage(record.lineage_id)
-        .WithDetail("target_identity", snapshot.identity);
+        .WithDetail(DetailKey::kTargetIdentity, snapshot.identity);
   }
   return store::RefuseBurnedCandidate(layout, repo.worktree_root(), snapshot.identity,
                                       record.lineage_id);

@@ -43,8 +43,8 @@ Status CheckContextAvailable(const store::git::Repository& repo, const store::Re
                       " was reviewed without its review context (" + round->unavailable_reason +
                       "): APPROVE is capped; revise with --context to lift it")
         .WithLineage(record.lineage_id)
-        .WithDetail("round", number)
-        .WithDetail("reason", round->unavailable_reason);
+        .WithDetail(DetailKey::kRound, number)
+        .WithDetail(DetailKey::kReason, round->unavailable_reason);
   }
   if (binding == RoundBinding::kBound) return Status::Ok();
   GENTLE_ASSIGN_OR_RETURN(bool required, RequireContext(repo));
@@ -54,9 +54,9 @@ Status CheckContextAvailable(const store::git::Repository& repo, const store::Re
                     " is bound to no review context and git config " + kRequireContextKey +
                     " is true: APPROVE is capped; revise with --context to lift it")
       .WithLineage(record.lineage_id)
-      .WithDetail("round", number)
-      .WithDetail("reason", "no review context bound")
-      .WithDetail("config", kRequireContextKey);
+      .WithDetail(DetailKey::kRound, number)
+      .WithDetail(DetailKey::kReason, "no review context bound")
+      .WithDetail(DetailKey::kConfig, kRequireContextKey);
 }
 
 // The signer of an APPROVE: --sign, or git config gentle-ai.signApprovals=true; nullopt unsigned.
@@ -104,7 +104,7 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
                                         "\" may not give verdicts (only reviewer and "
                                         "docs-reviewer)")
         .WithLineage(r.lineage)
-        .WithDetail("role", r.role);
+        .WithDetail(DetailKey::kRole, r.role);
   }
   const bool docs = store::IsRole(r.role, ReviewerRole::kDocsReviewer);
   if (docs ? !IsDocsVerdict(r.verdict) : !IsCodeVerdict(r.verdict)) {
@@ -113,7 +113,7 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
                       (docs ? " (docs-reviewer: APPROVE, FIXED or NO_CHANGES)"
                             : " (reviewer: APPROVE, REQUEST_CHANGES or NEEDS_DISCUSSION)"))
         .WithLineage(r.lineage)
-        .WithDetail("role", r.role);
+        .WithDetail(DetailKey::kRole, r.role);
   }
   return Status::Ok();
 }
@@ -147,7 +147,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
     return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
                                          "; a verdict needs " + "reviewing or correction_required")
         .WithLineage(request.lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state);
   }
   const store::ReviewState target = store::VerdictTarget(request.verdict, *from).value_or(*from);
   if (target == store::ReviewState::kApproved) {

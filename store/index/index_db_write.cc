@@ -91,7 +91,7 @@ Status IndexDb::WriteTransaction(const std::function<Status()>& body) {
   if (!status.ok() && !conn_->Autocommit()) {
     // The failure stays the answer; a failed ROLLBACK is named beside it.
     if (Status rollback = RunCached(*conn_, "ROLLBACK"); !rollback.ok()) {
-      status.WithDetail("rollback", rollback.message());
+      status.WithDetail(DetailKey::kRollback, rollback.message());
     }
   }
   return status;
@@ -105,7 +105,7 @@ Status IndexDb::CommitStepTransaction(const std::function<Status()>& body) {
   // Every later transaction of this connection (a prepared step above all) is synced again.
   Status full = conn_->Exec("PRAGMA synchronous = FULL");
   if (status.ok()) return full;
-  if (!full.ok()) status.WithDetail("synchronous", full.message());
+  if (!full.ok()) status.WithDetail(DetailKey::kSynchronous, full.message());
   return status;
 }
 
