@@ -106,7 +106,7 @@ Result<Envelope> ParseEnvelope(std::string_view text) {
     Envelope e;
     e.lineage = String(j, "lineage");
     e.revision = String(j, "revision");
-    e.state = String(j, "state");
+    e.state = store::StateName::FromText(String(j, "state"));
     if (j.contains("round")) {
       const Json& round = j.at("round");
       if (!round.is_number_integer() || round.get<int64_t>() < 1) {

@@ -242,8 +242,8 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   Status against_status =
       CheckAgainst(repo, against, result.candidate_tree, derived->patch, rebase_base_ref, &result);
   if (!against_status.ok()) return against_status.WithLineage(lineage);
-  if ((against || policy) && !store::IsState(record.state, store::ReviewState::kApproved)) {
-    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
+  if ((against || policy) && !record.state.Is(store::ReviewState::kApproved)) {
+    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state.name() +
                                          ", not approved; the merge is not authorised")
         .WithLineage(lineage);
   }
@@ -348,11 +348,11 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
         .WithDetail(DetailKey::kRound, std::to_string(*envelope.round))
         .WithDetail(DetailKey::kRoundRevision, *envelope.round_revision);
   }
-  if (!store::IsState(envelope.state, store::ReviewState::kApproved)) {
+  if (!envelope.state.Is(store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "context envelope says lineage " + envelope.lineage + " is " +
-                                         envelope.state + ", not approved")
+                                         envelope.state.name() + ", not approved")
         .WithLineage(envelope.lineage)
-        .WithDetail(DetailKey::kState, envelope.state);
+        .WithDetail(DetailKey::kState, envelope.state.name());
   }
   return result;
 }

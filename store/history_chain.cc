@@ -47,9 +47,9 @@ Status BrokenBy(const std::string& lineage, const std::string& commit, const std
 }
 
 // The state a commit's State trailer must name for its record.
-std::string ExpectedState(const HistoryCommit& commit, const RecordView& record) {
-  const std::string_view terminal = TerminalStateOf(commit.verb);
-  return terminal.empty() ? record.state : std::string(terminal);
+StateName ExpectedState(const HistoryCommit& commit, const RecordView& record) {
+  const std::optional<TerminalState> terminal = TerminalStateOf(commit.verb);
+  return terminal ? StateName(*terminal) : record.state;
 }
 
 Status CheckTreePresent(git_odb* odb, const std::string& lineage, const HistoryCommit& commit,
@@ -81,8 +81,7 @@ Status CheckShape(const std::string& lineage, const HistoryCommit& commit) {
 // co-approval.md an APPROVE from approved to approved by a named actor.
 Status CheckCoApproval(const git::Repository& repo, const std::string& lineage,
                        const HistoryCommit& commit, const RecordView& record) {
-  if (!IsState(record.state, ReviewState::kApproved) ||
-      !IsVerdict(commit.verdict, Verdict::kApprove)) {
+  if (!record.state.Is(ReviewState::kApproved) || !IsVerdict(commit.verdict, Verdict::kApprove)) {
     return Broken(lineage, commit.id, "a co-approval commit of a record that is not approved");
   }
   const std::string name(kHistoryCoApprovalName);
@@ -93,8 +92,8 @@ Status CheckCoApproval(const git::Repository& repo, const std::string& lineage,
   if (!fields.ok())
     return Broken(lineage, commit.id, "its " + name + ": " + fields.status().message());
   if (!IsVerdict(fields->verdict, Verdict::kApprove) ||
-      !IsState(fields->from_state, ReviewState::kApproved) ||
-      !IsState(fields->to_state, ReviewState::kApproved) || fields->actor.empty()) {
+      ParseReviewState(fields->from_state) != ReviewState::kApproved ||
+      ParseReviewState(fields->to_state) != ReviewState::kApproved || fields->actor.empty()) {
     return Broken(lineage, commit.id,
                   "its " + name + " is not an APPROVE of the approved record by a named actor");
   }
@@ -129,7 +128,7 @@ Status CheckCommit(const git::Repository& repo, git_odb* odb, const std::string&
   if (commit.terminal()) {
     if (later != nullptr) return Broken(lineage, commit.id, "a terminal commit has a successor");
     const bool burn = IsHistoryVerb(commit.verb, HistoryVerb::kBurn);
-    if (burn && !IsState(record.state, ReviewState::kApproved)) {
+    if (burn && !record.state.Is(ReviewState::kApproved)) {
       return Broken(lineage, commit.id, "a burn commit holds a record that is not approved");
     }
     const std::string file(burn ? kHistoryTombstoneName : kHistoryAuditName);

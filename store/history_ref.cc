@@ -104,7 +104,7 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   const std::string& m = parsed.message;
   out.verb = m.substr(0, m.find_first_of(" \n"));
   out.revision = Trailer(m, "Revision");
-  out.state = Trailer(m, "State");
+  out.state = StateName::FromText(Trailer(m, "State"));
   out.at = Trailer(m, "At");
   out.created_at = Trailer(m, "Created-At");
   out.round = Trailer(m, "Round");

@@ -90,7 +90,7 @@ TEST_CASE("index: lineage round trip - prepared then committed - delete") {
   REQUIRE(db->MarkLineageCommitted(row.lineage_id).ok());
   CHECK((*db->FindLineage(row.lineage_id))->status == RowStatus::kCommitted);
 
-  row.state = "approved";
+  row.state = store::ReviewState::kApproved;
   row.revision = "sha256:r2";
   row.status = RowStatus::kPrepared;  // a new mutation prepares again
   REQUIRE(db->UpsertLineage(row).ok());

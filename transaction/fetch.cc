@@ -102,9 +102,8 @@ Result<FetchReport> FetchReviews(const std::string& cwd, const std::string& remo
     if (chain.ok()) {
       entry.verified = true;
       entry.terminal = chain->terminal;
-      entry.state = store::IsTerminalVerb(chain->terminal)
-                        ? std::string(store::TerminalStateOf(chain->terminal))
-                        : chain->record.state;
+      const std::optional<store::TerminalState> terminal = store::TerminalStateOf(chain->terminal);
+      entry.state = terminal ? store::StateName(*terminal) : chain->record.state;
     } else {
       entry.error = chain.status();
     }

@@ -268,9 +268,8 @@ Result<ImportResult> Import(const ImportRequest& request) {
   result.remote = fetched.remote;
   result.fetched_tip = fetched.tip;
   result.local_tip_before = local ? local->id : "";
-  result.state = store::IsTerminalVerb(chain.terminal)
-                     ? std::string(store::TerminalStateOf(chain.terminal))
-                     : chain.record.state;
+  const std::optional<store::TerminalState> terminal = store::TerminalStateOf(chain.terminal);
+  result.state = terminal ? store::StateName(*terminal) : chain.record.state;
   result.revision = chain.record.revision;
   if (local && local->id == fetched.tip) {
     result.outcome = ImportOutcome::kUpToDate;

@@ -39,7 +39,7 @@ namespace {
 LineageSummary SummaryOf(const store::index::LineageRow& row) {
   LineageSummary s;
   s.lineage = row.lineage_id;
-  s.state = row.state;
+  s.state = row.state.name();
   s.kind = row.kind;
   s.created_at = row.created_at;
   s.path_count = static_cast<size_t>(row.path_count);

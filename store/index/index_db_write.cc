@@ -137,8 +137,9 @@ Status IndexDb::DeleteByKey(const char* sql, std::string_view key) {
 Status IndexDb::UpsertLineage(const LineageRow& row) {
   return Write([&]() -> Status {
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kUpsertLineage));
-    stmt.BindAll(row.lineage_id, row.state, row.kind, row.created_at, TimeOrderKey(row.created_at),
-                 row.path_count, row.revision, row.target_identity, RowStatusName(row.status));
+    stmt.BindAll(row.lineage_id, row.state.name(), row.kind, row.created_at,
+                 TimeOrderKey(row.created_at), row.path_count, row.revision, row.target_identity,
+                 RowStatusName(row.status));
     return stmt.Run();
   });
 }
