@@ -58,8 +58,14 @@ std::string Hex64(int n) {
 }
 
 LineageRow Lineage(const std::string& id, const std::string& created_at) {
-  return LineageRow{id, "reviewing", "current-changes", created_at,
-                    3,  "sha256:r",  "sha256:t-" + id,  RowStatus::kPrepared};
+  return LineageRow{id,
+                    store::ReviewState::kReviewing,
+                    "current-changes",
+                    created_at,
+                    3,
+                    "sha256:r",
+                    "sha256:t-" + id,
+                    RowStatus::kPrepared};
 }
 
 TombstoneRow Tombstone(int n, const std::string& lineage) {
