@@ -12,6 +12,7 @@
 #include "export/rebase_refusal.h"
 #include "store/detail_key.h"
 #include "store/review_state.h"
+#include "store/status.h"
 #include "transaction/abandon_reason.h"
 #include "transaction/approval_outcome.h"
 #include "transaction/import_outcome.h"
