@@ -255,7 +255,7 @@ TEST_CASE("name tables: review states and terminal states") {
 }
 
 // A state name this build does not know (a newer gentle-ai's) is kept as written.
-TEST_CASE("state names: a known state, a terminal one, and an unknown one as written") {
+TEST_CASE("state names: a known state and a terminal one and an unknown one as written") {
   const store::StateName approved = store::StateName::FromText("approved");
   CHECK(approved.Is(store::ReviewState::kApproved));
   CHECK(approved == store::StateName(store::ReviewState::kApproved));
