@@ -142,7 +142,7 @@ int main(int argc, char** argv) {
     MakeDir(layout.lineage_dir(id));
     WriteFile(layout.record_path(id), file);
     if (index) {
-      rows.lineages.push_back({id, "reviewing", "current-changes", Created(i),
+      rows.lineages.push_back({id, store::ReviewState::kReviewing, "current-changes", Created(i),
                                static_cast<int64_t>(snapshot.paths.size()), revision,
                                snapshot.identity, store::index::RowStatus::kCommitted});
     }

@@ -359,7 +359,7 @@ const std::string& IndexFile(int64_t n) {
     const std::string hex = store::Sha256Hex(id);
     store::index::LineageRow row;
     row.lineage_id = id;
-    row.state = "reviewing";
+    row.state = store::ReviewState::kReviewing;
     row.kind = "current-changes";
     row.created_at = "2026-01-02T03:04:05Z";
     row.path_count = 3;

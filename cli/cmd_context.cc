@@ -41,7 +41,7 @@ class PageReader {
     if (file == "-") {
       if (stdin_used_) {
         return Status(Code::kUsage, label + ": stdin (-) may be named only once")
-            .WithDetail("input", label);
+            .WithDetail(DetailKey::kInput, label);
       }
       stdin_used_ = true;
     }

@@ -27,7 +27,7 @@ int RunFetch(const CommonOptions& common, const FetchOptions& options) {
       nlohmann::ordered_json entry;
       entry["lineage"] = l.lineage;
       entry["tip"] = l.tip;
-      entry["state"] = NullIfEmpty(l.state);
+      entry["state"] = NullIfEmpty(l.state.name());
       entry["terminal"] = NullIfEmpty(l.terminal);
       entry["verified"] = l.verified;
       if (!l.verified) {
@@ -45,7 +45,7 @@ int RunFetch(const CommonOptions& common, const FetchOptions& options) {
   for (const auto& l : result->lineages) {
     human << l.lineage << "  " << l.tip << "  ";
     if (l.verified) {
-      human << l.state << "  verified\n";
+      human << l.state.name() << "  verified\n";
     } else {
       human << "NOT VERIFIED: " << CodeName(l.error.code()) << ": " << l.error.message() << "\n";
     }

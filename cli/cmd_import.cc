@@ -36,7 +36,7 @@ int RunImport(const CommonOptions& common, const ImportOptions& options) {
     out["lineage"] = r.lineage;
     out["remote"] = r.remote;
     out["outcome"] = transaction::ImportOutcomeName(r.outcome);
-    out["state"] = r.state;
+    out["state"] = r.state.name();
     out["revision"] = r.revision;
     out["fetched_tip"] = r.fetched_tip;
     out["local_tip_before"] = NullIfEmpty(r.local_tip_before);
@@ -45,10 +45,10 @@ int RunImport(const CommonOptions& common, const ImportOptions& options) {
   }
   std::ostringstream human;
   if (r.outcome == transaction::ImportOutcome::kUpToDate) {
-    human << "lineage " << r.lineage << " is up to date with " << r.remote << " (" << r.state
+    human << "lineage " << r.lineage << " is up to date with " << r.remote << " (" << r.state.name()
           << ")\n";
   } else {
-    human << "imported " << r.lineage << " from " << r.remote << ": " << r.state << ", "
+    human << "imported " << r.lineage << " from " << r.remote << ": " << r.state.name() << ", "
           << r.commits << " new history commit(s)\n";
   }
   PrintHuman(human.str());

@@ -26,7 +26,7 @@ int RunInvalidate(const CommonOptions& common, const InvalidateOptions& o) {
     nlohmann::ordered_json out;
     out["schema"] = "gentle-ai.review-invalidate/v1";
     out["lineage"] = r.lineage;
-    out["state"] = r.state;
+    out["state"] = r.state.name();
     out["previous_revision"] = r.previous_revision;
     out["revision"] = r.revision;
     return PrintJson(out);

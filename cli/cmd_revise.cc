@@ -30,14 +30,14 @@ int RunRevise(const CommonOptions& common, const ReviseOptions& o) {
     out["lineage"] = r.lineage;
     out["previous_revision"] = r.previous_revision;
     out["revision"] = r.revision;
-    out["previous_state"] = r.previous_state;
-    out["state"] = r.state;
+    out["previous_state"] = r.previous_state.name();
+    out["state"] = r.state.name();
     out["round"] = r.round;
     out["target_identity"] = r.target_identity;
     out["changed_path_count"] = r.changed_path_count;
     return PrintJson(out);
   }
-  std::cout << "round " << r.round << " of " << r.lineage << " (" << r.state << ", "
+  std::cout << "round " << r.round << " of " << r.lineage << " (" << r.state.name() << ", "
             << r.changed_path_count << " changed path" << (r.changed_path_count == 1 ? "" : "s")
             << ")\n  revision: " << r.revision << "\n";
   return 0;

@@ -30,7 +30,7 @@ int RunStart(const CommonOptions& common, const transaction::Selector& selector,
     out["lineage"] = r.lineage;
     out["revision"] = r.revision;
     out["target_identity"] = r.target_identity;
-    out["state"] = r.state;
+    out["state"] = r.state.name();
     out["kind"] = r.kind;
     out["changed_path_count"] = r.changed_path_count;
     out["created"] = r.created;
@@ -39,7 +39,7 @@ int RunStart(const CommonOptions& common, const transaction::Selector& selector,
   std::cout << (r.created ? "started " : "already started ") << r.lineage << "\n"
             << "  revision:        " << r.revision << "\n"
             << "  target identity: " << r.target_identity << "\n"
-            << "  state:           " << r.state << "\n"
+            << "  state:           " << r.state.name() << "\n"
             << "  kind:            " << r.kind << "\n"
             << "  changed paths:   " << r.changed_path_count << "\n";
   return 0;

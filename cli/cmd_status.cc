@@ -42,7 +42,7 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     for (const auto& s : result->lineages) {
       nlohmann::ordered_json entry;
       entry["lineage"] = s.lineage;
-      entry["state"] = NullIfEmpty(s.state);
+      entry["state"] = NullIfEmpty(s.state.name());
       entry["kind"] = NullIfEmpty(s.kind);
       entry["applicability"] = std::string(transaction::ApplicabilityName(s.applicability));
       entry["revision"] = NullIfEmpty(s.revision);
@@ -65,7 +65,9 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
   const bool colour = ColourWanted(1, false);
   for (const auto& s : result->lineages) {
     std::cout << VisibleText(s.lineage) << "  "
-              << (s.state.empty() ? "-" : Paint(VisibleText(s.state), StateTone(s.state), colour))
+              << (s.state.empty()
+                      ? "-"
+                      : Paint(VisibleText(s.state.name()), StateTone(s.state.name()), colour))
               << "  " << transaction::ApplicabilityName(s.applicability);
     if (!s.detail.empty()) std::cout << "  (" << VisibleText(s.detail) << ")";
     if (!s.source.empty()) std::cout << "  [from " << VisibleText(s.source) << "]";

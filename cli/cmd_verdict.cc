@@ -32,7 +32,7 @@ Result<std::string> ReadBody(const VerdictOptions& o) {
   auto text = store::ReadNamedFile(*o.body_file, exporter::kMaxBodyBytes);
   if (!text.ok()) {
     return Status(Code::kUsage, "--body-file " + *o.body_file + ": " + text.status().message())
-        .WithDetail("file", *o.body_file);
+        .WithDetail(DetailKey::kFile, *o.body_file);
   }
   return text;
 }
@@ -54,8 +54,8 @@ int RunVerdict(const CommonOptions& common, const VerdictOptions& o) {
     out["schema"] = "gentle-ai.review-verdict/v1";
     out["lineage"] = r.lineage;
     out["verdict"] = r.verdict;
-    out["previous_state"] = r.previous_state;
-    out["state"] = r.state;
+    out["previous_state"] = r.previous_state.name();
+    out["state"] = r.state.name();
     out["previous_revision"] = r.previous_revision;
     out["revision"] = r.revision;
     out["body_sha256"] = r.body_sha256;
@@ -68,8 +68,8 @@ int RunVerdict(const CommonOptions& common, const VerdictOptions& o) {
                           : nlohmann::ordered_json();
     return PrintJson(out);
   }
-  std::cout << r.verdict << " " << r.lineage << ": " << r.previous_state << " -> " << r.state
-            << "\n  revision: " << r.revision << "\n";
+  std::cout << r.verdict << " " << r.lineage << ": " << r.previous_state.name() << " -> "
+            << r.state.name() << "\n  revision: " << r.revision << "\n";
   if (r.approval == transaction::ApprovalOutcome::kCoApproval) {
     std::cout << "  a co-approval of the approved round (a history commit; the record is as it "
                  "was)\n";

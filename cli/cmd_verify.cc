@@ -147,7 +147,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     out["verified"] = true;
     out["mode"] = options.lineage.empty() ? "envelope" : "lineage";
     out["lineage"] = r.lineage;
-    out["state"] = r.state;
+    out["state"] = r.state.name();
     out["candidate_tree"] = r.candidate_tree;
     out["against_tree"] = NullIfEmpty(r.against_tree);
     if (options.allow_trivial_rebase) {
@@ -219,7 +219,7 @@ int RunVerify(const CommonOptions& common, const VerifyOptions& options) {
     human << "  re-derived from this clone's objects: the patch, its trees, paths digest, "
              "manifest, git flags and budget\n"
           << "  self-asserted by the envelope, not proven: its lineage, revision and state ("
-          << r.state << "), so who approved it, if anyone did\n";
+          << r.state.name() << "), so who approved it, if anyone did\n";
   }
   PrintHuman(human.str());
   return 0;

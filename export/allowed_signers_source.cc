@@ -87,7 +87,7 @@ Result<AllowedSigners> FromObject(const store::git::Repository& repo, const std:
   if (!header.ok()) return header.status();
   if (header->size > kMaxAllowedSignersBytes) {
     return Refused(flag, spec, "larger than " + std::to_string(kMaxAllowedSignersBytes) + " bytes")
-        .WithDetail("limit", std::to_string(kMaxAllowedSignersBytes));
+        .WithDetail(DetailKey::kLimit, std::to_string(kMaxAllowedSignersBytes));
   }
   GENTLE_ASSIGN_OR_RETURN(
       store::git::OdbObjectPtr blob,
@@ -114,7 +114,7 @@ Result<AllowedSigners> ReadAllowedSignersPath(const std::string& path, std::stri
   if (!text.ok()) {
     Status st = Refused(what, path, text.status().message());
     if (text.status().message().rfind("larger than", 0) == 0) {
-      st.WithDetail("limit", std::to_string(kMaxAllowedSignersBytes));
+      st.WithDetail(DetailKey::kLimit, std::to_string(kMaxAllowedSignersBytes));
     }
     return st;
   }

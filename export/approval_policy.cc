@@ -60,7 +60,7 @@ Result<Range> RangeCommits(const store::git::Repository& repo, const std::string
       return Status(Code::kBudgetExceeded, base + ".." + head + " holds more than " +
                                                std::to_string(kMaxBaseRangeCommits) +
                                                " commits, the limit of one change")
-          .WithDetail("limit", std::to_string(kMaxBaseRangeCommits));
+          .WithDetail(DetailKey::kLimit, std::to_string(kMaxBaseRangeCommits));
     }
     git_commit* commit = nullptr;
     if (git_commit_lookup(&commit, repo.raw(), &id) != 0) {
@@ -93,11 +93,9 @@ Result<JudgedApproval> JudgeSignature(const store::git::Repository& repo,
   if (!signature.ok()) {
     if (signature.status().code() != Code::kUntrusted) return signature.status();
     *refusal = signature.status();
-    const auto& details = signature.status().details();
-    const auto reason = details.find("reason");
-    out.refusal = reason == details.end() ? "untrusted" : reason->second;
-    const auto key = details.find("key");
-    if (key != details.end()) out.key = key->second;
+    const std::string* reason = signature.status().detail(DetailKey::kReason);
+    out.refusal = reason == nullptr ? "untrusted" : *reason;
+    if (const std::string* key = signature.status().detail(DetailKey::kKey)) out.key = *key;
     return out;
   }
   out.principal = signature->principal;
@@ -239,7 +237,7 @@ Status CheckApprovalPolicy(const ApprovalTally& tally, const ApprovalPolicy& pol
                                           " has no history commit holding its approval, so no "
                                           "signature can vouch for it")
           .WithLineage(lineage)
-          .WithDetail("reason", "unsigned");
+          .WithDetail(DetailKey::kReason, "unsigned");
     }
     if (!tally.verdict_signature.ok()) return Status(tally.verdict_signature).WithLineage(lineage);
     if (verdict->skip == PolicySkip::kActorMismatch) {
@@ -247,10 +245,10 @@ Status CheckApprovalPolicy(const ApprovalTally& tally, const ApprovalPolicy& pol
                                           " is recorded for actor " + verdict->approval.actor +
                                           " but its signature verifies as " + verdict->principal)
           .WithLineage(lineage)
-          .WithDetail("commit", verdict->approval.commit)
-          .WithDetail("reason", std::string(PolicySkipName(PolicySkip::kActorMismatch)))
-          .WithDetail("actor", verdict->approval.actor)
-          .WithDetail("principal", verdict->principal);
+          .WithDetail(DetailKey::kCommit, verdict->approval.commit)
+          .WithDetail(DetailKey::kReason, std::string(PolicySkipName(PolicySkip::kActorMismatch)))
+          .WithDetail(DetailKey::kActor, verdict->approval.actor)
+          .WithDetail(DetailKey::kPrincipal, verdict->principal);
     }
   }
   const size_t count = tally.count();
@@ -272,11 +270,11 @@ Status CheckApprovalPolicy(const ApprovalTally& tally, const ApprovalPolicy& pol
                                   (skipped.empty() ? "" : " (not counted: " + skipped + ")") +
                                   (same_person.empty() ? "" : "; one person: " + same_person));
   st.WithLineage(lineage)
-      .WithDetail("reason", "too_few_approvals")
-      .WithDetail("count", std::to_string(count))
-      .WithDetail("required", std::to_string(policy.min_approvals))
-      .WithDetail("skipped", skipped);
-  if (!same_person.empty()) st.WithDetail("same_person", same_person);
+      .WithDetail(DetailKey::kReason, "too_few_approvals")
+      .WithDetail(DetailKey::kCount, std::to_string(count))
+      .WithDetail(DetailKey::kRequired, std::to_string(policy.min_approvals))
+      .WithDetail(DetailKey::kSkipped, skipped);
+  if (!same_person.empty()) st.WithDetail(DetailKey::kSamePerson, same_person);
   return st;
 }
 

@@ -25,8 +25,8 @@ struct Subject {
 
 Status Untrusted(const Subject& subject, const std::string& reason, const std::string& why) {
   return Status(Code::kUntrusted, subject.text + " " + why)
-      .WithDetail("commit", subject.commit)
-      .WithDetail("reason", reason);
+      .WithDetail(DetailKey::kCommit, subject.commit)
+      .WithDetail(DetailKey::kReason, reason);
 }
 
 // "SHA256:..." from ssh-keygen's "... with ED25519 key SHA256:..." line; "" when absent.
@@ -58,7 +58,7 @@ Result<store::ProgramOutput> RunSshKeygen(const Subject& commit,
     return Untrusted(commit, "no_verifier",
                      "cannot be checked: verifying signatures needs ssh-keygen (openssh-client): " +
                          run.status().message())
-        .WithDetail("program", kProgram);
+        .WithDetail(DetailKey::kProgram, kProgram);
   }
   return run;
 }
@@ -114,9 +114,9 @@ Status SignerRefused(const Subject& commit, const AllowedSigners& signers,
       break;
   }
   Status st = Untrusted(commit, std::string(SignerRefusalName(why.refusal)), text);
-  st.WithDetail("commit_time", at);
-  if (!key.empty()) st.WithDetail("key", key);
-  if (!why.principal.empty()) st.WithDetail("principal", why.principal);
+  st.WithDetail(DetailKey::kCommitTime, at);
+  if (!key.empty()) st.WithDetail(DetailKey::kKey, key);
+  if (!why.principal.empty()) st.WithDetail(DetailKey::kPrincipal, why.principal);
   return st;
 }
 
@@ -152,7 +152,7 @@ Result<ApprovalSignature> CheckSignature(const store::git::Repository& repo, con
     return Untrusted(commit, "wrong_namespace",
                      "carries an SSH signature made for the namespace \"" + blob->name_space +
                          "\", not \"git\"")
-        .WithDetail("namespace", blob->name_space);
+        .WithDetail(DetailKey::kNamespace, blob->name_space);
   }
   // As `git verify-commit`: the allowed signers' validity is judged at the commit's time, not now.
   const std::optional<int64_t> time = CommitterTime(signature->payload);
@@ -176,7 +176,7 @@ Result<ApprovalSignature> CheckSignature(const store::git::Repository& repo, con
   out.key = KeyFingerprint(check.out + "\n" + check.err);
   if (check.exit_code != 0) {
     Status st = Untrusted(commit, "bad_signature", "carries an SSH signature that does not verify");
-    if (!out.key.empty()) st.WithDetail("key", out.key);
+    if (!out.key.empty()) st.WithDetail(DetailKey::kKey, out.key);
     return st;
   }
   GENTLE_ASSIGN_OR_RETURN(

@@ -117,11 +117,11 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
   }
   if (!loaded.ok()) return loaded.status();
   const store::RecordView& record = loaded->record;
-  if (!store::IsState(record.state, store::ReviewState::kApproved)) {
-    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
+  if (!record.state.Is(store::ReviewState::kApproved)) {
+    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state.name() +
                                          ", not approved; nothing to attest")
         .WithLineage(lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state.name());
   }
   // As verify: the patch of the record's current round, the trees of its current snapshot.
   auto derived = DeriveContext(repo, record.current_snapshot, Engine::kNative);

@@ -43,9 +43,9 @@ Result<store::RecordView> LoadLocal(const store::git::Repository& repo,
     if (burned.code() == Code::kConsumed) {
       return Status(Code::kAmbiguous, "lineage " + lineage + " has a live record and a tombstone")
           .WithLineage(lineage)
-          .WithDetail("tombstone", burned.details().count("tombstone")
-                                       ? burned.details().at("tombstone")
-                                       : std::string());
+          .WithDetail(DetailKey::kTombstone, burned.has_detail(DetailKey::kTombstone)
+                                                 ? *burned.detail(DetailKey::kTombstone)
+                                                 : std::string());
     }
     return record;
   }
@@ -106,7 +106,8 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
       SetRoundContext(repo, history.tip->id, out.round, &out);
     }
     out.record = std::move(history.record);
-    out.state = history.consumed ? "consumed" : out.record.state;
+    out.state =
+        history.consumed ? store::StateName(store::TerminalState::kConsumed) : out.record.state;
     out.source = std::move(history.source);
     out.fetched = history.fetched;
     consumed = history.consumed;
@@ -188,7 +189,7 @@ std::string RenderEnvelope(const ContextExport& c) {
   snapshot["projection"] = s.projection.empty() ? "workspace" : s.projection;
   snapshot["unborn_head"] = s.unborn_head;
   snapshot["ledger_ids"] = s.ledger_ids;
-  j["state"] = c.state;
+  j["state"] = c.state.name();
   j["applicability"] = c.standing.applicability;
   j["source"] = c.source.empty() ? Json(nullptr) : Json(c.source);
   RenderDerivedMembers(c.derived, &j);

@@ -33,6 +33,7 @@
 #include "export/engine.h"
 #include "store/git/repository.h"
 #include "store/record.h"
+#include "store/review_state.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
@@ -65,7 +66,7 @@ struct ContextRequest {
 
 struct ContextExport {
   store::RecordView record;    // the lineage's current record
-  std::string state;           // the lineage's state (`consumed` for a burned one's round)
+  store::StateName state;      // the lineage's state (`consumed` for a burned one's round)
   std::string source;          // LoadedRecord::source
   bool fetched = false;        // LoadedRecord::fetched
   Standing standing;           // "unrelated", "none" / "candidate_burned" for a burned round

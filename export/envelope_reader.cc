@@ -101,12 +101,12 @@ Result<Envelope> ParseEnvelope(std::string_view text) {
     Json j = ParseStrict(text);
     const std::string schema = String(j, "schema");
     if (schema != "gentle-ai.review-context-export/v1") {
-      return bad("has a foreign schema").WithDetail("schema", schema);
+      return bad("has a foreign schema").WithDetail(DetailKey::kSchema, schema);
     }
     Envelope e;
     e.lineage = String(j, "lineage");
     e.revision = String(j, "revision");
-    e.state = String(j, "state");
+    e.state = store::StateName::FromText(String(j, "state"));
     if (j.contains("round")) {
       const Json& round = j.at("round");
       if (!round.is_number_integer() || round.get<int64_t>() < 1) {

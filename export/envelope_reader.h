@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "export/patch_engine.h"
+#include "store/review_state.h"
 #include "store/snapshot.h"
 #include "store/status.h"
 
@@ -28,7 +29,7 @@ namespace gentle::exporter {
 struct Envelope {
   std::string lineage;
   std::string revision;
-  std::string state;
+  store::StateName state;                     // as the envelope names it
   std::optional<int64_t> round;               // absent in envelopes written before rounds
   std::optional<std::string> round_revision;  // export-context --round only
   store::Snapshot snapshot;  // `paths` is empty: the envelope carries only their digest

@@ -28,7 +28,8 @@ Result<InterdiffExport> ExportInterdiff(const InterdiffRequest& request) {
   InterdiffExport out;
   out.lineage = request.lineage;
   out.revision = history.record.revision;
-  out.state = history.consumed ? "consumed" : history.record.state;
+  out.state =
+      history.consumed ? store::StateName(store::TerminalState::kConsumed) : history.record.state;
   out.source = history.source;
   out.from = {request.since_round, from.revision, from.current_snapshot.candidate_tree};
   out.to = {history.record.round, history.record.revision,
@@ -56,7 +57,7 @@ std::string RenderInterdiffEnvelope(const InterdiffExport& d) {
   j["schema"] = std::string(kInterdiffSchema);
   j["lineage"] = d.lineage;
   j["revision"] = d.revision;
-  j["state"] = d.state;
+  j["state"] = d.state.name();
   j["source"] = d.source.empty() ? Json(nullptr) : Json(d.source);
   j["from"] = end(d.from);
   j["to"] = end(d.to);

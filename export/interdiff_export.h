@@ -26,6 +26,7 @@
 
 #include "export/derivation.h"
 #include "export/engine.h"
+#include "store/review_state.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
@@ -47,9 +48,9 @@ struct InterdiffEnd {
 
 struct InterdiffExport {
   std::string lineage;
-  std::string revision;  // the lineage's current record revision
-  std::string state;     // the lineage's state (`consumed` for a burned one)
-  std::string source;    // the remote of a fetched-only lineage; empty for the local store
+  std::string revision;    // the lineage's current record revision
+  store::StateName state;  // the lineage's state (`consumed` for a burned one)
+  std::string source;      // the remote of a fetched-only lineage; empty for the local store
   InterdiffEnd from, to;
   Derived derived;
 };

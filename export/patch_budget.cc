@@ -69,9 +69,9 @@ Status BudgetRefusal(const PatchBudget& budget, size_t max_bytes) {
   return Status(Code::kBudgetExceeded,
                 "the frozen diff is " + std::string(budget.exact ? "" : "at least ") + size +
                     " bytes, over the budget of " + max + " bytes; nothing is truncated")
-      .WithDetail("byte_size", size)
-      .WithDetail("byte_size_bound", budget.exact ? "exact" : "at_least")
-      .WithDetail("max_bytes", max);
+      .WithDetail(DetailKey::kByteSize, size)
+      .WithDetail(DetailKey::kByteSizeBound, budget.exact ? "exact" : "at_least")
+      .WithDetail(DetailKey::kMaxBytes, max);
 }
 
 Status RefuseOverBudget(git_repository* repo, const std::string& base_tree,

@@ -55,8 +55,8 @@ constexpr uint64_t kReadWholeByStreamMinBytes = uint64_t{64} << 20;
 Status AtPath(const Status& cause, const git_oid& id, std::string_view path) {
   Status status(cause.code(),
                 "blob " + OidHex(id) + " at " + std::string(path) + ": " + cause.message());
-  for (const auto& [key, value] : cause.details()) status.WithDetail(key, value);
-  return status.WithDetail("path", std::string(path));
+  status.WithDetailsOf(cause);
+  return status.WithDetail(DetailKey::kPath, std::string(path));
 }
 
 // `may_stream`: the side is the only one of its section with content and is large enough to read

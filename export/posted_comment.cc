@@ -261,7 +261,7 @@ Result<CommentKind> CommentKindFor(const std::string& role, const std::string& v
                                       "\" is not a review comment (reviewer: APPROVE, "
                                       "REQUEST_CHANGES or NEEDS_DISCUSSION; docs-reviewer: "
                                       "APPROVE, FIXED or NO_CHANGES)")
-      .WithDetail("role", role);
+      .WithDetail(DetailKey::kRole, role);
 }
 
 Status CheckBody(CommentKind kind, std::string_view body) {

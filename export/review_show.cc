@@ -52,7 +52,7 @@ Result<ShownHistory> ReadShownHistory(const store::git::Repository& repo,
     return Status(Code::kCorrupted, "history ref of lineage " + lineage + " points at commit " +
                                         tip->id + ", which is neither a history commit nor a pin")
         .WithLineage(lineage)
-        .WithDetail("commit", tip->id);
+        .WithDetail(DetailKey::kCommit, tip->id);
   }
   // No local history (or an old single-commit pin only). A lineage the local store does not know at
   // all may have a fetched one (terminal or not: it is shown either way); a local one is the
@@ -94,9 +94,8 @@ Status SetSignature(const store::git::Repository& repo,
   }
   if (checked.status().code() != Code::kUntrusted) return checked.status();
   event->signature = "untrusted";
-  const auto& details = checked.status().details();
-  const auto reason = details.find("reason");
-  event->signer = reason == details.end() ? "" : reason->second;
+  const std::string* reason = checked.status().detail(DetailKey::kReason);
+  event->signer = reason == nullptr ? "" : *reason;
   return Status::Ok();
 }
 
@@ -121,11 +120,11 @@ Result<ShowEvent> EventOf(const store::git::Repository& repo, const std::string&
     return Status(Code::kCorrupted, "history commit " + commit.id + " of lineage " + lineage +
                                         " is a verdict without " + name)
         .WithLineage(lineage)
-        .WithDetail("commit", commit.id);
+        .WithDetail(DetailKey::kCommit, commit.id);
   }
   auto fields = store::ParseVerdictFile(*file);
   if (!fields.ok())
-    return Status(fields.status()).WithLineage(lineage).WithDetail("commit", commit.id);
+    return Status(fields.status()).WithLineage(lineage).WithDetail(DetailKey::kCommit, commit.id);
   event.verdict = fields->verdict;
   event.actor = fields->actor;
   event.role = fields->role;
@@ -213,7 +212,7 @@ Result<ShowView> ReadShowView(const ShowRequest& request) {
     return Status(Code::kNotFound, "lineage " + request.lineage + " has no round " +
                                        std::to_string(view.selected_round) + " in its history")
         .WithLineage(request.lineage)
-        .WithDetail("round", std::to_string(view.selected_round));
+        .WithDetail(DetailKey::kRound, std::to_string(view.selected_round));
   }
   for (ShowRound& round : view.rounds) {
     if (!request.derive_all && round.round != view.selected_round) continue;

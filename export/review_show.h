@@ -38,6 +38,7 @@
 
 #include "export/derivation.h"
 #include "store/history_verb.h"
+#include "store/review_state.h"
 #include "store/snapshot.h"
 #include "store/status.h"
 
@@ -46,7 +47,8 @@ namespace gentle::exporter {
 struct ShowEvent {
   std::string commit;  // the history commit, hex
   std::string verb;    // start, verdict, co-approve, revise, invalidate, burn, abandon, sync
-  std::string at, revision, state;
+  std::string at, revision;
+  store::StateName state;
   int64_t round = 0;
   // A verdict or a co-approval: its verdict file and the signature status of its commit.
   std::string verdict, actor, role, body;
@@ -81,11 +83,12 @@ struct ShowInterdiff {
 };
 
 struct ShowView {
-  std::string lineage, source, state, revision;  // state and revision: the history's tip
-  std::vector<ShowEvent> events;                 // oldest first
-  std::vector<ShowRound> rounds;                 // round 1 first
-  std::vector<ShowInterdiff> interdiffs;         // (1,2), (2,3), ...
-  int64_t selected_round = 0;                    // the request's round, else the newest
+  std::string lineage, source, revision;  // revision: the history's tip
+  store::StateName state;                 // the history's tip's
+  std::vector<ShowEvent> events;          // oldest first
+  std::vector<ShowRound> rounds;          // round 1 first
+  std::vector<ShowInterdiff> interdiffs;  // (1,2), (2,3), ...
+  int64_t selected_round = 0;             // the request's round, else the newest
 };
 
 struct ShowRequest {

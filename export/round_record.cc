@@ -33,9 +33,8 @@ Result<RoundHistory> ReadRoundHistory(const store::git::Repository& repo,
     if (consumed && (!out.tip || out.tip->legacy_pin)) return loaded.status();
     // A burned imported lineage names its remote in the answer (store/history_evidence.h).
     if (consumed) {
-      const auto& details = loaded.status().details();
-      const auto source = details.find("source");
-      if (source != details.end()) out.source = source->second;
+      const std::string* source = loaded.status().detail(DetailKey::kSource);
+      if (source != nullptr) out.source = *source;
     } else {
       out.source = loaded->source;
     }
@@ -77,7 +76,7 @@ Result<store::RecordView> RoundRecordOf(const store::git::Repository& repo,
     return Status(Code::kNotFound,
                   "lineage " + lineage + " has no round " + std::to_string(round) + ": " + why)
         .WithLineage(lineage)
-        .WithDetail("round", std::to_string(round));
+        .WithDetail(DetailKey::kRound, std::to_string(round));
   };
   if (round > history.record.round) {
     return none("its current round is " + std::to_string(history.record.round));

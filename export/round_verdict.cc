@@ -31,8 +31,8 @@ Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string&
     Status st(Code::kNotFound, "lineage " + lineage + " has no verdict" +
                                    (role ? " by role " + *role : std::string()) + " for round " +
                                    std::to_string(wanted));
-    st.WithLineage(lineage).WithDetail("round", std::to_string(wanted));
-    if (role) st.WithDetail("role", *role);
+    st.WithLineage(lineage).WithDetail(DetailKey::kRound, std::to_string(wanted));
+    if (role) st.WithDetail(DetailKey::kRole, *role);
     return st;
   };
   // The newest verdict or co-approval commit of the round, then older ones of the same round

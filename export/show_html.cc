@@ -257,7 +257,7 @@ Result<std::string> EventItem(const ShowEvent& e) {
     out += "<dt>Signature</dt><dd class=\"sig-" + Escape(e.signature) + "\">" +
            Escape(e.signature) + (e.signer.empty() ? "" : " (" + Escape(e.signer) + ")") + "</dd>";
   }
-  out += Row("Date", e.at) + Row("State", e.state) + Row("Revision", e.revision) +
+  out += Row("Date", e.at) + Row("State", e.state.name()) + Row("Revision", e.revision) +
          Row("Commit", e.commit) + "</dl>\n";
   if (e.HasVerdict()) {
     GENTLE_ASSIGN_OR_RETURN(std::string body, SafeMarkdownHtml(e.body));
@@ -326,8 +326,8 @@ Result<std::string> RenderShowHtml(const ShowView& view) {
       Escape(view.lineage) + "</title>\n<style>" + std::string(kStyle) + "</style></head>\n";
   out += "<body>\n<div id=\"unified\"></div><div id=\"split\"></div>\n";
   out += "<header><h1>Review " + Escape(view.lineage) + "</h1><dl>" +
-         Row("Source", view.source.empty() ? "local" : view.source) + Row("State", view.state) +
-         Row("Revision", view.revision) + "</dl>\n";
+         Row("Source", view.source.empty() ? "local" : view.source) +
+         Row("State", view.state.name()) + Row("Revision", view.revision) + "</dl>\n";
   out +=
       "<nav><p>Diffs: <a href=\"#unified\">unified</a> | <a href=\"#split\">side by side</a>"
       "</p><ul><li><a href=\"#timeline\">Timeline</a></li>";

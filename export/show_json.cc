@@ -17,7 +17,7 @@ Json EventJson(const ShowEvent& e) {
   j["verb"] = e.verb;
   j["round"] = e.round;
   j["at"] = e.at;
-  j["state"] = e.state;
+  j["state"] = e.state.name();
   j["revision"] = e.revision;
   j["commit"] = e.commit;
   j["verdict"] = OrNull(e.verdict, verdict);
@@ -55,7 +55,7 @@ nlohmann::ordered_json RenderShowJson(const ShowView& view) {
   j["schema"] = std::string(kShowSchema);
   j["lineage"] = view.lineage;
   j["source"] = OrNull(view.source, !view.source.empty());
-  j["state"] = view.state;
+  j["state"] = view.state.name();
   j["revision"] = view.revision;
   j["round"] = view.selected_round;
   j["events"] = Json::array();

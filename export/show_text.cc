@@ -128,7 +128,7 @@ void Event(const ShowEvent& e, bool colour, std::string* out) {
             "\n";
   }
   *out += "Date:      " + Visible(e.at) + "\n";
-  *out += "State:     " + Visible(e.state) + "\n";
+  *out += "State:     " + Visible(e.state.name()) + "\n";
   *out += "Revision:  " + e.revision + "\n";
   *out += "Commit:    " + e.commit + "\n";
   if (!e.body.empty()) *out += "\n" + Indented(Visible(e.body));
@@ -175,7 +175,7 @@ std::string RenderShowText(const ShowView& view, bool colour) {
   std::string out;
   out += Yellow("lineage " + view.lineage, colour) + "\n";
   out += "Source:    " + (view.source.empty() ? std::string("local") : Visible(view.source)) + "\n";
-  out += "State:     " + Visible(view.state) + "\n";
+  out += "State:     " + Visible(view.state.name()) + "\n";
   out += "Revision:  " + view.revision + "\n\n";
   for (const ShowEvent& event : view.events) Event(event, colour, &out);
   if (const ShowRound* shown = FindShowRound(view, view.selected_round)) {

@@ -19,14 +19,14 @@ Result<RawTree> ReadRoot(git_odb* odb, const git_oid& id) {
   if (tree.ok()) return tree;
   return Status(Code::kObjectsMissing, "tree " + OidHex(id) + " cannot be read from the object " +
                                            "database: " + tree.status().message())
-      .WithDetail("object", OidHex(id));
+      .WithDetail(DetailKey::kObject, OidHex(id));
 }
 
 // A subtree the walk could not read: objects_missing, naming that subtree.
 Status UnderRoots(const Status& read, const std::string& roots) {
   Status status(Code::kObjectsMissing, "cannot read a tree under " + roots + ": " + read.message());
-  if (auto object = read.details().find("object"); object != read.details().end()) {
-    status.WithDetail("object", object->second);
+  if (const std::string* object = read.detail(DetailKey::kObject)) {
+    status.WithDetail(DetailKey::kObject, *object);
   }
   return status;
 }

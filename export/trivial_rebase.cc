@@ -149,11 +149,11 @@ std::string SectionDifference(const Section& a, const Section& b) {
 
 Status NotReviewed(RebaseRefusal refusal, const std::string& message, const RebasedChange& change) {
   Status st(Code::kNotReviewed, message);
-  st.WithDetail("reason", std::string(RebaseRefusalName(refusal)));
-  st.WithDetail("base_ref", change.base_ref);
+  st.WithDetail(DetailKey::kReason, std::string(RebaseRefusalName(refusal)));
+  st.WithDetail(DetailKey::kBaseRef, change.base_ref);
   if (!change.base_commit.empty()) {
-    st.WithDetail("base_commit", change.base_commit);
-    st.WithDetail("base_tree", change.base_tree);
+    st.WithDetail(DetailKey::kBaseCommit, change.base_commit);
+    st.WithDetail(DetailKey::kBaseTree, change.base_tree);
   }
   return st;
 }
@@ -190,7 +190,7 @@ Status CheckFirstParent(git_repository* view, const git_commit* head, const git_
                          change.base_ref +
                          ", so its first-parent change may sit on unreviewed code",
                      change)
-      .WithDetail("first_parent", hex);
+      .WithDetail(DetailKey::kFirstParent, hex);
 }
 
 // Rule 1: the unique merge base of REF and HEAD, a merge HEAD's first parent on REF; every
@@ -229,7 +229,7 @@ Status FindChangeBase(const store::git::Repository& repo, const git_oid& head, c
                            " have " + std::to_string(count) +
                            " merge bases, so the change that would land is not one diff",
                        *change)
-        .WithDetail("merge_bases", std::to_string(count));
+        .WithDetail(DetailKey::kMergeBases, std::to_string(count));
   }
   change->base_commit = store::git::OidHex(base);
   change->first_parent = git_commit_parentcount(commit.get()) >= 2 &&
@@ -298,7 +298,7 @@ Result<RebasedChange> MatchTrivialRebase(const store::git::Repository& repo,
                        "the change " + change.base_commit + ".." + head +
                            " is not the approved patch moved to another base: " + difference,
                        change)
-        .WithDetail("difference", difference);
+        .WithDetail(DetailKey::kDifference, difference);
   }
   change.byte_size = derived->patch.size();
   change.sha256 = "sha256:" + store::Sha256Hex(derived->patch);

@@ -52,8 +52,8 @@ Status CheckAgainst(const store::git::Repository& repo, const std::optional<std:
                               ") is not the reviewed candidate tree (" + candidate_tree + ")";
   if (!rebase_base_ref) {
     return Status(Code::kNotReviewed, message)
-        .WithDetail("against_tree", result->against_tree)
-        .WithDetail("candidate_tree", candidate_tree);
+        .WithDetail(DetailKey::kAgainstTree, result->against_tree)
+        .WithDetail(DetailKey::kCandidateTree, candidate_tree);
   }
   if (result->consumed) {
     // A spent approval moves nowhere: CI re-running on the merged commit sees the exact tree.
@@ -61,18 +61,18 @@ Status CheckAgainst(const store::git::Repository& repo, const std::optional<std:
                   message +
                       ", and the approval was consumed (burned): a spent approval holds "
                       "only for its exact tree, never through a trivial rebase")
-        .WithDetail("reason", std::string(RebaseRefusalName(RebaseRefusal::kConsumed)))
-        .WithDetail("base_ref", *rebase_base_ref)
-        .WithDetail("against_tree", result->against_tree)
-        .WithDetail("candidate_tree", candidate_tree);
+        .WithDetail(DetailKey::kReason, std::string(RebaseRefusalName(RebaseRefusal::kConsumed)))
+        .WithDetail(DetailKey::kBaseRef, *rebase_base_ref)
+        .WithDetail(DetailKey::kAgainstTree, result->against_tree)
+        .WithDetail(DetailKey::kCandidateTree, candidate_tree);
   }
   auto rebased = MatchTrivialRebase(repo, *against, *rebase_base_ref, approved_patch);
   if (!rebased.ok()) {
     if (rebased.status().code() != Code::kNotReviewed) return rebased.status();
     Status refused(Code::kNotReviewed, message + ", and " + rebased.status().message());
-    for (const auto& [key, value] : rebased.status().details()) refused.WithDetail(key, value);
-    return refused.WithDetail("against_tree", result->against_tree)
-        .WithDetail("candidate_tree", candidate_tree);
+    refused.WithDetailsOf(rebased.status());
+    return refused.WithDetail(DetailKey::kAgainstTree, result->against_tree)
+        .WithDetail(DetailKey::kCandidateTree, candidate_tree);
   }
   result->match = Match::kTrivialRebase;
   result->rebase = std::move(rebased).value();
@@ -130,7 +130,7 @@ Status CheckManifest(const Envelope& envelope, const std::vector<ManifestEntry>&
     if (!same(envelope.manifest[i], derived[i])) {
       return EnvelopeMismatch(envelope, "changed_path_manifest entry " + std::to_string(i) +
                                             " is not the trees' (" + derived[i].path + ")")
-          .WithDetail("path", derived[i].path);
+          .WithDetail(DetailKey::kPath, derived[i].path);
     }
   }
   return Status::Ok();
@@ -242,8 +242,8 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   Status against_status =
       CheckAgainst(repo, against, result.candidate_tree, derived->patch, rebase_base_ref, &result);
   if (!against_status.ok()) return against_status.WithLineage(lineage);
-  if ((against || policy) && !store::IsState(record.state, store::ReviewState::kApproved)) {
-    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
+  if ((against || policy) && !record.state.Is(store::ReviewState::kApproved)) {
+    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state.name() +
                                          ", not approved; the merge is not authorised")
         .WithLineage(lineage);
   }
@@ -287,13 +287,13 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
                                     const std::optional<std::string>& rebase_base_ref) {
   auto parsed = ParseEnvelope(envelope_json);
   if (!parsed.ok()) {
-    const auto schema = parsed.status().details().find("schema");
-    if (schema != parsed.status().details().end() && schema->second == kInterdiffSchema) {
+    const std::string* schema = parsed.status().detail(DetailKey::kSchema);
+    if (schema != nullptr && *schema == kInterdiffSchema) {
       return Status(Code::kUsage,
-                    "the envelope is an interdiff export (" + schema->second +
+                    "the envelope is an interdiff export (" + *schema +
                         "), not a review context: it is no approval context and cannot be "
                         "verified; verify the round's export-context --json envelope")
-          .WithDetail("schema", schema->second);
+          .WithDetail(DetailKey::kSchema, *schema);
     }
     return parsed.status();
   }
@@ -345,14 +345,14 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
                       "), not its current round (revision " + envelope.revision +
                       "); only the current round is an approval context")
         .WithLineage(envelope.lineage)
-        .WithDetail("round", std::to_string(*envelope.round))
-        .WithDetail("round_revision", *envelope.round_revision);
+        .WithDetail(DetailKey::kRound, std::to_string(*envelope.round))
+        .WithDetail(DetailKey::kRoundRevision, *envelope.round_revision);
   }
-  if (!store::IsState(envelope.state, store::ReviewState::kApproved)) {
+  if (!envelope.state.Is(store::ReviewState::kApproved)) {
     return Status(Code::kWrongState, "context envelope says lineage " + envelope.lineage + " is " +
-                                         envelope.state + ", not approved")
+                                         envelope.state.name() + ", not approved")
         .WithLineage(envelope.lineage)
-        .WithDetail("state", envelope.state);
+        .WithDetail(DetailKey::kState, envelope.state.name());
   }
   return result;
 }

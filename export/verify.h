@@ -41,6 +41,7 @@
 #include "export/approval_policy.h"
 #include "export/engine.h"
 #include "export/trivial_rebase.h"
+#include "store/review_state.h"
 #include "store/status.h"
 
 namespace gentle::exporter {
@@ -53,7 +54,7 @@ const std::vector<std::string>& EnvelopeChecked();
 
 struct VerifyResult {
   std::string lineage;
-  std::string state;  // the record's (lineage mode) or the envelope's claim (envelope mode)
+  store::StateName state;  // the record's (lineage mode) or the envelope's claim (envelope mode)
   std::string candidate_tree;
   std::string against_tree;  // empty without --against
   // With --against: how its tree matched; with a trivial rebase, the change it was judged by.

@@ -19,16 +19,16 @@ Status TooLarge(const Source& source, bool unread) {
                                            std::to_string(kMaxForgeInputBytes) +
                                            " bytes (64 MiB), " +
                                            (unread ? "refused unread" : "refused"))
-      .WithDetail("input", source.label)
-      .WithDetail("file", source.file)
-      .WithDetail("max_bytes", std::to_string(kMaxForgeInputBytes));
+      .WithDetail(DetailKey::kInput, source.label)
+      .WithDetail(DetailKey::kFile, source.file)
+      .WithDetail(DetailKey::kMaxBytes, std::to_string(kMaxForgeInputBytes));
 }
 
 Status CannotRead(const Source& source, int error) {
   return Status(Code::kUsage,
                 source.label + " (" + source.file + "): cannot read: " + std::strerror(error))
-      .WithDetail("input", source.label)
-      .WithDetail("file", source.file);
+      .WithDetail(DetailKey::kInput, source.label)
+      .WithDetail(DetailKey::kFile, source.file);
 }
 
 }  // namespace

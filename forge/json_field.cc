@@ -15,9 +15,9 @@ std::string IndexPath(const std::string& path, size_t index) {
 Status FieldError(const Source& source, const std::string& path, const std::string& what) {
   const std::string where = path.empty() ? "the top level" : path;
   return Status(Code::kUsage, source.label + " (" + source.file + "): " + where + ": " + what)
-      .WithDetail("input", source.label)
-      .WithDetail("file", source.file)
-      .WithDetail("json_path", where);
+      .WithDetail(DetailKey::kInput, source.label)
+      .WithDetail(DetailKey::kFile, source.file)
+      .WithDetail(DetailKey::kJsonPath, where);
 }
 
 const Json* FieldReader::Find(const Json& parent, std::string_view key) {

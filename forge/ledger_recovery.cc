@@ -115,8 +115,8 @@ Result<Ledger> RecoverLedger(const ReviewContext& context, const std::string& me
                       "the login is unknown (--me \"\") and root comment " + m.comment_id +
                           " carries a " + (m.verdict ? *m.verdict : "verdict-less") +
                           " marker: own and foreign rounds cannot be told apart, so no ledger")
-            .WithDetail("comment_id", m.comment_id)
-            .WithDetail("verdict", m.verdict.value_or(""));
+            .WithDetail(DetailKey::kCommentId, m.comment_id)
+            .WithDetail(DetailKey::kVerdict, m.verdict.value_or(""));
       }
     }
     for (const UnreadableMarker& u : ledger.unreadable) {
@@ -125,8 +125,8 @@ Result<Ledger> RecoverLedger(const ReviewContext& context, const std::string& me
                       "the login is unknown (--me \"\") and root comment " + u.comment_id +
                           " carries an unreadable marker: own and foreign rounds cannot be told "
                           "apart, so no ledger")
-            .WithDetail("comment_id", u.comment_id)
-            .WithDetail("verdict", "");
+            .WithDetail(DetailKey::kCommentId, u.comment_id)
+            .WithDetail(DetailKey::kVerdict, "");
       }
     }
   }

@@ -59,7 +59,7 @@ Status CheckNotSkipped(const std::vector<ContextVerdict>& verdicts,
       return Status(Code::kUsage, "review " + v.id +
                                       " is PENDING on one reviews page and submitted on another "
                                       "(fetch the pages again)")
-          .WithDetail("input", "reviews");
+          .WithDetail(DetailKey::kInput, "reviews");
     }
   }
   return Status::Ok();

@@ -87,11 +87,12 @@ Result<std::vector<SeenId>> ParseContextIds(std::string_view text, const std::st
   ContextIdsRefusal why;
   if (ReadContextIdList(text, &ids, &why)) return ids;
   if (why.kind == Kind::kTooLarge) {
-    return Status(Code::kUsage, "context " + name + ": " + why.reason).WithDetail("file", name);
+    return Status(Code::kUsage, "context " + name + ": " + why.reason)
+        .WithDetail(DetailKey::kFile, name);
   }
   return Status(Code::kUsage, "context " + name + ": " + why.path + ": " + why.reason)
-      .WithDetail("file", name)
-      .WithDetail("json_path", why.path);
+      .WithDetail(DetailKey::kFile, name)
+      .WithDetail(DetailKey::kJsonPath, why.path);
 }
 
 Result<std::vector<SeenId>> ReadContextIds(const std::string& path) {
@@ -99,7 +100,7 @@ Result<std::vector<SeenId>> ReadContextIds(const std::string& path) {
   auto text = store::ReadNamedFile(path, kMaxContextBytes + 1);
   if (!text.ok()) {
     return Status(Code::kUsage, "context " + path + ": " + text.status().message())
-        .WithDetail("file", path);
+        .WithDetail(DetailKey::kFile, path);
   }
   return ParseContextIds(*text, path);
 }

@@ -74,8 +74,8 @@ Result<SeenFsck> CheckSeenLedger(const std::string& common_dir) {
   }
   if (Status own = CheckSeenOwnership(**conn, *version); !own.ok()) {
     if (own.code() == Code::kBusy) return LedgerStatus(own);
-    add(own.details().count("schema_version") ? FindingCode::kLoopNewerSchema
-                                              : FindingCode::kLoopCorrupted,
+    add(own.has_detail(DetailKey::kSchemaVersion) ? FindingCode::kLoopNewerSchema
+                                                  : FindingCode::kLoopCorrupted,
         path, LedgerStatus(own).message());
     return out;
   }

@@ -20,7 +20,7 @@ Status Unreadable(const std::string& path, const std::string& why) {
   return Status(Code::kCorrupted, "seen ledger: " + path + " " + why +
                                       "; the next `review seen add` or `review seen baseline` "
                                       "recovers it")
-      .WithDetail("path", path);
+      .WithDetail(DetailKey::kPath, path);
 }
 
 constexpr store::NameTable kSeenKindNames = store::MakeNameTable<SeenKind>({
@@ -60,7 +60,7 @@ Result<SeenLedgerReader> SeenLedgerReader::Open(const std::string& common_dir) {
     case SeenReadiness::kWalUnrecognised:
       return Status(Code::kCorrupted,
                     "seen ledger: " + path + "-wal does not start with a WAL header")
-          .WithDetail("path", path + "-wal");
+          .WithDetail(DetailKey::kPath, path + "-wal");
     case SeenReadiness::kReady:
       break;
   }

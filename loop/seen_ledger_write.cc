@@ -34,7 +34,7 @@ Status InTransaction(SqliteConnection& conn, Body body) {
   if (status.ok()) status = conn.Exec("COMMIT");
   if (!status.ok() && !conn.Autocommit()) {
     if (Status rollback = conn.Exec("ROLLBACK"); !rollback.ok()) {
-      status.WithDetail("rollback", rollback.message());
+      status.WithDetail(DetailKey::kRollback, rollback.message());
     }
   }
   return status;
@@ -59,8 +59,8 @@ Status Migrate(SqliteConnection& conn) {
 Status AlreadyBaselined(const std::string& pr, const std::string& at) {
   return Status(Code::kConflict, "seen: " + pr + " was already baselined at " + at +
                                      " (--force adds the ids and keeps what is seen)")
-      .WithDetail("pr", pr)
-      .WithDetail("baselined_at", at);
+      .WithDetail(DetailKey::kPr, pr)
+      .WithDetail(DetailKey::kBaselinedAt, at);
 }
 
 // Judges an existing ledger read-only before any read-write open, so what a writer refuses stays

@@ -25,7 +25,7 @@ Status LedgerStatus(const Status& status) {
   std::string message = status.message();
   if (message.rfind("index: ", 0) == 0) message = "seen ledger: " + message.substr(7);
   Status out(status.code(), std::move(message));
-  for (const auto& [key, value] : status.details()) out.WithDetail(key, value);
+  out.WithDetailsOf(status);
   return out;
 }
 
@@ -34,7 +34,7 @@ Status CheckSeenOwnership(store::index::SqliteConnection& conn, int version) {
     return Status(Code::kCorrupted, "seen ledger from a newer release: schema_version " +
                                         std::to_string(version) + ", this release knows up to " +
                                         std::to_string(kSeenSchemaVersion))
-        .WithDetail("schema_version", std::to_string(version));
+        .WithDetail(DetailKey::kSchemaVersion, std::to_string(version));
   }
   if (version < 0) return Status(Code::kCorrupted, "seen ledger: negative schema_version");
   if (version == 0) {

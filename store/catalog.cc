@@ -199,14 +199,14 @@ Status ClassifyFromIndex(const StoreLayout& layout, index::IndexDb& db,
 Status ConsumedAnswer(const std::string& lineage, const std::string& tombstone) {
   return Status(Code::kConsumed, "lineage " + lineage + " was approved and burned")
       .WithLineage(lineage)
-      .WithDetail("tombstone", tombstone);
+      .WithDetail(DetailKey::kTombstone, tombstone);
 }
 
 Status RetiredAnswer(const std::string& lineage, const std::string& audit_record) {
   return Status(Code::kRetired,
                 "lineage " + lineage + " was abandoned or reclaimed; see " + audit_record)
       .WithLineage(lineage)
-      .WithDetail("audit_record", audit_record);
+      .WithDetail(DetailKey::kAuditRecord, audit_record);
 }
 
 bool MayHoldTombstones(const StoreLayout& layout) {
@@ -246,7 +246,7 @@ Status ClassifyRecordless(const StoreLayout& layout, const std::string& lineage)
                     " is an incomplete entry (a directory without a record): the next mutation "
                     "undoes an interrupted start; review reclaim retires any other")
       .WithLineage(lineage)
-      .WithDetail("directory", layout.lineage_dir(lineage));
+      .WithDetail(DetailKey::kDirectory, layout.lineage_dir(lineage));
 }
 
 Status FindBurnClaim(const StoreLayout& layout, const std::string& lineage) {

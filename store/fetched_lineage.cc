@@ -22,14 +22,16 @@ Result<std::optional<FetchedLineage>> ReadFetchedLineage(const git::Repository& 
     Status ambiguous(
         Code::kAmbiguous,
         "lineage " + lineage + " was fetched from remotes whose histories differ (" + tips + ")");
-    for (const FetchedHistory& h : histories) ambiguous.WithDetail(h.remote, h.tip);
+    for (const FetchedHistory& h : histories) ambiguous.WithRemoteDetail(h.remote, h.tip);
     return ambiguous.WithLineage(lineage);
   }
   auto chain = VerifyHistoryChain(repo, lineage, first.tip);
   if (!chain.ok()) {
     Status st = chain.status();
     if (st.code() != Code::kCorrupted) return st;
-    return st.WithLineage(lineage).WithDetail("source", first.remote).WithDetail("tip", first.tip);
+    return st.WithLineage(lineage)
+        .WithDetail(DetailKey::kSource, first.remote)
+        .WithDetail(DetailKey::kTip, first.tip);
   }
   return std::optional<FetchedLineage>(FetchedLineage{first.remote, std::move(chain).value()});
 }
@@ -54,9 +56,8 @@ Status TerminalAnswer(const FetchedLineage& fetched, const std::string& lineage)
 }
 
 bool FromFetchedHistory(const Status& terminal) {
-  const auto& details = terminal.details();
-  return details.count("source") != 0 && details.count("tombstone") == 0 &&
-         details.count("audit_record") == 0;
+  return terminal.has_detail(DetailKey::kSource) && !terminal.has_detail(DetailKey::kTombstone) &&
+         !terminal.has_detail(DetailKey::kAuditRecord);
 }
 
 Result<bool> KnownLocally(const StoreLayout& layout, const std::string& lineage) {

@@ -35,7 +35,7 @@ Status Broken(const std::string& lineage, const std::string& commit, const std::
   return Status(Code::kCorrupted, "the history of lineage " + lineage + " is not valid at commit " +
                                       commit + ": " + why)
       .WithLineage(lineage)
-      .WithDetail("commit", commit);
+      .WithDetail(DetailKey::kCommit, commit);
 }
 
 // Broken, `why` followed by `cause`'s message and its details (an object over its size limit
@@ -43,16 +43,13 @@ Status Broken(const std::string& lineage, const std::string& commit, const std::
 Status BrokenBy(const std::string& lineage, const std::string& commit, const std::string& why,
                 const Status& cause) {
   Status out = Broken(lineage, commit, why + cause.message());
-  for (const auto& [key, value] : cause.details()) {
-    if (key != "commit") out.WithDetail(key, value);
-  }
-  return out;
+  return out.WithDetailsOf(cause, DetailKey::kCommit);
 }
 
 // The state a commit's State trailer must name for its record.
-std::string ExpectedState(const HistoryCommit& commit, const RecordView& record) {
-  const std::string_view terminal = TerminalStateOf(commit.verb);
-  return terminal.empty() ? record.state : std::string(terminal);
+StateName ExpectedState(const HistoryCommit& commit, const RecordView& record) {
+  const std::optional<TerminalState> terminal = TerminalStateOf(commit.verb);
+  return terminal ? StateName(*terminal) : record.state;
 }
 
 Status CheckTreePresent(git_odb* odb, const std::string& lineage, const HistoryCommit& commit,
@@ -84,8 +81,7 @@ Status CheckShape(const std::string& lineage, const HistoryCommit& commit) {
 // co-approval.md an APPROVE from approved to approved by a named actor.
 Status CheckCoApproval(const git::Repository& repo, const std::string& lineage,
                        const HistoryCommit& commit, const RecordView& record) {
-  if (!IsState(record.state, ReviewState::kApproved) ||
-      !IsVerdict(commit.verdict, Verdict::kApprove)) {
+  if (!record.state.Is(ReviewState::kApproved) || !IsVerdict(commit.verdict, Verdict::kApprove)) {
     return Broken(lineage, commit.id, "a co-approval commit of a record that is not approved");
   }
   const std::string name(kHistoryCoApprovalName);
@@ -96,8 +92,8 @@ Status CheckCoApproval(const git::Repository& repo, const std::string& lineage,
   if (!fields.ok())
     return Broken(lineage, commit.id, "its " + name + ": " + fields.status().message());
   if (!IsVerdict(fields->verdict, Verdict::kApprove) ||
-      !IsState(fields->from_state, ReviewState::kApproved) ||
-      !IsState(fields->to_state, ReviewState::kApproved) || fields->actor.empty()) {
+      ParseReviewState(fields->from_state) != ReviewState::kApproved ||
+      ParseReviewState(fields->to_state) != ReviewState::kApproved || fields->actor.empty()) {
     return Broken(lineage, commit.id,
                   "its " + name + " is not an APPROVE of the approved record by a named actor");
   }
@@ -132,7 +128,7 @@ Status CheckCommit(const git::Repository& repo, git_odb* odb, const std::string&
   if (commit.terminal()) {
     if (later != nullptr) return Broken(lineage, commit.id, "a terminal commit has a successor");
     const bool burn = IsHistoryVerb(commit.verb, HistoryVerb::kBurn);
-    if (burn && !IsState(record.state, ReviewState::kApproved)) {
+    if (burn && !record.state.Is(ReviewState::kApproved)) {
       return Broken(lineage, commit.id, "a burn commit holds a record that is not approved");
     }
     const std::string file(burn ? kHistoryTombstoneName : kHistoryAuditName);
@@ -176,7 +172,7 @@ Result<size_t> MeasureHistory(const git::Repository& repo, const std::string& li
       return Broken(lineage, *next,
                     "the history is longer than " + std::to_string(kMaxHistoryCommits) +
                         " commits, the limit of one history")
-          .WithDetail("limit", std::to_string(kMaxHistoryCommits));
+          .WithDetail(DetailKey::kLimit, std::to_string(kMaxHistoryCommits));
     }
     auto commit = ReadHistoryCommit(repo, *next, RecordBytes::kSkip);
     if (!commit.ok()) {
@@ -190,7 +186,7 @@ Result<size_t> MeasureHistory(const git::Repository& repo, const std::string& li
         return Broken(lineage, *next,
                       "its records exceed " + std::to_string(kMaxHistoryRecordBytes) +
                           " bytes in all, the limit of one history")
-            .WithDetail("limit", std::to_string(kMaxHistoryRecordBytes));
+            .WithDetail(DetailKey::kLimit, std::to_string(kMaxHistoryRecordBytes));
       }
       later_blob = commit->record_blob;
     }
@@ -214,7 +210,7 @@ Status ValidateRemoteName(const std::string& remote) {
   return Status(Code::kUsage,
                 "remote name must be 1 to 100 characters of letters, digits, '.', '_' and '-', "
                 "not starting with '-' or '.'")
-      .WithDetail("remote", remote);
+      .WithDetail(DetailKey::kRemote, remote);
 }
 
 Result<std::vector<FetchedHistory>> ListFetchedHistories(

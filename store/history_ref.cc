@@ -57,7 +57,7 @@ Result<std::string> ReadBlob(git_odb* odb, const git_oid& id, std::string_view n
   auto object = git::ReadObject(odb, id, GIT_OBJECT_BLOB, HistoryFileLimit(name));
   if (!object.ok()) {
     Status st = object.status();
-    return st.WithDetail("file", std::string(name));
+    return st.WithDetail(DetailKey::kFile, std::string(name));
   }
   return std::string(static_cast<const char*>(git_odb_object_data(object->get())),
                      git_odb_object_size(object->get()));
@@ -70,7 +70,7 @@ Result<git::RawTree> ReadHistoryTree(git_odb* odb, const git_oid& id) {
   if (!tree.CanonicalOrder()) {
     return Status(Code::kCorrupted, "history tree " + git::OidHex(id) +
                                         " names an entry twice or is not in git's tree order")
-        .WithDetail("tree", git::OidHex(id));
+        .WithDetail(DetailKey::kTree, git::OidHex(id));
   }
   return tree;
 }
@@ -105,7 +105,7 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   const std::string& m = parsed.message;
   out.verb = m.substr(0, m.find_first_of(" \n"));
   out.revision = Trailer(m, "Revision");
-  out.state = Trailer(m, "State");
+  out.state = StateName::FromText(Trailer(m, "State"));
   out.at = Trailer(m, "At");
   out.created_at = Trailer(m, "Created-At");
   out.round = Trailer(m, "Round");
@@ -134,7 +134,7 @@ Result<uint64_t> HistoryRecordSize(const git::Repository& repo, const HistoryCom
   auto header = git::ReadObjectHeaderWithin(odb.get(), oid, HistoryFileLimit(kHistoryRecordName));
   if (!header.ok()) {
     Status st = header.status();
-    return st.WithDetail("file", std::string(kHistoryRecordName));
+    return st.WithDetail(DetailKey::kFile, std::string(kHistoryRecordName));
   }
   return header->size;
 }

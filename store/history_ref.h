@@ -81,7 +81,7 @@ struct HistoryCommitSpec {
   std::string lineage;
   std::string record_file;  // the record bytes of this revision
   std::string revision;
-  std::string state;  // the state after the mutation (consumed / retired for terminal verbs)
+  StateName state;  // the state after the mutation (consumed / retired for terminal verbs)
   std::string base_tree;
   std::string candidate_tree;
   std::string at;          // RFC 3339
@@ -95,16 +95,17 @@ struct HistoryCommitSpec {
 };
 
 struct HistoryCommit {
-  std::string id;                               // hex
-  std::optional<std::string> parent;            // hex of the first parent
-  size_t parent_count = 0;                      // a history commit has at most one
-  std::string subject;                          // the message's first line
-  std::string lineage;                          // the Lineage trailer ("" when absent)
-  std::string verb;                             // first word of the subject; "pin" for a legacy pin
-  bool legacy_pin = false;                      // no review-state.json in the tree
-  std::string record_blob;                      // review-state.json's blob id (hex)
-  std::string record_file;                      // its bytes (unless read without them)
-  std::string revision, state, at, created_at;  // trailers ("" when absent)
+  std::string id;                        // hex
+  std::optional<std::string> parent;     // hex of the first parent
+  size_t parent_count = 0;               // a history commit has at most one
+  std::string subject;                   // the message's first line
+  std::string lineage;                   // the Lineage trailer ("" when absent)
+  std::string verb;                      // first word of the subject; "pin" for a legacy pin
+  bool legacy_pin = false;               // no review-state.json in the tree
+  std::string record_blob;               // review-state.json's blob id (hex)
+  std::string record_file;               // its bytes (unless read without them)
+  std::string revision, at, created_at;  // trailers ("" when absent)
+  StateName state;                       // the State trailer, as written
   // start and revise: the round the commit opens (Round trailer; a start opens round 1) and how
   // its review context was bound (transaction/round_context_binding.h): Context (the digest of
   // the commit's context.json) and Context-Unavailable (the harness's reason). "" when absent.

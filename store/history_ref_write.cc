@@ -143,7 +143,7 @@ Result<std::string> HistoryCommitText(const git::Repository& repo, git_odb* odb,
   commit += spec.verb + " " + spec.lineage + "\n\n";
   commit += "Lineage: " + spec.lineage + "\n";
   commit += "Revision: " + spec.revision + "\n";
-  commit += "State: " + spec.state + "\n";
+  commit += "State: " + spec.state.name() + "\n";
   if (!spec.at.empty()) commit += "At: " + TrailerValue(spec.at) + "\n";
   if (!spec.created_at.empty()) commit += "Created-At: " + TrailerValue(spec.created_at) + "\n";
   for (const auto& [key, value] : spec.trailers) commit += key + ": " + TrailerValue(value) + "\n";

@@ -24,9 +24,8 @@ std::optional<ReviewState> VerdictTarget(std::string_view verdict, ReviewState f
   return std::nullopt;
 }
 
-bool AcceptsVerdict(std::string_view state) {
-  return IsState(state, ReviewState::kReviewing) ||
-         IsState(state, ReviewState::kCorrectionRequired);
+bool AcceptsVerdict(const StateName& state) {
+  return state.Is(ReviewState::kReviewing) || state.Is(ReviewState::kCorrectionRequired);
 }
 
 HistoryReplay::HistoryReplay(std::string lineage, std::optional<std::string> local_tip)
@@ -55,7 +54,7 @@ Status HistoryReplay::Broken(const std::string& commit, const std::string& why) 
   return Status(Code::kCorrupted, "the history of lineage " + lineage_ +
                                       " is not valid at commit " + commit + ": " + why)
       .WithLineage(lineage_)
-      .WithDetail("commit", commit);
+      .WithDetail(DetailKey::kCommit, commit);
 }
 
 Status HistoryReplay::Step(const HistoryCommit& commit, const RecordView& record) {
@@ -72,7 +71,7 @@ Status HistoryReplay::Step(const HistoryCommit& commit, const RecordView& record
     approval_.reset();
   }
   if (!point.local && IsHistoryVerb(point.verb, HistoryVerb::kVerdict) &&
-      IsState(point.state, ReviewState::kApproved)) {
+      point.state.Is(ReviewState::kApproved)) {
     approval_ = point;
   }
   later_ = std::move(point);
@@ -90,7 +89,7 @@ Status HistoryReplay::CheckRoot(const Point& root) const {
     return Broken(root.id, "the history does not begin with a start commit (a " + root.verb +
                                " commit this store does not hold)");
   }
-  if (root.round != 1 || !IsState(root.state, ReviewState::kReviewing) ||
+  if (root.round != 1 || !root.state.Is(ReviewState::kReviewing) ||
       root.initial_identity != root.current_identity) {
     return Broken(root.id, "its start commit is not a new reviewing record of generation 1");
   }
@@ -99,7 +98,7 @@ Status HistoryReplay::CheckRoot(const Point& root) const {
 
 Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
   if (child.local) return Status::Ok();  // this store's own history
-  const std::string from = " from " + parent.state;
+  const std::string from = " from " + parent.state.name();
   if (IsHistoryVerb(child.verb, HistoryVerb::kSync)) {
     return Broken(child.id,
                   "a sync commit above the local history's tip (it records a change no verb "
@@ -113,7 +112,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
   const bool same_round =
       child.round == parent.round && child.current_identity == parent.current_identity &&
       child.base_tree == parent.base_tree && child.candidate_tree == parent.candidate_tree;
-  const std::optional<ReviewState> parent_state = ParseReviewState(parent.state);
+  const std::optional<ReviewState> parent_state = parent.state.state();
   if (IsHistoryVerb(child.verb, HistoryVerb::kVerdict)) {
     if (!parent_state || !AcceptsVerdict(parent.state)) {
       return Broken(child.id, "a verdict" + from +
@@ -122,9 +121,9 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     }
     const std::optional<ReviewState> target = VerdictTarget(child.verdict, *parent_state);
     if (!target) return Broken(child.id, "its Verdict trailer names no verdict");
-    if (!IsState(child.state, *target)) {
+    if (!child.state.Is(*target)) {
       return Broken(child.id, "a " + child.verdict + " verdict" + from + " cannot leave the " +
-                                  "record " + child.state);
+                                  "record " + child.state.name());
     }
     if (!same_round) return Broken(child.id, "a verdict changes the round or its trees");
     return Status::Ok();
@@ -133,7 +132,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     if (parent_state != ReviewState::kCorrectionRequired) {
       return Broken(child.id, "a revise" + from + " (revise needs correction_required)");
     }
-    if (child.round != parent.round + 1 || !IsState(child.state, ReviewState::kReviewing) ||
+    if (child.round != parent.round + 1 || !child.state.Is(ReviewState::kReviewing) ||
         child.current_identity == parent.current_identity) {
       return Broken(child.id, "a revise that does not open the next round on a new candidate");
     }
@@ -144,7 +143,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
       return Broken(child.id,
                     "an invalidate" + from + " (invalidate needs a pristine reviewing record)");
     }
-    if (!IsState(child.state, ReviewState::kInvalidated) || !same_round) {
+    if (!child.state.Is(ReviewState::kInvalidated) || !same_round) {
       return Broken(child.id, "an invalidate that does not keep the round as it was");
     }
     return Status::Ok();

@@ -51,7 +51,7 @@ namespace gentle::store {
 std::optional<ReviewState> VerdictTarget(std::string_view verdict, ReviewState from);
 
 // Whether a verdict may be given to a record in `state`: reviewing or correction_required.
-bool AcceptsVerdict(std::string_view state);
+bool AcceptsVerdict(const StateName& state);
 
 class HistoryReplay {
  public:
@@ -64,7 +64,8 @@ class HistoryReplay {
  private:
   // What the replay keeps of one commit.
   struct Point {
-    std::string id, verb, verdict, state, revision, record_blob, context_unavailable;
+    std::string id, verb, verdict, revision, record_blob, context_unavailable;
+    StateName state;
     int64_t round = 0;
     std::string initial_identity, current_identity, base_tree, candidate_tree;
     bool local = false;  // at or below the local tip

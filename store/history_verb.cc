@@ -6,12 +6,12 @@ bool IsHistoryVerb(std::string_view name, HistoryVerb verb) {
   return name == HistoryVerbName(verb);
 }
 
-bool IsTerminalVerb(std::string_view verb) { return !TerminalStateOf(verb).empty(); }
+bool IsTerminalVerb(std::string_view verb) { return TerminalStateOf(verb).has_value(); }
 
-std::string_view TerminalStateOf(std::string_view verb) {
-  if (verb == HistoryVerbName(HistoryVerb::kBurn)) return "consumed";
-  if (verb == HistoryVerbName(HistoryVerb::kAbandon)) return "retired";
-  return "";
+std::optional<TerminalState> TerminalStateOf(std::string_view verb) {
+  if (verb == HistoryVerbName(HistoryVerb::kBurn)) return TerminalState::kConsumed;
+  if (verb == HistoryVerbName(HistoryVerb::kAbandon)) return TerminalState::kRetired;
+  return std::nullopt;
 }
 
 }  // namespace gentle::store

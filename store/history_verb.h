@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "store/name_table.h"
+#include "store/review_state.h"
 
 namespace gentle::store {
 
@@ -48,8 +49,8 @@ bool IsHistoryVerb(std::string_view name, HistoryVerb verb);
 
 // Whether `verb` (a commit's verb text) is burn or abandon.
 bool IsTerminalVerb(std::string_view verb);
-// The state a terminal verb leaves: "consumed" (burn), "retired" (abandon); "" for any other.
-std::string_view TerminalStateOf(std::string_view verb);
+// The state a terminal verb leaves: consumed (burn), retired (abandon); nullopt for any other.
+std::optional<TerminalState> TerminalStateOf(std::string_view verb);
 
 }  // namespace gentle::store
 

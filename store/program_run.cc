@@ -202,8 +202,8 @@ Result<ProgramOutput> RunProgram(const ProgramRequest& request) {
   if (ending == Ending::kDeadline) {
     return Status(Code::kBusy, name + " did not finish within its deadline of " +
                                    DeadlineText(deadline) + " and was killed")
-        .WithDetail("command", name)
-        .WithDetail("deadline_ms", std::to_string(deadline.count()));
+        .WithDetail(DetailKey::kCommand, name)
+        .WithDetail(DetailKey::kDeadlineMs, std::to_string(deadline.count()));
   }
   output.truncated = ending == Ending::kPastCapture;
   output.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);

@@ -47,10 +47,11 @@ Result<std::optional<Provenance>> ReadProvenance(const git::Repository& repo,
   auto bytes = ReadFileLimited(path, kMaxProvenanceBytes);
   if (!bytes.ok()) {
     if (bytes.status().code() == Code::kNotFound) return std::optional<Provenance>();
-    return Status(bytes.status()).WithLineage(lineage).WithDetail("path", path);
+    return Status(bytes.status()).WithLineage(lineage).WithDetail(DetailKey::kPath, path);
   }
   auto parsed = ParseStrictJsonFile(*bytes, 2, "provenance " + path);
-  if (!parsed.ok()) return Status(parsed.status()).WithLineage(lineage).WithDetail("path", path);
+  if (!parsed.ok())
+    return Status(parsed.status()).WithLineage(lineage).WithDetail(DetailKey::kPath, path);
   const std::string remote = StringMember(*parsed, "remote");
   const std::string tip = StringMember(*parsed, "tip");
   if (!parsed->is_object() || parsed->size() != 4 ||
@@ -61,7 +62,7 @@ Result<std::optional<Provenance>> ReadProvenance(const git::Repository& repo,
                                         std::string(kProvenanceSchema) + " file of lineage " +
                                         lineage)
         .WithLineage(lineage)
-        .WithDetail("path", path);
+        .WithDetail(DetailKey::kPath, path);
   }
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> local, LocalHistoryTip(repo, lineage));
   if (!local || *local != tip) return std::optional<Provenance>();
@@ -76,7 +77,7 @@ Result<std::string> ImportedSource(const git::Repository& repo, const StoreLayou
 }
 
 Status WithSource(Status answer, const std::string& remote, const std::string& tip) {
-  answer.WithDetail("source", remote).WithDetail("tip", tip);
+  answer.WithDetail(DetailKey::kSource, remote).WithDetail(DetailKey::kTip, tip);
   return answer;
 }
 

@@ -295,7 +295,7 @@ Result<RecordView> ParseRecordFileThroughDom(std::string_view bytes,
     view.round =
         Require(state, "generation", Json::value_t::number_integer, "state").get<int64_t>();
     if (view.round < 1) return corrupted("has a generation below 1");
-    view.state = RequireString(state, "state", "state");
+    view.state = StateName::FromText(RequireString(state, "state", "state"));
     view.initial_snapshot = ParseSnapshot(state, "initial_snapshot");
     // In round 1 (and after a revise back to the same candidate) the two snapshots are the same
     // JSON: the parse, with its two digests, is a function of it.

@@ -16,6 +16,7 @@
 #include <string_view>
 
 #include "store/layout.h"
+#include "store/review_state.h"
 #include "store/snapshot.h"
 #include "store/status.h"
 
@@ -31,7 +32,7 @@ struct RecordView {
   std::string revision;
   std::string lineage_id;
   int64_t round = 0;
-  std::string state;  // the state name as written
+  StateName state;  // as written (a newer gentle-ai's state reads too: store/review_state.h)
   Snapshot initial_snapshot;
   Snapshot current_snapshot;
   std::string created_at;          // empty when the writer did not record it

@@ -18,7 +18,7 @@ Status BadApproval(const std::string& lineage, const std::string& commit, const 
   return Status(Code::kCorrupted, "the approval commit " + commit + " of lineage " + lineage +
                                       " holds " + name + " " + why)
       .WithLineage(lineage)
-      .WithDetail("commit", commit);
+      .WithDetail(DetailKey::kCommit, commit);
 }
 
 // The APPROVE verdict file `name` of `commit`.
@@ -45,11 +45,10 @@ Result<RoundApproval> ReadApproval(const git::Repository& repo, const std::strin
 bool IsApprovingVerdict(const HistoryCommit& commit, const std::string& lineage,
                         const std::string& revision, int64_t* round) {
   if (!IsHistoryVerb(commit.verb, HistoryVerb::kVerdict) ||
-      !IsState(commit.state, ReviewState::kApproved))
+      !commit.state.Is(ReviewState::kApproved))
     return false;
   auto record = ParseRecordFile(commit.record_file, lineage);
-  if (!record.ok() || record->revision != revision ||
-      !IsState(record->state, ReviewState::kApproved)) {
+  if (!record.ok() || record->revision != revision || !record->state.Is(ReviewState::kApproved)) {
     return false;
   }
   *round = record->round;
@@ -73,7 +72,7 @@ Result<std::vector<RoundApproval>> RoundApprovals(const git::Repository& repo,
     // The approval made this revision: commits below the first of another revision are older.
     if (commit.legacy_pin || commit.revision != revision) break;
     if (IsHistoryVerb(commit.verb, HistoryVerb::kCoApprove) &&
-        IsState(commit.state, ReviewState::kApproved)) {
+        commit.state.Is(ReviewState::kApproved)) {
       GENTLE_ASSIGN_OR_RETURN(
           RoundApproval approval,
           ReadApproval(repo, lineage, commit, std::string(kHistoryCoApprovalName),

@@ -16,6 +16,8 @@
 #include <string_view>
 #include <utility>
 
+#include "store/detail_key.h"
+
 namespace gentle {
 
 // The error vocabulary. Each code has a stable name (CodeName), used in the JSON error envelope
@@ -64,15 +66,35 @@ class [[nodiscard]] Status {
   Code code() const { return code_; }
   const std::string& message() const { return message_; }
   const std::string& lineage() const { return lineage_; }
-  // Extra string facts for the JSON error envelope's "details" object.
+  // Extra string facts for the JSON error envelope's "details" object, by key name (the byte
+  // order of the names is the envelope's order).
   const std::map<std::string, std::string>& details() const { return details_; }
+  // The detail `key`; nullptr when the status has none.
+  const std::string* detail(DetailKey key) const {
+    const auto found = details_.find(std::string(DetailKeyName(key)));
+    return found == details_.end() ? nullptr : &found->second;
+  }
+  bool has_detail(DetailKey key) const { return detail(key) != nullptr; }
 
   Status& WithLineage(std::string lineage) {
     lineage_ = std::move(lineage);
     return *this;
   }
-  Status& WithDetail(std::string key, std::string value) {
-    details_[std::move(key)] = std::move(value);
+  Status& WithDetail(DetailKey key, std::string value) {
+    details_[std::string(DetailKeyName(key))] = std::move(value);
+    return *this;
+  }
+  // A fetched history's tip under its remote's name: the one detail keyed outside DetailKey
+  // (store/detail_key.h), for an `ambiguous` choice between remotes.
+  Status& WithRemoteDetail(const std::string& remote, std::string tip) {
+    details_[remote] = std::move(tip);
+    return *this;
+  }
+  // Every detail of `cause` (replacing this status's value of a key both have), except `except`.
+  Status& WithDetailsOf(const Status& cause, std::optional<DetailKey> except = std::nullopt) {
+    for (const auto& [key, value] : cause.details_) {
+      if (!except || key != DetailKeyName(*except)) details_[key] = value;
+    }
     return *this;
   }
 

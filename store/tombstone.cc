@@ -76,7 +76,7 @@ Status RefuseBurnedCandidate(const StoreLayout& layout, std::string_view worktre
   if (KindOf(path) == PathKind::kMissing) return Status::Ok();
   return Status(Code::kConsumed, "this candidate was approved and its acknowledgement burned")
       .WithLineage(lineage)
-      .WithDetail("target_identity", std::string(target_identity));
+      .WithDetail(DetailKey::kTargetIdentity, std::string(target_identity));
 }
 
 }  // namespace gentle::store

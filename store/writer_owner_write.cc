@@ -23,7 +23,7 @@ Status RemoveDeadOwnerLocks(const StoreLayout& layout) {
     if (unlink(lock.c_str()) != 0 && errno != ENOENT) {
       return Status(Code::kInternal, "cannot remove the lock " + lock +
                                          " a stopped gentle-ai writer left: " + strerror(errno))
-          .WithDetail("lock", lock);
+          .WithDetail(DetailKey::kLock, lock);
     }
   }
   return Status::Ok();

@@ -76,7 +76,7 @@ TEST_CASE("history chain: a history the CLI wrote verifies whole from the tip do
   CHECK(chain->commits[0].verb == "verdict");
   CHECK(chain->commits[1].verb == "verdict");
   CHECK(chain->commits[2].verb == "start");
-  CHECK(chain->record.state == "approved");
+  CHECK(chain->record.state.name() == "approved");
   CHECK(chain->terminal.empty());
   CHECK(chain->record.revision ==
         nlohmann::json::parse(
@@ -95,7 +95,7 @@ TEST_CASE("history chain: a burned approval ends in a terminal burn holding the 
   INFO(chain.status().message());
   REQUIRE(chain.ok());
   CHECK(chain->terminal == "burn");
-  CHECK(chain->record.state == "approved");
+  CHECK(chain->record.state.name() == "approved");
   CHECK(chain->record.revision == approved.revision);
 }
 

@@ -58,8 +58,14 @@ std::string Hex64(int n) {
 }
 
 LineageRow Lineage(const std::string& id, const std::string& created_at) {
-  return LineageRow{id, "reviewing", "current-changes", created_at,
-                    3,  "sha256:r",  "sha256:t-" + id,  RowStatus::kPrepared};
+  return LineageRow{id,
+                    store::ReviewState::kReviewing,
+                    "current-changes",
+                    created_at,
+                    3,
+                    "sha256:r",
+                    "sha256:t-" + id,
+                    RowStatus::kPrepared};
 }
 
 TombstoneRow Tombstone(int n, const std::string& lineage) {
@@ -90,7 +96,7 @@ TEST_CASE("index: lineage round trip - prepared then committed - delete") {
   REQUIRE(db->MarkLineageCommitted(row.lineage_id).ok());
   CHECK((*db->FindLineage(row.lineage_id))->status == RowStatus::kCommitted);
 
-  row.state = "approved";
+  row.state = store::ReviewState::kApproved;
   row.revision = "sha256:r2";
   row.status = RowStatus::kPrepared;  // a new mutation prepares again
   REQUIRE(db->UpsertLineage(row).ok());

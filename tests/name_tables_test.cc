@@ -1,6 +1,8 @@
 // The closed vocabularies printed or stored as names: each enumerator has its one name, in the
 // order its kAll... list gives, and each name (and nothing else) reads back as it.
+#include <algorithm>
 #include <catch2/catch.hpp>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -8,6 +10,9 @@
 #include "cli/seen_verb.h"
 #include "export/policy_skip.h"
 #include "export/rebase_refusal.h"
+#include "store/detail_key.h"
+#include "store/review_state.h"
+#include "store/status.h"
 #include "transaction/abandon_reason.h"
 #include "transaction/approval_outcome.h"
 #include "transaction/import_outcome.h"
@@ -138,6 +143,135 @@ TEST_CASE("name tables: next actions and next reasons") {
     CHECK_FALSE(transaction::ParseNextAction(other).has_value());
     CHECK_FALSE(transaction::ParseNextReason(other).has_value());
   }
+}
+
+// The keys of an error's "details" object: sorted by name, the envelope's order.
+TEST_CASE("name tables: error detail keys") {
+  const std::vector<std::string> names = Names(kAllDetailKeys, DetailKeyName, ParseDetailKey);
+  CHECK(names == std::vector<std::string>{"actor",
+                                          "against_tree",
+                                          "audit_record",
+                                          "base_commit",
+                                          "base_ref",
+                                          "base_tree",
+                                          "baselined_at",
+                                          "byte_size",
+                                          "byte_size_bound",
+                                          "candidate_tree",
+                                          "command",
+                                          "comment_id",
+                                          "commit",
+                                          "commit_time",
+                                          "config",
+                                          "context_digest",
+                                          "context_unavailable",
+                                          "count",
+                                          "deadline_ms",
+                                          "difference",
+                                          "directory",
+                                          "exit_code",
+                                          "expected_revision",
+                                          "fetched_tip",
+                                          "file",
+                                          "first_parent",
+                                          "git_exit",
+                                          "gpg.format",
+                                          "http_status",
+                                          "input",
+                                          "json_path",
+                                          "key",
+                                          "limit",
+                                          "local_tip",
+                                          "lock",
+                                          "max_bytes",
+                                          "merge_bases",
+                                          "namespace",
+                                          "nonce",
+                                          "object",
+                                          "operation",
+                                          "path",
+                                          "pending",
+                                          "pending_role",
+                                          "pending_round",
+                                          "pr",
+                                          "principal",
+                                          "principals",
+                                          "program",
+                                          "reason",
+                                          "ref",
+                                          "rejected",
+                                          "remote",
+                                          "required",
+                                          "retry_after",
+                                          "revision",
+                                          "role",
+                                          "rollback",
+                                          "round",
+                                          "round_revision",
+                                          "same_person",
+                                          "schema",
+                                          "schema_version",
+                                          "size",
+                                          "skipped",
+                                          "source",
+                                          "state",
+                                          "stderr",
+                                          "synchronous",
+                                          "target_identity",
+                                          "terminal",
+                                          "tip",
+                                          "tombstone",
+                                          "tree",
+                                          "verdict"});
+  CHECK(std::is_sorted(names.begin(), names.end()));
+  for (const char* other : {"", "Reason", "reason ", "gpg_format", "remote_tip", "origin"}) {
+    INFO(other);
+    CHECK_FALSE(ParseDetailKey(other).has_value());
+  }
+  Status status(Code::kUsage, "x");
+  status.WithDetail(DetailKey::kState, "reviewing").WithDetail(DetailKey::kActor, "ana");
+  status.WithRemoteDetail("origin", "abc");
+  CHECK(status.details() == std::map<std::string, std::string>{
+                                {"actor", "ana"}, {"origin", "abc"}, {"state", "reviewing"}});
+  CHECK(*status.detail(DetailKey::kActor) == "ana");
+  CHECK(status.detail(DetailKey::kRound) == nullptr);
+  Status copy(Code::kCorrupted, "y");
+  copy.WithDetail(DetailKey::kState, "old").WithDetailsOf(status, DetailKey::kActor);
+  CHECK(copy.details() ==
+        std::map<std::string, std::string>{{"origin", "abc"}, {"state", "reviewing"}});
+}
+
+// A record's `state`, and the State trailer of a terminal verb's history commit.
+TEST_CASE("name tables: review states and terminal states") {
+  CHECK(Names(store::kReviewStateNames.values, store::ReviewStateName, store::ParseReviewState) ==
+        std::vector<std::string>{"reviewing", "approved", "correction_required", "escalated",
+                                 "invalidated", "decision_required"});
+  CHECK(Names(store::kTerminalStateNames.values, store::TerminalStateName,
+              store::ParseTerminalState) == std::vector<std::string>{"consumed", "retired"});
+  for (const char* other : {"", "Approved", "approved ", "consumed\n", "pending"}) {
+    INFO(other);
+    CHECK_FALSE(store::ParseReviewState(other).has_value());
+    CHECK_FALSE(store::ParseTerminalState(other).has_value());
+  }
+}
+
+// A state name this build does not know (a newer gentle-ai's) is kept as written.
+TEST_CASE("state names: a known state and a terminal one and an unknown one as written") {
+  const store::StateName approved = store::StateName::FromText("approved");
+  CHECK(approved.Is(store::ReviewState::kApproved));
+  CHECK(approved == store::StateName(store::ReviewState::kApproved));
+  const store::StateName consumed = store::StateName::FromText("consumed");
+  CHECK(consumed.Is(store::TerminalState::kConsumed));
+  CHECK_FALSE(consumed.state().has_value());
+  const store::StateName future = store::StateName::FromText("under_appeal");
+  CHECK(future.name() == "under_appeal");
+  CHECK_FALSE(future.state().has_value());
+  CHECK_FALSE(future.terminal().has_value());
+  CHECK(store::AcceptsAbandon(future));
+  CHECK_FALSE(store::AcceptsAbandon(approved));
+  CHECK(store::AcceptsAbandon(store::ReviewState::kCorrectionRequired));
+  CHECK_FALSE(store::AcceptsAbandon(store::ReviewState::kDecisionRequired));
+  CHECK(store::StateName().empty());
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ TEST_CASE("a record round-trips and its revision is the hash of the compact stat
   CHECK(view->revision == revision);
   CHECK(view->lineage_id == "review-abc");
   CHECK(view->round == 1);
-  CHECK(view->state == "reviewing");
+  CHECK(view->state.name() == "reviewing");
   CHECK(view->initial_snapshot == SampleSnapshot());
   CHECK_FALSE(view->historical_compat);
   // The revision preimage, spelled out independently: domain, NUL, the compact state text.

@@ -271,8 +271,8 @@ TEST_CASE("the library call answers as the CLI does") {
   auto revised = transaction::Revise({repo.root(), lineage, std::nullopt, {}});
   REQUIRE(revised.ok());
   CHECK(revised->round == 2);
-  CHECK(revised->previous_state == "correction_required");
-  CHECK(revised->state == "reviewing");
+  CHECK(revised->previous_state.name() == "correction_required");
+  CHECK(revised->state.name() == "reviewing");
   CHECK(repo.RecordState(lineage)["current_snapshot"]["identity"] == revised->target_identity);
   ExpectFsckClean(repo);
 }

@@ -204,7 +204,7 @@ TEST_CASE(
   auto retried = transaction::GiveVerdict(Approve(repo, s.lineage, s.revision));
   REQUIRE(retried.ok());
   CHECK(retried->previous_revision == s.revision);
-  CHECK(retried->state == "approved");
+  CHECK(retried->state.name() == "approved");
   CHECK(StatusOf(repo, s.lineage) == std::make_pair(std::string("approved"), retried->revision));
   ExpectFsckClean(repo);
 }
@@ -250,7 +250,7 @@ TEST_CASE("transaction: a record write that fails returns internal and leaves th
   CHECK(StatusOf(repo, s.lineage) == std::make_pair(std::string("reviewing"), s.revision));
   auto retried = transaction::GiveVerdict(Approve(repo, s.lineage, s.revision));
   REQUIRE(retried.ok());
-  CHECK(retried->state == "approved");
+  CHECK(retried->state.name() == "approved");
   ExpectFsckClean(repo);
 }
 

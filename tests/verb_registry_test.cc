@@ -243,9 +243,9 @@ TEST_CASE("verb registry: the history verbs written are exactly those the chain 
     CHECK(store::ParseHistoryVerb(store::HistoryVerbName(verb)) == verb);
   }
   CHECK(written == accepted);
-  CHECK(store::TerminalStateOf("burn") == "consumed");
-  CHECK(store::TerminalStateOf("abandon") == "retired");
-  CHECK(store::TerminalStateOf("start").empty());
+  CHECK(store::TerminalStateOf("burn") == store::TerminalState::kConsumed);
+  CHECK(store::TerminalStateOf("abandon") == store::TerminalState::kRetired);
+  CHECK_FALSE(store::TerminalStateOf("start").has_value());
 }
 
 }  // namespace

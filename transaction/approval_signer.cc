@@ -77,7 +77,7 @@ Result<ApprovalSigner> LoadApprovalSigner(const store::git::Repository& repo) {
   if (!format || *format != "ssh") {
     return SigningFailed("gpg.format is " + (format ? "\"" + *format + "\"" : "unset (openpgp)") +
                          "; only SSH signatures are supported (git config gpg.format ssh)")
-        .WithDetail("gpg.format", format.value_or(""));
+        .WithDetail(DetailKey::kGpgFormat, format.value_or(""));
   }
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> key,
                           ConfigString(config.get(), "user.signingKey"));
@@ -117,7 +117,7 @@ Result<std::string> SignerPrincipal(const store::git::Repository& repo,
   auto text = exporter::ReadAllowedSignersPath(path, "gpg.ssh.allowedSignersFile");
   if (!text.ok()) {
     Status st = text.status();
-    return no_actor(st.message()).WithDetail("file", path);
+    return no_actor(st.message()).WithDetail(DetailKey::kFile, path);
   }
   std::optional<std::string> blob;
   if (signer.literal) {
@@ -139,7 +139,7 @@ Result<std::string> SignerPrincipal(const store::git::Repository& repo,
   }
   return no_actor("the signing key's entries in " + path + " name several principals (" + names +
                   ")")
-      .WithDetail("principals", names);
+      .WithDetail(DetailKey::kPrincipals, names);
 }
 
 Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string& payload) {
@@ -160,20 +160,20 @@ Result<std::string> SignPayload(const ApprovalSigner& signer, const std::string&
   auto run = store::RunProgram(argv, "", store::kSignerDeadline);
   if (!run.ok() && run.status().code() == Code::kBusy) return run.status();
   if (!run.ok()) {
-    return SigningFailed(run.status().message()).WithDetail("program", signer.program);
+    return SigningFailed(run.status().message()).WithDetail(DetailKey::kProgram, signer.program);
   }
   if (run->exit_code != 0) {
     const std::string why = FirstLine(run->err);
     return SigningFailed(signer.program + " -Y sign exited " + std::to_string(run->exit_code) +
                          (why.empty() ? "" : ": " + why))
-        .WithDetail("program", signer.program)
-        .WithDetail("exit_code", std::to_string(run->exit_code))
-        .WithDetail("stderr", why);
+        .WithDetail(DetailKey::kProgram, signer.program)
+        .WithDetail(DetailKey::kExitCode, std::to_string(run->exit_code))
+        .WithDetail(DetailKey::kStderr, why);
   }
   auto signature = store::ReadFileLimited(dir->path() + "/commit.sig", 1u << 20);
   if (!signature.ok() || signature->compare(0, kSignatureBegin.size(), kSignatureBegin) != 0) {
     return SigningFailed(signer.program + " -Y sign wrote no SSH signature")
-        .WithDetail("program", signer.program);
+        .WithDetail(DetailKey::kProgram, signer.program);
   }
   return std::move(signature).value();
 }

@@ -107,11 +107,11 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   store::FaultPoint("burn:locked");
   GENTLE_ASSIGN_OR_RETURN(store::RecordView record,
                           LoadForMutation(*scope, lineage, request.expected_revision, "burn"));
-  if (!store::IsState(record.state, store::ReviewState::kApproved)) {
-    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state +
+  if (!record.state.Is(store::ReviewState::kApproved)) {
+    return Status(Code::kWrongState, "lineage " + lineage + " is " + record.state.name() +
                                          "; only an approved lineage can be burned")
         .WithLineage(lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state.name());
   }
   GENTLE_ASSIGN_OR_RETURN(nlohmann::ordered_json state, StateOf(record));
   GENTLE_RETURN_IF_ERROR(CheckToken(state, request.token, lineage));
@@ -170,7 +170,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
   history.lineage = lineage;
   history.record_file = record_file;
   history.revision = record.revision;
-  history.state = store::TerminalStateOf(history.verb);
+  history.state = store::TerminalState::kConsumed;
   history.base_tree = record.current_snapshot.base_tree;
   history.candidate_tree = record.current_snapshot.candidate_tree;
   history.at = store::NowRfc3339();

@@ -63,7 +63,7 @@ Result<store::git::TreeIds> TreeIdsOf(git_repository* repo, const git_oid& tree)
       return Status(Code::kObjectsMissing,
                     ids.empty() ? "tree " + root + " cannot be read: " + read.status().message()
                                 : "cannot read tree " + root + ": " + read.status().message())
-          .WithDetail("object", root);
+          .WithDetail(DetailKey::kObject, root);
     }
     ids.push_back(id);
     for (const store::git::RawTreeEntry& entry : read->entries()) {

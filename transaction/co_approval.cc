@@ -70,8 +70,8 @@ Result<VerdictResult> CoApprove(MutationScope* scope, const store::RecordView& r
   commit.at = result.at;
   commit.files.emplace_back(
       std::string(store::kHistoryCoApprovalName),
-      VerdictFile(request.verdict, actor, request.role, result.at, record.state, record.state,
-                  result.body_sha256, request.body));
+      VerdictFile(request.verdict, actor, request.role, result.at, record.state.name(),
+                  record.state.name(), result.body_sha256, request.body));
   commit.trailers.emplace_back("Verdict", request.verdict);
   std::optional<PreparedHistory> prepared;
   if (signer) {

@@ -80,9 +80,9 @@ Result<FetchReport> FetchReviews(const std::string& cwd, const std::string& remo
                                      " could not update a local ref: " + held +
                                      (lock ? " is held by another process (retry)"
                                            : " was updated by another process meanwhile (retry)"))
-          .WithDetail("remote", remote)
-          .WithDetail(lock ? "lock" : "ref", held)
-          .WithDetail("git_exit", std::to_string(output.exit_code));
+          .WithDetail(DetailKey::kRemote, remote)
+          .WithDetail(lock ? DetailKey::kLock : DetailKey::kRef, held)
+          .WithDetail(DetailKey::kGitExit, std::to_string(output.exit_code));
     }
     return GitFailed("fetch", remote, output);
   }
@@ -102,9 +102,8 @@ Result<FetchReport> FetchReviews(const std::string& cwd, const std::string& remo
     if (chain.ok()) {
       entry.verified = true;
       entry.terminal = chain->terminal;
-      entry.state = store::IsTerminalVerb(chain->terminal)
-                        ? std::string(store::TerminalStateOf(chain->terminal))
-                        : chain->record.state;
+      const std::optional<store::TerminalState> terminal = store::TerminalStateOf(chain->terminal);
+      entry.state = terminal ? store::StateName(*terminal) : chain->record.state;
     } else {
       entry.error = chain.status();
     }

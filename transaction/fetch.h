@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "store/review_state.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
@@ -30,8 +31,8 @@ namespace gentle::transaction {
 struct FetchedLineageReport {
   std::string lineage;
   std::string tip;
-  std::string state;     // the verified tip's state (consumed / retired when terminal); "" if not
-  std::string terminal;  // "burn", "abandon" or ""
+  store::StateName state;  // the verified tip's state (consumed / retired when terminal); "" if not
+  std::string terminal;    // "burn", "abandon" or ""
   bool verified = false;
   Status error;  // why it did not verify
 };

@@ -20,7 +20,7 @@ namespace gentle::transaction {
 namespace {
 
 std::string Describe(const store::index::LineageRow& r) {
-  return r.state + " " + r.revision + " " + r.target_identity + " " + r.kind + " " +
+  return r.state.name() + " " + r.revision + " " + r.target_identity + " " + r.kind + " " +
          std::to_string(r.path_count) + " " + r.created_at + " " +
          std::string(store::index::RowStatusName(r.status));
 }

@@ -54,15 +54,15 @@ Status RequireRemote(const std::string& dir, const std::string& remote) {
   Status st(Code::kNotFound, output.exit_code == 2 ? "no remote named " + remote
                                                    : "git cannot read remote " + remote + ": " +
                                                          output.LastErrorLine());
-  return st.WithDetail("remote", remote);
+  return st.WithDetail(DetailKey::kRemote, remote);
 }
 
 Status GitFailed(const std::string& verb, const std::string& remote, const GitOutput& output) {
   std::string why = output.LastErrorLine();
   if (why.empty()) why = "exit status " + std::to_string(output.exit_code);
   return Status(Code::kNotFound, "git " + verb + " with remote " + remote + " failed: " + why)
-      .WithDetail("remote", remote)
-      .WithDetail("git_exit", std::to_string(output.exit_code));
+      .WithDetail(DetailKey::kRemote, remote)
+      .WithDetail(DetailKey::kGitExit, std::to_string(output.exit_code));
 }
 
 }  // namespace gentle::transaction

@@ -49,8 +49,8 @@ Result<store::FetchedHistory> PickFetched(const store::git::Repository& repo,
                                           " was fetched from remotes with different histories; "
                                           "name one with --remote")
           .WithLineage(request.lineage)
-          .WithDetail(candidates.front().remote, candidates.front().tip)
-          .WithDetail(h.remote, h.tip);
+          .WithRemoteDetail(candidates.front().remote, candidates.front().tip)
+          .WithRemoteDetail(h.remote, h.tip);
     }
   }
   return candidates.front();
@@ -73,8 +73,8 @@ Status Diverged(const std::string& lineage, const std::string& local, const std:
                 const std::string& why) {
   return Status(Code::kConflict, "lineage " + lineage + ": " + why)
       .WithLineage(lineage)
-      .WithDetail("local_tip", local)
-      .WithDetail("fetched_tip", fetched);
+      .WithDetail(DetailKey::kLocalTip, local)
+      .WithDetail(DetailKey::kFetchedTip, fetched);
 }
 
 enum class LocalEntry { kNone, kRecord, kConsumed, kRetired };
@@ -268,9 +268,8 @@ Result<ImportResult> Import(const ImportRequest& request) {
   result.remote = fetched.remote;
   result.fetched_tip = fetched.tip;
   result.local_tip_before = local ? local->id : "";
-  result.state = store::IsTerminalVerb(chain.terminal)
-                     ? std::string(store::TerminalStateOf(chain.terminal))
-                     : chain.record.state;
+  const std::optional<store::TerminalState> terminal = store::TerminalStateOf(chain.terminal);
+  result.state = terminal ? store::StateName(*terminal) : chain.record.state;
   result.revision = chain.record.revision;
   if (local && local->id == fetched.tip) {
     result.outcome = ImportOutcome::kUpToDate;
@@ -310,7 +309,7 @@ Result<ImportResult> Import(const ImportRequest& request) {
                     "the history fetched from " + fetched.remote + " ends in a " + chain.terminal +
                         " of a lineage that is live here; import it with --accept-terminal to "
                         "take that ending")
-        .WithDetail("terminal", chain.terminal);
+        .WithDetail(DetailKey::kTerminal, chain.terminal);
   }
   const std::optional<std::string> from =
       local ? std::optional<std::string>(local->id) : std::nullopt;

@@ -34,6 +34,7 @@
 #include <string>
 
 #include "store/progress.h"
+#include "store/review_state.h"
 #include "store/status.h"
 #include "transaction/import_outcome.h"
 
@@ -54,7 +55,7 @@ struct ImportResult {
   ImportOutcome outcome = ImportOutcome::kImported;
   std::string fetched_tip;
   std::string local_tip_before;  // empty when there was no local history
-  std::string state;             // the fetched tip's record state; consumed / retired if terminal
+  store::StateName state;        // the fetched tip's record state; consumed / retired if terminal
   std::string revision;
   size_t commits = 0;  // commits the local history gained
 };

@@ -27,17 +27,15 @@ Result<InvalidateResult> Invalidate(const InvalidateRequest& request) {
   const auto history = state.find("verdict_history");
   // A later round (after revise) follows a REQUEST_CHANGES, so it is never pristine.
   const bool pristine =
-      store::IsState(record.state, store::ReviewState::kReviewing) && record.round == 1 &&
+      record.state.Is(store::ReviewState::kReviewing) && record.round == 1 &&
       (history == state.end() || history->is_null() || (history->is_array() && history->empty()));
   if (!pristine) {
-    return Status(
-               Code::kWrongState,
-               "lineage " + request.lineage + " is " + record.state +
-                   (store::IsState(record.state, store::ReviewState::kReviewing) ? " with verdicts"
-                                                                                 : "") +
-                   "; invalidate needs a pristine reviewing record")
+    return Status(Code::kWrongState,
+                  "lineage " + request.lineage + " is " + record.state.name() +
+                      (record.state.Is(store::ReviewState::kReviewing) ? " with verdicts" : "") +
+                      "; invalidate needs a pristine reviewing record")
         .WithLineage(request.lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state.name());
   }
   state["state"] = store::ReviewStateName(store::ReviewState::kInvalidated);
   state["invalidation_reason"] = Trimmed(request.reason);

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 
+#include "store/review_state.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
@@ -25,7 +26,7 @@ struct InvalidateResult {
   std::string lineage;
   std::string previous_revision;
   std::string revision;
-  std::string state;
+  store::StateName state;
 };
 
 Result<InvalidateResult> Invalidate(const InvalidateRequest& request);

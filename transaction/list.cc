@@ -39,7 +39,7 @@ namespace {
 LineageSummary SummaryOf(const store::index::LineageRow& row) {
   LineageSummary s;
   s.lineage = row.lineage_id;
-  s.state = row.state;
+  s.state = row.state.name();
   s.kind = row.kind;
   s.created_at = row.created_at;
   s.path_count = static_cast<size_t>(row.path_count);
@@ -185,12 +185,12 @@ Status VisitLineages(const std::string& cwd,
       // became of the lineage (as `status --lineage` answers).
       Status absent = store::ClassifyRecordless(layout, row.lineage_id);
       if (absent.code() == Code::kConsumed) {
-        visit_local(
-            Recordless(row.lineage_id, ListState::kConsumed, absent.details().at("tombstone")));
+        visit_local(Recordless(row.lineage_id, ListState::kConsumed,
+                               *absent.detail(DetailKey::kTombstone)));
       } else if (absent.code() == Code::kRetired) {
-        visit_local(
-            Recordless(row.lineage_id, ListState::kRetired, absent.details().at("audit_record")));
-      } else if (absent.code() == Code::kCorrupted && absent.details().count("directory")) {
+        visit_local(Recordless(row.lineage_id, ListState::kRetired,
+                               *absent.detail(DetailKey::kAuditRecord)));
+      } else if (absent.code() == Code::kCorrupted && absent.has_detail(DetailKey::kDirectory)) {
         visit_local(Recordless(row.lineage_id, ListState::kIncomplete, ""));
       } else if (absent.code() != Code::kNotFound) {
         failure = absent;

@@ -53,8 +53,8 @@ Result<store::RecordView> LoadForMutation(const store::git::Repository& repo,
     return Status(Code::kConflict, "review transaction changed concurrently: expected revision " +
                                        *expected_revision + ", found " + record->revision)
         .WithLineage(lineage)
-        .WithDetail("expected_revision", *expected_revision)
-        .WithDetail("revision", record->revision);
+        .WithDetail(DetailKey::kExpectedRevision, *expected_revision)
+        .WithDetail(DetailKey::kRevision, record->revision);
   }
   return record;
 }

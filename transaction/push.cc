@@ -43,7 +43,7 @@ Result<std::vector<PushedLineage>> ReadTips(const store::git::Repository& repo,
                         " is ahead of its record (an interrupted mutation); the next writer or "
                         "`review repair` resolves it before it can be pushed")
           .WithLineage(lineage)
-          .WithDetail("tip", check.tip->id);
+          .WithDetail(DetailKey::kTip, check.tip->id);
     }
     out.push_back(PushedLineage{lineage, check.tip->id, ""});
   }
@@ -133,10 +133,10 @@ Result<PushReport> PushReviews(const std::string& cwd, const std::string& remote
                       first_rejected->summary +
                       "): its history diverged from the local one; nothing is forced")
         .WithLineage(first_rejected_lineage->lineage)
-        .WithDetail("remote", remote)
-        .WithDetail("tip", first_rejected_lineage->tip)
-        .WithDetail("reason", first_rejected->summary)
-        .WithDetail("rejected", names);
+        .WithDetail(DetailKey::kRemote, remote)
+        .WithDetail(DetailKey::kTip, first_rejected_lineage->tip)
+        .WithDetail(DetailKey::kReason, first_rejected->summary)
+        .WithDetail(DetailKey::kRejected, names);
   }
   const bool all_reported = std::all_of(report.lineages.begin(), report.lineages.end(),
                                         [](const PushedLineage& p) { return !p.result.empty(); });

@@ -63,7 +63,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
     history.lineage = lineage;
     history.record_file = record_file;
     history.revision = record->revision;
-    history.state = store::TerminalStateOf(history.verb);
+    history.state = store::TerminalState::kRetired;
     history.base_tree = record->current_snapshot.base_tree;
     history.candidate_tree = record->current_snapshot.candidate_tree;
     history.at = audit.reclaimed_at;
@@ -148,10 +148,10 @@ Result<RetireResult> Abandon(const RetireRequest& request) {
   }
   GENTLE_ASSIGN_OR_RETURN(store::RecordView record, std::move(loaded));
   if (!store::AcceptsAbandon(record.state)) {
-    return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
+    return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state.name() +
                                          "; a terminal lineage cannot be abandoned")
         .WithLineage(request.lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state.name());
   }
   nlohmann::ordered_json extra;
   nlohmann::ordered_json& a = extra["abandonment"];
@@ -191,7 +191,7 @@ Result<RetireResult> Reclaim(const RetireRequest& request) {
                                          " is a complete entry (it has a record); use `review "
                                          "abandon`")
         .WithLineage(request.lineage)
-        .WithDetail("operation", "abandon");
+        .WithDetail(DetailKey::kOperation, "abandon");
   }
   // The writer's recovery runs before anything is moved: an interrupted start of this tool (a
   // prepared index row) is undone, its directory included, and then nothing is left to reclaim.

@@ -23,17 +23,17 @@ namespace gentle::transaction {
 namespace {
 
 Status WrongState(const store::RecordView& record) {
-  return Status(Code::kWrongState, "lineage " + record.lineage_id + " is " + record.state +
+  return Status(Code::kWrongState, "lineage " + record.lineage_id + " is " + record.state.name() +
                                        "; revise needs correction_required (after "
                                        "REQUEST_CHANGES)")
       .WithLineage(record.lineage_id)
-      .WithDetail("state", record.state);
+      .WithDetail(DetailKey::kState, record.state.name());
 }
 
 // The refusals that depend only on the record and this worktree (LoadForMutation has refused a
 // historical-compat record as read_only).
 Status CheckRevisable(const store::git::Repository& repo, const store::RecordView& record) {
-  if (!store::IsState(record.state, store::ReviewState::kCorrectionRequired)) {
+  if (!record.state.Is(store::ReviewState::kCorrectionRequired)) {
     return WrongState(record);
   }
   if (!record.worktree_identity.empty() && record.worktree_identity != repo.WorktreeIdentity()) {
@@ -64,7 +64,7 @@ Status CheckCandidate(const store::git::Repository& repo, const store::StoreLayo
                                     std::to_string(record.round) +
                                     " already reviews: change it before revise")
         .WithLineage(record.lineage_id)
-        .WithDetail("target_identity", snapshot.identity);
+        .WithDetail(DetailKey::kTargetIdentity, snapshot.identity);
   }
   return store::RefuseBurnedCandidate(layout, repo.worktree_root(), snapshot.identity,
                                       record.lineage_id);

@@ -26,6 +26,7 @@
 #include <optional>
 #include <string>
 
+#include "store/review_state.h"
 #include "store/status.h"
 #include "transaction/round_context_binding.h"
 
@@ -45,8 +46,8 @@ struct ReviseResult {
   std::string lineage;
   std::string previous_revision;
   std::string revision;
-  std::string previous_state;
-  std::string state;
+  store::StateName previous_state;
+  store::StateName state;
   int64_t round = 0;  // the new round
   std::string target_identity;
   size_t changed_path_count = 0;

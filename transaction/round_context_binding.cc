@@ -15,7 +15,7 @@ namespace {
 constexpr size_t kMaxReasonBytes = 512;
 
 Status Refuse(const std::string& file, const std::string& why) {
-  return Status(Code::kUsage, "--context " + file + ": " + why).WithDetail("file", file);
+  return Status(Code::kUsage, "--context " + file + ": " + why).WithDetail(DetailKey::kFile, file);
 }
 
 Result<std::string> ReadContextFile(const std::string& file) {
@@ -123,8 +123,8 @@ Status CheckSameBinding(const store::git::Repository& repo, const store::RecordV
                                      "in round " + std::to_string(record.round) +
                                      " with another review-context binding")
       .WithLineage(record.lineage_id)
-      .WithDetail("context_digest", digest)
-      .WithDetail("context_unavailable", reason);
+      .WithDetail(DetailKey::kContextDigest, digest)
+      .WithDetail(DetailKey::kContextUnavailable, reason);
 }
 
 }  // namespace gentle::transaction

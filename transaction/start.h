@@ -17,6 +17,7 @@
 #include <cstddef>
 #include <string>
 
+#include "store/review_state.h"
 #include "store/status.h"
 #include "transaction/round_context_binding.h"
 #include "transaction/selector.h"
@@ -35,7 +36,7 @@ struct StartResult {
   std::string lineage;
   std::string revision;
   std::string target_identity;
-  std::string state;
+  store::StateName state;
   std::string kind;
   size_t changed_path_count = 0;
   bool created = false;  // false when an identical lineage already existed

@@ -191,7 +191,7 @@ LineageStatus Assess(const store::git::Repository& repo, LiveTargets& live, cons
     s.detail = "the live target cannot be computed here: " + live_target.status().message();
   }
   if (s.applicability != Applicability::kCurrentTarget &&
-      store::IsState(r.state, store::ReviewState::kApproved) &&
+      r.state.Is(store::ReviewState::kApproved) &&
       live.OnBranch(r.current_snapshot.candidate_tree)) {
     s.merged = true;
     s.detail = "the approved candidate is committed on the branch";
@@ -393,8 +393,8 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
       GENTLE_ASSIGN_OR_RETURN(s.source, store::ImportedSource(repo, layout, id));
     }
     if (s.applicability == Applicability::kCurrentTarget) ++claims[s.target_identity];
-    if (record.ok() && (store::IsState(record->state, store::ReviewState::kReviewing) ||
-                        store::IsState(record->state, store::ReviewState::kCorrectionRequired))) {
+    if (record.ok() && (record->state.Is(store::ReviewState::kReviewing) ||
+                        record->state.Is(store::ReviewState::kCorrectionRequired))) {
       probed.emplace(id, ProbeOf(*record));
     }
     out.push_back(std::move(s));

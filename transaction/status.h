@@ -24,6 +24,7 @@
 
 #include "store/git/repository.h"
 #include "store/record.h"
+#include "store/review_state.h"
 #include "store/status.h"
 #include "transaction/applicability.h"
 #include "transaction/next_action.h"
@@ -34,7 +35,7 @@ namespace gentle::transaction {
 
 struct LineageStatus {
   std::string lineage;
-  std::string state;  // empty when corrupted
+  store::StateName state;  // empty when corrupted
   std::string kind;
   Applicability applicability = Applicability::kUnrelated;
   std::string revision;
@@ -61,8 +62,8 @@ struct LineageStatus {
   Next next;
 
   EntryFacts Facts() const {
-    return {state, applicability,  unrelated,       fetched_only, foreign,  frozen,
-            live,  approve_capped, require_context, merged,       post_due, pr_lineage};
+    return {state.name(), applicability,  unrelated,       fetched_only, foreign,  frozen,
+            live,         approve_capped, require_context, merged,       post_due, pr_lineage};
   }
 };
 

@@ -43,8 +43,8 @@ Status CheckContextAvailable(const store::git::Repository& repo, const store::Re
                       " was reviewed without its review context (" + round->unavailable_reason +
                       "): APPROVE is capped; revise with --context to lift it")
         .WithLineage(record.lineage_id)
-        .WithDetail("round", number)
-        .WithDetail("reason", round->unavailable_reason);
+        .WithDetail(DetailKey::kRound, number)
+        .WithDetail(DetailKey::kReason, round->unavailable_reason);
   }
   if (binding == RoundBinding::kBound) return Status::Ok();
   GENTLE_ASSIGN_OR_RETURN(bool required, RequireContext(repo));
@@ -54,9 +54,9 @@ Status CheckContextAvailable(const store::git::Repository& repo, const store::Re
                     " is bound to no review context and git config " + kRequireContextKey +
                     " is true: APPROVE is capped; revise with --context to lift it")
       .WithLineage(record.lineage_id)
-      .WithDetail("round", number)
-      .WithDetail("reason", "no review context bound")
-      .WithDetail("config", kRequireContextKey);
+      .WithDetail(DetailKey::kRound, number)
+      .WithDetail(DetailKey::kReason, "no review context bound")
+      .WithDetail(DetailKey::kConfig, kRequireContextKey);
 }
 
 // The signer of an APPROVE: --sign, or git config gentle-ai.signApprovals=true; nullopt unsigned.
@@ -104,7 +104,7 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
                                         "\" may not give verdicts (only reviewer and "
                                         "docs-reviewer)")
         .WithLineage(r.lineage)
-        .WithDetail("role", r.role);
+        .WithDetail(DetailKey::kRole, r.role);
   }
   const bool docs = store::IsRole(r.role, ReviewerRole::kDocsReviewer);
   if (docs ? !IsDocsVerdict(r.verdict) : !IsCodeVerdict(r.verdict)) {
@@ -113,7 +113,7 @@ Status ValidateVerdictRequest(const VerdictRequest& r) {
                       (docs ? " (docs-reviewer: APPROVE, FIXED or NO_CHANGES)"
                             : " (reviewer: APPROVE, REQUEST_CHANGES or NEEDS_DISCUSSION)"))
         .WithLineage(r.lineage)
-        .WithDetail("role", r.role);
+        .WithDetail(DetailKey::kRole, r.role);
   }
   return Status::Ok();
 }
@@ -131,7 +131,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "verdict"));
   const bool approving = store::IsVerdict(request.verdict, store::Verdict::kApprove);
-  if (approving && store::IsState(record.state, store::ReviewState::kApproved)) {
+  if (approving && record.state.Is(store::ReviewState::kApproved)) {
     GENTLE_ASSIGN_OR_RETURN(std::optional<ApprovalSigner> signer,
                             ApprovalSignerFor(scope->repo, request));
     GENTLE_ASSIGN_OR_RETURN(std::string actor, ActorOf(scope->repo, request, signer));
@@ -142,12 +142,12 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   }
   // The transition table is the history replay's (store/history_replay.h), so a fetched history
   // is held to exactly what this verb does.
-  auto from = store::ParseReviewState(record.state);
+  const std::optional<store::ReviewState> from = record.state.state();
   if (!from || !store::AcceptsVerdict(record.state)) {
-    return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state +
+    return Status(Code::kWrongState, "lineage " + request.lineage + " is " + record.state.name() +
                                          "; a verdict needs " + "reviewing or correction_required")
         .WithLineage(request.lineage)
-        .WithDetail("state", record.state);
+        .WithDetail(DetailKey::kState, record.state.name());
   }
   const store::ReviewState target = store::VerdictTarget(request.verdict, *from).value_or(*from);
   if (target == store::ReviewState::kApproved) {
@@ -159,7 +159,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   result.lineage = request.lineage;
   result.verdict = request.verdict;
   result.previous_state = record.state;
-  result.state = std::string(store::ReviewStateName(target));
+  result.state = target;
   result.previous_revision = record.revision;
   result.body_sha256 = "sha256:" + store::Sha256Hex(request.body);
   result.at = store::NowRfc3339();
@@ -171,17 +171,17 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
     // Kept as gentle-ai keeps it, so either tool can burn the other's approval.
     state["approved_ack_token"] = result.token;
   }
-  state["state"] = result.state;
+  state["state"] = result.state.name();
   GENTLE_ASSIGN_OR_RETURN(result.actor, ActorOf(scope->repo, request, signer));
 
   // The body, actor, role and time live in the history commit (verdicts/<round>.md), which
   // is durable before the record is written: a committed verdict never loses its body.
   store::HistoryCommitSpec commit;
   commit.at = result.at;
-  commit.files.emplace_back(
-      "verdicts/" + std::to_string(record.round) + ".md",
-      VerdictFile(request.verdict, result.actor, request.role, result.at, result.previous_state,
-                  result.state, result.body_sha256, request.body));
+  commit.files.emplace_back("verdicts/" + std::to_string(record.round) + ".md",
+                            VerdictFile(request.verdict, result.actor, request.role, result.at,
+                                        result.previous_state.name(), result.state.name(),
+                                        result.body_sha256, request.body));
   commit.trailers.emplace_back("Verdict", request.verdict);
   if (signer) {
     commit.sign = CommitSigner(*signer, request.lineage);

@@ -32,6 +32,7 @@
 #include <optional>
 #include <string>
 
+#include "store/review_state.h"
 #include "store/status.h"
 #include "transaction/approval_outcome.h"
 
@@ -54,8 +55,8 @@ struct VerdictRequest {
 struct VerdictResult {
   std::string lineage;
   std::string verdict;
-  std::string previous_state;
-  std::string state;
+  store::StateName previous_state;
+  store::StateName state;
   std::string previous_revision;
   std::string revision;
   std::string body_sha256;

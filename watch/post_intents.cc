@@ -73,7 +73,7 @@ Result<int64_t> PostVersion(SqliteConnection& conn) {
     return Status(Code::kCorrupted, "post intents from a newer release: schema_version " +
                                         std::to_string(version) + ", this release knows up to " +
                                         std::to_string(kPostSchemaVersion))
-        .WithDetail("schema_version", std::to_string(version));
+        .WithDetail(DetailKey::kSchemaVersion, std::to_string(version));
   }
   return version;
 }

@@ -82,9 +82,9 @@ Status Refusal(const HttpResponse& answer, const std::string& pr) {
   const std::string message = ForgeMessage(answer);
   Status out(code, "the forge " + what + " (HTTP " + std::to_string(status) + ") for " + pr +
                        (message.empty() ? "" : ": " + message) + "; nothing was recorded");
-  out.WithDetail("pr", pr).WithDetail("http_status", std::to_string(status));
+  out.WithDetail(DetailKey::kPr, pr).WithDetail(DetailKey::kHttpStatus, std::to_string(status));
   if (limited) {
-    if (auto after = answer.Header("Retry-After")) out.WithDetail("retry_after", *after);
+    if (auto after = answer.Header("Retry-After")) out.WithDetail(DetailKey::kRetryAfter, *after);
   }
   return out;
 }
@@ -138,11 +138,13 @@ class Session {
       // An undeclared host's 401 to a request without a token: nothing was posted.
       GENTLE_RETURN_IF_ERROR(intents_.Remove(intent.seq));
       return Status(Code::kForbidden, answer.status().message() + "; nothing was recorded")
-          .WithDetail("pr", intent.pr)
-          .WithDetail("http_status", "401");
+          .WithDetail(DetailKey::kPr, intent.pr)
+          .WithDetail(DetailKey::kHttpStatus, "401");
     }
     if (!answer.ok()) {
-      return Status(answer.status()).WithDetail("pr", intent.pr).WithDetail("pending", "true");
+      return Status(answer.status())
+          .WithDetail(DetailKey::kPr, intent.pr)
+          .WithDetail(DetailKey::kPending, "true");
     }
     if (answer->status >= 400 && answer->status < 500) {
       GENTLE_RETURN_IF_ERROR(intents_.Remove(intent.seq));
@@ -152,9 +154,9 @@ class Session {
       return Status(Code::kBusy, "the forge answered HTTP " + std::to_string(answer->status) +
                                      " to the post on " + intent.pr +
                                      "; it stays pending until found or sent again")
-          .WithDetail("pr", intent.pr)
-          .WithDetail("http_status", std::to_string(answer->status))
-          .WithDetail("pending", "true");
+          .WithDetail(DetailKey::kPr, intent.pr)
+          .WithDetail(DetailKey::kHttpStatus, std::to_string(answer->status))
+          .WithDetail(DetailKey::kPending, "true");
     }
     GENTLE_ASSIGN_OR_RETURN(Json doc, ParseAnswer(*answer, "the post's answer"));
     GENTLE_ASSIGN_OR_RETURN(std::string id, IdOf(doc, "the post's answer"));
@@ -180,8 +182,8 @@ class Session {
                                          " was sent twice and is on the forge neither time; "
                                          "nothing was recorded")
           .WithLineage(intent.lineage)
-          .WithDetail("pr", intent.pr)
-          .WithDetail("nonce", intent.nonce);
+          .WithDetail(DetailKey::kPr, intent.pr)
+          .WithDetail(DetailKey::kNonce, intent.nonce);
     }
     intent.attempts = 2;
     GENTLE_RETURN_IF_ERROR(intents_.SetAttempts(intent.seq, intent.attempts));
@@ -195,8 +197,8 @@ class Session {
     if (answer.status >= 400 && answer.status < 500) return Refusal(answer, pr);
     return Status(Code::kBusy,
                   "the forge answered HTTP " + std::to_string(answer.status) + " for " + what)
-        .WithDetail("pr", pr)
-        .WithDetail("http_status", std::to_string(answer.status));
+        .WithDetail(DetailKey::kPr, pr)
+        .WithDetail(DetailKey::kHttpStatus, std::to_string(answer.status));
   }
 
   Result<std::string> Login(ForgeClient& reader, const std::string& pr) {
@@ -242,7 +244,7 @@ class Session {
     return Status(Code::kBudgetExceeded, "more than " + std::to_string(kMaxRecoveryPages) +
                                              " pages of " + path +
                                              ": the pending post stays pending")
-        .WithDetail("pr", intent.pr);
+        .WithDetail(DetailKey::kPr, intent.pr);
   }
 
   const std::string& common_dir_;
@@ -267,11 +269,11 @@ Status StillPending(PostIntents& intents, const PostIntent& intent, Status cause
                                intent.pr + ", sent " + std::to_string(intent.attempts) +
                                (intent.attempts == 1 ? " time" : " times") +
                                " with its outcome unknown, is looked for again by the next post");
-  for (const auto& [key, value] : cause.details()) out.WithDetail(key, value);
+  out.WithDetailsOf(cause);
   return out.WithLineage(intent.lineage)
-      .WithDetail("pending", "true")
-      .WithDetail("pending_round", std::to_string(intent.round))
-      .WithDetail("pending_role", intent.role);
+      .WithDetail(DetailKey::kPending, "true")
+      .WithDetail(DetailKey::kPendingRound, std::to_string(intent.round))
+      .WithDetail(DetailKey::kPendingRole, intent.role);
 }
 
 Result<std::vector<std::string>> RecoverLocked(Session& session, PostIntents& intents,

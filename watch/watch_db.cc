@@ -56,7 +56,7 @@ Status WatchDb::CheckVersion(int64_t version) {
     return Status(Code::kCorrupted, "watch state from a newer release: schema_version " +
                                         std::to_string(version) + ", this release knows up to " +
                                         std::to_string(kWatchSchemaVersion))
-        .WithDetail("schema_version", std::to_string(version));
+        .WithDetail(DetailKey::kSchemaVersion, std::to_string(version));
   }
   return Status::Ok();
 }

@@ -251,7 +251,7 @@ Status CacheTreeFold::Finish(git_odb* odb, const std::vector<WorktreeIndexEntry>
     if (!read.ok()) {
       return Status(Code::kObjectsMissing,
                     "cannot read tree " + OidHex(row.oid) + ": " + read.message())
-          .WithDetail("object", OidHex(row.oid));
+          .WithDetail(DetailKey::kObject, OidHex(row.oid));
     }
   }
   *base = std::move(base_out);

@@ -25,7 +25,7 @@ const char* KindName(mode_t mode) {
 Status NotAFile(const std::string& path, mode_t mode) {
   return Status(Code::kCorrupted, path + " is " + KindName(mode) +
                                       ", not a file git writes (libgit2 would block opening it)")
-      .WithDetail("path", path);
+      .WithDetail(DetailKey::kPath, path);
 }
 
 // A small git-written file (HEAD, a loose ref, `commondir`), following a final symlink as libgit2
@@ -89,7 +89,7 @@ Status CheckRefFiles(const Repository& repo, const std::string& prefix) {
     DIR* handle = opendir(dir.c_str());
     if (handle == nullptr) {
       if (errno == ENOENT || errno == ENOTDIR) continue;
-      return Status(Code::kInternal, "cannot list " + dir).WithDetail("path", dir);
+      return Status(Code::kInternal, "cannot list " + dir).WithDetail(DetailKey::kPath, dir);
     }
     Status status;
     while (const dirent* entry = readdir(handle)) {

@@ -222,7 +222,7 @@ Status CheckLooseObject(git_odb* odb, const git_oid& id) {
   const GuardBackend* guard = FindGuard(odb);
   if (guard == nullptr) return Status::Ok();
   Status status = CheckPaths(*guard, id, GIT_OID_HEXSZ);
-  if (!status.ok()) status.WithDetail("object", OidHex(id));
+  if (!status.ok()) status.WithDetail(DetailKey::kObject, OidHex(id));
   return status;
 }
 

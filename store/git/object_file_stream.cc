@@ -121,10 +121,12 @@ namespace {
 // The blob `id` read whole from `stream` into `out`.
 Status ReadWhole(ObjectFileStream& stream, const git_oid& id, std::string* out) {
   auto failed = [&](Code code, const std::string& why) {
-    return Status(code, "object " + OidHex(id) + " " + why).WithDetail("object", OidHex(id));
+    return Status(code, "object " + OidHex(id) + " " + why)
+        .WithDetail(DetailKey::kObject, OidHex(id));
   };
   if (stream.type() != GIT_OBJECT_BLOB) {
-    return failed(Code::kObjectsMissing, "is not a blob").WithDetail("reason", "not_a_blob");
+    return failed(Code::kObjectsMissing, "is not a blob")
+        .WithDetail(DetailKey::kReason, "not_a_blob");
   }
   out->resize(static_cast<size_t>(stream.size()));
   ObjectHashStream hash;
@@ -144,7 +146,7 @@ Status ReadWhole(ObjectFileStream& stream, const git_oid& id, std::string* out) 
   if (!actual || !git_oid_equal(&*actual, &id)) {
     return failed(Code::kObjectsMissing,
                   "does not hash to its id (replaced or corrupted in the object database)")
-        .WithDetail("reason", "hash_mismatch");
+        .WithDetail(DetailKey::kReason, "hash_mismatch");
   }
   return Status::Ok();
 }

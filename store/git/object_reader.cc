@@ -18,22 +18,22 @@ namespace {
 
 Status Refused(const git_oid& id, const std::string& why) {
   return Status(Code::kObjectsMissing, "object " + OidHex(id) + " " + why)
-      .WithDetail("object", OidHex(id));
+      .WithDetail(DetailKey::kObject, OidHex(id));
 }
 
 Status Mismatch(const git_oid& id) {
   return Refused(id, "does not hash to its id (replaced or corrupted in the object database)")
-      .WithDetail("reason", "hash_mismatch");
+      .WithDetail(DetailKey::kReason, "hash_mismatch");
 }
 
 Status ReadFailure(int rc, git_odb* odb, const git_oid& id) {
   if (rc == GIT_ENOTFOUND) {
-    return Refused(id, "is not in the object database").WithDetail("reason", "missing");
+    return Refused(id, "is not in the object database").WithDetail(DetailKey::kReason, "missing");
   }
   // The guard's refusal (a loose object that is not a file) names the path.
   if (Status guard = CheckLooseObject(odb, id); !guard.ok()) return guard;
   return Status(Code::kInternal, "cannot read object " + OidHex(id) + ": " + LastGitError())
-      .WithDetail("object", OidHex(id));
+      .WithDetail(DetailKey::kObject, OidHex(id));
 }
 
 }  // namespace
@@ -78,7 +78,7 @@ Result<OdbObjectPtr> ReadObject(git_odb* odb, const git_oid& id, git_object_t ty
   if (actual != type) {
     return Refused(id, std::string("is a ") + git_object_type2string(actual) + ", not a " +
                            git_object_type2string(type))
-        .WithDetail("reason", "wrong_type");
+        .WithDetail(DetailKey::kReason, "wrong_type");
   }
   const std::string_view data(static_cast<const char*>(git_odb_object_data(raw)),
                               git_odb_object_size(raw));
@@ -114,9 +114,9 @@ Result<ObjectHeader> ReadObjectHeaderWithin(git_odb* odb, const git_oid& id, uin
   return Status(Code::kCorrupted, "object " + OidHex(id) + " is " + std::to_string(header.size) +
                                       " bytes, over the " + std::to_string(max_bytes) +
                                       "-byte limit")
-      .WithDetail("object", OidHex(id))
-      .WithDetail("size", std::to_string(header.size))
-      .WithDetail("limit", std::to_string(max_bytes));
+      .WithDetail(DetailKey::kObject, OidHex(id))
+      .WithDetail(DetailKey::kSize, std::to_string(header.size))
+      .WithDetail(DetailKey::kLimit, std::to_string(max_bytes));
 }
 
 BlobStream::BlobStream(OdbStreamPtr stream, std::optional<ObjectFileStream> pack, const git_oid& id,
@@ -154,7 +154,7 @@ Result<size_t> BlobStream::Read(char* buffer, size_t n) {
     if (!read.ok()) {
       return Status(Code::kInternal,
                     "cannot read object " + OidHex(id_) + ": " + read.status().message())
-          .WithDetail("object", OidHex(id_));
+          .WithDetail(DetailKey::kObject, OidHex(id_));
     }
     got = *read;  // all n: ObjectFileStream::Read fills the buffer or fails
   }
@@ -162,12 +162,12 @@ Result<size_t> BlobStream::Read(char* buffer, size_t n) {
     const int rc = git_odb_stream_read(stream_.get(), buffer + got, n - got);
     if (rc < 0) {
       return Status(Code::kInternal, "cannot read object " + OidHex(id_) + ": " + LastGitError())
-          .WithDetail("object", OidHex(id_));
+          .WithDetail(DetailKey::kObject, OidHex(id_));
     }
     if (rc == 0) {
       return Status(Code::kInternal,
                     "cannot read object " + OidHex(id_) + ": its data ends before its size")
-          .WithDetail("object", OidHex(id_));
+          .WithDetail(DetailKey::kObject, OidHex(id_));
     }
     got += static_cast<size_t>(rc);
   }
@@ -188,7 +188,7 @@ Status BlobStream::Finish() {
   if (!ends) {
     return Status(Code::kInternal, "cannot read object " + OidHex(id_) +
                                        ": its data does not end at its declared size")
-        .WithDetail("object", OidHex(id_));
+        .WithDetail(DetailKey::kObject, OidHex(id_));
   }
   std::optional<git_oid> actual = hash_.Finish();
   if (!actual || !git_oid_equal(&*actual, &id_)) return Mismatch(id_);

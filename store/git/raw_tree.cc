@@ -14,8 +14,8 @@ constexpr size_t kSmallEntryBytes = 28;
 
 Status Malformed(const git_oid& id) {
   return Status(Code::kObjectsMissing, "tree " + OidHex(id) + " is malformed")
-      .WithDetail("object", OidHex(id))
-      .WithDetail("reason", "malformed");
+      .WithDetail(DetailKey::kObject, OidHex(id))
+      .WithDetail(DetailKey::kReason, "malformed");
 }
 
 }  // namespace

@@ -79,7 +79,7 @@ Status Unresolved(const std::string& rev) {
 
 // Whether a read failed only because the object is larger than the fast path reads.
 bool OverLimit(const Status& status) {
-  return status.code() == Code::kCorrupted && status.details().count("limit") != 0;
+  return status.code() == Code::kCorrupted && status.has_detail(DetailKey::kLimit);
 }
 
 // A simple revision (IsSimpleRev) resolved as revparse resolves it (a full id first, then

@@ -43,7 +43,7 @@ Status RefLockedStatus(const Repository& repo, const std::string& name) {
                                  ": a git command holds it, or one was stopped while holding it "
                                  "(remove the file if no git command is running)")
       .WithLineage(LineageOfRef(name))
-      .WithDetail("lock", lock);
+      .WithDetail(DetailKey::kLock, lock);
 }
 
 }  // namespace gentle::store::git

@@ -65,7 +65,7 @@ Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id, TreeI
   if (!root.ok()) {
     return Status(Code::kObjectsMissing,
                   "tree " + OidHex(tree_id) + " cannot be read: " + root.status().message())
-        .WithDetail("object", OidHex(tree_id));
+        .WithDetail(DetailKey::kObject, OidHex(tree_id));
   }
   TreeRows rows;
   if (trees != nullptr) {
@@ -77,7 +77,7 @@ Result<TreeRows> FlattenTree(git_repository* repo, const git_oid& tree_id, TreeI
       !walked.ok()) {
     return Status(Code::kObjectsMissing,
                   "cannot read tree " + OidHex(tree_id) + ": " + walked.message())
-        .WithDetail("object", OidHex(tree_id));
+        .WithDetail(DetailKey::kObject, OidHex(tree_id));
   }
   // A pre-order walk of trees in git's canonical entry order (a subtree sorts as "name/") already
   // yields full paths in bytewise order, so the O(n log n) string sort is only needed for trees

@@ -23,9 +23,11 @@ Result<RowStatus> ReadRowStatus(const std::string& text) {
 
 Result<LineageRow> ReadLineage(const Statement& stmt) {
   LineageRow row;
+  std::string state;
   std::string status;
-  stmt.Read(row.lineage_id, row.state, row.kind, row.created_at, row.path_count, row.revision,
+  stmt.Read(row.lineage_id, state, row.kind, row.created_at, row.path_count, row.revision,
             row.target_identity, status);
+  row.state = StateName::FromText(std::move(state));
   GENTLE_ASSIGN_OR_RETURN(row.status, ReadRowStatus(status));
   return row;
 }

@@ -34,6 +34,7 @@
 #include <string_view>
 #include <vector>
 
+#include "store/review_state.h"
 #include "store/status.h"
 
 namespace gentle::store::index {
@@ -50,7 +51,7 @@ std::optional<RowStatus> ParseRowStatus(std::string_view text);
 // One live lineage (catalog for list and status).
 struct LineageRow {
   std::string lineage_id;
-  std::string state;       // review state name, e.g. "reviewing"
+  StateName state;         // the record's state, e.g. reviewing (stored as its name)
   std::string kind;        // snapshot kind, e.g. "current-changes"
   std::string created_at;  // RFC 3339, stored verbatim; ordering uses its instant (time_order.h)
   int64_t path_count = 0;

@@ -91,7 +91,7 @@ Status IndexDb::WriteTransaction(const std::function<Status()>& body) {
   if (!status.ok() && !conn_->Autocommit()) {
     // The failure stays the answer; a failed ROLLBACK is named beside it.
     if (Status rollback = RunCached(*conn_, "ROLLBACK"); !rollback.ok()) {
-      status.WithDetail("rollback", rollback.message());
+      status.WithDetail(DetailKey::kRollback, rollback.message());
     }
   }
   return status;
@@ -105,7 +105,7 @@ Status IndexDb::CommitStepTransaction(const std::function<Status()>& body) {
   // Every later transaction of this connection (a prepared step above all) is synced again.
   Status full = conn_->Exec("PRAGMA synchronous = FULL");
   if (status.ok()) return full;
-  if (!full.ok()) status.WithDetail("synchronous", full.message());
+  if (!full.ok()) status.WithDetail(DetailKey::kSynchronous, full.message());
   return status;
 }
 
@@ -137,8 +137,9 @@ Status IndexDb::DeleteByKey(const char* sql, std::string_view key) {
 Status IndexDb::UpsertLineage(const LineageRow& row) {
   return Write([&]() -> Status {
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn_->Prepare(kUpsertLineage));
-    stmt.BindAll(row.lineage_id, row.state, row.kind, row.created_at, TimeOrderKey(row.created_at),
-                 row.path_count, row.revision, row.target_identity, RowStatusName(row.status));
+    stmt.BindAll(row.lineage_id, row.state.name(), row.kind, row.created_at,
+                 TimeOrderKey(row.created_at), row.path_count, row.revision, row.target_identity,
+                 RowStatusName(row.status));
     return stmt.Run();
   });
 }

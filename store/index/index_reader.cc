@@ -20,7 +20,7 @@ bool RecordPresent(const StoreLayout& layout, const std::string& lineage) {
 }
 
 // A newer release's index is not damaged: it must not be rebuilt (downgraded) behind its back.
-bool IsNewerRelease(const Status& status) { return status.details().count("schema_version") > 0; }
+bool IsNewerRelease(const Status& status) { return status.has_detail(DetailKey::kSchemaVersion); }
 
 // What lstat says of a file, to tell whether it changed between two looks.
 struct FileStamp {

@@ -9,7 +9,7 @@ Status RefuseNewer(int version) {
   return Status(Code::kCorrupted, "index from a newer release: schema_version " +
                                       std::to_string(version) + ", this release knows up to " +
                                       std::to_string(kIndexSchemaVersion))
-      .WithDetail("schema_version", std::to_string(version));
+      .WithDetail(DetailKey::kSchemaVersion, std::to_string(version));
 }
 
 }  // namespace

@@ -83,7 +83,7 @@ Status MigrateSchema(SqliteConnection& conn) {
   if (!status.ok() && !conn.Autocommit()) {
     // The failure stays the answer; a failed ROLLBACK is named beside it.
     if (Status rollback = conn.Exec("ROLLBACK"); !rollback.ok()) {
-      status.WithDetail("rollback", rollback.message());
+      status.WithDetail(DetailKey::kRollback, rollback.message());
     }
   }
   return status;

@@ -35,7 +35,7 @@ bool RecordPresent(const StoreLayout& layout, const std::string& lineage) {
 }
 
 // A newer release's index is not damaged: it must not be rebuilt (downgraded) behind its back.
-bool IsNewerRelease(const Status& status) { return status.details().count("schema_version") > 0; }
+bool IsNewerRelease(const Status& status) { return status.has_detail(DetailKey::kSchemaVersion); }
 
 // What a writer answers for a newer release's index: corrupted, naming the way out.
 Status RefuseNewerRelease(const Status& status) {
@@ -43,7 +43,7 @@ Status RefuseNewerRelease(const Status& status) {
                  status.message() +
                      "; `gentle-ai review index rebuild` replaces it with an index built from the "
                      "files, which are the source of truth");
-  for (const auto& [key, value] : status.details()) refusal.WithDetail(key, value);
+  refusal.WithDetailsOf(status);
   return refusal;
 }
 
@@ -272,7 +272,7 @@ Result<RebuildReport> RebuildIndex(const git::Repository& repo, const StoreLayou
     if (old.ok()) {
       GENTLE_RETURN_IF_ERROR(RecoverInterrupted(repo, layout, old->get()));
     } else if (IsNewerRelease(old.status())) {
-      const std::string& version = old.status().details().at("schema_version");
+      const std::string& version = *old.status().detail(DetailKey::kSchemaVersion);
       std::from_chars(version.data(), version.data() + version.size(),
                       report.replaced_schema_version);
     } else if (old.status().code() == Code::kBusy) {
