@@ -20,10 +20,10 @@ Status RefuseHugeBlob(const std::vector<TreeChange>& changes, const std::vector<
     return Status(Code::kBudgetExceeded, "the blob of " + c.path + " is " + std::to_string(size) +
                                              " bytes, over the limit of " + limit +
                                              " bytes on one blob; nothing is truncated")
-        .WithDetail("path", c.path)
-        .WithDetail("object", object)
-        .WithDetail("size", std::to_string(size))
-        .WithDetail("limit", limit);
+        .WithDetail(DetailKey::kPath, c.path)
+        .WithDetail(DetailKey::kObject, object)
+        .WithDetail(DetailKey::kSize, std::to_string(size))
+        .WithDetail(DetailKey::kLimit, limit);
   }
   return Status::Ok();
 }

@@ -224,7 +224,7 @@ std::optional<RecordView> ViewOfFields(RecordFields fields, std::string_view byt
     if (view.lineage_id != expected_lineage) return std::nullopt;
     view.round = static_cast<int64_t>(fields.generation);
     if (view.round < 1) return std::nullopt;
-    view.state = std::move(fields.state);
+    view.state = StateName::FromText(std::move(fields.state));
     // The parse of a snapshot is a function of the members read, so equal members (every
     // round-1 record) are checked once.
     const bool same = fields.current_snapshot == fields.initial_snapshot;

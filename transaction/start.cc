@@ -130,7 +130,7 @@ Result<StartResult> Start(const StartRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::RecordView> pr,
                           PrLineageOtherwise(repo, layout, selector, snapshot, lineage));
   if (pr) {
-    if (!store::IsState(pr->state, store::ReviewState::kCorrectionRequired)) {
+    if (!pr->state.Is(store::ReviewState::kCorrectionRequired)) {
       return ResultOf(*pr, false);
     }
     // The PR's lineage was sent back: its next round takes the new head or context.
