@@ -176,6 +176,24 @@ constexpr size_t kParallelMinFiles = 16;
 // How many files a worker may run ahead of the one being appended; bounds memory held in
 // finished-but-unappended sections.
 constexpr size_t kWindow = 8;
+// The blob bytes the two threads may hold at once: the largest file's (what one thread holds at
+// its largest file), and never less than this, so a patch of small files keeps both threads busy.
+constexpr uint64_t kInFlightFloorBytes = uint64_t{1} << 20;
+// The helper thread writes only files holding at most this many blob bytes; larger ones are the
+// calling thread's. glibc gives each thread a heap of its own and keeps what a thread frees for
+// that thread, so large pairs written on both threads would leave both heaps at a large pair's
+// size.
+constexpr uint64_t kHelperMaxHeldBytes = uint64_t{256} << 10;
+
+// The blob bytes a file's section holds while it is written: both sides' sizes (a streamed side
+// holds less); nullopt when the sizes are not known.
+std::optional<uint64_t> HeldBytes(const FileWork& work, const ChangeFacts& facts) {
+  if (!facts.known) return std::nullopt;
+  uint64_t held = 0;
+  if (work.old_mode != 0 && work.old_mode != kModeGitlink) held += facts.old_side.size;
+  if (work.new_mode != 0 && work.new_mode != kModeGitlink) held += facts.new_side.size;
+  return held;
+}
 
 // Writes every file's section on the calling thread, in order.
 Status WriteFilesSequentially(git_repository* repo, const std::string& common_dir,
@@ -225,6 +243,11 @@ std::string CommonDir(git_repository* repo) {
 // (blob inflation, myers, formatting); the calling thread appends finished sections strictly in
 // order, so the bytes, the first error and the budget cut-off are exactly the sequential ones.
 // The helper thread reads through its own repository handle, as libgit2 objects are not shared.
+// A file is started only while the blob bytes of the files being written stay within the
+// largest file's (or kInFlightFloorBytes), and the helper leaves files over kHelperMaxHeldBytes
+// to the calling thread: two large pairs are never held at once, nor in two heaps, so peak
+// memory is near the sequential writer's, while small files still run beside each other and
+// beside a large one.
 //
 // Both threads read through handles that hold nothing but an object database: git_diff_blobs
 // loads the repository's index when there is an index file (libgit2 1.5; also for a git
@@ -255,18 +278,32 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
   size_t appended = 0;
   bool stop = false;
   std::atomic<size_t> appended_bytes{0};
+  std::vector<std::optional<uint64_t>> known_held(files.size());
+  uint64_t held_limit = kInFlightFloorBytes;
+  for (size_t i = 0; i < files.size(); ++i) {
+    known_held[i] = HeldBytes(files[i], facts[i]);
+    if (known_held[i]) held_limit = std::max(held_limit, *known_held[i]);
+  }
+  // A file of unknown sizes counts as the limit: it is written alone.
+  std::vector<uint64_t> held(files.size());
+  for (size_t i = 0; i < files.size(); ++i) held[i] = known_held[i].value_or(held_limit);
+  uint64_t in_flight = 0;  // held bytes of the files being written
 
-  auto can_claim = [&] {
-    return !stop && next_claim < files.size() && next_claim < appended + kWindow;
+  auto can_claim = [&](bool helper) {
+    if (stop || next_claim >= files.size() || next_claim >= appended + kWindow) return false;
+    if (helper && held[next_claim] > kHelperMaxHeldBytes) return false;
+    return in_flight == 0 || in_flight <= held_limit - held[next_claim];
   };
   // Computes slot i outside the lock; `lock` is held on entry and on return.
   auto compute = [&](git_repository* r, size_t i, std::unique_lock<std::mutex>& lock) {
+    in_flight += held[i];
     lock.unlock();
     const size_t used = appended_bytes.load();
     const size_t cap = max_bytes > used ? max_bytes - used : 0;
     std::string bytes;
     Status status = WriteFile(r, common_dir, files[i], facts[i], cap, &bytes);
     lock.lock();
+    in_flight -= held[i];
     slots[i].status = std::move(status);
     slots[i].bytes = std::move(bytes);
     slots[i].ready = true;
@@ -277,8 +314,8 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     helper = std::thread([&] {
       std::unique_lock<std::mutex> lock(mutex);
       for (;;) {
-        changed.wait(lock, [&] { return stop || next_claim >= files.size() || can_claim(); });
-        if (!can_claim()) return;
+        changed.wait(lock, [&] { return stop || next_claim >= files.size() || can_claim(true); });
+        if (!can_claim(true)) return;
         compute(helper_repo.get(), next_claim++, lock);
       }
     });
@@ -292,7 +329,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     std::unique_lock<std::mutex> lock(mutex);
     for (size_t i = 0; i < files.size(); ++i) {
       while (!slots[i].ready) {
-        if (can_claim()) {
+        if (can_claim(false)) {
           compute(repo, next_claim++, lock);
         } else {
           changed.wait(lock);

@@ -18,6 +18,8 @@
 // returning. The helper reads through a repository handle it opens on `repo`'s git directory;
 // `repo` itself is used only on the calling thread, which must not share it with another thread
 // during the call. Calls on different threads with different `repo` handles are independent.
+// The two threads never hold more blob bytes at once than the patch's largest file holds (or
+// 1 MiB), and files over 256 KiB are written on the calling thread only (export/patch_engine.cc).
 #ifndef GENTLE_EXPORT_PATCH_ENGINE_H_
 #define GENTLE_EXPORT_PATCH_ENGINE_H_
 
