@@ -212,11 +212,11 @@ Status WriteFilesSequentially(git_repository* repo, const std::string& common_di
 // A repository handle over `repo`'s object database only (no worktree, index or config); null
 // if libgit2 refuses any step.
 //
-// Its configuration is set to an empty one. git_diff_blobs looks up a diff driver (attributes)
-// for each pair, and the first lookup would load the user's and the system's git configuration
-// into the handle (about 25 system calls and 60,000 instructions on a one-file export) only to
-// find settings the engine ignores: hunks are requested with GIT_DIFF_FORCE_TEXT and the text
-// around them is ours (docs/engine.md).
+// Its configuration is set to an empty one, so nothing libgit2 looks up through the handle loads
+// the user's and the system's git configuration (about 25 system calls and 60,000 instructions
+// on a one-file export) to find settings the engine ignores: hunks are requested with
+// GIT_DIFF_FORCE_TEXT, the text around them is ours (docs/engine.md), and no diff driver is
+// looked up (export/file_section.cc).
 RepositoryPtr ObjectsOnly(git_repository* repo) {
   auto odb = store::git::RepositoryOdb(repo);
   git_repository* wrapped = nullptr;

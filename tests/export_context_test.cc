@@ -95,6 +95,19 @@ TEST_CASE("export-context prints exactly the pinned git diff of the frozen trees
   CHECK(GentleAi({"review", "export-context", "--lineage", f.lineage}, f.repo).out == oracle);
 }
 
+TEST_CASE("export-context in a directory holding a file named index prints the same bytes") {
+  // The patch engine looks up no diff attributes: libgit2's lookup through its objects-only
+  // handle read "index" relative to the process's directory and refused one that is not an index.
+  Fixture f;
+  auto snapshot = f.record()["state"]["initial_snapshot"];
+  const std::string oracle = OracleDiff(f.repo, snapshot["base_tree"], snapshot["candidate_tree"]);
+  WriteFile(f.repo + "/index", "not a git index\n");
+  RunResult r = GentleAi({"review", "export-context", "--lineage", f.lineage}, f.repo);
+  CHECK(r.err == "");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out == oracle);
+}
+
 TEST_CASE("export-context --json is the context envelope of docs/format.md") {
   Fixture f;
   auto snapshot = f.record()["state"]["initial_snapshot"];
