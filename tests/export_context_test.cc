@@ -16,6 +16,7 @@
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/git_repo.h"
+#include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -106,6 +107,65 @@ TEST_CASE("export-context in a directory holding a file named index prints the s
   CHECK(r.err == "");
   CHECK(r.exit_code == 0);
   CHECK(r.out == oracle);
+}
+
+// `review export-context --lineage <lineage>` in `repo` under GNU time (a missing one fails the
+// test): its output, and its peak resident set in KiB.
+long ExportPeakKib(const LifecycleRepo& repo, const std::string& lineage, std::string* out) {
+  TempDir scratch;
+  const std::string peak = scratch.path() + "/peak.txt";
+  RunResult r = GentleAi(repo.ReviewArgs({"export-context", "--lineage", lineage}, false),
+                         repo.root(), {}, {"/usr/bin/time", "-f", "%M", "-o", peak});
+  INFO(r.err);
+  REQUIRE(r.exit_code == 0);
+  *out = r.out;
+  const std::string text = Trim(ReadFile(peak));
+  REQUIRE_FALSE(text.empty());
+  REQUIRE(text.find_first_not_of("0123456789") == std::string::npos);
+  return std::stol(text);
+}
+
+TEST_CASE("export-context of many large files holds one large pair at a time - as for one") {
+  // The patch engine's two threads never hold two large pairs (export/patch_engine.h): an export
+  // of 16 changed files of 3 MB peaks as one of a single such file, where two pairs at once
+  // (blobs and xdiff's state, about 25 MB a pair here) would show.
+  LifecycleRepo repo;
+  constexpr int kFiles = 16;
+  constexpr int kLines = 150000;
+  auto content = [&](int file, bool changed) {
+    std::string text;
+    text.reserve(kLines * 24);
+    for (int line = 0; line < kLines; ++line) {
+      text += "file " + std::to_string(file) + " line " + std::to_string(line) + "\n";
+    }
+    if (changed) text += "one more line\n";
+    return text;
+  };
+  auto name = [](int file) { return "f" + std::to_string(100 + file) + ".txt"; };
+  for (int i = 0; i < kFiles; ++i) repo.Write(name(i), content(i, false));
+  repo.GitOk({"add", "-A"});
+  repo.GitOk({"commit", "-q", "-m", "large"});
+  const std::string base = Trim(repo.GitOk({"rev-parse", "HEAD"}));
+  repo.Write(name(0), content(0, true));
+  repo.GitOk({"commit", "-q", "-a", "-m", "one"});
+  const std::string one = Trim(repo.GitOk({"rev-parse", "HEAD"}));
+  for (int i = 1; i < kFiles; ++i) repo.Write(name(i), content(i, true));
+  repo.GitOk({"commit", "-q", "-a", "-m", "all"});
+  const std::string all = Trim(repo.GitOk({"rev-parse", "HEAD"}));
+  auto start = [&](const std::string& head) {
+    return repo
+        .ReviewOk({"start", "--kind", "commit-range", "--base", base, "--head", head})["lineage"]
+        .get<std::string>();
+  };
+  const std::string one_lineage = start(one);
+  const std::string all_lineage = start(all);
+  std::string one_patch;
+  std::string all_patch;
+  const long one_peak = ExportPeakKib(repo, one_lineage, &one_patch);
+  const long all_peak = ExportPeakKib(repo, all_lineage, &all_patch);
+  INFO("one file " << one_peak << " KiB, " << kFiles << " files " << all_peak << " KiB");
+  CHECK(all_patch.size() > one_patch.size() * (kFiles - 1));
+  CHECK(all_peak < one_peak + 8 * 1024);
 }
 
 TEST_CASE("export-context --json is the context envelope of docs/format.md") {
