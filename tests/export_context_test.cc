@@ -18,6 +18,7 @@
 #include "tests/support/git_repo.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/process.h"
+#include "tests/support/sanitizer_sample.h"
 #include "tests/support/temp_dir.h"
 
 namespace gentle::testing {
@@ -165,7 +166,9 @@ TEST_CASE("export-context of many large files holds one large pair at a time - a
   const long all_peak = ExportPeakKib(repo, all_lineage, &all_patch);
   INFO("one file " << one_peak << " KiB, " << kFiles << " files " << all_peak << " KiB");
   CHECK(all_patch.size() > one_patch.size() * (kFiles - 1));
-  CHECK(all_peak < one_peak + 8 * 1024);
+  // A sanitizer build's resident set is mostly its runtime's shadow memory and quarantine (freed
+  // blocks kept back), not the command's: there only the output is checked.
+  if (!SanitizerBuild()) CHECK(all_peak < one_peak + 8 * 1024);
 }
 
 TEST_CASE("export-context --json is the context envelope of docs/format.md") {

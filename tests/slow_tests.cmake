@@ -38,6 +38,7 @@ foreach(name IN ITEMS
     "show: the HTML view in headless chromium runs no script and fetches nothing"
     "an import killed holding its ref lock wedges no writer - the next one removes it"
     "engine matches the git oracle on random trees"
+    "export-context of many large files holds one large pair at a time - as for one"
     "AppendBinaryPatch matches git where the delta size meets the literal cap"
     "bench_compare_small_smoke"
   )
