@@ -412,14 +412,26 @@ std::vector<Scenario> Scenarios() {
        {"APPROVE"},
        nullptr,
        "start export verdict:APPROVE burn",
-       "candidate_burned"},
+       "merged",
+       Scenario::Post::kNothing,
+       "",
+       [](World& w) {
+         // The PR's next is none / merged until its head moves; then a new change starts.
+         std::vector<std::string> ask = {"status"};
+         ask.insert(ask.end(), kPr.begin(), kPr.end());
+         CHECK(w.Ok(ask)["next_reason"] == "merged");
+         PushToPr(w, 1);
+         const Json moved = w.Ok(ask);
+         CHECK(moved["next"] == "start");
+         CHECK(moved["next_reason"] == "no_lineage");
+       }},
       {"a PR sent back and pushed to",
        PrBranch,
        kPr,
        {"REQUEST_CHANGES", "APPROVE"},
        PushToPr,
        "start export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
-       "candidate_burned"},
+       "merged"},
       {"a PR sent back, nothing pushed",
        PrBranch,
        kPr,
@@ -573,7 +585,7 @@ std::vector<Scenario> Scenarios() {
        PushToPr,
        "start export verdict:docs-reviewer:FIXED post export verdict:REQUEST_CHANGES post revise "
        "export verdict:APPROVE post burn",
-       "candidate_burned",  // the bound round's trees without its comment ids are burned too
+       "merged",  // the PR's lineage was burned (its trees without the comment ids too)
        Scenario::Post::kIssueComment,
        // Round 2 was opened knowing round 1's newest verdict, from an issue comment (the docs
        // reviewer's summary came first); the harness's own comments never came back as new.
@@ -600,7 +612,7 @@ std::vector<Scenario> Scenarios() {
        {"REQUEST_CHANGES", "APPROVE"},
        PushToPr,
        "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kReviewBody,
        "previous none; baseline 0; previous round 1 review REQUEST_CHANGES; new none",
        [](World& w) {
@@ -622,7 +634,7 @@ std::vector<Scenario> Scenarios() {
          PushToPr(w, round);
        },
        "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
-       "candidate_burned",  // the bound round's trees without its comment ids are burned too
+       "merged",  // the PR's lineage was burned (its trees without the comment ids too)
        Scenario::Post::kIssueComment,
        "previous none; baseline 1; previous round 1 comment REQUEST_CHANGES; new review:101",
        nullptr},
@@ -634,7 +646,7 @@ std::vector<Scenario> Scenarios() {
        "start export verdict:REQUEST_CHANGES post revise export verdict:REQUEST_CHANGES post "
        "revise "
        "export verdict:APPROVE post burn",
-       "candidate_burned",  // the bound round's trees without its comment ids are burned too
+       "merged",  // the PR's lineage was burned (its trees without the comment ids too)
        Scenario::Post::kIssueComment,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none; previous "
        "round 2 comment REQUEST_CHANGES; new none",
@@ -646,7 +658,7 @@ std::vector<Scenario> Scenarios() {
        {"APPROVE"},
        nullptr,
        "start+context export verdict:APPROVE post burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kNothing,
        "previous none; baseline 0",
        nullptr},
@@ -658,7 +670,7 @@ std::vector<Scenario> Scenarios() {
        "start+context export verdict:REQUEST_CHANGES post revise+context export verdict:APPROVE "
        "post burn",
        // The burn of the bound round spent its trees without the comment ids too: not start.
-       "candidate_burned",
+       "merged",
        Scenario::Post::kNothing,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none",
        nullptr},
@@ -671,7 +683,7 @@ std::vector<Scenario> Scenarios() {
        {"APPROVE"},
        nullptr,
        "start+context export verdict:APPROVE post burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kNothing,
        "previous none; baseline 0",
        nullptr},
@@ -763,7 +775,7 @@ std::vector<Scenario> Scenarios() {
        {},
        nullptr,
        "post burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kIssueComment,
        "previous none; baseline 0",
        [](World& w) {
@@ -795,13 +807,13 @@ std::vector<Scenario> Scenarios() {
        {"REQUEST_CHANGES", "APPROVE"},
        PushToPr,
        "export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kNothing,
        "",
        [](World& w) {
          CHECK(Join(w.reasons) ==
                "export/review_due revise/candidate_changed export/review_due burn/approved "
-               "none/candidate_burned");
+               "none/merged");
        }},
       {"a hand-damaged record is abandoned, and the change starts again",
        [](World& w) {

@@ -117,6 +117,8 @@ TEST_CASE("next reason: every row of the table names its reason") {
   CHECK(envelope({}, LiveStart::kStartable) == "start/no_lineage");
   CHECK(envelope({}, LiveStart::kClean) == "none/clean");
   CHECK(envelope({}, LiveStart::kBurned) == "none/candidate_burned");
+  // The burn was the asked PR's own lineage's: the PR merged, until its head moves.
+  CHECK(envelope({}, LiveStart::kPrBurned) == "none/merged");
   CHECK(envelope({}, LiveStart::kUnavailable) == "none/target_not_computable");
   CHECK(envelope({}, LiveStart::kOverBudget) == "none/budget_exceeded");
   // A sent-back lineage of another worktree is not actionable here.

@@ -25,6 +25,7 @@
 #include "store/selector_kind.h"
 #include "store/store_guard.h"
 #include "store/time_order.h"
+#include "store/tombstone.h"
 #include "transaction/branch_trees.h"
 #include "transaction/capture.h"
 #include "transaction/context_cap.h"
@@ -296,10 +297,12 @@ LiveStart ProbeLiveStart(const store::git::Repository& repo, const store::StoreL
   const Result<LiveTarget>& target = live.For(selector);
   if (!target.ok()) return LiveStart::kUnavailable;
   if (target->clean) return LiveStart::kClean;
-  const std::string tombstone =
-      layout.tombstone_dir() + "/" +
-      store::TombstoneFileName(store::RepoKey(repo.worktree_root()), target->identity);
-  if (store::KindOf(tombstone) != store::PathKind::kMissing) return LiveStart::kBurned;
+  const std::string key =
+      store::TombstoneKey(store::RepoKey(repo.worktree_root()), target->identity);
+  if (store::KindOf(store::TombstonePath(layout, key)) != store::PathKind::kMissing) {
+    // The PR's own lineage was burned (the PR merged): its next stays none until its head moves.
+    return BurnedPrLineage(repo, layout, selector, key) ? LiveStart::kPrBurned : LiveStart::kBurned;
+  }
   if (LiveFit(repo, selector) == Fit::kOverBudget) return LiveStart::kOverBudget;
   return LiveStart::kStartable;
 }
