@@ -208,9 +208,10 @@ struct EntryFacts {
 
 Next EntryNext(const EntryFacts& facts);
 
-// The entry's next for `role` (nullopt: both roles, EntryNext's). An author is told no reviewer
-// action (export, verdict, post: none / review_pending) and acts on no lineage of another worktree
-// (none / other_worktree); a reviewer is told no author action (start, revise, burn,
+// The entry's next for `role` (nullopt: the lineage's own, EntryNext's, as export-context's
+// envelope gives it; status always asks for a role, the author's by default). An author is told no
+// reviewer action (export, verdict, post: none / review_pending) and acts on no lineage of another
+// worktree (none / other_worktree); a reviewer is told no author action (start, revise, burn,
 // select_lineage: none / waiting_for_author) and exports any reviewing lineage, ambiguous or of
 // another worktree. abandon, repair and none stand for both.
 Next RoleNext(const EntryFacts& facts, std::optional<StatusRole> role);
@@ -241,10 +242,11 @@ struct Picked {
 
 // The worktree's next action over all of its entries; `live_start` is asked only when no entry is
 // actionable; `require_context`: git config gentle-ai.requireContext is true (or unreadable).
-// With `role` (status --role): the author's pick is the one above over RoleNext, and an entry
-// held back for its reviewer (none / review_pending) is named before the live candidate (start
-// would answer that lineage); the reviewer's is the first entry, of any worktree, whose RoleNext
-// is post, else the first whose is export, else none / nothing_to_review (a reviewer never
+// With `role` (status --role; status always passes one, the author's by default; nullopt is the
+// pick over EntryNext, both roles' actions): the author's pick is the one above over RoleNext, and
+// an entry held back for its reviewer (none / review_pending) is named before the live candidate
+// (start would answer that lineage); the reviewer's is the first entry, of any worktree, whose
+// RoleNext is post, else the first whose is export, else none / nothing_to_review (a reviewer never
 // starts).
 Picked PickNext(const std::vector<EntryFacts>& entries,
                 const std::function<LiveStart()>& live_start, bool require_context = false,

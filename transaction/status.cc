@@ -309,7 +309,7 @@ LiveStart ProbeLiveStart(const store::git::Repository& repo, const store::StoreL
 
 Result<LineageStatus> InspectOne(const store::git::Repository& repo,
                                  const store::StoreLayout& layout, const std::string& lineage,
-                                 std::optional<StatusRole> role) {
+                                 StatusRole role) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
     Status absent = store::AnswerRecordless(repo, layout, lineage);
@@ -331,8 +331,7 @@ Result<LineageStatus> InspectOne(const store::git::Repository& repo,
 
 Result<StatusReport> InspectStatus(const std::string& cwd,
                                    const std::optional<std::string>& lineage,
-                                   const std::optional<Selector>& selector,
-                                   std::optional<StatusRole> role) {
+                                   const std::optional<Selector>& selector, StatusRole role) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
   if (lineage && selector) {
     return Status(Code::kUsage, "--lineage and the selector flags are exclusive");
