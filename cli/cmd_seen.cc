@@ -11,6 +11,7 @@
 #include "loop/pr_key.h"
 #include "loop/seen_ledger.h"
 #include "store/git/repository.h"
+#include "store/lineage_id.h"
 #include "store/named_file.h"
 #include "watch/poster.h"
 
@@ -26,6 +27,8 @@ struct SeenOptions {
   std::optional<std::string> ids_file;  // --ids-file FILE|-: one id per line
   std::string context;                  // new: --context FILE
   bool posted = false;                  // add --posted
+  std::optional<std::string> lineage;   // add --posted --lineage L: the lineage the post answers
+  std::string lineage_text;             // as parsed
   bool force = false;                   // baseline --force
   std::string ids_file_text;            // as parsed
 };
@@ -110,13 +113,23 @@ int Write(const CommonOptions& common, const SeenOptions& o, const std::string& 
     return ReportError(Status(Code::kUsage, "seen add needs at least one --id or --ids-file id"),
                        common.json);
   }
+  if (o.lineage) {
+    if (!o.posted) {
+      return ReportError(
+          Status(Code::kUsage, "--lineage names the lineage posted ids answer: it needs --posted"),
+          common.json);
+    }
+    if (Status valid = store::ValidateLineageId(*o.lineage); !valid.ok()) {
+      return ReportError(valid, common.json);
+    }
+  }
   auto repo = store::git::Repository::Discover(common.cwd);
   if (!repo.ok()) return ReportError(repo.status(), common.json);
   const loop::SeenKind kind = baseline
                                   ? loop::SeenKind::kBaseline
                                   : (o.posted ? loop::SeenKind::kPosted : loop::SeenKind::kHandled);
   auto written = baseline ? loop::Baseline(repo->common_dir(), pr, ids, o.force)
-                          : loop::Add(repo->common_dir(), pr, ids, kind);
+                          : loop::Add(repo->common_dir(), pr, ids, kind, o.lineage.value_or(""));
   if (!written.ok()) return ReportError(written.status(), common.json);
   return PrintWrite(common, o, pr, std::string(loop::SeenKindName(kind)), *written);
 }
@@ -252,6 +265,11 @@ void DefineSeen(CLI::App* review, const Verb& verb, Invocation* in) {
       command.AddFlag("--posted", &o->posted,
                       "The ids are comments or reviews you posted (recorded in the same step as "
                       "the post)");
+      command
+          .AddOption("--lineage", &o->lineage_text,
+                     "With --posted: the lineage whose verdict the posted ids answer (status's "
+                     "next_lineage)")
+          .TypeName("ID");
     }
     if (seen_verb == SeenVerb::kNew) {
       command.AddOption("--context", &o->context, "A ReviewContext JSON file")
@@ -261,6 +279,7 @@ void DefineSeen(CLI::App* review, const Verb& verb, Invocation* in) {
     command.OnParsed([in, o, command, seen_verb] {
       o->verb = seen_verb;
       if (Given(command, "--ids-file")) o->ids_file = o->ids_file_text;
+      if (Given(command, "--lineage")) o->lineage = o->lineage_text;
       in->Choose([in, o] { return RunSeen(in->common, *o); });
     });
   }

@@ -26,12 +26,14 @@ using store::VisibleText;
 int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage,
               const std::optional<transaction::Selector>& selector,
               const std::optional<std::string>& role_name) {
-  std::optional<transaction::StatusRole> role;
+  // Without --role: the author's next (docs/loop.md, "Two roles").
+  transaction::StatusRole role = transaction::StatusRole::kAuthor;
   if (role_name) {
-    role = transaction::ParseStatusRole(*role_name);
-    if (!role) {
+    const std::optional<transaction::StatusRole> parsed = transaction::ParseStatusRole(*role_name);
+    if (!parsed) {
       return ReportError(Status(Code::kUsage, "--role must be author or reviewer"), common.json);
     }
+    role = *parsed;
   }
   auto result = transaction::InspectStatus(common.cwd, lineage, selector, role);
   if (!result.ok()) return ReportError(result.status(), common.json);
@@ -89,8 +91,8 @@ void DefineStatus(CLI::App* review, const Verb& verb, Invocation* in) {
   status
       .AddOption("--role", &o->role,
                  "Whose actions next names: author (start, revise, burn: this worktree's "
-                 "lineages) or reviewer (export, verdict, post: every lineage of the clone); "
-                 "default both, for this worktree's lineages")
+                 "lineages; the default) or reviewer (export, verdict, post: every lineage of the "
+                 "clone that awaits them)")
       .TypeName("ROLE");
   AddSelectorFlags(status, &o->selector);
   status.OnParsed([in, o, status] {

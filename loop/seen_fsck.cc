@@ -96,7 +96,7 @@ Result<SeenFsck> CheckSeenLedger(const std::string& common_dir) {
     return out;
   }
   if (*version >= 1) {
-    // A version-1 ledger is sound: the next writer migrates it.
+    // An older version is sound: the next writer migrates it.
     const SeenReads reads = SeenReadsFor(*version);
     std::vector<const char*> statements = {reads.entry, reads.entries, kSelectBaseline};
     if (*version == kSeenSchemaVersion) {

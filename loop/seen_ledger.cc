@@ -189,18 +189,26 @@ Result<bool> SeenLedgerReader::PostedSince(const std::string& lineage, const std
       others.insert(other.ColumnText(0) + "\n" + other.ColumnText(1));
     }
   }
-  // The posted ids, newest first (rows are recorded in time order), down to `since`.
-  GENTLE_ASSIGN_OR_RETURN(
-      Statement posted,
-      conn_->Prepare(version_ == 1 ? "SELECT pr, 'comment', comment_id, recorded_at FROM seen "
-                                     "WHERE kind = 'posted' ORDER BY seq DESC"
-                                   : "SELECT pr, id_kind, id, recorded_at FROM seen WHERE kind = "
-                                     "'posted' ORDER BY seq DESC"));
+  // The posted ids, newest first (rows are recorded in time order), down to `since`, with the
+  // lineage each answers (version 3; NULL: not named).
+  const char* sql = version_ == 1 ? "SELECT pr, 'comment', comment_id, recorded_at, NULL FROM seen "
+                                    "WHERE kind = 'posted' ORDER BY seq DESC"
+                    : version_ == 2
+                        ? "SELECT pr, id_kind, id, recorded_at, NULL FROM seen WHERE kind = "
+                          "'posted' ORDER BY seq DESC"
+                        : "SELECT pr, id_kind, id, recorded_at, lineage FROM seen WHERE kind = "
+                          "'posted' ORDER BY seq DESC";
+  GENTLE_ASSIGN_OR_RETURN(Statement posted, conn_->Prepare(sql));
   const std::string floor = store::TimeOrderKey(since);
   for (;;) {
     GENTLE_ASSIGN_OR_RETURN(bool row, posted.Step());
     if (!row) return false;
     if (store::TimeOrderKey(posted.ColumnText(3)) < floor) return false;
+    // A posted id that names its lineage answers that lineage's verdict only (NULL reads as "").
+    if (const std::string named = posted.ColumnText(4); !named.empty()) {
+      if (named == lineage) return true;
+      continue;
+    }
     const std::string id =
         posted.ColumnText(1) == "review" ? "review:" + posted.ColumnText(2) : posted.ColumnText(2);
     if (others.count(posted.ColumnText(0) + "\n" + id) == 0) return true;

@@ -50,7 +50,7 @@ namespace gentle::loop {
 
 inline constexpr std::string_view kSeenSchema = "gentle-ai.review-seen/v1";
 // PRAGMA user_version this release writes and reads.
-inline constexpr int kSeenSchemaVersion = 2;
+inline constexpr int kSeenSchemaVersion = 3;
 // PRAGMA application_id of a seen ledger ("GALP").
 inline constexpr int32_t kSeenApplicationId = 0x47414c50;
 
@@ -94,7 +94,8 @@ class SeenLedgerReader {
   // 3339), has been posted (docs/loop.md, "Posting is a step"): a `review post` of that lineage
   // and revision closed its intent (table `post_intents`, watch/post_intents.h; read only when
   // it exists), or, when no intent of it is open, a `posted` id was recorded at or after `since`
-  // that no other lineage's `review post` recorded (a harness's own post and `seen add --posted`).
+  // for this lineage (`seen add --posted --lineage`), or for no named lineage and not by another
+  // lineage's `review post` (a harness's own post recorded without --lineage).
   // An open intent of that lineage and revision is a post whose outcome is unknown: not posted.
   Result<bool> PostedSince(const std::string& lineage, const std::string& revision,
                            std::string_view since);
@@ -112,9 +113,12 @@ struct SeenWrite {
   std::string recorded_at;
 };
 
-// Records `ids` for `pr` with `kind` (kHandled or kPosted). Idempotent per id.
+// Records `ids` for `pr` with `kind` (kHandled or kPosted). Idempotent per id (an id keeps the
+// kind, time and lineage it was first recorded with). `lineage`, with kPosted only: the lineage
+// whose verdict the posted ids answer (empty: not known, as in ledgers before version 3).
 Result<SeenWrite> Add(const std::string& common_dir, const std::string& pr,
-                      const std::vector<SeenId>& ids, SeenKind kind);
+                      const std::vector<SeenId>& ids, SeenKind kind,
+                      const std::string& lineage = "");
 // Records the PR's existing `ids` (kind baseline) and marks the PR baselined, in one transaction.
 // A PR already baselined is `conflict` (nothing written) unless `force`: then the ids are added
 // (nothing seen is ever forgotten) and baselined_at moves to now.

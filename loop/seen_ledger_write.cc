@@ -50,7 +50,8 @@ Status Migrate(SqliteConnection& conn) {
     GENTLE_RETURN_IF_ERROR(CheckSeenOwnership(conn, locked));
     if (locked == kSeenSchemaVersion) return Status::Ok();
     if (locked < 1) GENTLE_RETURN_IF_ERROR(conn.Exec(kSeenMigrateTo1));
-    GENTLE_RETURN_IF_ERROR(conn.Exec(kSeenMigrateTo2));
+    if (locked < 2) GENTLE_RETURN_IF_ERROR(conn.Exec(kSeenMigrateTo2));
+    GENTLE_RETURN_IF_ERROR(conn.Exec(kSeenMigrateTo3));
     store::FaultPoint("seen:migrated");
     return conn.Exec(("PRAGMA user_version = " + std::to_string(kSeenSchemaVersion)).c_str());
   });
@@ -154,14 +155,17 @@ Result<std::unique_ptr<SqliteConnection>> OpenForWrite(const std::string& common
   return conn;
 }
 
-// Inserts each id once (the first kind wins); sorts them into added / already_seen.
+// Inserts each id once (the first kind wins); sorts them into added / already_seen. `lineage`:
+// the posted ids' lineage, NULL when empty.
 Status InsertIds(SqliteConnection& conn, const std::string& pr, const std::vector<SeenId>& ids,
-                 SeenKind kind, const std::string& now, SeenWrite* out) {
+                 SeenKind kind, const std::string& now, const std::string& lineage,
+                 SeenWrite* out) {
   std::set<SeenId> done;
   for (const SeenId& id : ids) {
     if (!done.insert(id).second) continue;
     GENTLE_ASSIGN_OR_RETURN(Statement stmt, conn.Prepare(kInsertEntry));
     stmt.BindAll(pr, store::ForgeIdKindName(id.kind), id.id, SeenKindName(kind), now);
+    if (!lineage.empty()) stmt.Bind(6, lineage);
     GENTLE_RETURN_IF_ERROR(stmt.Run());
     (conn.Changes() == 1 ? out->added : out->already_seen).push_back(id);
   }
@@ -171,13 +175,16 @@ Status InsertIds(SqliteConnection& conn, const std::string& pr, const std::vecto
 }  // namespace
 
 Result<SeenWrite> Add(const std::string& common_dir, const std::string& pr,
-                      const std::vector<SeenId>& ids, SeenKind kind) {
+                      const std::vector<SeenId>& ids, SeenKind kind, const std::string& lineage) {
+  if (!lineage.empty() && kind != SeenKind::kPosted) {
+    return Status(Code::kUsage, "seen: a lineage is recorded only with posted ids");
+  }
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::Fd> lock, LockAndCheck(common_dir, nullptr));
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<SqliteConnection> conn, OpenForWrite(common_dir));
   SeenWrite out;
   out.recorded_at = store::NowRfc3339();
   Status status = InTransaction(*conn, [&]() -> Status {
-    GENTLE_RETURN_IF_ERROR(InsertIds(*conn, pr, ids, kind, out.recorded_at, &out));
+    GENTLE_RETURN_IF_ERROR(InsertIds(*conn, pr, ids, kind, out.recorded_at, lineage, &out));
     store::FaultPoint("seen:rows-written");
     return Status::Ok();
   });
@@ -205,7 +212,8 @@ Result<SeenWrite> Baseline(const std::string& common_dir, const std::string& pr,
       stmt.BindAll(pr, out.recorded_at);
       GENTLE_RETURN_IF_ERROR(stmt.Run());
     }
-    GENTLE_RETURN_IF_ERROR(InsertIds(*conn, pr, ids, SeenKind::kBaseline, out.recorded_at, &out));
+    GENTLE_RETURN_IF_ERROR(
+        InsertIds(*conn, pr, ids, SeenKind::kBaseline, out.recorded_at, "", &out));
     store::FaultPoint("seen:rows-written");
     return Status::Ok();
   });

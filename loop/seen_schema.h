@@ -53,8 +53,16 @@ ALTER TABLE seen_v2 RENAME TO seen;
 CREATE INDEX seen_by_pr ON seen (pr, seq);
 )sql";
 
-// The statements that read a ledger of `version` (1 or 2): a version-1 ledger, which only a writer
-// migrates, is read as it is, every id a comment. ?1 pr, ?2 id kind, ?3 id.
+// Version 2 -> 3: a posted id names the lineage whose verdict it answers (`seen add --posted
+// --lineage`, `review post`); NULL for every other row and for the rows of earlier versions. A
+// column added in place: the migration's one transaction keeps the ledger wholly one version.
+inline constexpr const char* kSeenMigrateTo3 = R"sql(
+ALTER TABLE seen ADD COLUMN lineage TEXT
+  CHECK (lineage IS NULL OR (kind = 'posted' AND length(lineage) BETWEEN 1 AND 128));
+)sql";
+
+// The statements that read a ledger of `version` (1, 2 or 3): a version-1 ledger, which only a
+// writer migrates, is read as it is, every id a comment. ?1 pr, ?2 id kind, ?3 id.
 struct SeenReads {
   const char* entry;    // kind, recorded_at of one id
   const char* entries;  // id_kind, id, kind, recorded_at of a PR, in insertion order
@@ -63,7 +71,8 @@ SeenReads SeenReadsFor(int version);
 
 inline constexpr const char* kSelectBaseline = "SELECT baselined_at FROM baselines WHERE pr = ?1";
 inline constexpr const char* kInsertEntry =
-    "INSERT OR IGNORE INTO seen (pr, id_kind, id, kind, recorded_at) VALUES (?1, ?2, ?3, ?4, ?5)";
+    "INSERT OR IGNORE INTO seen (pr, id_kind, id, kind, recorded_at, lineage) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)";
 inline constexpr const char* kUpsertBaseline =
     "INSERT INTO baselines (pr, baselined_at) VALUES (?1, ?2) "
     "ON CONFLICT (pr) DO UPDATE SET baselined_at = excluded.baselined_at";

@@ -22,7 +22,7 @@ printf '\x89PNG\r\n\x1a\n\0\0\0\rIHDR-v2' > assets/logo.png
 
 step "$bin" review start --untracked src/helper.c
 lineage=$("$bin" review start --untracked src/helper.c --json | sed 's/.*"lineage":"\([^"]*\)".*/\1/')
-step "$bin" review status --lineage "$lineage"
+step "$bin" review status --lineage "$lineage" --role reviewer
 step "$bin" review list
 step "$bin" review status --json
 

@@ -153,7 +153,9 @@ TEST_CASE("claims: the same candidate in two linked worktrees is current_target 
       Json foreign = StatusOne(v.cwd, v.foreign);
       CHECK(foreign["applicability"] == "unrelated");
       CHECK(foreign["detail"] == kForeign);
-      RunResult human = GentleAi({"review", "status", "--lineage", v.foreign}, v.cwd);
+      // The reviewer's next: a review does not depend on the worktree that captured it.
+      RunResult human =
+          GentleAi({"review", "status", "--lineage", v.foreign, "--role", "reviewer"}, v.cwd);
       CHECK(human.exit_code == 0);
       CHECK(human.out == v.foreign + "  reviewing  unrelated  (" + kForeign +
                              ")\nnext: export (review_due)  lineage " + v.foreign + "\n");

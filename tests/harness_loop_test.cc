@@ -1,17 +1,19 @@
 // A harness that follows only `status --json`'s `next` (docs/loop.md, "Following next"): a small
-// interpreter reads next, performs the action it names with generic arguments (the lineage is
-// the entry whose next it is; the selector flags are the ones status was asked with; burn's token
-// is the one the APPROVE gave), and loops until next is none. next_reason changes the arguments
-// only as docs/loop.md says: `context_required` binds the round with --context, `approve_capped`
-// gives NEEDS_DISCUSSION where the reviewer would approve. After every verdict the harness renders
-// `review comment --role` for it; a PR harness (a scenario that posts) also reads a simulated
-// GitHub before it opens a round (`context import`, `ledger`, `seen new`, bound with --context),
-// posts each comment as an issue comment or a review body, records it with `seen add --posted`,
-// and reads the forge's CRLF copy back with `parse-comment`. Every scenario is one row of the
-// table below: how the repository is prepared, the selector, the verdicts the reviewers give, what
-// the author does after each REQUEST_CHANGES, and the actions, final reason and forge readings
-// expected. The test fails when a next leads to a refusal, when status writes anything, or when
-// the loop does not end (a next that repeats forever).
+// interpreter runs an author loop and a reviewer loop. It reads the author's next (`status`, whose
+// role is the author's) and, when that is none, the reviewer's (`status --role reviewer`),
+// performs the action it names with generic arguments (the lineage is next_lineage; the selector
+// flags are the ones status was asked with; burn's token is the one the APPROVE gave), and loops
+// until neither names an action. next_reason changes the arguments only as docs/loop.md says:
+// `context_required` binds the round with --context, `approve_capped` gives NEEDS_DISCUSSION where
+// the reviewer would approve. After every verdict the harness renders `review comment --role` for
+// it; a PR harness (a scenario that posts) also reads a simulated GitHub before it opens a round
+// (`context import`, `ledger`, `seen new`, bound with --context), posts each comment as an issue
+// comment or a review body, records it with `seen add --posted`, and reads the forge's CRLF copy
+// back with `parse-comment`. Every scenario is one row of the table below: how the repository is
+// prepared, the selector, the verdicts the reviewers give, what the author does after each
+// REQUEST_CHANGES, and the actions, final reason and forge readings expected. The test fails when
+// a next leads to a refusal, when status writes anything, or when the loop does not end (a next
+// that repeats forever).
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <cstdio>
@@ -253,25 +255,45 @@ Json ActedOn(const Json& status) {
   return found.front();
 }
 
-// The interpreter: follows next until none; returns the actions performed and the final status.
+// `status` with the scenario's selector flags and `role` ("": none, the author's), checked to
+// write nothing and to name a lineage exactly when next is an action on one.
+Json AskStatus(const World& w, const Scenario& s, const std::string& role) {
+  std::vector<std::string> ask = {"status"};
+  ask.insert(ask.end(), s.selector.begin(), s.selector.end());
+  if (!role.empty()) ask.insert(ask.end(), {"--role", role});
+  const auto before = HashTree(w.common);
+  const Json status = w.Ok(ask);
+  CHECK(HashTree(w.common) == before);  // status writes nothing
+  REQUIRE(status.contains("next_reason"));
+  // next_lineage is null exactly for start and none.
+  CHECK(status["next_lineage"].is_null() ==
+        (status["next"] == "start" || status["next"] == "none"));
+  return status;
+}
+
+// The interpreter: an author loop and a reviewer loop in one harness (docs/loop.md, "Following
+// next"). Each step asks the author's next (`status` without --role); when it is none, the
+// reviewer's (`status --role reviewer`); it stops when neither names an action. Returns the
+// actions performed and the author's final status.
 std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
   std::vector<std::string> actions;
   size_t verdict_at = 0;
   bool bound = false;  // a round was bound to the forge's context: the loop ends with its burn
   int sent_back = 0;
   for (int step = 0; step < 24; ++step) {
-    std::vector<std::string> ask = {"status"};
-    ask.insert(ask.end(), s.selector.begin(), s.selector.end());
-    const auto before = HashTree(w.common);
-    const Json status = w.Ok(ask);
-    CHECK(HashTree(w.common) == before);  // status writes nothing
-    REQUIRE(status.contains("next_reason"));
+    const Json author = AskStatus(w, s, "");
+    // The author is never told a reviewer's action.
+    CHECK(author["next"] != "export");
+    CHECK(author["next"] != "post");
+    const Json status = author["next"] == "none" ? AskStatus(w, s, "reviewer") : author;
+    if (status["next"] == "none") {
+      w.reasons.push_back(author["next"].get<std::string>() + "/" +
+                          author["next_reason"].get<std::string>());
+      return {Join(actions), author};
+    }
     const std::string next = status["next"];
     const std::string reason = status["next_reason"];
     w.reasons.push_back(next + "/" + reason);
-    // next_lineage is null exactly for start and none.
-    CHECK(status["next_lineage"].is_null() == (next == "start" || next == "none"));
-    if (next == "none") return {Join(actions), status};
     // A round is bound to the forge's context when a PR harness opens it, or when next says the
     // round would be capped without one.
     const bool bind = reason == "context_required" || s.post != Scenario::Post::kNothing;
@@ -319,7 +341,7 @@ std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
             entry["revision"]});
       // A PR harness is done when its approval is spent: the PR lands (the final status answers
       // for the selector's candidate: burned too, docs/loop.md).
-      if (s.post != Scenario::Post::kNothing || bound) return {Join(actions), w.Ok(ask)};
+      if (s.post != Scenario::Post::kNothing || bound) return {Join(actions), AskStatus(w, s, "")};
     } else {
       FAIL("the loop has no generic action for next " << next << ": " << status.dump());
     }
@@ -412,14 +434,26 @@ std::vector<Scenario> Scenarios() {
        {"APPROVE"},
        nullptr,
        "start export verdict:APPROVE burn",
-       "candidate_burned"},
+       "merged",
+       Scenario::Post::kNothing,
+       "",
+       [](World& w) {
+         // The PR's next is none / merged until its head moves; then a new change starts.
+         std::vector<std::string> ask = {"status"};
+         ask.insert(ask.end(), kPr.begin(), kPr.end());
+         CHECK(w.Ok(ask)["next_reason"] == "merged");
+         PushToPr(w, 1);
+         const Json moved = w.Ok(ask);
+         CHECK(moved["next"] == "start");
+         CHECK(moved["next_reason"] == "no_lineage");
+       }},
       {"a PR sent back and pushed to",
        PrBranch,
        kPr,
        {"REQUEST_CHANGES", "APPROVE"},
        PushToPr,
        "start export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
-       "candidate_burned"},
+       "merged"},
       {"a PR sent back, nothing pushed",
        PrBranch,
        kPr,
@@ -536,7 +570,8 @@ std::vector<Scenario> Scenarios() {
        nullptr,
        "start export verdict:APPROVE burn",
        "candidate_burned"},
-      {"a reviewing lineage of another worktree",
+      // The reviewer reviews every lineage of the clone; the burn is its own worktree's author's.
+      {"a reviewing lineage of another worktree is reviewed here and burned there",
        [](World& w) {
          const std::string linked = w.Linked("linked");
          w.repo.Write("a.txt", "under review there\n");
@@ -544,10 +579,19 @@ std::vector<Scenario> Scenarios() {
          w.cwd = linked;
        },
        {},
-       {},
+       {"APPROVE"},
        nullptr,
+       "export verdict:APPROVE",
+       "clean",
+       Scenario::Post::kNothing,
        "",
-       "clean"},
+       [](World& w) {
+         CHECK(Join(w.reasons) == "export/review_due none/clean");
+         // Where it was started, its author is told to burn it.
+         const Json there = w.Ok({"status"}, w.repo.root());
+         CHECK(there["next"] == "burn");
+         CHECK(there["next_reason"] == "approved");
+       }},
       {"lineages fetched from a remote only",
        [](World& w) {
          const std::string lineage = w.repo.StartNew()["lineage"];
@@ -573,7 +617,7 @@ std::vector<Scenario> Scenarios() {
        PushToPr,
        "start export verdict:docs-reviewer:FIXED post export verdict:REQUEST_CHANGES post revise "
        "export verdict:APPROVE post burn",
-       "candidate_burned",  // the bound round's trees without its comment ids are burned too
+       "merged",  // the PR's lineage was burned (its trees without the comment ids too)
        Scenario::Post::kIssueComment,
        // Round 2 was opened knowing round 1's newest verdict, from an issue comment (the docs
        // reviewer's summary came first); the harness's own comments never came back as new.
@@ -600,7 +644,7 @@ std::vector<Scenario> Scenarios() {
        {"REQUEST_CHANGES", "APPROVE"},
        PushToPr,
        "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kReviewBody,
        "previous none; baseline 0; previous round 1 review REQUEST_CHANGES; new none",
        [](World& w) {
@@ -622,7 +666,7 @@ std::vector<Scenario> Scenarios() {
          PushToPr(w, round);
        },
        "start export verdict:REQUEST_CHANGES post revise export verdict:APPROVE post burn",
-       "candidate_burned",  // the bound round's trees without its comment ids are burned too
+       "merged",  // the PR's lineage was burned (its trees without the comment ids too)
        Scenario::Post::kIssueComment,
        "previous none; baseline 1; previous round 1 comment REQUEST_CHANGES; new review:101",
        nullptr},
@@ -634,7 +678,7 @@ std::vector<Scenario> Scenarios() {
        "start export verdict:REQUEST_CHANGES post revise export verdict:REQUEST_CHANGES post "
        "revise "
        "export verdict:APPROVE post burn",
-       "candidate_burned",  // the bound round's trees without its comment ids are burned too
+       "merged",  // the PR's lineage was burned (its trees without the comment ids too)
        Scenario::Post::kIssueComment,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none; previous "
        "round 2 comment REQUEST_CHANGES; new none",
@@ -646,7 +690,7 @@ std::vector<Scenario> Scenarios() {
        {"APPROVE"},
        nullptr,
        "start+context export verdict:APPROVE post burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kNothing,
        "previous none; baseline 0",
        nullptr},
@@ -658,7 +702,7 @@ std::vector<Scenario> Scenarios() {
        "start+context export verdict:REQUEST_CHANGES post revise+context export verdict:APPROVE "
        "post burn",
        // The burn of the bound round spent its trees without the comment ids too: not start.
-       "candidate_burned",
+       "merged",
        Scenario::Post::kNothing,
        "previous none; baseline 0; previous round 1 comment REQUEST_CHANGES; new none",
        nullptr},
@@ -671,7 +715,7 @@ std::vector<Scenario> Scenarios() {
        {"APPROVE"},
        nullptr,
        "start+context export verdict:APPROVE post burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kNothing,
        "previous none; baseline 0",
        nullptr},
@@ -708,15 +752,21 @@ std::vector<Scenario> Scenarios() {
          EditAgain(w, 1);  // the first lineage's candidate moved: unrelated, still export
        },
        {},
-       {"APPROVE"},
+       {"APPROVE", "APPROVE"},
        nullptr,
-       "start export verdict:APPROVE burn",
+       // The reviewer reviews both, the first in lineage order first (each export names its
+       // lineage); the author burns the one that holds its candidate as soon as it is approved.
+       "start export verdict:APPROVE export verdict:APPROVE burn | "
+       "start export verdict:APPROVE burn export verdict:APPROVE",
        "candidate_burned",
        Scenario::Post::kNothing,
        "",
        [](World& w) {
-         CHECK(Join(w.reasons) ==
-               "start/no_lineage export/review_due burn/approved none/candidate_burned");
+         const std::string reasons = Join(w.reasons);
+         CHECK((reasons == "start/no_lineage export/review_due export/review_due burn/approved "
+                           "none/candidate_burned" ||
+                reasons == "start/no_lineage export/review_due burn/approved export/review_due "
+                           "none/candidate_burned"));
        }},
       {"approved, then committed on the branch: burned as merged",
        Edit,
@@ -763,7 +813,7 @@ std::vector<Scenario> Scenarios() {
        {},
        nullptr,
        "post burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kIssueComment,
        "previous none; baseline 0",
        [](World& w) {
@@ -795,13 +845,13 @@ std::vector<Scenario> Scenarios() {
        {"REQUEST_CHANGES", "APPROVE"},
        PushToPr,
        "export verdict:REQUEST_CHANGES revise export verdict:APPROVE burn",
-       "candidate_burned",
+       "merged",
        Scenario::Post::kNothing,
        "",
        [](World& w) {
          CHECK(Join(w.reasons) ==
                "export/review_due revise/candidate_changed export/review_due burn/approved "
-               "none/candidate_burned");
+               "none/merged");
        }},
       {"a hand-damaged record is abandoned, and the change starts again",
        [](World& w) {
@@ -841,7 +891,17 @@ TEST_CASE("harness loop: following only next never meets a refusal", "[harness]"
       World w;
       if (s.setup) s.setup(w);
       const auto [actions, status] = FollowNext(w, s);
-      CHECK(actions == s.actions);
+      // " | " separates the orders a row allows (lineage ids are random, and entries are listed
+      // in lineage order).
+      std::vector<std::string> allowed;
+      for (std::string rest = s.actions;;) {
+        const size_t bar = rest.find(" | ");
+        allowed.push_back(rest.substr(0, bar));
+        if (bar == std::string::npos) break;
+        rest = rest.substr(bar + 3);
+      }
+      INFO(actions);
+      CHECK(std::find(allowed.begin(), allowed.end(), actions) != allowed.end());
       CHECK(status["next_reason"] == s.final_reason);
       CHECK(Join(w.log, "; ") == s.forge_log);
       if (s.check) s.check(w);
@@ -893,10 +953,13 @@ TEST_CASE("harness loop: an author and a reviewer in two worktrees follow their 
   std::vector<std::string> seen;
   for (int step = 0; step < 30; ++step) {
     const std::string where = author_turn ? author : reviewer;
-    const std::string role = author_turn ? "author" : "reviewer";
+    // The author asks `status` as it is: its role is the default.
+    std::vector<std::string> ask = {"status"};
+    if (!author_turn) ask.insert(ask.end(), {"--role", "reviewer"});
     const auto before = HashTree(w.common);
-    const Json status = w.Ok({"status", "--role", role}, where);
+    const Json status = w.Ok(ask, where);
     CHECK(HashTree(w.common) == before);
+    if (author_turn) CHECK(status == w.Ok({"status", "--role", "author"}, where));
     const std::string next = status["next"], reason = status["next_reason"];
     seen.push_back(std::string(author_turn ? "A:" : "R:") + next + "/" + reason);
     CHECK(status["next_lineage"].is_null() == (next == "start" || next == "none"));
@@ -968,7 +1031,8 @@ TEST_CASE("harness loop: a re-imported context never forks a second lineage of t
   const Json again = start(ImportContext(w));
   CHECK(again["lineage"] == lineage);
   CHECK(again["created"] == false);
-  std::vector<std::string> ask = {"status"};
+  // The export is the reviewer's next.
+  std::vector<std::string> ask = {"status", "--role", "reviewer"};
   ask.insert(ask.end(), kPr.begin(), kPr.end());
   Json status = w.Ok(ask);
   CHECK(status["lineages"].size() == 1);
@@ -985,6 +1049,48 @@ TEST_CASE("harness loop: a re-imported context never forks a second lineage of t
   CHECK(status["next"] == "export");
   CHECK(status["next_lineage"] == lineage);
   CHECK(w.Ok({"list"})["lineages"].size() == 1);
+}
+
+// A harness posts one lineage's round itself and records the id with `seen add --posted
+// --lineage`: that post answers its own lineage's verdict only, so another lineage's verdict,
+// given before it, still says post.
+TEST_CASE("harness loop: a post recorded for its lineage never hides another lineage's post",
+          "[harness]") {
+  World w;
+  PrBranch(w);
+  const std::string context = ImportContext(w);
+  std::vector<std::string> start_a = {"start"};
+  start_a.insert(start_a.end(), kPr.begin(), kPr.end());
+  start_a.insert(start_a.end(), {"--context", context});
+  const std::string a = w.Ok(start_a)["lineage"];
+  Edit(w);
+  const std::string b = w.Ok({"start", "--context", context})["lineage"];
+  Verdict(w, b, {"reviewer", "REQUEST_CHANGES"});
+  Verdict(w, a, {"reviewer", "REQUEST_CHANGES"});
+  Json status = w.Ok({"status", "--role", "reviewer"});
+  CHECK(EntryOf(status, a)["next"] == "post");
+  CHECK(EntryOf(status, b)["next"] == "post");
+  // The harness posts the round status names and records its id for that lineage.
+  REQUIRE(status["next"] == "post");
+  const std::string first = status["next_lineage"];
+  const std::string other = first == a ? b : a;
+  RunResult comment = GentleAi({"review", "comment", "--lineage", first}, w.cwd, w.env);
+  REQUIRE(comment.exit_code == 0);
+  const int id = w.forge.Add(false, kBot, comment.out);
+  w.Ok({"seen", "add", "--pr", kPrKey, "--posted", "--lineage", first, "--id", std::to_string(id)});
+  status = w.Ok({"status", "--role", "reviewer"});
+  CHECK(EntryOf(status, first)["next"] == "none");
+  CHECK(EntryOf(status, other)["next"] == "post");
+  CHECK(EntryOf(status, other)["next_reason"] == "post_due");
+  CHECK(status["next"] == "post");
+  CHECK(status["next_lineage"] == other);
+  // Its own post, recorded for it, ends it.
+  const int second = w.forge.Add(false, kBot, "the other round\n");
+  w.Ok({"seen", "add", "--pr", kPrKey, "--posted", "--lineage", other, "--id",
+        std::to_string(second)});
+  status = w.Ok({"status", "--role", "reviewer"});
+  CHECK(status["next"] == "none");
+  CHECK(status["next_reason"] == "nothing_to_review");
 }
 
 // A harness killed between its verdict and its post, while another lineage's round is posted by
@@ -1025,10 +1131,13 @@ TEST_CASE("harness loop: a crash between verdict and post is due for its own lin
   RunResult posted = w.Review({"post", "--lineage", b, "--pr", pr}, w.cwd);
   INFO(posted.out << posted.err);
   REQUIRE(posted.exit_code == 0);
-  // Without a role too: the entry of the lineage whose post was not made.
+  // Without a role, the author's: the lineage whose post was not made waits on its reviewer.
   const Json plain = w.Ok({"status"});
-  CHECK(EntryOf(plain, a)["next"] == "post");
-  CHECK(EntryOf(plain, b)["next"] == "none");
+  CHECK(EntryOf(plain, a)["next"] == "none");
+  CHECK(EntryOf(plain, a)["next_reason"] == "review_pending");
+  CHECK(EntryOf(plain, b)["next_reason"] == "waiting_for_author");
+  CHECK(plain["next"] == "none");
+  CHECK(plain["next_lineage"].is_null());
   Json status = w.Ok({"status", "--role", "reviewer"});
   CHECK(EntryOf(status, a)["next"] == "post");
   CHECK(EntryOf(status, a)["next_reason"] == "post_due");

@@ -290,11 +290,11 @@ TEST_CASE("seen: a symlinked gentle-ai directory is corrupted - nothing written 
 TEST_CASE("seen: a ledger from a newer schema or another database is corrupted - untouched") {
   LifecycleRepo repo;
   REQUIRE(Seen(repo, {"add", "--pr", kPr, "--id", "1"}).exit_code == 0);
-  SetUserVersion(Ledger(repo), 3);
+  SetUserVersion(Ledger(repo), 4);
   const auto before = HashTree(repo.common_dir());
   RunResult check = Seen(repo, {"check", "--pr", kPr, "--id", "1"});
   CHECK(check.exit_code == 7);
-  CHECK(check.Json()["error"]["details"]["schema_version"] == "3");
+  CHECK(check.Json()["error"]["details"]["schema_version"] == "4");
   CHECK(Seen(repo, {"add", "--pr", kPr, "--id", "2"}).exit_code == 7);
   RunResult fsck = repo.Review({"fsck"});
   CHECK(fsck.exit_code == 7);
@@ -455,8 +455,9 @@ TEST_CASE("seen: review ids are their own id space - new reports a new review bo
   CHECK(repo.Review({"fsck"}).exit_code == 0);
 }
 
-// A ledger exactly as the release before id kinds wrote it: schema version 1.
-void WriteVersion1Ledger(const LifecycleRepo& repo) {
+// A ledger exactly as the release before id kinds wrote it: schema version 1; with `version2`,
+// as the release before posted ids named their lineage wrote it (the version-2 step applied).
+void WriteVersion1Ledger(const LifecycleRepo& repo, bool version2 = false) {
   REQUIRE((mkdir((repo.common_dir() + "/gentle-ai").c_str(), 0755) == 0 || errno == EEXIST));
   sqlite3* db = nullptr;
   REQUIRE(sqlite3_open_v2(Ledger(repo).c_str(), &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE,
@@ -464,8 +465,9 @@ void WriteVersion1Ledger(const LifecycleRepo& repo) {
   int persist = 1;
   sqlite3_file_control(db, "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
   // The version-1 schema is the first step of the migration chain (loop/seen_schema.h).
-  const std::string sql = std::string("PRAGMA journal_mode = WAL; BEGIN;") + loop::kSeenMigrateTo1 +
-                          R"sql(
+  const std::string sql =
+      std::string("PRAGMA journal_mode = WAL; BEGIN;") + loop::kSeenMigrateTo1 +
+      R"sql(
 INSERT INTO baselines VALUES ('github:acme/webapp#47', '2026-01-01T00:00:00Z');
 INSERT INTO seen (pr, comment_id, kind, recorded_at) VALUES
   ('github:acme/webapp#47', '5', 'baseline', '2026-01-01T00:00:00Z'),
@@ -473,7 +475,9 @@ INSERT INTO seen (pr, comment_id, kind, recorded_at) VALUES
   ('github:acme/webapp#47', '7', 'posted', '2026-01-03T00:00:00Z');
 COMMIT;
 PRAGMA user_version = 1;
-)sql";
+)sql" +
+      (version2 ? std::string("BEGIN;") + loop::kSeenMigrateTo2 + "COMMIT; PRAGMA user_version = 2;"
+                : std::string());
   char* error = nullptr;
   const int rc = sqlite3_exec(db, sql.c_str(), nullptr, nullptr, &error);
   INFO((error ? error : ""));
@@ -534,7 +538,7 @@ TEST_CASE("seen: a version-1 ledger is read as it is - its first writer migrates
   INFO(added.err);
   CHECK(added.Json()["added"] == Json::array({"review:5"}));
   CHECK(added.Json()["already_seen"] == Json::array({"5"}));
-  CHECK(UserVersion(Ledger(repo)) == 2);
+  CHECK(UserVersion(Ledger(repo)) == 3);
   CHECK(Seen(repo, {"list", "--pr", kPr}).out ==
         R"({"schema":"gentle-ai.review-seen/v1","verb":"list","pr":")" + kPr +
             R"(","baselined_at":"2026-01-01T00:00:00Z","ids":[)"
@@ -545,6 +549,59 @@ TEST_CASE("seen: a version-1 ledger is read as it is - its first writer migrates
   CHECK(ListedIds(repo, "github:acme/webapp#48") == std::vector<std::string>{"5"});
   CHECK(Seen(repo, {"baseline", "--pr", kPr}).exit_code == 11);  // still baselined
   CHECK(repo.Review({"fsck"}).exit_code == 0);
+}
+
+TEST_CASE("seen: a version-2 ledger is read as it is - its first writer adds the lineage column") {
+  LifecycleRepo repo;
+  WriteVersion1Ledger(repo, /*version2=*/true);
+  REQUIRE(UserVersion(Ledger(repo)) == 2);
+  const std::string list = R"({"schema":"gentle-ai.review-seen/v1","verb":"list","pr":")" + kPr +
+                           R"(","baselined_at":"2026-01-01T00:00:00Z","ids":[)"
+                           R"({"id":"5","kind":"baseline","recorded_at":"2026-01-01T00:00:00Z"},)"
+                           R"({"id":"7","kind":"posted","recorded_at":"2026-01-03T00:00:00Z"}]})"
+                           "\n";
+  const auto before = HashTree(repo.common_dir());
+  CHECK(Seen(repo, {"list", "--pr", kPr}).out == list);
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+  CHECK(HashTree(repo.common_dir()) == before);
+  // A writer killed inside the migration leaves version 2 with every id.
+  const std::vector<std::string> add = {
+      "seen", "add", "--pr", kPr, "--posted", "--lineage", "review-00000000000000a1", "--id", "8"};
+  RunResult killed = repo.Review(add, {{"GENTLE_FAULT_POINT", "seen:migrated"}});
+  CHECK(killed.exit_code == 86);
+  CHECK(UserVersion(Ledger(repo)) == 2);
+  CHECK(Seen(repo, {"list", "--pr", kPr}).out == list);
+  // The first writer adds the column in place: every row kept, none naming a lineage.
+  RunResult added = Seen(
+      repo, {"add", "--pr", kPr, "--posted", "--lineage", "review-00000000000000a1", "--id", "8"});
+  INFO(added.err);
+  CHECK(added.exit_code == 0);
+  CHECK(UserVersion(Ledger(repo)) == 3);
+  CHECK(ListedIds(repo, kPr) == std::vector<std::string>{"5", "7", "8"});
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open_v2(Ledger(repo).c_str(), &db, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  sqlite3_stmt* stmt = nullptr;
+  REQUIRE(sqlite3_prepare_v2(db, "SELECT id, ifnull(lineage, '-') FROM seen ORDER BY seq", -1,
+                             &stmt, nullptr) == SQLITE_OK);
+  std::vector<std::string> rows;
+  while (sqlite3_step(stmt) == SQLITE_ROW) {
+    rows.push_back(std::string(reinterpret_cast<const char*>(sqlite3_column_text(stmt, 0))) + " " +
+                   reinterpret_cast<const char*>(sqlite3_column_text(stmt, 1)));
+  }
+  sqlite3_finalize(stmt);
+  sqlite3_close(db);
+  CHECK(rows == std::vector<std::string>{"5 -", "5 -", "7 -", "8 review-00000000000000a1"});
+  CHECK(repo.Review({"fsck"}).exit_code == 0);
+  // --lineage names the lineage of posted ids only, and must be a lineage id.
+  const auto unchanged = HashTree(repo.common_dir());
+  RunResult handled =
+      Seen(repo, {"add", "--pr", kPr, "--lineage", "review-00000000000000a1", "--id", "9"});
+  CHECK(handled.exit_code == 2);
+  CHECK(handled.Json()["error"]["code"] == "usage");
+  RunResult bad =
+      Seen(repo, {"add", "--pr", kPr, "--posted", "--lineage", "Not_A_Lineage", "--id", "9"});
+  CHECK(bad.exit_code == 2);
+  CHECK(HashTree(repo.common_dir()) == unchanged);
 }
 
 TEST_CASE("hint parse: the JSON of a hint line - refusals are usage and create nothing") {

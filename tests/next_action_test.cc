@@ -51,11 +51,14 @@ Json Ok(const LifecycleRepo& repo, const std::vector<std::string>& args) {
   return r.Json();
 }
 
-// The whole `status --json` output, with the store and refs checked byte-identical afterwards.
-Json Status(const LifecycleRepo& repo, const std::optional<std::string>& lineage = std::nullopt) {
+// The whole `status --json` output (the author's unless `role` is given), with the store and refs
+// checked byte-identical afterwards.
+Json Status(const LifecycleRepo& repo, const std::optional<std::string>& lineage = std::nullopt,
+            const std::optional<std::string>& role = std::nullopt) {
   const auto before = HashTree(repo.common_dir());
   std::vector<std::string> args = {"status"};
   if (lineage) args.insert(args.end(), {"--lineage", *lineage});
+  if (role) args.insert(args.end(), {"--role", *role});
   Json out = Ok(repo, args);
   CHECK(HashTree(repo.common_dir()) == before);
   return out;
@@ -76,10 +79,11 @@ struct Nexts {
   std::string listed, alone, exported;
 };
 
-Nexts NextsOf(const LifecycleRepo& repo, const std::string& lineage) {
+Nexts NextsOf(const LifecycleRepo& repo, const std::string& lineage,
+              const std::optional<std::string>& role = std::nullopt) {
   Nexts n;
-  n.listed = EntryOf(Status(repo), lineage)["next"];
-  const Json alone = Status(repo, lineage);
+  n.listed = EntryOf(Status(repo, std::nullopt, role), lineage)["next"];
+  const Json alone = Status(repo, lineage, role);
   REQUIRE(alone["lineages"].size() == 1);
   n.alone = alone["lineages"][0]["next"];
   CHECK(alone["next"] == n.alone);
@@ -267,7 +271,9 @@ TEST_CASE("next action: an incomplete entry says repair") {
   Json status = Status(other);
   CHECK(EntryOf(status, incomplete)["applicability"] == "incomplete");
   CHECK(EntryOf(status, incomplete)["next"] == "repair");
-  CHECK(EntryOf(status, live)["next"] == "export");
+  // The author's: the reviewing lineage waits on its reviewer.
+  CHECK(EntryOf(status, live)["next"] == "none");
+  CHECK(EntryOf(status, live)["next_reason"] == "review_pending");
   CHECK(status["next"] == "repair");
   CHECK(status["next_lineage"] == incomplete);
   RunResult human = other.Review({"status"}, {}, false);
@@ -318,17 +324,24 @@ TEST_CASE("next action: a fetched-only lineage says none") {
 TEST_CASE("next action: reviewing says export - and its envelope verdict") {
   LifecycleRepo repo;
   const std::string lineage = repo.StartNew()["lineage"];
-  Nexts n = NextsOf(repo, lineage);
+  Nexts n = NextsOf(repo, lineage, "reviewer");
   CHECK(n.listed == "export");
   CHECK(n.alone == "export");
   CHECK(n.exported == "verdict");
-  CHECK(Status(repo)["next"] == "export");
+  CHECK(Status(repo, std::nullopt, "reviewer")["next"] == "export");
+  // Without --role, the author's: the lineage waits on its reviewer.
+  n = NextsOf(repo, lineage);
+  CHECK(n.listed == "none");
+  CHECK(n.alone == "none");
+  const Json author = Status(repo);
+  CHECK(author["next"] == "none");
+  CHECK(author["next_reason"] == "review_pending");
 
   // Any other applicability: the live target moved on.
   repo.Write("a.txt", "moved on\n");
   const Json entry = EntryOf(Status(repo), lineage);
   CHECK(entry["applicability"] == "unrelated");
-  n = NextsOf(repo, lineage);
+  n = NextsOf(repo, lineage, "reviewer");
   CHECK(n.listed == "export");
   CHECK(n.exported == "verdict");
   // It is not actionable here any more: the worktree's next is to start the moved target.
@@ -442,7 +455,8 @@ TEST_CASE("next action: escalated - invalidated - decision_required and unknown 
   for (const std::string& id : {escalated, invalidated, deciding, unknown}) {
     CHECK(EntryOf(status, id)["applicability"] == "current_target");
   }
-  CHECK(status["next"] == "select_lineage");  // four actionable entries
+  // Four actionable entries, none with an action due: the author's next is the first one's none.
+  CHECK(status["next"] == "none");
   // Alone, each is the worktree's one actionable entry: its none is the envelope's.
   CHECK(Status(repo, unknown)["next"] == "none");
 }
@@ -493,10 +507,12 @@ TEST_CASE("next action: several actionable lineages say select_lineage") {
   const std::string workspace = Ok(repo, {"start"})["lineage"];
   const std::string staged = Ok(repo, {"start", "--staged"})["lineage"];
   REQUIRE(workspace != staged);
+  // Both approved: each is the author's to burn.
+  for (const std::string& id : {workspace, staged}) Verdict(repo, id, "APPROVE");
   const Json status = Status(repo);
   for (const std::string& id : {workspace, staged}) {
     CHECK(EntryOf(status, id)["applicability"] == "current_target");
-    CHECK(EntryOf(status, id)["next"] == "export");
+    CHECK(EntryOf(status, id)["next"] == "burn");
   }
   CHECK(status["next"] == "select_lineage");
   // The first actionable entry is named (entries are in lineage order).
@@ -514,7 +530,7 @@ TEST_CASE(
   LifecycleRepo repo;
   const Json started = repo.StartNew();
   const std::string lineage = started["lineage"];
-  RunResult r = repo.Review({"status", "--lineage", lineage});
+  RunResult r = repo.Review({"status", "--lineage", lineage, "--role", "reviewer"});
   REQUIRE(r.exit_code == 0);
   const std::string target = started["target_identity"];
   CHECK(r.out == "{\"schema\":\"gentle-ai.review-status/v1\",\"lineages\":[{\"lineage\":\"" +
@@ -537,7 +553,9 @@ TEST_CASE("next action: a two-round review walked by following only next") {
   int round = 0;
   bool stopped = false;
   for (int step = 0; step < 20 && !stopped; ++step) {
-    const Json status = Status(repo);
+    // An author loop and a reviewer loop: the reviewer is asked when the author waits on it.
+    Json status = Status(repo);
+    if (status["next_reason"] == "review_pending") status = Status(repo, std::nullopt, "reviewer");
     std::string next = status["next"];
     // The entry the worktree's next is about (there is at most one lineage here).
     Json entry;

@@ -117,6 +117,8 @@ TEST_CASE("next reason: every row of the table names its reason") {
   CHECK(envelope({}, LiveStart::kStartable) == "start/no_lineage");
   CHECK(envelope({}, LiveStart::kClean) == "none/clean");
   CHECK(envelope({}, LiveStart::kBurned) == "none/candidate_burned");
+  // The burn was the asked PR's own lineage's: the PR merged, until its head moves.
+  CHECK(envelope({}, LiveStart::kPrBurned) == "none/merged");
   CHECK(envelope({}, LiveStart::kUnavailable) == "none/target_not_computable");
   CHECK(envelope({}, LiveStart::kOverBudget) == "none/budget_exceeded");
   // A sent-back lineage of another worktree is not actionable here.
@@ -205,8 +207,13 @@ TEST_CASE("next reason: status takes start's selector flags and answers for that
   CHECK(status["lineages"].empty());
   CHECK(status["next"] == "start");
   CHECK(status["next_reason"] == "no_lineage");
-  // Without the flags, the worktree's own lineage is what status answers for.
-  CHECK(StatusIn(repo.root())["next"] == "export");
+  // Without the flags, the worktree's own lineage is what status answers for (the author's: it
+  // waits on its reviewer).
+  const Json plain = StatusIn(repo.root());
+  REQUIRE(plain["lineages"].size() == 1);
+  CHECK(plain["lineages"][0]["lineage"] == workspace);
+  CHECK(plain["next"] == "none");
+  CHECK(plain["next_reason"] == "review_pending");
 
   std::vector<std::string> start = {"start"};
   start.insert(start.end(), kPr.begin(), kPr.end());
@@ -214,9 +221,17 @@ TEST_CASE("next reason: status takes start's selector flags and answers for that
   status = StatusIn(repo.root(), kPr);
   REQUIRE(status["lineages"].size() == 1);
   CHECK(status["lineages"][0]["lineage"] == pr);
+  CHECK(status["lineages"][0]["next_reason"] == "review_pending");
+  CHECK(status["next"] == "none");
+  CHECK(status["next_reason"] == "review_pending");
+  std::vector<std::string> reviewer = kPr;
+  reviewer.insert(reviewer.end(), {"--role", "reviewer"});
+  status = StatusIn(repo.root(), reviewer);
+  REQUIRE(status["lineages"].size() == 1);
   CHECK(status["lineages"][0]["next_reason"] == "review_due");
   CHECK(status["next"] == "export");
   CHECK(status["next_reason"] == "review_due");
+  CHECK(status["next_lineage"] == pr);
 
   // Sent back, then pushed to: the lineage started with these flags is revised, not restarted.
   repo.ReviewOk({"verdict", "--lineage", pr, "--verdict", "REQUEST_CHANGES", "--actor", "ana",

@@ -259,6 +259,7 @@ TEST_CASE("an idempotent start with another binding of the round is conflict") {
 }  // namespace
 TEST_CASE("the APPROVE cap in next: approve_capped and context_required before verdict meets it") {
   LifecycleRepo repo;
+  // An export is the reviewer's next (status --role reviewer); the rest the author's.
   auto next = [&](const std::vector<std::string>& args) {
     const Json status = repo.ReviewOk(args);
     return status["next"].get<std::string>() + "/" + status["next_reason"].get<std::string>();
@@ -268,7 +269,7 @@ TEST_CASE("the APPROVE cap in next: approve_capped and context_required before v
   // Marked context-unavailable: exported, then any verdict but APPROVE.
   const std::string marked =
       repo.ReviewOk({"start", "--context-unavailable", "gh: HTTP 502"})["lineage"];
-  CHECK(next({"status", "--lineage", marked}) == "export/approve_capped");
+  CHECK(next({"status", "--lineage", marked, "--role", "reviewer"}) == "export/approve_capped");
   Json envelope = repo.ReviewOk({"export-context", "--lineage", marked});
   CHECK(envelope["next"] == "verdict");
   CHECK(envelope["next_reason"] == "approve_capped");
@@ -284,22 +285,22 @@ TEST_CASE("the APPROVE cap in next: approve_capped and context_required before v
   repo.Write("b.txt", "two\n");
   CHECK(next({"status", "--untracked", "b.txt"}) == "start/context_required");
   const std::string unbound = repo.ReviewOk({"start", "--untracked", "b.txt"})["lineage"];
-  CHECK(next({"status", "--lineage", unbound}) == "export/approve_capped");
+  CHECK(next({"status", "--lineage", unbound, "--role", "reviewer"}) == "export/approve_capped");
   repo.ExpectRefused(Verdict(unbound, "APPROVE"), "context_unavailable", 6);
   // A value git does not read as a boolean: verdict refuses APPROVE with usage, status reads it
   // as true and does not fail.
   repo.GitOk({"config", "gentle-ai.requireContext", "maybe"});
-  CHECK(next({"status", "--lineage", unbound}) == "export/approve_capped");
+  CHECK(next({"status", "--lineage", unbound, "--role", "reviewer"}) == "export/approve_capped");
   repo.ExpectRefused(Verdict(unbound, "APPROVE"), "usage", 2);
   // A round bound with --context is never capped.
   repo.Write("c.txt", "three\n");
   const std::string bound =
       repo.ReviewOk({"start", "--untracked", "c.txt", "--context", kContextFile})["lineage"];
-  CHECK(next({"status", "--lineage", bound}) == "export/review_due");
+  CHECK(next({"status", "--lineage", bound, "--role", "reviewer"}) == "export/review_due");
   envelope = repo.ReviewOk({"export-context", "--lineage", bound});
   CHECK(envelope["next_reason"] == "context_exported");
   repo.GitOk({"config", "gentle-ai.requireContext", "false"});
-  CHECK(next({"status", "--lineage", unbound}) == "export/review_due");
+  CHECK(next({"status", "--lineage", unbound, "--role", "reviewer"}) == "export/review_due");
   CHECK(next({"status", "--lineage", marked}) == "revise/candidate_changed");
 }
 
@@ -355,9 +356,11 @@ TEST_CASE("a bound round's burn also spends its trees without the ids - killed i
     }
     CHECK(Tombstones(repo).size() == 2);
     ExpectFsckClean(repo);
-    // The same trees without the context, and with another one, are spent.
+    // The same trees without the context, and with another one, are spent: the bound round's
+    // lineage held the PR, so its next is none / merged until the candidate moves.
     const Json status = repo.ReviewOk({"status"});
-    CHECK(status["next_reason"] == "candidate_burned");
+    CHECK(status["next"] == "none");
+    CHECK(status["next_reason"] == "merged");
     repo.ExpectRefused({"start"}, "consumed", 4);
     CHECK(repo.ReviewOk({"index", "rebuild"})["tombstones"] == 2);
     ExpectFsckClean(repo);

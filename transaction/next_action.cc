@@ -192,6 +192,8 @@ Picked PickNext(const std::vector<EntryFacts>& entries,
       return {None(NextReason::kClean), std::nullopt};
     case LiveStart::kBurned:
       return {None(NextReason::kCandidateBurned), std::nullopt};
+    case LiveStart::kPrBurned:
+      return {None(NextReason::kMerged), std::nullopt};
     case LiveStart::kUnavailable:
       return {None(NextReason::kTargetNotComputable), std::nullopt};
     case LiveStart::kOverBudget:

@@ -36,7 +36,8 @@
 // (next_lineage the first: its own next is the one to take); none -> the PR's live lineage's next
 // (none and its reason) when there is one, else the live candidate: start / no_lineage when start
 // would take it (start / context_required when gentle-ai.requireContext is true), else none /
-// clean, candidate_burned, target_not_computable or budget_exceeded. The top-level next always
+// clean, candidate_burned (merged when the burn was the asked PR's lineage's),
+// target_not_computable or budget_exceeded. The top-level next always
 // names its entry (the first actionable one for several_actionable); only start and none name none.
 // An unrelated entry is never picked while an actionable one exists. After an export (AfterExport):
 // export becomes verdict / context_exported (verdict / approve_capped when the round's APPROVE is
@@ -122,8 +123,9 @@ enum class NextReason {
   kCandidateBurned,      // none: the live candidate's approval was already spent here
   kContextRequired,      // start, revise: gentle-ai.requireContext is true; bind with --context
   kApproveCapped,        // export, verdict: the round's APPROVE is context_unavailable
-  kMerged,               // burn: approved, and its candidate is committed on the branch
-  kPostDue,              // post: the round's newest verdict is not posted yet
+  kMerged,   // burn: approved, and its candidate is committed on the branch; none: the asked PR's
+             // lineage was burned, and its head has not moved since
+  kPostDue,  // post: the round's newest verdict is not posted yet
   kReconciliationPrepared,  // none: another tool's batch-reconciliation marker holds the store
   kReviewPending,    // none (--role author): the lineage awaits its reviewer's export, verdict or
                      // post
@@ -206,9 +208,10 @@ struct EntryFacts {
 
 Next EntryNext(const EntryFacts& facts);
 
-// The entry's next for `role` (nullopt: both roles, EntryNext's). An author is told no reviewer
-// action (export, verdict, post: none / review_pending) and acts on no lineage of another worktree
-// (none / other_worktree); a reviewer is told no author action (start, revise, burn,
+// The entry's next for `role` (nullopt: the lineage's own, EntryNext's, as export-context's
+// envelope gives it; status always asks for a role, the author's by default). An author is told no
+// reviewer action (export, verdict, post: none / review_pending) and acts on no lineage of another
+// worktree (none / other_worktree); a reviewer is told no author action (start, revise, burn,
 // select_lineage: none / waiting_for_author) and exports any reviewing lineage, ambiguous or of
 // another worktree. abandon, repair and none stand for both.
 Next RoleNext(const EntryFacts& facts, std::optional<StatusRole> role);
@@ -225,6 +228,7 @@ enum class LiveStart {
   kStartable,
   kClean,        // the live candidate has no changed paths
   kBurned,       // its identity already has a burn tombstone in this worktree
+  kPrBurned,     // that tombstone is the burn of the asked PR's lineage (transaction/pr_lineage.h)
   kUnavailable,  // it cannot be computed here (e.g. a bare repository)
   kOverBudget,   // its frozen diff would pass the budget: start refuses it
 };
@@ -238,10 +242,11 @@ struct Picked {
 
 // The worktree's next action over all of its entries; `live_start` is asked only when no entry is
 // actionable; `require_context`: git config gentle-ai.requireContext is true (or unreadable).
-// With `role` (status --role): the author's pick is the one above over RoleNext, and an entry
-// held back for its reviewer (none / review_pending) is named before the live candidate (start
-// would answer that lineage); the reviewer's is the first entry, of any worktree, whose RoleNext
-// is post, else the first whose is export, else none / nothing_to_review (a reviewer never
+// With `role` (status --role; status always passes one, the author's by default; nullopt is the
+// pick over EntryNext, both roles' actions): the author's pick is the one above over RoleNext, and
+// an entry held back for its reviewer (none / review_pending) is named before the live candidate
+// (start would answer that lineage); the reviewer's is the first entry, of any worktree, whose
+// RoleNext is post, else the first whose is export, else none / nothing_to_review (a reviewer never
 // starts).
 Picked PickNext(const std::vector<EntryFacts>& entries,
                 const std::function<LiveStart()>& live_start, bool require_context = false,

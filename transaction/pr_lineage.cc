@@ -4,8 +4,10 @@
 
 #include "store/catalog.h"
 #include "store/history_ref.h"
+#include "store/history_verb.h"
 #include "store/round_context.h"
 #include "store/selector_kind.h"
+#include "store/tombstone.h"
 #include "transaction/recorded_selector.h"
 
 namespace gentle::transaction {
@@ -41,6 +43,21 @@ Result<std::optional<store::RecordView>> FindPrLineage(const store::git::Reposit
     if (HoldsPr(asked, recorded, RoundBound(repo, *record))) return std::optional(*record);
   }
   return std::optional<store::RecordView>();
+}
+
+bool BurnedPrLineage(const store::git::Repository& repo, const store::StoreLayout& layout,
+                     const Selector& asked, const std::string& tombstone_key) {
+  auto tombstone = store::LoadTombstone(layout, tombstone_key);
+  if (!tombstone.ok()) return false;
+  auto tip = store::ReadHistoryTip(repo, tombstone->lineage_id);
+  if (!tip.ok() || !*tip || !store::IsHistoryVerb((*tip)->verb, store::HistoryVerb::kBurn)) {
+    return false;
+  }
+  auto burned = store::ParseRecordFile((*tip)->record_file, tombstone->lineage_id);
+  if (!burned.ok()) return false;
+  auto bound = store::ReadRoundContext(repo, (*tip)->id, burned->round);
+  const bool round_bound = bound.ok() && *bound && !(*bound)->context_digest.empty();
+  return HoldsPr(asked, RecordedSelector(*burned), round_bound);
 }
 
 }  // namespace gentle::transaction

@@ -6,7 +6,8 @@
 // (`start` or `revise --context`). A new head or a re-imported context (other comment ids) gives
 // the PR another target identity; STATUS with that selector then answers with the PR's live
 // lineage (its next, whatever its applicability) and START revises it (correction_required) or
-// answers it (any other state) instead of starting a second lineage. Read-only.
+// answers it (any other state) instead of starting a second lineage. After that lineage's burn,
+// the PR's candidate reads as the PR's burn (BurnedPrLineage) until its head moves. Read-only.
 #ifndef GENTLE_TRANSACTION_PR_LINEAGE_H_
 #define GENTLE_TRANSACTION_PR_LINEAGE_H_
 
@@ -37,6 +38,15 @@ Result<std::optional<store::RecordView>> FindPrLineage(const store::git::Reposit
                                                        const store::StoreLayout& layout,
                                                        const Selector& asked,
                                                        const std::string& here);
+
+// Whether the burn tombstone `tombstone_key` (the one of the candidate `asked` names here) was
+// written by the burn of a lineage that held that PR: the tombstone's lineage's history ends in
+// its burn, and the burned record holds the PR (HoldsPr: the same selector, a commit range or a
+// round bound to a forge context; the burn of a bound round writes the tombstone of its trees
+// without the context's ids, which the PR's selector names). False when any of it cannot be
+// read (the burn is then reported as a burned candidate).
+bool BurnedPrLineage(const store::git::Repository& repo, const store::StoreLayout& layout,
+                     const Selector& asked, const std::string& tombstone_key);
 
 }  // namespace gentle::transaction
 

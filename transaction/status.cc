@@ -25,6 +25,7 @@
 #include "store/selector_kind.h"
 #include "store/store_guard.h"
 #include "store/time_order.h"
+#include "store/tombstone.h"
 #include "transaction/branch_trees.h"
 #include "transaction/capture.h"
 #include "transaction/context_cap.h"
@@ -296,17 +297,19 @@ LiveStart ProbeLiveStart(const store::git::Repository& repo, const store::StoreL
   const Result<LiveTarget>& target = live.For(selector);
   if (!target.ok()) return LiveStart::kUnavailable;
   if (target->clean) return LiveStart::kClean;
-  const std::string tombstone =
-      layout.tombstone_dir() + "/" +
-      store::TombstoneFileName(store::RepoKey(repo.worktree_root()), target->identity);
-  if (store::KindOf(tombstone) != store::PathKind::kMissing) return LiveStart::kBurned;
+  const std::string key =
+      store::TombstoneKey(store::RepoKey(repo.worktree_root()), target->identity);
+  if (store::KindOf(store::TombstonePath(layout, key)) != store::PathKind::kMissing) {
+    // The PR's own lineage was burned (the PR merged): its next stays none until its head moves.
+    return BurnedPrLineage(repo, layout, selector, key) ? LiveStart::kPrBurned : LiveStart::kBurned;
+  }
   if (LiveFit(repo, selector) == Fit::kOverBudget) return LiveStart::kOverBudget;
   return LiveStart::kStartable;
 }
 
 Result<LineageStatus> InspectOne(const store::git::Repository& repo,
                                  const store::StoreLayout& layout, const std::string& lineage,
-                                 std::optional<StatusRole> role) {
+                                 StatusRole role) {
   auto record = store::LoadRecord(layout, lineage);
   if (!record.ok() && record.status().code() == Code::kNotFound) {
     Status absent = store::AnswerRecordless(repo, layout, lineage);
@@ -328,8 +331,7 @@ Result<LineageStatus> InspectOne(const store::git::Repository& repo,
 
 Result<StatusReport> InspectStatus(const std::string& cwd,
                                    const std::optional<std::string>& lineage,
-                                   const std::optional<Selector>& selector,
-                                   std::optional<StatusRole> role) {
+                                   const std::optional<Selector>& selector, StatusRole role) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
   if (lineage && selector) {
     return Status(Code::kUsage, "--lineage and the selector flags are exclusive");

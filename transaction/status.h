@@ -69,8 +69,9 @@ struct LineageStatus {
 
 struct StatusReport {
   std::vector<LineageStatus> lineages;
-  // With a lineage: its next. Without: EnvelopeNext over the entries, the live candidate being
-  // the selector's (startable unless clean, burned here, not computable, or over the budget), with
+  // With a lineage: its next for the role. Without: PickNext over the entries for the role, the
+  // live candidate being the selector's (startable unless clean, burned here or by the PR's
+  // lineage, not computable, or over the budget), with
   // git config gentle-ai.requireContext read once (transaction/context_cap.h).
   Next next;
   // The lineage `next` is about (transaction/next_action.h PickNext); empty for start and none.
@@ -91,9 +92,10 @@ struct StatusReport {
 // identity) or were started with the same selector; the report's next is the candidate's: its
 // lineage's, or start when no lineage holds it and start would take it; the lineage of this
 // worktree that holds the asked PR (transaction/pr_lineage.h) answers whatever its applicability.
-// A selector that cannot be resolved is refused as start refuses it. With `role`
-// (transaction/status_role.h): every entry's next and the report's are that role's (RoleNext,
-// PickNext); a reviewer's selector also takes the lineages of other worktrees started with it.
+// A selector that cannot be resolved is refused as start refuses it. Every entry's next and the
+// report's are `role`'s (transaction/status_role.h; RoleNext, PickNext; the author's unless asked):
+// an author's entries are every live lineage (those of other worktrees read none), a reviewer's
+// selector also takes the lineages of other worktrees started with it.
 //
 // Budget (docs/lifecycle.md, "Start and revise refuse what could never be exported"): a reviewing
 // lineage's frozen diff is measured (export/patch_budget.h: headers first, so a small diff costs a
@@ -103,7 +105,7 @@ struct StatusReport {
 Result<StatusReport> InspectStatus(const std::string& cwd,
                                    const std::optional<std::string>& lineage,
                                    const std::optional<Selector>& selector = std::nullopt,
-                                   std::optional<StatusRole> role = std::nullopt);
+                                   StatusRole role = StatusRole::kAuthor);
 
 // One record's status (applicability current_target, ambiguous or unrelated, and next) against the
 // live target of `repo`'s worktree, as `status --lineage` reports it, for a record whose context

@@ -1,8 +1,8 @@
 // StatusRole: whose actions `review status --role` names (docs/loop.md, "Two roles"). An author
 // acts on the lineages of its own worktree (start, revise, burn); a reviewer on every lineage of
 // the clone that awaits a review or the post of one (export, verdict, post), whichever worktree
-// captured it. Without --role, status names both roles' actions for this worktree's lineages (one
-// harness that authors and reviews).
+// captured it. Without --role, status is the author's: a harness that authors and reviews runs an
+// author loop and a reviewer loop, each asking with its role.
 #ifndef GENTLE_TRANSACTION_STATUS_ROLE_H_
 #define GENTLE_TRANSACTION_STATUS_ROLE_H_
 

@@ -120,8 +120,9 @@ class Session {
   // Records `id` for the intent as posted and closes it; the time recorded.
   Result<std::string> RecordPosted(const PostIntent& intent, const std::string& id) {
     GENTLE_ASSIGN_OR_RETURN(loop::SeenId seen, loop::ParseSeenId(SeenIdText(intent.as, id)));
-    GENTLE_ASSIGN_OR_RETURN(loop::SeenWrite write,
-                            loop::Add(common_dir_, intent.pr, {seen}, loop::SeenKind::kPosted));
+    GENTLE_ASSIGN_OR_RETURN(
+        loop::SeenWrite write,
+        loop::Add(common_dir_, intent.pr, {seen}, loop::SeenKind::kPosted, intent.lineage));
     store::FaultPoint("post:id-recorded");
     GENTLE_RETURN_IF_ERROR(intents_.Close(intent.seq, loop::FormatSeenId(seen), write.recorded_at));
     return write.recorded_at;
