@@ -27,7 +27,57 @@ struct ExportOptions {
   std::optional<std::string> round;          // --round N, checked as a decimal >= 1
   std::optional<std::string> since_round;    // --since-round N (exclusive with --round)
   std::string round_text, since_round_text;  // as parsed
+  std::optional<std::string> view;           // --view full|review
+  std::optional<std::string> max_bytes;      // --max-bytes N
+  std::optional<std::string> part;           // --part K
+  std::string view_text, max_bytes_text, part_text;
 };
+
+// A decimal number >= 1 without sign or leading zero, at most `max`; nullopt otherwise.
+std::optional<uint64_t> ParsePositive(const std::string& text, uint64_t max) {
+  if (text.empty() || text.size() > 18 || text[0] == '0' ||
+      text.find_first_not_of("0123456789") != std::string::npos) {
+    return std::nullopt;
+  }
+  const uint64_t value = std::stoull(text);
+  if (value > max) return std::nullopt;
+  return value;
+}
+
+// The part to export (docs/commands.md, "Views and parts"), or nullopt for the whole diff as
+// always: --view full with neither --max-bytes nor --part is the whole diff.
+Result<std::optional<exporter::PartRequest>> ParsePartFlags(const ExportOptions& options,
+                                                            exporter::Engine engine) {
+  exporter::PartRequest request;
+  if (options.view) {
+    const std::optional<exporter::View> view = exporter::ParseView(*options.view);
+    if (!view) return Status(Code::kUsage, "--view must be full or review");
+    request.view = *view;
+  }
+  if (options.part && !options.max_bytes) {
+    return Status(Code::kUsage, "--part needs --max-bytes");
+  }
+  if (options.max_bytes) {
+    const auto n = ParsePositive(*options.max_bytes, exporter::kMaxContextBytes);
+    if (!n) {
+      return Status(Code::kUsage, "--max-bytes must be a decimal number from 1 to " +
+                                      std::to_string(exporter::kMaxContextBytes));
+    }
+    request.max_bytes = *n;
+  }
+  if (options.part) {
+    const auto k = ParsePositive(*options.part, uint64_t{1} << 40);
+    if (!k) return Status(Code::kUsage, "--part must be a decimal number >= 1");
+    request.part = static_cast<size_t>(*k);
+  }
+  if (request.view == exporter::View::kFull && !options.max_bytes) {
+    return std::optional<exporter::PartRequest>();
+  }
+  if (engine != exporter::Engine::kNative) {
+    return Status(Code::kUsage, "--engine git exports the whole full view only");
+  }
+  return std::optional<exporter::PartRequest>(request);
+}
 
 // An export larger than this shows the bytes written on a terminal (docs/commands.md, "Progress and
 // colour").
@@ -75,12 +125,13 @@ int Emit(const std::string& bytes, const std::string& output, bool json) {
 
 // export-context --since-round N: the interdiff (raw patch, or its envelope with --json).
 int RunInterdiff(const CommonOptions& common, const ExportOptions& options, exporter::Engine engine,
-                 int64_t since_round) {
+                 int64_t since_round, const std::optional<exporter::PartRequest>& part) {
   exporter::InterdiffRequest request;
   request.cwd = common.cwd;
   request.lineage = options.lineage;
   request.engine = engine;
   request.since_round = since_round;
+  request.part = part;
   auto result = exporter::ExportInterdiff(request);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) {
@@ -102,12 +153,15 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
   if (!engine) {
     return ReportError(Status(Code::kUsage, "--engine must be native or git"), common.json);
   }
-  if (*since_round) return RunInterdiff(common, options, *engine, **since_round);
+  auto part = ParsePartFlags(options, *engine);
+  if (!part.ok()) return ReportError(part.status(), common.json);
+  if (*since_round) return RunInterdiff(common, options, *engine, **since_round, *part);
   exporter::ContextRequest request;
   request.cwd = common.cwd;
   request.lineage = options.lineage;
   request.engine = *engine;
   request.round = *round;
+  request.part = *part;
   request.context_binding = common.json;  // only the envelope names the context digest
   // Applicability and next are reported only in the JSON envelope. Computing them recaptures the
   // live target (for current-changes: hashes the whole worktree), so the raw patch does not pay.
@@ -148,7 +202,20 @@ void DefineExportContext(CLI::App* review, const Verb& verb, Invocation* in) {
   command.AddOption("--since-round", &o->since_round_text,
                     "Export the interdiff from round N's candidate tree to the current one "
                     "(--json: gentle-ai.review-interdiff-export/v1)");
+  command.AddOption("--view", &o->view_text,
+                    "full (default: the exact diff) or review (generated entries summarised)");
+  command
+      .AddOption("--max-bytes", &o->max_bytes_text,
+                 "Split the view at entry boundaries into the fewest parts of at most N bytes "
+                 "(1 to 4194304)")
+      .TypeName("N");
+  command
+      .AddOption("--part", &o->part_text, "Export part K (1-based; needs --max-bytes; default 1)")
+      .TypeName("K");
   command.OnParsed([in, o, command] {
+    if (Given(command, "--view")) o->view = o->view_text;
+    if (Given(command, "--max-bytes")) o->max_bytes = o->max_bytes_text;
+    if (Given(command, "--part")) o->part = o->part_text;
     if (Given(command, "--round")) o->round = o->round_text;
     if (Given(command, "--since-round")) o->since_round = o->since_round_text;
     in->Choose([in, o] { return RunExportContext(in->common, *o); });

@@ -124,7 +124,10 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
         .WithDetail(DetailKey::kState, record.state.name());
   }
   // As verify: the patch of the record's current round, the trees of its current snapshot.
-  auto derived = DeriveContext(repo, record.current_snapshot, Engine::kNative);
+  // The whole exact diff, up to the binding ceiling (a generated entry may take it past the
+  // export budget).
+  auto derived = DeriveContext(repo, record.current_snapshot, Engine::kNative,
+                               PathsCheck::kListAndDigest, kMaxBoundDiffBytes);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(lineage);

@@ -5,6 +5,7 @@
 #include "export/base64.h"
 #include "export/engine.h"
 #include "export/git_flags.h"
+#include "export/round_generated.h"
 #include "export/round_record.h"
 #include "store/catalog.h"
 #include "store/fetched_lineage.h"
@@ -94,7 +95,8 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
   const store::StoreLayout layout(repo.common_dir());
   GENTLE_ASSIGN_OR_RETURN(store::StoreGuard guard, store::StoreGuard::ForRead(layout));
   ContextExport out;
-  bool consumed = false;  // a burned lineage's round, read from its history
+  std::optional<store::HistoryCommit> marks_tip;  // the history the review view's marks come from
+  bool consumed = false;                          // a burned lineage's round, read from its history
   if (request.round) {
     GENTLE_ASSIGN_OR_RETURN(RoundHistory history, ReadRoundHistory(repo, request.lineage));
     GENTLE_ASSIGN_OR_RETURN(store::RecordView round,
@@ -105,6 +107,7 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     if (history.tip && request.context_binding) {
       SetRoundContext(repo, history.tip->id, out.round, &out);
     }
+    marks_tip = history.tip;
     out.record = std::move(history.record);
     out.state =
         history.consumed ? store::StateName(store::TerminalState::kConsumed) : out.record.state;
@@ -124,7 +127,19 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
       if (tip.ok() && *tip) SetRoundContext(repo, (*tip)->id, out.round, &out);
     }
   }
-  auto derived = DeriveContext(repo, out.snapshot, request.engine);
+  auto derived = [&]() -> Result<Derived> {
+    if (!request.part) return DeriveContext(repo, out.snapshot, request.engine);
+    std::vector<std::string> generated;
+    if (request.part->view == View::kReview) {
+      if (!request.round) {
+        GENTLE_ASSIGN_OR_RETURN(RoundHistory history, ReadRoundHistory(repo, request.lineage));
+        marks_tip = std::move(history.tip);
+      }
+      GENTLE_ASSIGN_OR_RETURN(generated, ReadRoundGenerated(repo, marks_tip, out.round));
+    }
+    return DeriveContextPart(repo, out.snapshot, PathsCheck::kListAndDigest, *request.part,
+                             generated);
+  }();
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(request.lineage);
@@ -168,6 +183,14 @@ void RenderDerivedMembers(const Derived& derived, nlohmann::ordered_json* out) {
   derivation["tool_version"] = kToolVersion;
   j["budget"]["max_bytes"] = kMaxContextBytes;
   j["budget"]["used_bytes"] = patch.size();
+  if (!derived.part) return;
+  const DerivedPart& part = *derived.part;
+  j["view"] = std::string(ViewName(part.view));
+  j["part"] = part.part;
+  j["parts"] = part.parts;
+  j["part_max_bytes"] = part.max_bytes == kNoPartLimit ? Json(nullptr) : Json(part.max_bytes);
+  j["part_paths"] = part.paths;
+  j["summarised_paths"] = part.summarised_paths;
 }
 
 std::string RenderEnvelope(const ContextExport& c) {

@@ -62,6 +62,10 @@ struct ContextRequest {
   // Read the exported round's review-context binding (ContextExport::context_digest). Only the
   // envelope shows it; a raw patch export skips the history walk it takes.
   bool context_binding = true;
+  // export-context --view / --max-bytes / --part (docs/commands.md, "Views and parts"): the part
+  // of that view is exported instead of the whole diff (Derived::part); the review view reads the
+  // round's generated paths (export/round_generated.h). nullopt: the whole diff, as always.
+  std::optional<PartRequest> part;
 };
 
 struct ContextExport {
@@ -86,7 +90,8 @@ Result<ContextExport> ExportContext(const ContextRequest& request);
 std::string RenderEnvelope(const ContextExport& context);
 
 // Sets the envelope members both export envelopes share, in this order: candidate_diff,
-// changed_path_manifest, derivation, budget.
+// changed_path_manifest, derivation, budget, and for a part (Derived::part) view, part, parts,
+// part_max_bytes, part_paths and summarised_paths.
 void RenderDerivedMembers(const Derived& derived, nlohmann::ordered_json* out);
 
 struct LoadedRecord {

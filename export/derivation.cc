@@ -41,10 +41,12 @@ Status StableRefusal(git_repository* repo, const std::vector<TreeChange>& change
   return BudgetRefusal(*budget, max_bytes);
 }
 
-}  // namespace
-
-Result<Derived> DeriveContext(const store::git::Repository& repo, const store::Snapshot& snapshot,
-                              Engine engine, PathsCheck paths_check, size_t max_bytes) {
+// The snapshot's changes in patch order, with `derived`'s manifest set and checked against the
+// snapshot's paths as `paths_check` says.
+Result<std::vector<TreeChange>> CheckedChanges(const store::git::Repository& repo,
+                                               const store::Snapshot& snapshot,
+                                               PathsCheck paths_check, Derived* derived,
+                                               std::vector<std::string>* sorted_paths) {
   // Only the subtrees that differ are read (as git diff does); a subtree shared by both trees
   // cannot contribute a changed path.
   GENTLE_ASSIGN_OR_RETURN(git_oid base_oid, ParseTreeId(snapshot.base_tree));
@@ -53,20 +55,31 @@ Result<Derived> DeriveContext(const store::git::Repository& repo, const store::S
                           DiffTrees(repo.raw(), base_oid, candidate_oid));
   // The walk's order is the patch's (git's); the manifest and the paths are in bytewise path
   // order, a path git reports twice (trees out of canonical order) keeping the walk's order.
-  Derived derived;
-  derived.manifest.reserve(changes.size());
-  for (const TreeChange& c : changes) derived.manifest.push_back(ManifestEntryOf(c));
+  derived->manifest.reserve(changes.size());
+  for (const TreeChange& c : changes) derived->manifest.push_back(ManifestEntryOf(c));
   auto by_path = [](const ManifestEntry& a, const ManifestEntry& b) { return a.path < b.path; };
-  if (!std::is_sorted(derived.manifest.begin(), derived.manifest.end(), by_path)) {
-    std::stable_sort(derived.manifest.begin(), derived.manifest.end(), by_path);
+  if (!std::is_sorted(derived->manifest.begin(), derived->manifest.end(), by_path)) {
+    std::stable_sort(derived->manifest.begin(), derived->manifest.end(), by_path);
   }
-  const std::vector<std::string> paths = store::git::SortedPaths(changes);
+  *sorted_paths = store::git::SortedPaths(changes);
+  const std::vector<std::string>& paths = *sorted_paths;
   if (paths_check == PathsCheck::kListAndDigest && paths != snapshot.paths) {
     return Mismatch("the trees' changed paths do not reproduce the record's paths");
   }
   if (paths_check != PathsCheck::kNone && store::PathsDigest(paths) != snapshot.paths_digest) {
     return Mismatch("the trees' changed paths do not reproduce the record's paths_digest");
   }
+  return changes;
+}
+
+}  // namespace
+
+Result<Derived> DeriveContext(const store::git::Repository& repo, const store::Snapshot& snapshot,
+                              Engine engine, PathsCheck paths_check, size_t max_bytes) {
+  Derived derived;
+  std::vector<std::string> paths;
+  GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes,
+                          CheckedChanges(repo, snapshot, paths_check, &derived, &paths));
 
   if (engine == Engine::kGit) {
     // The oracle's bytes are the engine's: the same sizes refuse it before git inflates anything.
@@ -105,6 +118,65 @@ Result<Derived> DeriveInterdiff(const store::git::Repository& repo, const std::s
   pair.base_tree = from_tree;
   pair.candidate_tree = to_tree;
   return DeriveContext(repo, pair, engine, PathsCheck::kNone, max_bytes);
+}
+
+Result<Derived> DeriveContextPart(const store::git::Repository& repo,
+                                  const store::Snapshot& snapshot, PathsCheck paths_check,
+                                  const PartRequest& request,
+                                  const std::vector<std::string>& generated) {
+  Derived derived;
+  std::vector<std::string> paths;
+  GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes,
+                          CheckedChanges(repo, snapshot, paths_check, &derived, &paths));
+  GENTLE_ASSIGN_OR_RETURN(
+      ViewPlan plan, PlanView(repo.raw(), changes, generated, request.view, request.max_bytes));
+  if (request.part < 1 || request.part > plan.parts.size()) {
+    return Status(Code::kUsage, "--part " + std::to_string(request.part) + " is not a part: the " +
+                                    std::string(ViewName(request.view)) + " view has " +
+                                    std::to_string(plan.parts.size()) + " part" +
+                                    (plan.parts.size() == 1 ? "" : "s"))
+        .WithDetail(DetailKey::kCount, std::to_string(plan.parts.size()));
+  }
+  const ViewPart& part = plan.parts[request.part - 1];
+  DerivedPart out;
+  out.view = request.view;
+  out.max_bytes = request.max_bytes;
+  out.part = request.part;
+  out.parts = plan.parts.size();
+  for (size_t i = part.first; i < part.first + part.count; ++i) {
+    out.paths.push_back(plan.entries[i].path);
+    if (plan.entries[i].summarised) out.summarised_paths.push_back(plan.entries[i].path);
+  }
+  if (part.bytes > kMaxContextBytes) {
+    // Only a single entry of the full view passes the part size; it stays derivable (verify
+    // binds it) but no output carries more than the export budget.
+    const std::string size = std::to_string(part.bytes);
+    const std::string max = std::to_string(kMaxContextBytes);
+    return Status(Code::kBudgetExceeded, "part " + std::to_string(request.part) + " (" +
+                                             out.paths.front() + ") is " + size +
+                                             " bytes, over the export budget of " + max +
+                                             " bytes; nothing is truncated")
+        .WithDetail(DetailKey::kByteSize, size)
+        .WithDetail(DetailKey::kByteSizeBound, "exact")
+        .WithDetail(DetailKey::kMaxBytes, max)
+        .WithDetail(DetailKey::kPath, out.paths.front());
+  }
+  derived.patch.reserve(static_cast<size_t>(part.bytes));
+  GENTLE_RETURN_IF_ERROR(
+      AppendViewPart(repo.raw(), changes, plan, request.part - 1, &derived.patch));
+  derived.engine = Engine::kNative;
+  derived.part = std::move(out);
+  return derived;
+}
+
+Result<Derived> DeriveInterdiffPart(const store::git::Repository& repo,
+                                    const std::string& from_tree, const std::string& to_tree,
+                                    const PartRequest& request,
+                                    const std::vector<std::string>& generated) {
+  store::Snapshot pair;
+  pair.base_tree = from_tree;
+  pair.candidate_tree = to_tree;
+  return DeriveContextPart(repo, pair, PathsCheck::kNone, request, generated);
 }
 
 }  // namespace gentle::exporter

@@ -12,11 +12,13 @@
 #define GENTLE_EXPORT_DERIVATION_H_
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "export/engine.h"
 #include "export/patch_engine.h"
+#include "export/view_plan.h"
 #include "store/git/repository.h"
 #include "store/snapshot.h"
 #include "store/status.h"
@@ -25,10 +27,33 @@ namespace gentle::exporter {
 
 inline constexpr size_t kMaxContextBytes = 4194304;
 
+// The largest whole diff verify and attest bind (docs/commands.md, "Views and parts"): a change
+// whose generated entries take its diff past kMaxContextBytes is still bound, exactly, up to this;
+// the derivation holds it whole, so this is also the memory it may take.
+inline constexpr size_t kMaxBoundDiffBytes = size_t{64} << 20;
+
+// export-context --view / --max-bytes / --part: which view, split how, and which part (1-based).
+struct PartRequest {
+  View view = View::kFull;
+  uint64_t max_bytes = kNoPartLimit;
+  size_t part = 1;
+};
+
+// The part a derivation printed (Derived::part).
+struct DerivedPart {
+  View view = View::kFull;
+  uint64_t max_bytes = kNoPartLimit;  // kNoPartLimit: no --max-bytes
+  size_t part = 1;
+  size_t parts = 1;
+  std::vector<std::string> paths;             // the part's entries, patch order
+  std::vector<std::string> summarised_paths;  // those of them summarised, patch order
+};
+
 struct Derived {
-  std::string patch;
-  std::vector<ManifestEntry> manifest;  // bytewise path order
+  std::string patch;                    // with `part`: that part's bytes
+  std::vector<ManifestEntry> manifest;  // bytewise path order; always the whole change's
   Engine engine = Engine::kNative;
+  std::optional<DerivedPart> part;
 };
 
 // kDigestOnly is for snapshots that carry only the digest of their paths (a context envelope);
@@ -45,6 +70,22 @@ Result<Derived> DeriveContext(const store::git::Repository& repo, const store::S
 Result<Derived> DeriveInterdiff(const store::git::Repository& repo, const std::string& from_tree,
                                 const std::string& to_tree, Engine engine,
                                 size_t max_bytes = kMaxContextBytes);
+
+// Part `request.part` of the view of the snapshot's change (export/view_plan.h), the manifest and
+// its paths checked as DeriveContext checks them. `generated`: the round's generated paths
+// (export/round_generated.h). A part above kMaxContextBytes (one entry of the full view) is
+// budget_exceeded naming it; a part number above the parts is `usage` (details count: the parts).
+// The native engine only.
+Result<Derived> DeriveContextPart(const store::git::Repository& repo,
+                                  const store::Snapshot& snapshot, PathsCheck paths_check,
+                                  const PartRequest& request,
+                                  const std::vector<std::string>& generated);
+
+// The same for the interdiff from `from_tree` to `to_tree`.
+Result<Derived> DeriveInterdiffPart(const store::git::Repository& repo,
+                                    const std::string& from_tree, const std::string& to_tree,
+                                    const PartRequest& request,
+                                    const std::vector<std::string>& generated);
 
 }  // namespace gentle::exporter
 

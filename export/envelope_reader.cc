@@ -118,6 +118,10 @@ Result<Envelope> ParseEnvelope(std::string_view text) {
       if (!e.round) return bad("has a round_revision without a round");
       e.round_revision = String(j, "round_revision");
     }
+    if (j.contains("view")) {
+      const Json& view = j.at("view");
+      e.view = view.is_string() ? view.get<std::string>() : view.dump();
+    }
     const Json& s = Member(j, "snapshot");
     e.snapshot.kind = String(s, "kind");
     e.snapshot.projection = String(s, "projection");

@@ -9,7 +9,9 @@
 //
 // Rounds (docs/loop.md): `round` (an integer >= 1) and `round_revision` (a string; only
 // with `round`) are optional, so envelopes written before rounds still read. A foreign schema (an
-// interdiff envelope among them) names it in the details (`schema`).
+// interdiff envelope among them) names it in the details (`schema`). A part envelope
+// (docs/commands.md, "Views and parts") is read with its `view` member noted (Envelope::view):
+// verify refuses it.
 #ifndef GENTLE_EXPORT_ENVELOPE_READER_H_
 #define GENTLE_EXPORT_ENVELOPE_READER_H_
 
@@ -41,6 +43,9 @@ struct Envelope {
   std::string tool_version;
   uint64_t max_bytes = 0;
   uint64_t used_bytes = 0;
+  // A part envelope's `view` member (export-context --view/--max-bytes), as a string (any JSON
+  // value reads as present); nullopt for the whole diff's envelope.
+  std::optional<std::string> view;
 };
 
 inline constexpr size_t kMaxEnvelopeBytes = 64u << 20;

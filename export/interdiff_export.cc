@@ -4,6 +4,7 @@
 
 #include "export/context_export.h"
 #include "export/engine.h"
+#include "export/round_generated.h"
 #include "export/round_record.h"
 #include "store/go_marshal.h"
 #include "store/layout.h"
@@ -34,8 +35,21 @@ Result<InterdiffExport> ExportInterdiff(const InterdiffRequest& request) {
   out.from = {request.since_round, from.revision, from.current_snapshot.candidate_tree};
   out.to = {history.record.round, history.record.revision,
             history.record.current_snapshot.candidate_tree};
-  auto derived =
-      DeriveInterdiff(repo, out.from.candidate_tree, out.to.candidate_tree, request.engine);
+  auto derived = [&]() -> Result<Derived> {
+    if (!request.part) {
+      return DeriveInterdiff(repo, out.from.candidate_tree, out.to.candidate_tree, request.engine);
+    }
+    std::vector<std::string> generated;
+    if (request.part->view == View::kReview) {
+      for (const int64_t round : {out.from.round, out.to.round}) {
+        GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> marked,
+                                ReadRoundGenerated(repo, history.tip, round));
+        generated.insert(generated.end(), marked.begin(), marked.end());
+      }
+    }
+    return DeriveInterdiffPart(repo, out.from.candidate_tree, out.to.candidate_tree, *request.part,
+                               generated);
+  }();
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(request.lineage);

@@ -21,6 +21,7 @@
 #define GENTLE_EXPORT_INTERDIFF_EXPORT_H_
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -38,6 +39,9 @@ struct InterdiffRequest {
   std::string lineage;
   Engine engine = Engine::kNative;
   int64_t since_round = 0;
+  // As ContextRequest::part (export/context_export.h). The review view summarises a path either
+  // round (N or the current one) marked generated.
+  std::optional<PartRequest> part;
 };
 
 struct InterdiffEnd {

@@ -227,7 +227,10 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
   }
   if (!loaded.ok()) return loaded.status();
   const store::RecordView& record = loaded->record;
-  auto derived = DeriveContext(repo, record.current_snapshot, Engine::kNative);
+  // The whole exact diff, up to the binding ceiling (a generated entry may take it past the
+  // export budget).
+  auto derived = DeriveContext(repo, record.current_snapshot, Engine::kNative,
+                               PathsCheck::kListAndDigest, kMaxBoundDiffBytes);
   if (!derived.ok()) {
     Status st = derived.status();
     return st.WithLineage(lineage);
@@ -298,6 +301,14 @@ Result<VerifyResult> VerifyEnvelope(const std::string& cwd, const std::string& e
     return parsed.status();
   }
   Envelope envelope = std::move(parsed).value();
+  if (envelope.view) {
+    return Status(Code::kUsage,
+                  "the envelope is part of the " + *envelope.view +
+                      " view (export-context --view/--max-bytes), not the whole "
+                      "diff: a part is no approval context and cannot be verified; "
+                      "verify the lineage or its whole export-context --json envelope")
+        .WithDetail(DetailKey::kReason, "part_envelope");
+  }
   if (!store::IsValidLineageId(envelope.lineage)) {
     return Status(Code::kIntegrityMismatch, "context envelope names an invalid lineage id");
   }

@@ -2,9 +2,10 @@
 //
 // VerifyLineage: the record verifies (classification as export-context, a lineage known only from
 // a fetched history included: its whole chain verifies first), its objects are present,
-// the trees reproduce its paths and paths_digest, and the patch derives within the budget. With
-// `against`: the tree of that revision must equal the current snapshot's candidate tree, or, with
-// a `rebase_base_ref`, its change must be the approved patch moved to another base
+// the trees reproduce its paths and paths_digest, and the whole patch derives within
+// kMaxBoundDiffBytes (export/derivation.h: a generated entry may take it past the export budget).
+// With `against`: the tree of that revision must equal the current snapshot's candidate tree, or,
+// with a `rebase_base_ref`, its change must be the approved patch moved to another base
 // (export/trivial_rebase.h); `not_reviewed` otherwise, always for a burned approval (`consumed`:
 // a spent approval holds for its exact tree only). The lineage must be `approved` (`wrong_state`
 // otherwise).
@@ -25,7 +26,8 @@
 // Then an envelope of an earlier round (export-context --round N: its round_revision is not its
 // revision) is `wrong_state`, and the envelope's state must be `approved` (`wrong_state`
 // otherwise). Envelopes without `round` (written before rounds) read as before; an interdiff
-// envelope (the foreign schema the reader names) is refused with `usage`, not as a mismatch.
+// envelope (the foreign schema the reader names) is refused with `usage`, not as a mismatch, and
+// so is a part envelope (export-context --view/--max-bytes; details.reason part_envelope).
 // What no object can prove is self-asserted by whoever wrote the envelope and is reported as
 // such (EnvelopeSelfAsserted): the lineage, revision and state (who approved, and whether
 // anyone did), the applicability and next action, the snapshot's kind, projection, ledger ids,

@@ -1,7 +1,8 @@
-// The budget through the built CLI: export-context (both engines) and verify --lineage refuse a
-// lineage whose untracked file is too large to fit from what the object's header and first bytes
-// say, without reading it whole (its loose object is damaged past its middle, and nothing changes
-// in the repository); status hashes a large file in pieces and agrees with what start stored.
+// The budget through the built CLI: export-context (both engines) refuses a lineage whose untracked
+// file is too large to fit from what the object's header and first bytes say, without reading it
+// whole (its loose object is damaged past its middle, and nothing changes in the repository),
+// while verify --lineage, which binds the whole diff up to 64 MiB, reads it and finds the damage;
+// status hashes a large file in pieces and agrees with what start stored.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
 
@@ -53,8 +54,7 @@ TEST_CASE("export-context and verify refuse a large untracked file from its size
   for (const auto& args : std::vector<std::vector<std::string>>{
            {"review", "export-context", "--lineage", lineage},
            {"review", "export-context", "--lineage", lineage, "--json"},
-           {"review", "export-context", "--lineage", lineage, "--engine", "git", "--json"},
-           {"review", "verify", "--lineage", lineage, "--json"}}) {
+           {"review", "export-context", "--lineage", lineage, "--engine", "git", "--json"}}) {
     RunResult r = GentleAi(args, repo);
     INFO(args.back() << ": " << r.out << r.err);
     CHECK(r.exit_code == 9);
@@ -65,6 +65,12 @@ TEST_CASE("export-context and verify refuse a large untracked file from its size
       CHECK(r.err.rfind("gentle-ai: budget_exceeded: ", 0) == 0);
     }
   }
+  // verify binds the whole diff up to 64 MiB (docs/commands.md, "Views and parts"): it reads the
+  // 5 MiB blob whole, so the damage is what it reports.
+  RunResult verify = GentleAi({"review", "verify", "--lineage", lineage, "--json"}, repo);
+  CHECK(verify.exit_code == 8);
+  CHECK(nlohmann::json::parse(verify.out)["error"]["code"] == "objects_missing");
+  CHECK(nlohmann::json::parse(verify.out)["error"]["details"]["reason"] == "hash_mismatch");
   CHECK(HashTree(repo + "/.git") == before);
 }
 

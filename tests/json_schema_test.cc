@@ -330,6 +330,13 @@ std::string RoundsOutputs(const LifecycleRepo& repo, const TempDir& tmp, const s
   corpus->Ok("export-round-1", repo.Review({"export-context", "--lineage", l, "--round", "1"}));
   corpus->Ok("export-since-round-1",
              repo.Review({"export-context", "--lineage", l, "--since-round", "1"}));
+  corpus->Ok("export-view-review",
+             repo.Review({"export-context", "--lineage", l, "--view", "review"}));
+  corpus->Ok("export-view-full-part",
+             repo.Review({"export-context", "--lineage", l, "--max-bytes", "4096", "--part", "1"}));
+  corpus->Ok("export-since-round-1-view",
+             repo.Review({"export-context", "--lineage", l, "--since-round", "1", "--view",
+                          "review", "--max-bytes", "4096"}));
   corpus->Ok("verdict-approve-signed", repo.Review(With(Verdict(l, "APPROVE"), "--sign")));
   corpus->Ok("verify-lineage", repo.Review({"verify", "--lineage", l}));
   corpus->Ok("verify-signed", repo.Review({"verify", "--lineage", l, "--require-signature",

@@ -29,6 +29,7 @@
 #include "tests/support/lockfiles.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
+#include "tests/support/view_oracle.h"
 #include "transaction/generated_marks.h"
 
 namespace gentle::testing {
@@ -37,18 +38,6 @@ namespace {
 using exporter::View;
 
 constexpr uint64_t kPart = 512 * 1024;
-
-// Hand-written text: numbered lines of prose, `lines` of them, every `edit_every`-th reworded in
-// `generation`.
-std::string Prose(size_t lines, int generation, size_t edit_every) {
-  std::string out;
-  for (size_t i = 0; i < lines; ++i) {
-    out += "line " + std::to_string(i) + ": the reviewer reads this sentence";
-    if (generation > 0 && i % edit_every == 0) out += " again, reworded";
-    out += "\n";
-  }
-  return out;
-}
 
 struct History {
   std::string repo;
@@ -101,19 +90,9 @@ History MakeHistory(const std::string& parent) {
   return h;
 }
 
-// git <pins> diff <pinned flags> <extra> base candidate -- <paths>, with no configuration.
 std::string Oracle(const History& h, const std::string& base, const std::string& candidate,
-                   const std::vector<std::string>& paths,
-                   const std::vector<std::string>& extra = {}) {
-  std::vector<std::string> argv = exporter::OracleArgv(base, candidate);
-  argv.insert(argv.begin() + 1, "--git-dir=" + h.git_dir);
-  // Before the trees: after "diff" and its pinned flags.
-  const auto at = argv.end() - 3;
-  argv.insert(at, extra.begin(), extra.end());
-  argv.insert(argv.end(), paths.begin(), paths.end());
-  RunResult r = Run(argv, "", OracleEnv());
-  REQUIRE(r.exit_code == 0);
-  return r.out;
+                   const std::vector<std::string>& paths) {
+  return PinnedDiff(h.git_dir, base, candidate, paths);
 }
 
 std::vector<exporter::TreeChange> Changes(git_repository* repo, const std::string& base,
@@ -173,52 +152,6 @@ void RequireFewestParts(const exporter::ViewPlan& plan) {
     next = part.first + part.count;
   }
   REQUIRE(next == plan.entries.size());
-}
-
-// git's header lines of a one-path section: up to its `---`, `Binary files` or `GIT binary patch`
-// line.
-std::string HeaderLines(const std::string& section) {
-  size_t at = 0;
-  while (at < section.size()) {
-    const size_t end = section.find('\n', at);
-    const std::string line = section.substr(at, end - at);
-    if (line.rfind("--- ", 0) == 0 || line.rfind("Binary files", 0) == 0 ||
-        line.rfind("GIT binary patch", 0) == 0) {
-      break;
-    }
-    at = end + 1;
-  }
-  return section.substr(0, at);
-}
-
-// `git diff --numstat` for one path, as the summary line words it.
-std::string NumstatSummary(const History& h, const std::string& base, const std::string& cand,
-                           const std::string& path, uint64_t old_size, uint64_t new_size) {
-  // --numstat alone: the pinned --binary would add the patch.
-  std::vector<std::string> argv = {"git", "--git-dir=" + h.git_dir};
-  argv.insert(argv.end(), exporter::PinnedConfigArgs().begin(), exporter::PinnedConfigArgs().end());
-  for (const std::string arg : {"diff", "--numstat", "--no-renames", "--no-ext-diff",
-                                "--no-textconv", "--diff-algorithm=myers"}) {
-    argv.push_back(arg);
-  }
-  argv.insert(argv.end(), {base, cand, "--", path});
-  RunResult run = Run(argv, "", OracleEnv());
-  REQUIRE(run.exit_code == 0);
-  const std::string& line = run.out;
-  const size_t tab = line.find('\t');
-  const size_t tab2 = line.find('\t', tab + 1);
-  REQUIRE(tab2 != std::string::npos);
-  REQUIRE(line.substr(tab2 + 1) == path + "\n");
-  return "summary: added=" + line.substr(0, tab) +
-         " deleted=" + line.substr(tab + 1, tab2 - tab - 1) +
-         " old_size=" + std::to_string(old_size) + " new_size=" + std::to_string(new_size) + "\n";
-}
-
-uint64_t BlobSize(const History& h, const std::string& tree, const std::string& path) {
-  RunResult r =
-      Run({"git", "--git-dir=" + h.git_dir, "cat-file", "-s", tree + ":" + path}, "", OracleEnv());
-  if (r.exit_code != 0) return 0;
-  return std::stoull(Trim(r.out));
 }
 
 TEST_CASE("view plan full view parts are git's diff of their paths and the fewest", "[view]") {
@@ -286,10 +219,8 @@ TEST_CASE("view plan review view summarises generated entries with git's numstat
       expected_view += section;
       continue;
     }
-    const std::string summary =
-        HeaderLines(section) + NumstatSummary(h, h.base, h.candidate, entry.path,
-                                              BlobSize(h, h.base, entry.path),
-                                              BlobSize(h, h.candidate, entry.path));
+    const std::string summary = SectionHeaderLines(section) +
+                                NumstatSummaryLine(h.git_dir, h.base, h.candidate, entry.path);
     REQUIRE(entry.bytes == summary.size());
     expected_view += summary;
   }
@@ -362,9 +293,8 @@ TEST_CASE("view plan summary counts equal git numstat for binary and added entri
   std::string expected;
   for (const auto& entry : plan->entries) {
     REQUIRE(entry.summarised);
-    expected +=
-        HeaderLines(Oracle(h, a, b, {entry.path})) +
-        NumstatSummary(h, a, b, entry.path, BlobSize(h, a, entry.path), BlobSize(h, b, entry.path));
+    expected += SectionHeaderLines(Oracle(h, a, b, {entry.path})) +
+                NumstatSummaryLine(h.git_dir, a, b, entry.path);
   }
   REQUIRE(expected.find("summary: added=- deleted=- old_size=5000 new_size=5000\n") !=
           std::string::npos);
