@@ -210,7 +210,13 @@ TEST_CASE(
   CHECK(refused["next_reason"] == "budget_exceeded");
   const Json fits = repo.ReviewOk(With(With({"status"}, kRange), {"--max-bytes", "65536"}));
   CHECK(fits["next"] == "start");
-  CHECK(repo.ReviewOk(With(With({"start"}, kRange), {"--max-bytes", "65536"}))["created"] == true);
+  const Json started = repo.ReviewOk(With(With({"start"}, kRange), {"--max-bytes", "65536"}));
+  CHECK(started["created"] == true);
+  // export-context's review view under the smaller budget refuses it exactly as start did.
+  ExpectRefusal(repo,
+                {"export-context", "--lineage", started["lineage"], "--view", "review",
+                 "--max-bytes", "32768"},
+                "budget_exceeded", 9, message, details);
 
   // revise under a kept budget that the new round's entry passes: the same refusal, by name.
   LifecycleRepo sent_back;
@@ -293,6 +299,73 @@ TEST_CASE(
   CHECK(fixtures["created"] == true);
   CHECK(TipFile(repo, fixtures["lineage"], "generated-paths") ==
         std::string("data/fixtures.json\0", 19));
+}
+
+TEST_CASE("review budget: next is export with the parts export-context prints under the budget") {
+  LifecycleRepo repo;
+  repo.Write("package-lock.json", NpmLockfile(4000, 0, 1));
+  repo.Write("Cargo.lock", CargoLockfile(3000, 0));
+  repo.GitOk({"add", "."});
+  repo.GitOk({"commit", "-q", "-m", "deps"});
+  repo.GitOk({"checkout", "-q", "-b", "pr"});
+  repo.Write("package-lock.json", NpmLockfile(4000, 1, 1));
+  repo.Write("Cargo.lock", CargoLockfile(3000, 1));
+  for (const char* name : {"src/a.c", "src/b.c", "src/c.c", "src/d.c"}) {
+    repo.Write(name, HandWritten(8000));  // about 220 KB each
+  }
+  repo.GitOk({"add", "."});
+  repo.GitOk({"commit", "-q", "-m", "bump and code"});
+  repo.GitOk({"checkout", "-q", "main"});
+  const std::string lineage =
+      repo.ReviewOk(With(With({"start"}, kRange), {"--runtime", "claude"}))["lineage"];
+
+  // The parts status names are the parts export-context prints for the round's budget, and each
+  // of them exports.
+  const auto expect_parts = [&](const Json& status) {
+    INFO(status.dump());
+    CHECK(status["next"] == "export");
+    CHECK(status["next_lineage"] == lineage);
+    CHECK(status["max_bytes"] == 524288);
+    REQUIRE(status["parts"].is_number_unsigned());
+    const uint64_t parts = status["parts"];
+    CHECK(parts > 1);
+    CHECK(status["lineages"][0]["parts"] == parts);
+    CHECK(status["lineages"][0]["max_bytes"] == 524288);
+    const Json envelope = repo.ReviewOk(
+        {"export-context", "--lineage", lineage, "--view", "review", "--max-bytes", "524288"});
+    CHECK(envelope["parts"] == parts);
+    for (uint64_t k = 1; k <= parts; ++k) {
+      const Json part = repo.ReviewOk({"export-context", "--lineage", lineage, "--view", "review",
+                                       "--max-bytes", "524288", "--part", std::to_string(k)});
+      CHECK(part["part"] == k);
+    }
+    return parts;
+  };
+  const uint64_t round1 = expect_parts(repo.ReviewOk(With({"status"}, kRange)));
+  CHECK(expect_parts(repo.ReviewOk({"status", "--lineage", lineage})) == round1);
+  const Json reviewer = repo.ReviewOk({"status", "--role", "reviewer"});
+  CHECK(expect_parts(reviewer) == round1);
+  // The author is told nothing to export: no parts.
+  const Json author = repo.ReviewOk({"status", "--role", "author"});
+  CHECK(author["next"] == "none");
+  CHECK(author["parts"].is_null());
+  CHECK(author["max_bytes"].is_null());
+  CHECK(author["lineages"][0]["parts"].is_null());
+  RunResult human = repo.Review({"status", "--lineage", lineage}, {}, false);
+  REQUIRE(human.exit_code == 0);
+  CHECK(human.out.substr(human.out.rfind("next: ")) ==
+        "next: export (review_due)  lineage " + lineage + "  in " + std::to_string(round1) +
+            " parts of at most 524288 bytes\n");
+
+  // Round 2 keeps the budget; its parts are again export-context's.
+  RequestChanges(repo, lineage);
+  repo.GitOk({"checkout", "-q", "pr"});
+  repo.Write("src/e.c", HandWritten(8000));
+  repo.GitOk({"add", "."});
+  repo.GitOk({"commit", "-q", "-m", "more code"});
+  repo.GitOk({"checkout", "-q", "main"});
+  CHECK(repo.ReviewOk({"revise", "--lineage", lineage})["round"] == 2);
+  CHECK(expect_parts(repo.ReviewOk({"status", "--lineage", lineage})) > round1);
 }
 
 }  // namespace gentle::testing

@@ -4,12 +4,12 @@
 #include <map>
 #include <set>
 
+#include "export/round_generated.h"
 #include "loop/seen_ledger.h"
 #include "store/catalog.h"
 #include "store/digests.h"
 #include "store/fetched_lineage.h"
 #include "store/file_io.h"
-#include "store/generated_paths.h"
 #include "store/git/memory_writes.h"
 #include "store/git/repository.h"
 #include "store/history_evidence.h"
@@ -228,29 +228,13 @@ struct RoundView {
   std::vector<std::string> generated;
 };
 
-// TEMPORARY until export/round_generated.h is merged.
-Result<std::vector<std::string>> RoundGenerated(const store::git::Repository& repo,
-                                                const std::string& tip, int64_t round) {
-  std::vector<std::string> marked;
-  GENTLE_ASSIGN_OR_RETURN(std::optional<store::RoundContext> opened,
-                          store::ReadRoundContext(repo, tip, round));
-  if (!opened) return marked;
-  GENTLE_ASSIGN_OR_RETURN(
-      std::optional<std::string> file,
-      store::ReadHistoryFile(repo, opened->commit, std::string(store::kHistoryGeneratedName)));
-  if (file && !store::DecodeGeneratedPaths(*file, &marked)) {
-    return Status(Code::kCorrupted, "generated-paths");
-  }
-  return marked;
-}
-
 Result<RoundView> CurrentRoundView(const store::git::Repository& repo, const Probe& probe) {
   RoundView view;
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
                           store::ReadHistoryTip(repo, probe.lineage));
   if (!tip) return view;
   GENTLE_ASSIGN_OR_RETURN(view.budget, store::ReadRoundBudget(repo, tip->id, probe.round));
-  GENTLE_ASSIGN_OR_RETURN(view.generated, RoundGenerated(repo, tip->id, probe.round));
+  GENTLE_ASSIGN_OR_RETURN(view.generated, exporter::ReadRoundGenerated(repo, tip, probe.round));
   return view;
 }
 
