@@ -148,18 +148,22 @@ Result<Derived> DeriveContextPart(const store::git::Repository& repo,
     if (plan.entries[i].summarised) out.summarised_paths.push_back(plan.entries[i].path);
   }
   if (part.bytes > kMaxContextBytes) {
-    // Only a single entry of the full view passes the part size; it stays derivable (verify
-    // binds it) but no output carries more than the export budget.
+    // A single entry of the full view above the part size, or a view not split (no --max-bytes):
+    // it stays derivable (verify binds the whole diff) but no output carries more than the
+    // export budget.
     const std::string size = std::to_string(part.bytes);
     const std::string max = std::to_string(kMaxContextBytes);
-    return Status(Code::kBudgetExceeded, "part " + std::to_string(request.part) + " (" +
-                                             out.paths.front() + ") is " + size +
-                                             " bytes, over the export budget of " + max +
-                                             " bytes; nothing is truncated")
-        .WithDetail(DetailKey::kByteSize, size)
+    const bool one = part.count == 1;
+    Status over(Code::kBudgetExceeded,
+                "part " + std::to_string(request.part) +
+                    (one ? " (" + out.paths.front() + ")" : std::string()) + " is " + size +
+                    " bytes, over the export budget of " + max + " bytes; nothing is truncated" +
+                    (request.max_bytes == kNoPartLimit ? " (split it with --max-bytes)" : ""));
+    over.WithDetail(DetailKey::kByteSize, size)
         .WithDetail(DetailKey::kByteSizeBound, "exact")
-        .WithDetail(DetailKey::kMaxBytes, max)
-        .WithDetail(DetailKey::kPath, out.paths.front());
+        .WithDetail(DetailKey::kMaxBytes, max);
+    if (one) over.WithDetail(DetailKey::kPath, out.paths.front());
+    return over;
   }
   derived.patch.reserve(static_cast<size_t>(part.bytes));
   GENTLE_RETURN_IF_ERROR(

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "store/sha256.h"
 #include "tests/support/files.h"
 #include "tests/support/lifecycle_repo.h"
 #include "tests/support/lockfiles.h"
@@ -237,6 +238,54 @@ TEST_CASE("export-context since-round views and parts are git's bytes of the int
                                                "1"};
   CheckReview(repo, round_args, round1["snapshot"]["base_tree"], from,
               {"Cargo.lock", "package-lock.json", "web/bundle.js"});
+}
+
+TEST_CASE("a lockfile bump past 4 MiB exports in views and parts and verifies whole", "[view]") {
+  LifecycleRepo repo;
+  repo.Write("package-lock.json", NpmLockfile(16000, 0, 2));
+  repo.Write("src/lib.rs", "pub fn answer() -> u32 {\n    41\n}\n");
+  repo.GitOk({"add", "-A"});
+  repo.GitOk({"commit", "-q", "-m", "base"});
+  repo.Write("package-lock.json", NpmLockfile(16000, 1, 2));
+  repo.Write("src/lib.rs", "pub fn answer() -> u32 {\n    42\n}\n");
+  // start on this branch still refuses a diff over 4 MiB (the refusal narrows to hand-written
+  // entries with the reviewer budgets); the hook admits it as that start will.
+  RunResult started = repo.Review({"start"}, {{"GENTLE_ADMIT_OVERSIZE", "1"}});
+  INFO(started.out << started.err);
+  REQUIRE(started.exit_code == 0);
+  const std::string lineage = started.Json()["lineage"];
+  const Json record = repo.RecordState(lineage)["current_snapshot"];
+  const std::string base = record["base_tree"];
+  const std::string candidate = record["candidate_tree"];
+  const std::string whole = PinnedDiff(repo.common_dir(), base, candidate, {});
+  REQUIRE(whole.size() > (size_t{4} << 20));
+  const std::vector<std::string> args = {"export-context", "--lineage", lineage};
+
+  // The whole diff is no single export: budget_exceeded as before, nothing written.
+  repo.ExpectRefused(args, "budget_exceeded", 9);
+  // The review view summarises the lockfile; the full view's parts are git's and concatenate.
+  CheckReview(repo, args, base, candidate, {"package-lock.json"});
+  // The full view: the lockfile is a part of its own, above the 4 MiB a single export carries,
+  // so that part is refused naming it; the other part is git's; both concatenate to the diff.
+  const std::vector<std::string> parted = With(args, {"--max-bytes", std::to_string(kPart)});
+  RunResult first = repo.Review(With(parted, {"--part", "1"}));
+  CHECK(first.exit_code == 9);
+  CHECK(first.Json()["error"]["code"] == "budget_exceeded");
+  CHECK(first.Json()["error"]["details"]["path"] == "package-lock.json");
+  const Export second = ExportBoth(repo, With(parted, {"--part", "2"}));
+  CHECK(second.envelope["parts"] == 2);
+  CHECK(Strings(second.envelope["part_paths"]) == std::vector<std::string>{"src/lib.rs"});
+  CHECK(PinnedDiff(repo.common_dir(), base, candidate, {"package-lock.json"}) + second.raw ==
+        whole);
+
+  // verify and attest bind the whole diff: its sha256 and size.
+  REQUIRE(repo.Review({"verdict", "--lineage", lineage, "--verdict", "APPROVE", "--actor", "ana",
+                       "--role", "reviewer", "--body", "lockfile bump"})
+              .exit_code == 0);
+  const Json verified = repo.ReviewOk({"verify", "--lineage", lineage});
+  CHECK(verified["byte_size"] == whole.size());
+  const Json attested = repo.ReviewOk({"attest", "--lineage", lineage});
+  CHECK(attested.dump().find(store::Sha256Hex(whole)) != std::string::npos);
 }
 
 }  // namespace
