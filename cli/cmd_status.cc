@@ -2,6 +2,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "cli/budget_flags.h"
 #include "cli/render.h"
 #include "cli/selector_flags.h"
 #include "cli/terminal.h"
@@ -19,13 +20,24 @@ struct StatusOptions {
   std::string lineage;
   std::string role;
   transaction::Selector selector;
+  BudgetFlagText budget;  // --max-bytes / --runtime: the budget a start would be given
 };
 
 using store::VisibleText;
 
+// A next export's parts as JSON members: `parts` and `max_bytes`, null unless next is export.
+void AddParts(const transaction::LineageStatus::Parts& parts, nlohmann::ordered_json* out) {
+  (*out)["parts"] =
+      parts.count == 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(parts.count);
+  (*out)["max_bytes"] =
+      parts.count == 0 ? nlohmann::ordered_json() : nlohmann::ordered_json(parts.max_bytes);
+}
+
 int RunStatus(const CommonOptions& common, const std::optional<std::string>& lineage,
               const std::optional<transaction::Selector>& selector,
-              const std::optional<std::string>& role_name) {
+              const std::optional<std::string>& role_name,
+              const Result<std::optional<uint64_t>>& budget) {
+  if (!budget.ok()) return ReportError(budget.status(), common.json);
   // Without --role: the author's next (docs/loop.md, "Two roles").
   transaction::StatusRole role = transaction::StatusRole::kAuthor;
   if (role_name) {
@@ -35,7 +47,7 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
     }
     role = *parsed;
   }
-  auto result = transaction::InspectStatus(common.cwd, lineage, selector, role);
+  auto result = transaction::InspectStatus(common.cwd, lineage, selector, role, *budget);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) {
     nlohmann::ordered_json out;
@@ -56,11 +68,13 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
       entry["context_unavailable"] = NullIfEmpty(s.context_unavailable);
       entry["next"] = std::string(transaction::NextActionName(s.next.action));
       entry["next_reason"] = std::string(transaction::NextReasonName(s.next.reason));
+      AddParts(s.parts, &entry);
       out["lineages"].push_back(entry);
     }
     out["next"] = std::string(transaction::NextActionName(result->next.action));
     out["next_reason"] = std::string(transaction::NextReasonName(result->next.reason));
     out["next_lineage"] = NullIfEmpty(result->next_lineage);
+    AddParts(result->parts, &out);
     return PrintJson(out);
   }
   if (result->lineages.empty()) std::cout << "no lineages\n";
@@ -78,6 +92,10 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
   std::cout << "next: " << transaction::NextActionName(result->next.action) << " ("
             << transaction::NextReasonName(result->next.reason) << ")";
   if (!result->next_lineage.empty()) std::cout << "  lineage " << result->next_lineage;
+  if (result->parts.count > 1) {
+    std::cout << "  in " << result->parts.count << " parts of at most " << result->parts.max_bytes
+              << " bytes";
+  }
   std::cout << "\n";
   return 0;
 }
@@ -95,14 +113,20 @@ void DefineStatus(CLI::App* review, const Verb& verb, Invocation* in) {
                  "clone that awaits them)")
       .TypeName("ROLE");
   AddSelectorFlags(status, &o->selector);
+  AddBudgetFlags(status, &o->budget,
+                 "The budget a start of the candidate would be given (as for start): next names "
+                 "start only if start takes the candidate under it",
+                 "The reviewer's runtime a start would be given (as for start)");
   status.OnParsed([in, o, status] {
     std::optional<std::string> lineage, role;
     if (Given(status, "--lineage")) lineage = o->lineage;
     if (Given(status, "--role")) role = o->role;
     std::optional<transaction::Selector> selector;
     if (SelectorGiven(status)) selector = o->selector;
-    in->Choose(
-        [in, lineage, selector, role] { return RunStatus(in->common, lineage, selector, role); });
+    const Result<std::optional<uint64_t>> budget = GivenBudget(status, o->budget);
+    in->Choose([in, lineage, selector, role, budget] {
+      return RunStatus(in->common, lineage, selector, role, budget);
+    });
   });
 }
 

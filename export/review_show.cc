@@ -5,6 +5,8 @@
 
 #include "export/approval_signature.h"
 #include "export/context_export.h"
+#include "export/round_generated.h"
+#include "export/view_plan.h"
 #include "store/fetched_lineage.h"
 #include "store/git/commit_signature.h"
 #include "store/git/repository.h"
@@ -152,6 +154,24 @@ Result<ShowDiff> DiffOf(Result<Derived> derived, const std::string& lineage, boo
   return out;
 }
 
+// The reviewer's view of a round whose history marks `generated` entries: export-context --view
+// review's bytes when they fit one part of `max_bytes`; budget_exceeded otherwise.
+Result<Derived> ReviewView(const store::git::Repository& repo, const store::Snapshot& snapshot,
+                           const std::vector<std::string>& generated, size_t max_bytes) {
+  GENTLE_ASSIGN_OR_RETURN(Derived derived,
+                          DeriveContextPart(repo, snapshot, PathsCheck::kListAndDigest,
+                                            {View::kReview, max_bytes, 1}, generated));
+  if (derived.part && derived.part->parts > 1) {
+    const std::string max = std::to_string(max_bytes);
+    return Status(Code::kBudgetExceeded,
+                  "the reviewer's view is " + std::to_string(derived.part->parts) +
+                      " parts of at most " + max + " bytes; export it in parts")
+        .WithDetail(DetailKey::kCount, std::to_string(derived.part->parts))
+        .WithDetail(DetailKey::kMaxBytes, max);
+  }
+  return derived;
+}
+
 // The events and rounds of a verified chain (tip first), oldest first.
 Status ReadChain(const store::git::Repository& repo, const std::string& lineage,
                  const store::VerifiedChain& chain,
@@ -214,12 +234,25 @@ Result<ShowView> ReadShowView(const ShowRequest& request) {
         .WithLineage(request.lineage)
         .WithDetail(DetailKey::kRound, std::to_string(view.selected_round));
   }
+  std::optional<store::HistoryCommit> tip;
+  if (history.chain) tip = history.chain->tip();
   for (ShowRound& round : view.rounds) {
     if (!request.derive_all && round.round != view.selected_round) continue;
+    GENTLE_ASSIGN_OR_RETURN(const std::vector<std::string> generated,
+                            ReadRoundGenerated(repo, tip, round.round));
+    if (generated.empty()) {
+      GENTLE_ASSIGN_OR_RETURN(round.diff,
+                              DiffOf(DeriveContext(repo, round.snapshot, Engine::kNative,
+                                                   PathsCheck::kListAndDigest, request.max_bytes),
+                                     request.lineage, request.keep_patches));
+      continue;
+    }
+    Result<Derived> derived = ReviewView(repo, round.snapshot, generated, request.max_bytes);
+    std::vector<std::string> summarised;
+    if (derived.ok() && derived->part) summarised = derived->part->summarised_paths;
     GENTLE_ASSIGN_OR_RETURN(round.diff,
-                            DiffOf(DeriveContext(repo, round.snapshot, Engine::kNative,
-                                                 PathsCheck::kListAndDigest, request.max_bytes),
-                                   request.lineage, request.keep_patches));
+                            DiffOf(std::move(derived), request.lineage, request.keep_patches));
+    round.diff.summarised_paths = std::move(summarised);
   }
   if (request.interdiffs) {
     for (size_t i = 1; i < view.rounds.size(); ++i) {

@@ -21,10 +21,14 @@
 // reason).
 //
 // One entry per round: the newest record of that round in the history, its
-// current snapshot, and the round's frozen diff derived exactly as export-context derives it
-// (export/derivation.h DeriveContext: same engine, same checks, same bytes), with the patch's
-// sha256. A round over the byte budget keeps the `budget_exceeded` refusal instead of a diff; every
-// other derivation failure (objects_missing, integrity_mismatch) fails the whole view. Only the
+// current snapshot, and the reviewer's view of the round derived exactly as export-context
+// derives it, with the patch's sha256: for a round with no generated entry, the frozen diff
+// (export/derivation.h DeriveContext: same engine, same checks, same bytes); for a round whose
+// history marks generated entries (export/round_generated.h), `export-context --view review`'s
+// bytes, those entries summarised and named in `summarised_paths` (DeriveContextPart, one part of
+// at most the byte budget). A round over the byte budget keeps the `budget_exceeded` refusal
+// instead of a diff (a review view above it: "export it in parts"); every other derivation
+// failure (objects_missing, integrity_mismatch) fails the whole view. Only the
 // rounds the request names are derived. Interdiffs (consecutive rounds' candidate trees) come from
 // export/derivation.h DeriveInterdiff, as `export-context --since-round`.
 #ifndef GENTLE_EXPORT_REVIEW_SHOW_H_
@@ -68,6 +72,9 @@ struct ShowDiff {
   size_t byte_size = 0;      // of the patch
   size_t paths = 0;          // manifest entries
   Status refusal;            // budget_exceeded when the derivation refused
+  // A round's reviewer's view: the generated entries shown as summaries (export/view_plan.h), in
+  // patch order; empty when the round marked none (the diff is then the frozen diff).
+  std::vector<std::string> summarised_paths;
 };
 
 struct ShowRound {

@@ -23,6 +23,7 @@ li.verdict-APPROVE{border-color:#1a7f37}li.verdict-REQUEST_CHANGES{border-color:
 .body{background:#f6f8fa;padding:4px 12px;border-radius:6px}
 .sig-verified{color:#1a7f37;font-weight:bold}.sig-untrusted{color:#cf222e;font-weight:bold}
 .refusal{color:#cf222e;font-weight:bold}
+.summarised{color:#9a6700;font-weight:bold}
 details{border:1px solid #d0d7de;border-radius:6px;margin:8px 0}
 summary{background:#f6f8fa;padding:4px 8px;font-family:ui-monospace,monospace;cursor:pointer}
 table.diff{border-collapse:collapse;width:100%;font:12px/1.4 ui-monospace,monospace;table-layout:fixed}
@@ -36,6 +37,11 @@ nav.files ul{margin:4px 0}
 body:has(#split:target) .layout-split,body:has(.layout-split :target) .layout-split{display:block}
 body:has(#split:target) .layout-unified,body:has(.layout-split :target) .layout-unified{display:none}
 )";
+
+// After a summarised entry's name: the reviewer's view shows it as a summary (docs/loop.md, "The
+// reviewer instruction").
+constexpr std::string_view kSummarisedMark =
+    " <span class=\"summarised\">summarised: generated, no line-level claims</span>";
 
 std::string Escape(std::string_view text) {
   std::string out;
@@ -83,6 +89,7 @@ struct FileSection {
   std::vector<std::string_view> lines;
   size_t body_start = 0;  // the first line after the header: an "@@" line or "GIT binary patch"
   bool binary = false;
+  bool summarised = false;  // the reviewer's view shows it as a summary (export/entry_summary.h)
 };
 
 // "diff --git a/P b/P" names P (no renames: both sides are the same path).
@@ -94,6 +101,14 @@ std::string SectionName(std::string_view header) {
   if (old_side.starts_with("\"a/")) return "\"" + std::string(old_side.substr(3));
   if (old_side.starts_with("a/")) return std::string(old_side.substr(2));
   return std::string(old_side);
+}
+
+// Marks the sections `summarised` names (the section's path as git's header names it).
+void MarkSummarised(const std::vector<std::string>& summarised,
+                    std::vector<FileSection>* sections) {
+  for (FileSection& s : *sections) {
+    s.summarised = std::find(summarised.begin(), summarised.end(), s.name) != summarised.end();
+  }
 }
 
 std::vector<FileSection> SplitSections(std::string_view patch) {
@@ -233,7 +248,8 @@ std::string FileBlock(const FileSection& s, const std::string& id, bool split) {
   const bool collapsed = s.text.size() > kCollapsedFileBytes;
   std::string out = "<details id=\"" + id + "\"" + (collapsed ? "" : " open") + "><summary>" +
                     Escape(s.name) + " <small>(" + std::to_string(s.text.size()) + " bytes" +
-                    (collapsed ? ", collapsed" : "") + ")</small></summary>\n";
+                    (collapsed ? ", collapsed" : "") + ")</small>" +
+                    (s.summarised ? std::string(kSummarisedMark) : std::string()) + "</summary>\n";
   out += split ? SplitTable(s) : UnifiedTable(s);
   return out + "</details>\n";
 }
@@ -269,12 +285,14 @@ Result<std::string> EventItem(const ShowEvent& e) {
 // The files of `diff` (list, unified, side by side) under anchors starting with `prefix`.
 std::string DiffBody(const ShowDiff& diff, const std::string& prefix, bool with_split) {
   if (!diff.derived) return Refusal(diff.refusal);
-  const std::vector<FileSection> sections = SplitSections(diff.diff.patch);
+  std::vector<FileSection> sections = SplitSections(diff.diff.patch);
+  MarkSummarised(diff.summarised_paths, &sections);
   if (sections.empty()) return "<p>No changes.</p>\n";
   std::string out = "<nav class=\"files\"><ul>\n";
   for (size_t i = 0; i < sections.size(); ++i) {
     const std::string n = std::to_string(i);
     out += "<li><a href=\"#" + prefix + "-unified-" + n + "\">" + Escape(sections[i].name) + "</a>";
+    if (sections[i].summarised) out += kSummarisedMark;
     if (with_split) out += " (<a href=\"#" + prefix + "-split-" + n + "\">side by side</a>)";
     out += "</li>\n";
   }

@@ -37,8 +37,10 @@ Json RoundJson(const ShowRound& r) {
   j["candidate_tree"] = r.snapshot.candidate_tree;
   j["paths_digest"] = r.snapshot.paths_digest;
   if (r.diff.derived) {
-    j["patch"] = {
-        {"sha256", r.diff.patch_sha256}, {"byte_size", r.diff.byte_size}, {"paths", r.diff.paths}};
+    j["patch"] = {{"sha256", r.diff.patch_sha256},
+                  {"byte_size", r.diff.byte_size},
+                  {"paths", r.diff.paths},
+                  {"summarised_paths", r.diff.summarised_paths}};
     j["refusal"] = nullptr;
   } else {
     j["patch"] = nullptr;

@@ -148,7 +148,13 @@ void Round(const ShowRound& r, size_t rounds, bool colour, std::string* out) {
     return;
   }
   *out += "Patch:          " + r.diff.patch_sha256 + " (" + std::to_string(r.diff.byte_size) +
-          " bytes, " + std::to_string(r.diff.paths) + " paths)\n\n";
+          " bytes, " + std::to_string(r.diff.paths) + " paths)\n";
+  // The reviewer's view: generated entries shown as summaries (docs/loop.md, "The reviewer
+  // instruction"), each named here.
+  for (const std::string& path : r.diff.summarised_paths) {
+    *out += "Summarised:     " + Visible(path) + " (generated; no line-level claims)\n";
+  }
+  *out += "\n";
   const std::string patch = Visible(r.diff.diff.patch);
   *out += colour ? ColourPatch(patch) : patch;
 }

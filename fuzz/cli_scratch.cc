@@ -35,7 +35,7 @@ CliScratch Build() {
       << std::string("\x89PNG\r\n\x1a\n\0\0\0\rIHDR-fuzz", 21);
   if (chdir(s.repo.c_str()) != 0) SetupFailed("chdir " + s.repo);
   setenv("GENTLE_LOCK_TIMEOUT_MS", "100", 1);
-  auto started = transaction::Start({s.repo, {}, {}});
+  auto started = transaction::Start({s.repo, {}, {}, std::nullopt});
   if (!started.ok()) SetupFailed("start: " + started.status().message());
   s.lineage = started->lineage;
   s.envelope = s.dir + "/envelope.json";

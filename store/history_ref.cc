@@ -83,6 +83,7 @@ uint64_t HistoryFileLimit(std::string_view name) {
   if (name == kHistoryAuditName) return kMaxAuditBytes;
   if (name == kHistoryContextName) return kMaxHistoryContextBytes;
   if (name == kHistoryGeneratedName) return kMaxRecordBytes;
+  if (name == kHistoryBudgetName) return kMaxHistoryBudgetBytes;
   if (name == kHistoryCoApprovalName) return kMaxHistoryVerdictBytes;
   if (name.substr(0, 9) == "verdicts/") return kMaxHistoryVerdictBytes;
   return kMaxHistoryObjectBytes;

@@ -53,6 +53,9 @@ inline constexpr std::string_view kHistoryContextName = "context.json";
 // The round's generated entries (store/generated_paths.h): in a start or revise commit only, and
 // only when the round has one.
 inline constexpr std::string_view kHistoryGeneratedName = "generated-paths";
+// The round's reviewer budget (store/round_budget.h): in a start or revise commit only, and only
+// when the round's budget is not the default.
+inline constexpr std::string_view kHistoryBudgetName = "max-bytes";
 // A co-approval commit's own verdict file (docs/format.md, "Co-approvals"): never carried forward.
 inline constexpr std::string_view kHistoryCoApprovalName = "co-approval.md";
 
@@ -67,10 +70,12 @@ inline constexpr std::string_view kHistoryCoApprovalName = "co-approval.md";
 //     1 MiB, the --body-file limit, plus the front matter);
 //   - context.json: kMaxHistoryContextBytes (the --context file limit);
 //   - generated-paths: kMaxRecordBytes (it lists some of the paths a record lists);
+//   - max-bytes: kMaxHistoryBudgetBytes (a decimal number and a newline);
 //   - tombstone.json: kMaxTombstoneBytes, reclaim-record.json: kMaxAuditBytes, as their files.
 inline constexpr uint64_t kMaxHistoryObjectBytes = 1u << 20;
 inline constexpr uint64_t kMaxHistoryVerdictBytes = 4u << 20;
 inline constexpr uint64_t kMaxHistoryContextBytes = 64u << 20;
+inline constexpr uint64_t kMaxHistoryBudgetBytes = 32;
 
 // The limit of the history file `name` ("review-state.json", "verdicts/3.md", ...):
 // kMaxHistoryObjectBytes for a name not listed above.

@@ -1,7 +1,8 @@
 // The export budget before every write (docs/loop.md, "Following next";
 // docs/lifecycle.md, "Start and revise refuse what could never be exported"): start and revise
-// refuse a candidate whose frozen diff passes 4 MiB with budget_exceeded (exit 9) and exact
-// details, the same on every run, and write nothing (the whole common dir, object database
+// refuse a candidate with an entry that is not generated and whose section passes the round's
+// budget (4 MiB by default) with budget_exceeded (exit 9) and exact details naming it, the same on
+// every run, and write nothing (the whole common dir, object database
 // included, byte-identical); export-context (both engines) and verify give a lineage made before
 // the check the same details. The expected sizes are computed here from the patch's format (and
 // compared with the pinned git CLI where the trees exist), never by the code under test.
@@ -51,6 +52,15 @@ std::map<std::string, std::string> Details(const std::string& size, const std::s
   return {{"byte_size", size}, {"byte_size_bound", bound}, {"max_bytes", "4194304"}};
 }
 
+// start's and revise's refusal of an entry that no part of the review view can hold: the same
+// details and the path.
+std::map<std::string, std::string> EntryDetails(const std::string& path, const std::string& size,
+                                                const std::string& bound) {
+  auto details = Details(size, bound);
+  details["path"] = path;
+  return details;
+}
+
 // `args` must be refused with budget_exceeded (exit 9) and exactly `details`, changing nothing
 // under the common dir; returns the message.
 std::string ExpectBudgetRefusal(const LifecycleRepo& repo, const std::vector<std::string>& args,
@@ -83,11 +93,13 @@ TEST_CASE("candidate budget: start refuses an oversize workspace candidate - exa
   LifecycleRepo repo;
   repo.Write("big.txt", Lines());
   const std::string blob = Trim(repo.GitOk({"hash-object", "big.txt"}));  // not written
-  const auto details = Details(std::to_string(AddedPatchBytes("big.txt", blob)), "exact");
+  const auto details =
+      EntryDetails("big.txt", std::to_string(AddedPatchBytes("big.txt", blob)), "exact");
   const std::vector<std::string> start = {"start", "--untracked", "big.txt"};
   const std::string message = ExpectBudgetRefusal(repo, start, details);
-  CHECK(message == "the frozen diff is " + details.at("byte_size") +
-                       " bytes, over the budget of 4194304 bytes; nothing is truncated");
+  CHECK(message == "the entry big.txt is " + details.at("byte_size") +
+                       " bytes, over the part size of 4194304 bytes, and is not generated; "
+                       "nothing is truncated");
   CHECK(ExpectBudgetRefusal(repo, start, details) == message);  // the same on every run
   // The object was never written, and status says start is not due.
   CHECK(repo.Git({"cat-file", "-e", blob}).exit_code != 0);
@@ -110,7 +122,7 @@ TEST_CASE("candidate budget: start of an oversize commit range - the size git pr
   const std::string& oracle = *run;
   const std::string blob = Trim(repo.GitOk({"rev-parse", "pr:big.txt"}));
   REQUIRE(oracle.size() == AddedPatchBytes("big.txt", blob));
-  const auto details = Details(std::to_string(oracle.size()), "exact");
+  const auto details = EntryDetails("big.txt", std::to_string(oracle.size()), "exact");
   const std::vector<std::string> start = {"start",  "--kind", "commit-range", "--base", "main",
                                           "--head", "pr"};
   CHECK(ExpectBudgetRefusal(repo, start, details) == ExpectBudgetRefusal(repo, start, details));
@@ -145,6 +157,7 @@ TEST_CASE(
   const auto details = first.Json()["error"]["details"].get<std::map<std::string, std::string>>();
   CHECK(details.at("byte_size_bound") == "at_least");
   CHECK(details.at("max_bytes") == "4194304");
+  CHECK(details.at("path") == "big.bin");
   const std::string message = ExpectBudgetRefusal(repo, start, details);
   // The pack's last fifth overwritten (its trailer kept): a whole read of the blob now fails, and
   // the refusal, which reads the start of its literal only, is the same.
@@ -165,7 +178,8 @@ TEST_CASE("candidate budget: revise refuses an oversize round - nothing written"
                  "--role", "reviewer", "--body", "Not yet.\n"});
   repo.Write("big.txt", Lines());
   const std::string blob = Trim(repo.GitOk({"hash-object", "big.txt"}));
-  const auto details = Details(std::to_string(AddedPatchBytes("big.txt", blob)), "exact");
+  const auto details =
+      EntryDetails("big.txt", std::to_string(AddedPatchBytes("big.txt", blob)), "exact");
   const std::string message = ExpectBudgetRefusal(repo, {"revise", "--lineage", lineage}, details);
   CHECK(ExpectBudgetRefusal(repo, {"revise", "--lineage", lineage}, details) == message);
   CHECK(repo.Git({"cat-file", "-e", blob}).exit_code != 0);

@@ -132,6 +132,24 @@ struct Scenario {
   std::function<void(World&)> after_approve = nullptr;
 };
 
+// export as docs/loop.md says: every part of the review view under the round's budget
+// (`status`'s `parts` and `max_bytes`), in order; returns the last part's envelope.
+Json ExportParts(const World& w, const Json& status, const std::string& lineage,
+                 const std::string& where) {
+  REQUIRE(status["parts"].is_number_unsigned());
+  const uint64_t parts = status["parts"];
+  const std::string max_bytes = std::to_string(status["max_bytes"].get<uint64_t>());
+  Json envelope;
+  for (uint64_t k = 1; k <= parts; ++k) {
+    envelope = w.Ok({"export-context", "--lineage", lineage, "--view", "review", "--max-bytes",
+                     max_bytes, "--part", std::to_string(k)},
+                    where);
+    CHECK(envelope["part"] == k);
+    CHECK(envelope["parts"] == parts);
+  }
+  return envelope;
+}
+
 std::string Join(const std::vector<std::string>& words, const char* separator = " ") {
   std::ostringstream out;
   for (size_t i = 0; i < words.size(); ++i) out << (i ? separator : "") << words[i];
@@ -310,7 +328,7 @@ std::pair<std::string, Json> FollowNext(World& w, const Scenario& s) {
     const std::string lineage = entry["lineage"];
     w.lineage = lineage;
     if (next == "export") {
-      const Json envelope = w.Ok({"export-context", "--lineage", lineage});
+      const Json envelope = ExportParts(w, status, lineage, w.cwd);
       REQUIRE(envelope["next"] == "verdict");
       const bool capped = reason == "approve_capped";
       CHECK(envelope["next_reason"] == (capped ? "approve_capped" : "context_exported"));
@@ -486,6 +504,23 @@ std::vector<Scenario> Scenarios() {
        [](World& w, int) { w.repo.Write("a.txt", Oversize()); },
        "start export verdict:REQUEST_CHANGES",
        "budget_exceeded"},
+      {"a lockfile past 4 MiB beside code is started and read in parts",
+       [](World& w) {
+         Edit(w);
+         w.repo.Write("package-lock.json", Oversize());
+         for (const char* name : {"one.txt", "two.txt"}) {
+           std::string text;
+           while (text.size() < 300000)
+             text += "a hand-written line of " + std::string(name) + "\n";
+           w.repo.Write(name, text);
+         }
+       },
+       {"--untracked", "package-lock.json", "--untracked", "one.txt", "--untracked", "two.txt",
+        "--runtime", "claude"},
+       {"APPROVE"},
+       nullptr,
+       "start export verdict:APPROVE burn",
+       "candidate_burned"},
       {"a lineage from before the budget check is not exported",
        [](World& w) {
          w.repo.Write("big.txt", Oversize());
@@ -981,7 +1016,7 @@ TEST_CASE("harness loop: an author and a reviewer in two worktrees follow their 
     const std::string lineage = entry["lineage"];
     if (next == "export") {
       REQUIRE_FALSE(author_turn);
-      CHECK(w.Ok({"export-context", "--lineage", lineage}, where)["next"] == "verdict");
+      CHECK(ExportParts(w, status, lineage, where)["next"] == "verdict");
       REQUIRE(given < verdicts.size());
       const Json result = w.Ok({"verdict", "--lineage", lineage, "--verdict", verdicts[given],
                                 "--actor", "ana", "--role", "reviewer", "--body", "Read.\n"},

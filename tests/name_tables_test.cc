@@ -17,6 +17,7 @@
 #include "transaction/approval_outcome.h"
 #include "transaction/import_outcome.h"
 #include "transaction/next_action.h"
+#include "transaction/reviewer_runtime.h"
 #include "watch/forge_pr_state.h"
 
 namespace gentle {
@@ -113,6 +114,20 @@ TEST_CASE("name tables: forge PR states") {
     INFO(other);
     CHECK_FALSE(watch::ParseForgePrState(other).has_value());
   }
+}
+
+// What `start --runtime` takes (docs/lifecycle.md, "The reviewer's budget"), and each one's budget.
+TEST_CASE("name tables: reviewer runtimes and their budgets") {
+  CHECK(Names(transaction::kAllReviewerRuntimes, transaction::ReviewerRuntimeName,
+              transaction::ParseReviewerRuntime) ==
+        std::vector<std::string>{"claude", "claude-code", "pi", "codex", "opencode"});
+  std::vector<uint64_t> budgets;
+  for (transaction::ReviewerRuntime r : transaction::kAllReviewerRuntimes) {
+    budgets.push_back(transaction::ReviewerRuntimeBudget(r));
+  }
+  CHECK(budgets == std::vector<uint64_t>{524288, 524288, 524288, 1048576, 1048576});
+  for (const char* other : kOthers) CHECK_FALSE(transaction::ParseReviewerRuntime(other));
+  CHECK_FALSE(transaction::ParseReviewerRuntime("Claude"));
 }
 
 // What status's `next` and `next_reason` print (docs/lifecycle.md, "Next action"; the schema's

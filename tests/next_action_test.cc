@@ -464,8 +464,10 @@ TEST_CASE("next action: escalated - invalidated - decision_required and unknown 
 TEST_CASE("next action: the envelope says start for a dirty worktree and none for a clean one") {
   LifecycleRepo repo;
   Json status = Status(repo);
-  CHECK(status == Json::parse(R"({"schema":"gentle-ai.review-status/v1","lineages":[],)"
-                              R"("next":"none","next_reason":"clean","next_lineage":null})"));
+  CHECK(status ==
+        Json::parse(R"({"schema":"gentle-ai.review-status/v1","lineages":[],)"
+                    R"("next":"none","next_reason":"clean","next_lineage":null,"parts":null,)"
+                    R"("max_bytes":null})"));
   RunResult human = repo.Review({"status"}, {}, false);
   REQUIRE(human.exit_code == 0);
   CHECK(human.out == "no lineages\nnext: none (clean)\n");
@@ -540,9 +542,10 @@ TEST_CASE(
                      started["revision"].get<std::string>() + "\",\"target_identity\":\"" + target +
                      "\",\"live_target_identity\":\"" + target +
                      "\",\"source\":null,\"context_digest\":null,\"context_unavailable\":null,"
-                     "\"next\":\"export\",\"next_reason\":\"review_due\"}],\"next\":\"export\","
-                     "\"next_reason\":\"review_due\",\"next_lineage\":\"" +
-                     lineage + "\"}\n");
+                     "\"next\":\"export\",\"next_reason\":\"review_due\",\"parts\":1,"
+                     "\"max_bytes\":4194304}],\"next\":\"export\",\"next_reason\":\"review_due\","
+                     "\"next_lineage\":\"" +
+                     lineage + "\",\"parts\":1,\"max_bytes\":4194304}\n");
 }
 
 TEST_CASE("next action: a two-round review walked by following only next") {

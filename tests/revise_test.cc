@@ -261,14 +261,14 @@ TEST_CASE("revise re-resolves a commit-range selector - the new round is the mov
 TEST_CASE("the library call answers as the CLI does") {
   LifecycleRepo repo;
   const std::string lineage = ChangesRequested(repo);
-  auto same = transaction::Revise({repo.root(), lineage, std::nullopt, {}});
+  auto same = transaction::Revise({repo.root(), lineage, std::nullopt, {}, std::nullopt});
   REQUIRE_FALSE(same.ok());
   CHECK(same.status().code() == Code::kUsage);
-  auto bad = transaction::Revise({repo.root(), "Review-X", std::nullopt, {}});
+  auto bad = transaction::Revise({repo.root(), "Review-X", std::nullopt, {}, std::nullopt});
   REQUIRE_FALSE(bad.ok());
   CHECK(bad.status().code() == Code::kUsage);
   repo.Write("a.txt", "fixed\n");
-  auto revised = transaction::Revise({repo.root(), lineage, std::nullopt, {}});
+  auto revised = transaction::Revise({repo.root(), lineage, std::nullopt, {}, std::nullopt});
   REQUIRE(revised.ok());
   CHECK(revised->round == 2);
   CHECK(revised->previous_state.name() == "correction_required");

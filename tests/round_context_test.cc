@@ -111,7 +111,8 @@ TEST_CASE("a context file that is not a ReviewContext is usage - nothing is writ
               .get<std::string>()
               .find(file) != std::string::npos);
     // The transaction's own reading, for library callers, names the JSON path.
-    auto library = transaction::Start({repo.root(), {}, {file, std::nullopt, std::nullopt}});
+    auto library =
+        transaction::Start({repo.root(), {}, {file, std::nullopt, std::nullopt}, std::nullopt});
     REQUIRE_FALSE(library.ok());
     CHECK(library.status().code() == Code::kUsage);
     CHECK(library.status().message() == "--context " + file + ": " + b.message);
@@ -128,8 +129,8 @@ TEST_CASE("a context file that is not a ReviewContext is usage - nothing is writ
   }
   CHECK(repo.GitOk({"for-each-ref", "refs/gentle-ai"}).empty());
   // The library reads what it needs of a hand-written one: ids in numeric order, each once.
-  auto library =
-      transaction::Start({repo.root(), {}, {dir + "/hand.json", std::nullopt, std::nullopt}});
+  auto library = transaction::Start(
+      {repo.root(), {}, {dir + "/hand.json", std::nullopt, std::nullopt}, std::nullopt});
   REQUIRE(library.ok());
   CHECK(repo.RecordState(library->lineage)["current_snapshot"]["ledger_ids"] ==
         Json::array({"4", "30", "100"}));

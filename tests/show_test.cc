@@ -25,6 +25,7 @@
 #include "tests/support/git_oracle.h"
 #include "tests/support/git_repo.h"
 #include "tests/support/lifecycle_repo.h"
+#include "tests/support/lockfiles.h"
 #include "tests/support/process.h"
 #include "tests/support/temp_dir.h"
 
@@ -479,6 +480,58 @@ TEST_CASE("show: a round over the byte budget shows the budget refusal") {
   const std::string text = exporter::RenderShowText(*view, false);
   CHECK(text.find("Patch:          not shown: budget_exceeded: ") != std::string::npos);
   CHECK(text.find("diff --git") == std::string::npos);
+}
+
+TEST_CASE("show: a round with generated entries is the reviewer's view - its summaries marked") {
+  LifecycleRepo repo;
+  repo.Write("package-lock.json", NpmLockfile(3000, 0, 1));
+  repo.Write("src/app.js", "export const version = 1;\n");
+  repo.GitOk({"add", "."});
+  repo.GitOk({"commit", "-q", "-m", "deps"});
+  repo.Write("package-lock.json", NpmLockfile(3000, 1, 1));
+  repo.Write("src/app.js", "export const version = 2;\n");
+  const std::string lineage = repo.ReviewOk({"start"})["lineage"];
+  RunResult review =
+      repo.Review({"export-context", "--lineage", lineage, "--view", "review"}, {}, false);
+  REQUIRE(review.exit_code == 0);
+  const std::string& view = review.out;
+  REQUIRE(view.find("summary: added=") != std::string::npos);
+
+  // Text: the summarised path named after the digests, then the review view's bytes.
+  RunResult text = repo.Review({"show", "--lineage", lineage}, {{"TERM", "xterm"}}, false);
+  REQUIRE(text.exit_code == 0);
+  CHECK(text.out.find("Patch:          sha256:" + store::Sha256Hex(view) + " (" +
+                      std::to_string(view.size()) +
+                      " bytes, 2 paths)\nSummarised:     package-lock.json (generated; no "
+                      "line-level claims)\n\n") != std::string::npos);
+  CHECK(text.out.find("Summarised:     src/app.js") == std::string::npos);
+  CHECK(text.out.substr(text.out.size() - view.size()) == view);
+
+  // JSON: the same digest and size, and the summarised paths.
+  const Json shown = repo.ReviewOk({"show", "--lineage", lineage});
+  const Json& patch = shown["rounds"][0]["patch"];
+  CHECK(patch["sha256"] == "sha256:" + store::Sha256Hex(view));
+  CHECK(patch["byte_size"] == view.size());
+  CHECK(patch["summarised_paths"] == Json::array({"package-lock.json"}));
+
+  // HTML: the mark after the summarised file's name in the file list and in both layouts, and
+  // after no other.
+  RunResult html = repo.Review({"show", "--lineage", lineage, "--html"}, {}, false);
+  REQUIRE(html.exit_code == 0);
+  const std::string mark =
+      " <span class=\"summarised\">summarised: generated, no line-level claims</span>";
+  size_t marks = 0;
+  for (size_t at = html.out.find(mark); at != std::string::npos; at = html.out.find(mark, at + 1)) {
+    ++marks;
+  }
+  CHECK(marks == 3);
+  CHECK(html.out.find("package-lock.json</a>" + mark) != std::string::npos);
+  CHECK(html.out.find("src/app.js</a> (") != std::string::npos);  // unmarked
+  const std::string block = "package-lock.json <small>(";
+  for (size_t at = html.out.find(block); at != std::string::npos;
+       at = html.out.find(block, at + 1)) {
+    CHECK(html.out.compare(html.out.find("</small>", at) + 8, mark.size(), mark) == 0);
+  }
 }
 
 TEST_CASE("show: verdict bodies become HTML without raw HTML - links or images") {

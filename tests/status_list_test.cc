@@ -215,7 +215,7 @@ TEST_CASE("the batch-reconciliation marker refuses every command but status - wh
     CHECK(nlohmann::json::parse(r.out) ==
           nlohmann::json::parse("{\"schema\":\"gentle-ai.review-status/v1\",\"lineages\":[],"
                                 "\"next\":\"none\",\"next_reason\":\"reconciliation_prepared\","
-                                "\"next_lineage\":null}"));
+                                "\"next_lineage\":null,\"parts\":null,\"max_bytes\":null}"));
   }
   CHECK(HashTree(repo + "/.git") == before);
 }

@@ -1,17 +1,56 @@
 #include "transaction/candidate_budget.h"
 
-#include "export/blob_limit.h"
-#include "export/derivation.h"
-#include "export/patch_budget.h"
+#include <limits>
+#include <set>
+
+#include "export/patch_bound.h"
+#include "export/tree_delta.h"
+#include "export/view_plan.h"
+#include "store/git/git_util.h"
+#include "store/git/object_reader.h"
 #include "store/test_hooks.h"
 
 namespace gentle::transaction {
+namespace {
 
-Status RefuseOversizeCandidate(const store::git::Repository& repo,
-                               const store::Snapshot& snapshot) {
+uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
+                                                      : a + b;
+}
+
+}  // namespace
+
+Result<uint64_t> ReviewViewParts(git_repository* repo, const std::string& base_tree,
+                                 const std::string& candidate_tree,
+                                 const std::vector<std::string>& generated, uint64_t budget,
+                                 uint64_t max_blob_bytes) {
+  GENTLE_ASSIGN_OR_RETURN(git_oid base, store::git::ParseOidHex(base_tree));
+  GENTLE_ASSIGN_OR_RETURN(git_oid candidate, store::git::ParseOidHex(candidate_tree));
+  GENTLE_ASSIGN_OR_RETURN(std::vector<exporter::TreeChange> changes,
+                          exporter::DiffTrees(repo, base, candidate));
+  GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo));
+  const std::vector<exporter::ChangeFacts> facts = exporter::GatherFacts(odb.get(), changes);
+  GENTLE_RETURN_IF_ERROR(exporter::RefuseHugeBlob(changes, facts, max_blob_bytes));
+  const std::set<std::string> marked(generated.begin(), generated.end());
+  uint64_t upper = 0;
+  for (size_t i = 0; i < changes.size() && upper <= budget; ++i) {
+    upper = SaturatingAdd(upper, exporter::ChangeUpperBound(changes[i], facts[i]));
+    if (marked.count(changes[i].path) != 0) upper = SaturatingAdd(upper, kMaxSummaryLineBytes);
+  }
+  if (upper <= budget) return uint64_t{1};
+  GENTLE_ASSIGN_OR_RETURN(
+      exporter::ViewPlan plan,
+      exporter::PlanView(repo, changes, generated, exporter::View::kReview, budget));
+  return static_cast<uint64_t>(plan.parts.size());
+}
+
+Status RefuseUnsplittableCandidate(const store::git::Repository& repo,
+                                   const store::Snapshot& snapshot,
+                                   const std::vector<std::string>& generated, uint64_t budget) {
   if (store::AdmitOversizeCandidates()) return Status::Ok();
-  return exporter::RefuseOverBudget(repo.raw(), snapshot.base_tree, snapshot.candidate_tree,
-                                    exporter::kMaxContextBytes, exporter::kMaxBlobBytes);
+  return ReviewViewParts(repo.raw(), snapshot.base_tree, snapshot.candidate_tree, generated, budget,
+                         exporter::kMaxBlobBytes)
+      .status();
 }
 
 }  // namespace gentle::transaction

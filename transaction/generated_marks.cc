@@ -4,7 +4,6 @@
 #include <memory>
 #include <optional>
 
-#include "store/generated_paths.h"
 #include "store/git/git_util.h"
 #include "store/git/object_reader.h"
 #include "store/git/raw_tree.h"
@@ -87,11 +86,10 @@ Result<std::vector<std::string>> MarkGenerated(git_odb* odb, const std::string& 
   return marked;
 }
 
-Result<std::string> GeneratedPathsFile(git_repository* repo, const store::Snapshot& snapshot) {
+Result<std::vector<std::string>> MarkGenerated(git_repository* repo,
+                                               const store::Snapshot& snapshot) {
   GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo));
-  GENTLE_ASSIGN_OR_RETURN(std::vector<std::string> marked,
-                          MarkGenerated(odb.get(), snapshot.candidate_tree, snapshot.paths));
-  return store::EncodeGeneratedPaths(marked);
+  return MarkGenerated(odb.get(), snapshot.candidate_tree, snapshot.paths);
 }
 
 void AddGeneratedPaths(const std::string& file, store::HistoryCommitSpec* commit) {

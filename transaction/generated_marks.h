@@ -31,12 +31,13 @@ inline constexpr uint64_t kMaxAttrFileBytes = uint64_t{100} << 20;
 Result<std::vector<std::string>> MarkGenerated(git_odb* odb, const std::string& candidate_tree,
                                                const std::vector<std::string>& paths);
 
-// The round's history file (store/generated_paths.h) for the snapshot's candidate, read through
-// `repo`'s object database (a capture's objects held in memory included); empty when no path is
-// marked, and then the round's commit has no such file.
-Result<std::string> GeneratedPathsFile(git_repository* repo, const store::Snapshot& snapshot);
+// MarkGenerated for the snapshot's candidate and changed paths, read through `repo`'s object
+// database (a capture's objects held in memory included).
+Result<std::vector<std::string>> MarkGenerated(git_repository* repo,
+                                               const store::Snapshot& snapshot);
 
-// Adds `file` (GeneratedPathsFile's) to the round's history commit unless it is empty.
+// Adds `file` (store/generated_paths.h EncodeGeneratedPaths of the marks) to the round's history
+// commit unless it is empty (no path marked: the round's commit has no such file).
 void AddGeneratedPaths(const std::string& file, store::HistoryCommitSpec* commit);
 
 }  // namespace gentle::transaction

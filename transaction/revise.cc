@@ -4,6 +4,7 @@
 #include "store/digests.h"
 #include "store/fault_point.h"
 #include "store/file_io.h"
+#include "store/generated_paths.h"
 #include "store/git/memory_writes.h"
 #include "store/go_json.h"
 #include "store/layout.h"
@@ -18,6 +19,7 @@
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 #include "transaction/recorded_selector.h"
+#include "transaction/reviewer_budget.h"
 
 namespace gentle::transaction {
 namespace {
@@ -97,11 +99,22 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::git::MemoryWrites> held,
                           store::git::MemoryWrites::Divert(repo.raw()));
   GENTLE_ASSIGN_OR_RETURN(store::Snapshot snapshot, CaptureSnapshot(repo, selector, held.get()));
+  // The new round's budget: the one given, else the current round's.
+  uint64_t budget = 0;
+  if (request.max_bytes) {
+    budget = *request.max_bytes;
+  } else {
+    GENTLE_ASSIGN_OR_RETURN(budget, CurrentRoundBudget(repo, seen));
+  }
   std::string generated;
   if (!snapshot.paths.empty() && snapshot.identity != seen.current_snapshot.identity) {
-    GENTLE_RETURN_IF_ERROR(RefuseOversizeCandidate(repo, snapshot).WithLineage(request.lineage));
-    // Marked now, from the new round's candidate tree, and frozen in its history commit.
-    GENTLE_ASSIGN_OR_RETURN(generated, GeneratedPathsFile(repo.raw(), snapshot));
+    // Marked now, from the new round's candidate tree, and frozen in its history commit; an entry
+    // no part of the reviewer's view could hold is refused first.
+    GENTLE_ASSIGN_OR_RETURN(const std::vector<std::string> marked,
+                            MarkGenerated(repo.raw(), snapshot));
+    GENTLE_RETURN_IF_ERROR(
+        RefuseUnsplittableCandidate(repo, snapshot, marked, budget).WithLineage(request.lineage));
+    generated = store::EncodeGeneratedPaths(marked);
   }
   GENTLE_RETURN_IF_ERROR(held->Flush());
   store::FaultPoint("revise:captured");
@@ -122,6 +135,7 @@ Result<ReviseResult> Revise(const ReviseRequest& request) {
   commit.trailers.emplace_back("Round", std::to_string(record.round + 1));
   AddToHistoryCommit(binding, &commit);
   AddGeneratedPaths(generated, &commit);
+  AddRoundBudget(budget, &commit);
   GENTLE_ASSIGN_OR_RETURN(
       store::RecordView written,
       CommitState(scope.get(), record, state, store::HistoryVerb::kRevise, std::move(commit)));

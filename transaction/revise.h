@@ -12,7 +12,9 @@
 // Refusals, before anything is written: any state but correction_required is `wrong_state`; a
 // historical-compat record `read_only`; a lineage started in another worktree of the clone, a
 // candidate with no changed paths, and a candidate identical to the current round's are `usage`;
-// a candidate whose approval was already burned in this worktree is `consumed`. The candidate is
+// a candidate whose approval was already burned in this worktree is `consumed`; a candidate with
+// an entry no part of the reviewer's view can hold under the new round's budget is
+// `budget_exceeded` (transaction/candidate_budget.h). The candidate is
 // captured before the store lock is taken (its objects are written like START's, unreferenced
 // until the history commit) and the revision read then is compared again under the lock:
 // `conflict` if another writer got there first. Fault points: revise:captured, revise:locked, then
@@ -40,6 +42,9 @@ struct ReviseRequest {
   // its ledger ids, --context-unavailable REASON marks it; without either the round has neither
   // (a context-unavailable mark of the previous round is lifted).
   ContextFlags context;
+  // --max-bytes N / --runtime NAME: the new round's budget (transaction/reviewer_runtime.h);
+  // nullopt keeps the current round's (transaction/reviewer_budget.h).
+  std::optional<uint64_t> max_bytes;
 };
 
 struct ReviseResult {

@@ -8,6 +8,7 @@
 #include "store/file_io.h"
 #include "store/file_modes.h"
 #include "store/file_write.h"
+#include "store/generated_paths.h"
 #include "store/git/memory_writes.h"
 #include "store/git/repository.h"
 #include "store/go_json.h"
@@ -17,6 +18,7 @@
 #include "store/layout.h"
 #include "store/record.h"
 #include "store/review_state.h"
+#include "store/round_budget.h"
 #include "store/snapshot.h"
 #include "store/store_guard.h"
 #include "store/store_scan.h"
@@ -27,6 +29,7 @@
 #include "transaction/history_writer.h"
 #include "transaction/mutation.h"
 #include "transaction/pr_lineage.h"
+#include "transaction/reviewer_budget.h"
 #include "transaction/revise.h"
 #include "transaction/target_claims.h"
 
@@ -120,9 +123,13 @@ Result<StartResult> Start(const StartRequest& request) {
                     "a changed path is not valid UTF-8 and cannot be recorded: " + path);
     }
   }
-  GENTLE_RETURN_IF_ERROR(RefuseOversizeCandidate(repo, snapshot));
-  // Marked now, from the candidate tree, and frozen in the round's history commit.
-  GENTLE_ASSIGN_OR_RETURN(const std::string generated, GeneratedPathsFile(repo.raw(), snapshot));
+  // Marked now, from the candidate tree, and frozen in the round's history commit with the
+  // round's budget; an entry no part of the reviewer's view could hold is refused first.
+  GENTLE_ASSIGN_OR_RETURN(const std::vector<std::string> marked,
+                          MarkGenerated(repo.raw(), snapshot));
+  const uint64_t budget = request.max_bytes.value_or(store::kDefaultRoundBudgetBytes);
+  GENTLE_RETURN_IF_ERROR(RefuseUnsplittableCandidate(repo, snapshot, marked, budget));
+  const std::string generated = store::EncodeGeneratedPaths(marked);
   GENTLE_RETURN_IF_ERROR(held->Flush());
   const std::string worktree_identity = repo.WorktreeIdentity();
   const std::string lineage = store::DerivedLineageId(worktree_identity, snapshot.identity);
@@ -134,8 +141,8 @@ Result<StartResult> Start(const StartRequest& request) {
       return ResultOf(*pr, false);
     }
     // The PR's lineage was sent back: its next round takes the new head or context.
-    GENTLE_ASSIGN_OR_RETURN(ReviseResult revised,
-                            Revise({request.cwd, pr->lineage_id, pr->revision, request.context}));
+    GENTLE_ASSIGN_OR_RETURN(ReviseResult revised, Revise({request.cwd, pr->lineage_id, pr->revision,
+                                                          request.context, request.max_bytes}));
     return StartResult{revised.lineage,
                        revised.revision,
                        revised.target_identity,
@@ -169,6 +176,7 @@ Result<StartResult> Start(const StartRequest& request) {
     // writer, and the answer is the record as it is afterwards. A store with nothing to recover
     // is left byte-identical.
     GENTLE_RETURN_IF_ERROR(CheckSameBinding(repo, *existing, binding));
+    if (request.max_bytes) GENTLE_RETURN_IF_ERROR(CheckSameBudget(repo, *existing, budget));
     GENTLE_ASSIGN_OR_RETURN(bool recover, NeedsRecovery(layout));
     if (!recover) return ResultOf(*existing, false);
     GENTLE_ASSIGN_OR_RETURN(std::unique_ptr<store::index::IndexDb> recovered,
@@ -226,6 +234,7 @@ Result<StartResult> Start(const StartRequest& request) {
   history.created_at = now;
   AddToHistoryCommit(binding, &history);
   AddGeneratedPaths(generated, &history);
+  AddRoundBudget(budget, &history);
   GENTLE_RETURN_IF_ERROR(AppendHistory(repo, layout, std::move(history)));
   GENTLE_RETURN_IF_ERROR(store::EnsureDirectory(layout.common_dir(), layout.lineage_dir(lineage),
                                                 store::kStoreDirMode));

@@ -4,8 +4,7 @@
 #include <map>
 #include <set>
 
-#include "export/derivation.h"
-#include "export/patch_budget.h"
+#include "export/round_generated.h"
 #include "loop/seen_ledger.h"
 #include "store/catalog.h"
 #include "store/digests.h"
@@ -21,14 +20,17 @@
 #include "store/provenance.h"
 #include "store/record.h"
 #include "store/review_state.h"
+#include "store/round_budget.h"
 #include "store/round_context.h"
 #include "store/selector_kind.h"
 #include "store/store_guard.h"
 #include "store/time_order.h"
 #include "store/tombstone.h"
 #include "transaction/branch_trees.h"
+#include "transaction/candidate_budget.h"
 #include "transaction/capture.h"
 #include "transaction/context_cap.h"
+#include "transaction/generated_marks.h"
 #include "transaction/pr_lineage.h"
 #include "transaction/recorded_selector.h"
 #include "transaction/target_claims.h"
@@ -207,27 +209,56 @@ Fit FitOf(const Status& measured) {
   return Fit::kObjectsMissing;
 }
 
-Fit FrozenFit(const store::git::Repository& repo, const std::string& base_tree,
-              const std::string& candidate_tree) {
-  return FitOf(exporter::RefuseOverBudget(repo.raw(), base_tree, candidate_tree,
-                                          exporter::kMaxContextBytes));
-}
-
 // What DecideNext needs of a record to probe the budget.
 struct Probe {
+  std::string lineage;
+  int64_t round = 0;
   std::string base_tree, candidate_tree;  // the current snapshot's
   Selector selector;                      // the recorded selector (revise captures with it)
 };
 
 Probe ProbeOf(const store::RecordView& r) {
-  return {r.current_snapshot.base_tree, r.current_snapshot.candidate_tree, RecordedSelector(r)};
+  return {r.lineage_id, r.round, r.current_snapshot.base_tree, r.current_snapshot.candidate_tree,
+          RecordedSelector(r)};
 }
 
-// The candidate `selector` names, as start or revise would capture it, measured against the
-// budget: captured on a handle of its own whose object writes stay in memory, so nothing is
-// written and `repo`'s caches never see an object that is not on disk. A capture that fails here
-// fits (the verb reports its own error; the hash-only capture already succeeded).
-Fit LiveFit(const store::git::Repository& repo, const Selector& selector) {
+// The current round's budget and generated paths, from the local history (transaction/
+// reviewer_budget.h, export/round_generated.h).
+struct RoundView {
+  uint64_t budget = store::kDefaultRoundBudgetBytes;
+  std::vector<std::string> generated;
+};
+
+Result<RoundView> CurrentRoundView(const store::git::Repository& repo, const Probe& probe) {
+  RoundView view;
+  GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
+                          store::ReadHistoryTip(repo, probe.lineage));
+  if (!tip) return view;
+  GENTLE_ASSIGN_OR_RETURN(view.budget, store::ReadRoundBudget(repo, tip->id, probe.round));
+  GENTLE_ASSIGN_OR_RETURN(view.generated, exporter::ReadRoundGenerated(repo, tip, probe.round));
+  return view;
+}
+
+// The reviewing round's review view under its budget: the parts its export takes, or why it
+// cannot be exported (transaction/candidate_budget.h). Read-only.
+void ProbeFrozen(const store::git::Repository& repo, const Probe& probe, LineageStatus& s) {
+  Result<RoundView> round = CurrentRoundView(repo, probe);
+  if (!round.ok()) {
+    s.frozen = Fit::kObjectsMissing;
+    return;
+  }
+  Result<uint64_t> parts = ReviewViewParts(repo.raw(), probe.base_tree, probe.candidate_tree,
+                                           round->generated, round->budget);
+  s.frozen = FitOf(parts.status());
+  if (parts.ok()) s.parts = {*parts, round->budget};
+}
+
+// The candidate `selector` names, as start or revise would capture it, measured against
+// `budget` as they measure it: captured on a handle of its own whose object writes stay in
+// memory, so nothing is written and `repo`'s caches never see an object that is not on disk. A
+// capture that fails here fits (the verb reports its own error; the hash-only capture already
+// succeeded).
+Fit LiveFit(const store::git::Repository& repo, const Selector& selector, uint64_t budget) {
   auto own =
       store::git::Repository::Discover(repo.is_bare() ? repo.git_dir() : repo.worktree_root());
   if (!own.ok()) return Fit::kFits;
@@ -235,11 +266,16 @@ Fit LiveFit(const store::git::Repository& repo, const Selector& selector) {
   if (!writes.ok()) return Fit::kFits;
   auto snapshot = CaptureSnapshot(*own, selector, writes->get());
   if (!snapshot.ok() || snapshot->paths.empty()) return Fit::kFits;
-  // Measured as start and revise measure it: with the limit on one blob.
-  const Fit fit =
-      FitOf(exporter::RefuseOverBudget(own->raw(), snapshot->base_tree, snapshot->candidate_tree,
-                                       exporter::kMaxContextBytes, exporter::kMaxBlobBytes));
+  auto marked = MarkGenerated(own->raw(), *snapshot);
+  if (!marked.ok()) return Fit::kFits;
+  const Fit fit = FitOf(RefuseUnsplittableCandidate(*own, *snapshot, *marked, budget));
   return fit == Fit::kOverBudget ? fit : Fit::kFits;
+}
+
+// The budget revise keeps for the lineage's next round: its current round's.
+uint64_t ReviseBudget(const store::git::Repository& repo, const Probe& probe) {
+  Result<RoundView> round = CurrentRoundView(repo, probe);
+  return round.ok() ? round->budget : store::kDefaultRoundBudgetBytes;
 }
 
 // Sets the entry's next action, and its detail when that action waits on the author. The budget
@@ -249,14 +285,15 @@ void DecideNext(const store::git::Repository& repo, LineageStatus& s, const Prob
                 std::optional<StatusRole> role, bool frozen_known = false) {
   Next next = EntryNext(s.Facts());
   if (probe != nullptr && next.action == NextAction::kExport && !frozen_known) {
-    s.frozen = FrozenFit(repo, probe->base_tree, probe->candidate_tree);
+    ProbeFrozen(repo, *probe, s);
     next = EntryNext(s.Facts());
   }
   if (probe != nullptr && next.action == NextAction::kRevise) {
-    s.live = LiveFit(repo, probe->selector);
+    s.live = LiveFit(repo, probe->selector, ReviseBudget(repo, *probe));
     next = EntryNext(s.Facts());
   }
   s.next = RoleNext(s.Facts(), role);
+  if (s.next.action != NextAction::kExport) s.parts = {};
   const std::string_view waiting = WaitingDetail(s.Facts());
   if (!waiting.empty()) s.detail = std::string(waiting);
 }
@@ -292,7 +329,7 @@ Result<LineageStatus> AssessAlone(const store::git::Repository& repo,
 // candidate is hashed in memory, the tombstone is one keyed file probe, and a startable candidate
 // is measured against the budget (LiveFit).
 LiveStart ProbeLiveStart(const store::git::Repository& repo, const store::StoreLayout& layout,
-                         LiveTargets& live, const Selector& selector) {
+                         LiveTargets& live, const Selector& selector, uint64_t budget) {
   if (repo.is_bare()) return LiveStart::kUnavailable;
   const Result<LiveTarget>& target = live.For(selector);
   if (!target.ok()) return LiveStart::kUnavailable;
@@ -303,7 +340,7 @@ LiveStart ProbeLiveStart(const store::git::Repository& repo, const store::StoreL
     // The PR's own lineage was burned (the PR merged): its next stays none until its head moves.
     return BurnedPrLineage(repo, layout, selector, key) ? LiveStart::kPrBurned : LiveStart::kBurned;
   }
-  if (LiveFit(repo, selector) == Fit::kOverBudget) return LiveStart::kOverBudget;
+  if (LiveFit(repo, selector, budget) == Fit::kOverBudget) return LiveStart::kOverBudget;
   return LiveStart::kStartable;
 }
 
@@ -331,7 +368,8 @@ Result<LineageStatus> InspectOne(const store::git::Repository& repo,
 
 Result<StatusReport> InspectStatus(const std::string& cwd,
                                    const std::optional<std::string>& lineage,
-                                   const std::optional<Selector>& selector, StatusRole role) {
+                                   const std::optional<Selector>& selector, StatusRole role,
+                                   std::optional<uint64_t> start_budget) {
   if (lineage) GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(*lineage));
   if (lineage && selector) {
     return Status(Code::kUsage, "--lineage and the selector flags are exclusive");
@@ -354,6 +392,7 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
     if (s.next.action != NextAction::kNone && s.next.action != NextAction::kStart) {
       report.next_lineage = s.lineage;
     }
+    if (s.next.action == NextAction::kExport) report.parts = s.parts;
     report.lineages.push_back(std::move(s));
     return report;
   }
@@ -414,10 +453,16 @@ Result<StatusReport> InspectStatus(const std::string& cwd,
   }
   const Selector asked = selector ? *selector : Selector{};
   const Picked picked = PickNext(
-      facts, [&] { return ProbeLiveStart(repo, layout, live, asked); }, require_context, role);
+      facts,
+      [&] {
+        return ProbeLiveStart(repo, layout, live, asked,
+                              start_budget.value_or(store::kDefaultRoundBudgetBytes));
+      },
+      require_context, role);
   report.next = picked.next;
   if (picked.entry && picked.next.action != NextAction::kNone) {
     report.next_lineage = out[*picked.entry].lineage;
+    if (picked.next.action == NextAction::kExport) report.parts = out[*picked.entry].parts;
   }
   return report;
 }

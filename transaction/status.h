@@ -17,6 +17,7 @@
 #ifndef GENTLE_TRANSACTION_STATUS_H_
 #define GENTLE_TRANSACTION_STATUS_H_
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -52,8 +53,14 @@ struct LineageStatus {
   std::string context_digest, context_unavailable;
   UnrelatedReason unrelated = UnrelatedReason::kNotUnrelated;
   bool foreign = false;     // its record names another worktree of the clone
-  Fit frozen = Fit::kFits;  // probed for a reviewing lineage (export/patch_budget.h)
-  Fit live = Fit::kFits;    // probed for a sent-back lineage whose live target moved
+  Fit frozen = Fit::kFits;  // probed for a reviewing lineage (transaction/candidate_budget.h)
+  // When next is export: the parts of the current round's review view under its budget
+  // (`export-context --view review --max-bytes <max_bytes>` prints them); else 0.
+  struct Parts {
+    uint64_t count = 0, max_bytes = 0;
+    bool operator==(const Parts&) const = default;
+  } parts;
+  Fit live = Fit::kFits;  // probed for a sent-back lineage whose live target moved
   // The APPROVE cap (transaction/context_cap.h): of the current round, and of a round opened now.
   bool approve_capped = false, require_context = false;
   bool merged = false;      // approved, not the live target, its candidate tree on HEAD's history
@@ -76,6 +83,8 @@ struct StatusReport {
   Next next;
   // The lineage `next` is about (transaction/next_action.h PickNext); empty for start and none.
   std::string next_lineage;
+  // When next is export: that lineage's parts (LineageStatus::parts); else zero.
+  LineageStatus::Parts parts;
 };
 
 // With `lineage`: that lineage only (not_found / consumed / retired / corrupted as errors; an
@@ -98,14 +107,17 @@ struct StatusReport {
 // selector also takes the lineages of other worktrees started with it.
 //
 // Budget (docs/lifecycle.md, "Start and revise refuse what could never be exported"): a reviewing
-// lineage's frozen diff is measured (export/patch_budget.h: headers first, so a small diff costs a
-// few header reads) and a candidate that start or revise would capture is captured again with its
-// objects held in memory (store/git/memory_writes.h) and measured, so that next never names export,
-// start or revise for a diff the verb refuses. Nothing is written.
+// round's review view is split under the round's budget (transaction/candidate_budget.h: headers
+// first, so a small diff costs a few header reads), giving the parts its export takes; a candidate
+// that start (under `start_budget`, the budget start would be given: nullopt for the default) or
+// revise (under the lineage's current budget, which revise keeps) would capture is captured again
+// with its objects held in memory (store/git/memory_writes.h) and measured, so that next never
+// names export, start or revise for a view the verb refuses. Nothing is written.
 Result<StatusReport> InspectStatus(const std::string& cwd,
                                    const std::optional<std::string>& lineage,
                                    const std::optional<Selector>& selector = std::nullopt,
-                                   StatusRole role = StatusRole::kAuthor);
+                                   StatusRole role = StatusRole::kAuthor,
+                                   std::optional<uint64_t> start_budget = std::nullopt);
 
 // One record's status (applicability current_target, ambiguous or unrelated, and next) against the
 // live target of `repo`'s worktree, as `status --lineage` reports it, for a record whose context
