@@ -154,7 +154,7 @@ TEST_CASE("next action: every row of the table in the pure derivation") {
   CHECK(EntryNextOf("", Applicability::kIncomplete) == "repair");
   CHECK(EntryNextOf("reviewing", Applicability::kAmbiguous) == "select_lineage");
   CHECK(EntryNextOf("approved", Applicability::kAmbiguous, {}, true) == "select_lineage");
-  for (const char* state : {StateOf("reviewing"), "correction_required", "approved"}) {
+  for (const char* state : {"reviewing", "correction_required", "approved"}) {
     CHECK(EntryNextOf(state, cur, {}, true) == "none");
     CHECK(EntryNextOf(state, unrel, moved, true) == "none");
   }
@@ -166,8 +166,7 @@ TEST_CASE("next action: every row of the table in the pure derivation") {
   CHECK(EntryNextOf("correction_required", unrel, lost) == "none");
   CHECK(EntryNextOf("approved", cur) == "burn");
   CHECK(EntryNextOf("approved", unrel, foreign) == "burn");
-  for (const char* state :
-       {StateOf("escalated"), "invalidated", "decision_required", "validating"}) {
+  for (const char* state : {"escalated", "invalidated", "decision_required", "validating"}) {
     CHECK(EntryNextOf(state, cur) == "none");
     CHECK(EntryNextOf(state, unrel, moved) == "none");
   }

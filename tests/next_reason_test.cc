@@ -111,7 +111,7 @@ TEST_CASE("next reason: every row of the table names its reason") {
   CHECK(Reason(merged) == "burn/merged");
   merged.applicability = cur;
   CHECK(Reason(merged) == "burn/approved");
-  for (const char* state : {StateOf("reviewing"), "correction_required", "approved", "escalated"}) {
+  for (const char* state : {"reviewing", "correction_required", "approved", "escalated"}) {
     EntryFacts due = {StateOf(state), cur};
     due.post_due = true;
     CHECK(Reason(due) == "post/post_due");
