@@ -59,7 +59,7 @@ int RunParseComment(const CommonOptions& common, const std::string& file) {
   nlohmann::ordered_json out;
   out["schema"] = exporter::kCommentSchema;
   out["kind"] = exporter::CommentKindName(parsed->kind);
-  out["verdict"] = parsed->verdict;
+  out["verdict"] = parsed->verdict.text();
   out["body"] = parsed->body;
   out["lineage"] = parsed->lineage;
   out["round"] = parsed->round;

@@ -18,7 +18,7 @@ using store::VisibleText;
 nlohmann::ordered_json ListEntry(const transaction::LineageSummary& s) {
   nlohmann::ordered_json entry;
   entry["lineage"] = s.lineage;
-  entry["state"] = s.state;
+  entry["state"] = s.ListedState();
   entry["kind"] = NullIfEmpty(s.kind);
   entry["created_at"] = NullIfEmpty(s.created_at);
   entry["path_count"] = s.path_count;
@@ -56,7 +56,7 @@ int RunList(const CommonOptions& common) {
     } else {
       std::ostringstream line;
       line << VisibleText(s.lineage) << "  "
-           << Paint(VisibleText(s.state), StateTone(s.state), colour) << "  "
+           << Paint(VisibleText(s.ListedState()), ListTone(s), colour) << "  "
            << (s.kind.empty() ? "-" : VisibleText(s.kind)) << "  "
            << (s.created_at.empty() ? "-" : VisibleText(s.created_at)) << "  " << s.path_count
            << " path(s)" << (s.evidence.empty() ? "" : "  " + VisibleText(s.evidence))

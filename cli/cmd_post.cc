@@ -59,8 +59,8 @@ int Print(const CommonOptions& common, const std::string& pr, const RenderedComm
     out["pr"] = pr;
     out["lineage"] = rendered.verdict.lineage;
     out["round"] = rendered.verdict.round;
-    out["role"] = rendered.verdict.role;
-    out["verdict"] = rendered.verdict.verdict;
+    out["role"] = store::ReviewerRoleName(rendered.checked_role);
+    out["verdict"] = store::VerdictName(rendered.checked_verdict);
     out["as"] = watch::PostAsName(outcome.as);
     out["id"] = outcome.id;
     out["created"] = outcome.created;
@@ -73,8 +73,9 @@ int Print(const CommonOptions& common, const std::string& pr, const RenderedComm
     human << "recovered " << id << " (an earlier post) on " << pr << "\n";
   }
   human << (outcome.created ? "posted " : "already posted ") << outcome.id << " on " << pr
-        << " (round " << rendered.verdict.round << ", " << rendered.verdict.role << ", "
-        << rendered.verdict.verdict << ")\n";
+        << " (round " << rendered.verdict.round << ", "
+        << store::ReviewerRoleName(rendered.checked_role) << ", "
+        << store::VerdictName(rendered.checked_verdict) << ")\n";
   PrintHuman(human.str());
   return 0;
 }
@@ -113,9 +114,9 @@ int RunPost(const CommonOptions& common, const PostOptions& o) {
   request.endpoint = *endpoint;
   request.lineage = rendered->verdict.lineage;
   request.round = rendered->verdict.round;
-  request.role = rendered->verdict.role;
+  request.role = rendered->checked_role;
   request.revision = rendered->verdict.revision;
-  request.verdict = rendered->verdict.verdict;
+  request.verdict = rendered->checked_verdict;
   request.as = *as;
   request.text = rendered->text;
   request.nonce = *nonce;

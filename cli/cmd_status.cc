@@ -81,9 +81,8 @@ int RunStatus(const CommonOptions& common, const std::optional<std::string>& lin
   const bool colour = ColourWanted(1, false);
   for (const auto& s : result->lineages) {
     std::cout << VisibleText(s.lineage) << "  "
-              << (s.state.empty()
-                      ? "-"
-                      : Paint(VisibleText(s.state.name()), StateTone(s.state.name()), colour))
+              << (s.state.empty() ? "-"
+                                  : Paint(VisibleText(s.state.name()), StateTone(s.state), colour))
               << "  " << transaction::ApplicabilityName(s.applicability);
     if (!s.detail.empty()) std::cout << "  (" << VisibleText(s.detail) << ")";
     if (!s.source.empty()) std::cout << "  [from " << VisibleText(s.source) << "]";

@@ -38,8 +38,14 @@ Result<std::string> ReadBody(const VerdictOptions& o) {
 }
 
 int RunVerdict(const CommonOptions& common, const VerdictOptions& o) {
-  transaction::VerdictRequest request{common.cwd, o.lineage, o.verdict,           o.actor,
-                                      o.role,     "",        o.expected_revision, o.sign};
+  transaction::VerdictRequest request{common.cwd,
+                                      o.lineage,
+                                      store::VerdictWord::FromText(o.verdict),
+                                      o.actor,
+                                      store::RoleWord::FromText(o.role),
+                                      "",
+                                      o.expected_revision,
+                                      o.sign};
   if (Status st = transaction::ValidateVerdictRequest(request); !st.ok()) {
     return ReportError(st, common.json);
   }
@@ -53,7 +59,7 @@ int RunVerdict(const CommonOptions& common, const VerdictOptions& o) {
     nlohmann::ordered_json out;
     out["schema"] = "gentle-ai.review-verdict/v1";
     out["lineage"] = r.lineage;
-    out["verdict"] = r.verdict;
+    out["verdict"] = store::VerdictName(r.verdict);
     out["previous_state"] = r.previous_state.name();
     out["state"] = r.state.name();
     out["previous_revision"] = r.previous_revision;
@@ -68,8 +74,8 @@ int RunVerdict(const CommonOptions& common, const VerdictOptions& o) {
                           : nlohmann::ordered_json();
     return PrintJson(out);
   }
-  std::cout << r.verdict << " " << r.lineage << ": " << r.previous_state.name() << " -> "
-            << r.state.name() << "\n  revision: " << r.revision << "\n";
+  std::cout << store::VerdictName(r.verdict) << " " << r.lineage << ": " << r.previous_state.name()
+            << " -> " << r.state.name() << "\n  revision: " << r.revision << "\n";
   if (r.approval == transaction::ApprovalOutcome::kCoApproval) {
     std::cout << "  a co-approval of the approved round (a history commit; the record is as it "
                  "was)\n";

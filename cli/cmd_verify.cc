@@ -76,7 +76,7 @@ nlohmann::ordered_json ApprovalsJson(const exporter::ApprovalTally& tally, int r
     list.push_back({{"kind", std::string(store::ApprovalKindName(a.approval.kind))},
                     {"commit", a.approval.commit},
                     {"actor", a.approval.actor},
-                    {"role", a.approval.role},
+                    {"role", a.approval.role.text()},
                     {"principal", NullIfEmpty(a.principal)},
                     {"key", NullIfEmpty(a.key)},
                     {"counted", a.counted()},

@@ -31,6 +31,8 @@ Result<RenderedComment> RenderRoundComment(const std::string& cwd, const RoundCo
   auto kind = exporter::CommentKindFor(out.verdict.role, out.verdict.verdict);
   if (!kind.ok()) return Status(kind.status()).WithLineage(flags.lineage);
   comment.kind = *kind;
+  out.checked_role = *out.verdict.role.value();
+  out.checked_verdict = *out.verdict.verdict.value();
   comment.verdict = out.verdict.verdict;
   comment.body = out.verdict.body;
   comment.lineage = out.verdict.lineage;

@@ -18,14 +18,17 @@ namespace gentle::cli {
 
 struct RoundCommentFlags {
   std::string lineage;
-  std::optional<std::string> round;  // --round text, checked as a decimal >= 1
-  std::optional<std::string> role;   // reviewer | docs-reviewer
+  std::optional<std::string> round;     // --round text, checked as a decimal >= 1
+  std::optional<store::RoleWord> role;  // reviewer | docs-reviewer, as given
   std::optional<std::string> model, session, nonce;
 };
 
 struct RenderedComment {
   exporter::RoundVerdict verdict;  // the round, role and verdict rendered
-  std::string text;                // the comment's bytes
+  // verdict's role and verdict, which exporter::CommentKindFor accepted.
+  store::ReviewerRole checked_role = store::ReviewerRole::kReviewer;
+  store::Verdict checked_verdict = store::Verdict::kApprove;
+  std::string text;  // the comment's bytes
 };
 
 Result<RenderedComment> RenderRoundComment(const std::string& cwd, const RoundCommentFlags& flags);

@@ -26,7 +26,7 @@ void AddRoundCommentFlags(Command command, RoundCommentFlags* flags, RoundCommen
 void ApplyRoundCommentFlags(const Command& command, const RoundCommentText& text,
                             RoundCommentFlags* flags) {
   if (Given(command, "--round")) flags->round = text.round;
-  if (Given(command, "--role")) flags->role = text.role;
+  if (Given(command, "--role")) flags->role = store::RoleWord::FromText(text.role);
   if (Given(command, "--model")) flags->model = text.model;
   if (Given(command, "--session")) flags->session = text.session;
   if (Given(command, "--nonce")) flags->nonce = text.nonce;

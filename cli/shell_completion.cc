@@ -1,6 +1,9 @@
 #include "cli/shell_completion.h"
 
+#include <string>
 #include <vector>
+
+#include "store/name_table.h"
 
 namespace gentle::cli {
 namespace {
@@ -30,18 +33,16 @@ std::vector<std::string> FlagNames(const CommandDoc& command) {
   return names;
 }
 
-const char* ValueWord(ValueKind kind) {
-  switch (kind) {
-    case ValueKind::kFile:
-      return "file";
-    case ValueKind::kDirectory:
-      return "dir";
-    case ValueKind::kText:
-      return "text";
-    case ValueKind::kNone:
-      break;
-  }
-  return "";
+// The word each value kind is completed as; kNone's is none (it takes no value).
+constexpr store::NameTable kValueWords = store::MakeNameTable<ValueKind>({
+    {ValueKind::kNone, "none"},
+    {ValueKind::kFile, "file"},
+    {ValueKind::kDirectory, "dir"},
+    {ValueKind::kText, "text"},
+});
+
+std::string ValueWord(ValueKind kind) {
+  return kind == ValueKind::kNone ? std::string() : std::string(kValueWords.Name(kind));
 }
 
 const OptionDoc* Positional(const CommandDoc& command) {

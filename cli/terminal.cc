@@ -51,8 +51,8 @@ std::string Paint(std::string_view text, Tone tone, bool colour) {
   return out;
 }
 
-Tone StateTone(std::string_view state) {
-  if (const std::optional<store::ReviewState> review = store::ParseReviewState(state)) {
+Tone StateTone(const store::StateName& state) {
+  if (const std::optional<store::ReviewState> review = state.state()) {
     switch (*review) {
       case store::ReviewState::kApproved:
         return Tone::kGreen;
@@ -66,11 +66,18 @@ Tone StateTone(std::string_view state) {
         return Tone::kPlain;
     }
   }
-  using transaction::ListState;
-  using transaction::ListStateName;
-  if (state == ListStateName(ListState::kIncomplete)) return Tone::kYellow;
-  if (state == ListStateName(ListState::kConsumed) || state == ListStateName(ListState::kRetired)) {
-    return Tone::kDim;
+  return state.terminal() ? Tone::kDim : Tone::kPlain;
+}
+
+Tone ListTone(const transaction::LineageSummary& entry) {
+  switch (entry.standing) {
+    case transaction::ListState::kLive:
+      return StateTone(entry.state);
+    case transaction::ListState::kIncomplete:
+      return Tone::kYellow;
+    case transaction::ListState::kConsumed:
+    case transaction::ListState::kRetired:
+      return Tone::kDim;
   }
   return Tone::kPlain;
 }

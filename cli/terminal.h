@@ -10,6 +10,9 @@
 #include <string>
 #include <string_view>
 
+#include "store/review_state.h"
+#include "transaction/list.h"
+
 namespace gentle::cli {
 
 // Whether `fd` is a tty and TERM is set, not empty and not "dumb".
@@ -25,9 +28,13 @@ enum class Tone { kPlain, kRed, kGreen, kYellow, kDim };
 std::string Paint(std::string_view text, Tone tone, bool colour);
 
 // The tone of a lineage state in human status and list output: approved green; correction_required,
-// escalated, decision_required and incomplete yellow; invalidated red; consumed and retired (ended)
-// dim.
-Tone StateTone(std::string_view state);
+// escalated and decision_required yellow; invalidated red; consumed and retired (ended) dim; a
+// state this build does not know plain.
+Tone StateTone(const store::StateName& state);
+
+// The tone of a list entry's state: its record's (StateTone), else incomplete yellow and consumed
+// and retired dim.
+Tone ListTone(const transaction::LineageSummary& entry);
 
 }  // namespace gentle::cli
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "export/base64.h"
+#include "store/name_table.h"
 
 namespace gentle::exporter {
 namespace {
@@ -185,20 +186,18 @@ bool NamespaceAllowed(const std::string& patterns, std::string_view name_space) 
 
 }  // namespace
 
+namespace {
+constexpr store::NameTable kSignerRefusalNames = store::MakeNameTable<SignerRefusal>({
+    {SignerRefusal::kUnknownKey, "unknown_key"},
+    {SignerRefusal::kWrongNamespace, "wrong_namespace"},
+    {SignerRefusal::kExpired, "expired"},
+    {SignerRefusal::kNotYetValid, "not_yet_valid"},
+    {SignerRefusal::kNotAllowed, "not_allowed"},
+});
+}  // namespace
+
 std::string_view SignerRefusalName(SignerRefusal refusal) {
-  switch (refusal) {
-    case SignerRefusal::kUnknownKey:
-      return "unknown_key";
-    case SignerRefusal::kWrongNamespace:
-      return "wrong_namespace";
-    case SignerRefusal::kExpired:
-      return "expired";
-    case SignerRefusal::kNotYetValid:
-      return "not_yet_valid";
-    case SignerRefusal::kNotAllowed:
-      return "not_allowed";
-  }
-  return "not_allowed";  // unreachable: the switch names every enumerator
+  return kSignerRefusalNames.Name(refusal);
 }
 
 SignerDiagnosis DiagnoseSignerRefusal(std::string_view allowed_signers, std::string_view public_key,

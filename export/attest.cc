@@ -49,7 +49,7 @@ Status FillApprover(const store::git::Repository& repo, const store::RecordView&
         .WithLineage(record.lineage_id);
   }
   auto fields = store::ParseVerdictFile(*file);
-  if (!fields.ok() || !store::IsVerdict(fields->verdict, store::Verdict::kApprove)) {
+  if (!fields.ok() || !fields->verdict.Is(store::Verdict::kApprove)) {
     return Status(Code::kCorrupted, "the approval commit " + *commit + " of lineage " +
                                         record.lineage_id + " holds a " + name +
                                         " that is not an APPROVE verdict")
@@ -134,7 +134,6 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
   }
   out.lineage = lineage;
   out.revision = record.revision;
-  out.verdict = store::VerdictName(store::Verdict::kApprove);
   out.base_tree = record.current_snapshot.base_tree;
   out.candidate_tree = record.current_snapshot.candidate_tree;
   out.paths_digest = record.current_snapshot.paths_digest;
@@ -161,9 +160,9 @@ std::string RenderStatement(const Attestation& a) {
   Json& p = j["predicate"];
   p["lineage"] = a.lineage;
   p["revision"] = a.revision;
-  p["verdict"] = a.verdict;
+  p["verdict"] = store::VerdictName(a.verdict);
   p["actor"] = or_null(a.actor);
-  p["role"] = or_null(a.role);
+  p["role"] = a.role ? Json(a.role->text()) : Json(nullptr);
   p["base_tree"] = a.base_tree;
   p["candidate_tree"] = a.candidate_tree;
   p["paths_digest"] = a.paths_digest;
@@ -185,7 +184,7 @@ std::string RenderStatement(const Attestation& a) {
       entry["history_commit"] = counted.approval.commit;
       entry["kind"] = std::string(store::ApprovalKindName(counted.approval.kind));
       entry["actor"] = counted.approval.actor;
-      entry["role"] = counted.approval.role;
+      entry["role"] = counted.approval.role.text();
       list.push_back(std::move(entry));
     }
     p["approvals"] = std::move(list);

@@ -28,6 +28,7 @@
 #include "export/approval_policy.h"
 #include "export/engine.h"
 #include "store/status.h"
+#include "store/verdict_name.h"
 
 namespace gentle::exporter {
 
@@ -38,8 +39,9 @@ inline constexpr std::string_view kApprovalPredicateType =
 struct Attestation {
   std::string lineage;
   std::string revision;
-  std::string verdict;  // APPROVE
-  std::optional<std::string> actor, role, history_commit;
+  store::Verdict verdict = store::Verdict::kApprove;  // an attestation is an approval's
+  std::optional<std::string> actor, history_commit;
+  std::optional<store::RoleWord> role;  // as the approval's verdict file names it
   std::string base_tree, candidate_tree, paths_digest;
   std::string patch_sha256;  // "sha256:<hex>"
   Engine engine = Engine::kNative;

@@ -8,6 +8,7 @@
 
 #include "store/go_json.h"
 #include "store/lineage_id.h"
+#include "store/name_table.h"
 
 namespace gentle::exporter {
 namespace {
@@ -209,10 +210,10 @@ Result<PostedComment> ParseStrict(std::string_view text) {
                   "the comment must hold a blank line then \"### Verdict: <VERDICT>\" after the "
                   "body");
   }
-  out.verdict = body_and_line.substr(line + kVerdictLine.size());
+  out.verdict = store::VerdictWord::FromText(body_and_line.substr(line + kVerdictLine.size()));
   const bool docs = out.kind == CommentKind::kDocs;
-  if (docs ? !IsDocsVerdict(out.verdict) : !IsCodeVerdict(out.verdict)) {
-    return Status(Code::kUsage, "\"" + out.verdict + "\" is not a verdict of a " +
+  if (docs ? !IsDocsVerdict(out.verdict.value()) : !IsCodeVerdict(out.verdict.value())) {
+    return Status(Code::kUsage, "\"" + out.verdict.text() + "\" is not a verdict of a " +
                                     std::string(docs ? "docs review (APPROVE, FIXED or NO_CHANGES)"
                                                      : "code review (APPROVE, REQUEST_CHANGES or "
                                                        "NEEDS_DISCUSSION)"));
@@ -229,17 +230,15 @@ std::string_view LastLine(std::string_view text) {
 }
 
 // The word of the last `### Verdict: <VERDICT>` line, when it is a verdict.
-std::optional<std::string> LooseVerdict(std::string_view text) {
-  std::optional<std::string> found;
+std::optional<store::Verdict> LooseVerdict(std::string_view text) {
+  std::optional<store::Verdict> found;
   size_t start = 0;
   while (start <= text.size()) {
     size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     const std::string_view line = text.substr(start, end - start);
     if (line.substr(0, kVerdictLine.size() - 2) == kVerdictLine.substr(2)) {
-      const std::string word(line.substr(kVerdictLine.size() - 2));
-      found = IsCodeVerdict(word) || IsDocsVerdict(word) ? std::optional<std::string>(word)
-                                                         : std::nullopt;
+      found = store::ParseVerdict(line.substr(kVerdictLine.size() - 2));
     }
     start = end + 1;
   }
@@ -248,20 +247,27 @@ std::optional<std::string> LooseVerdict(std::string_view text) {
 
 }  // namespace
 
-std::string_view CommentKindName(CommentKind kind) {
-  return kind == CommentKind::kDocs ? "docs" : "code";
-}
+namespace {
+constexpr store::NameTable kCommentKindNames = store::MakeNameTable<CommentKind>({
+    {CommentKind::kCode, "code"},
+    {CommentKind::kDocs, "docs"},
+});
+}  // namespace
 
-Result<CommentKind> CommentKindFor(const std::string& role, const std::string& verdict) {
-  if (store::IsRole(role, store::ReviewerRole::kReviewer) && IsCodeVerdict(verdict))
+std::string_view CommentKindName(CommentKind kind) { return kCommentKindNames.Name(kind); }
+
+Result<CommentKind> CommentKindFor(const store::RoleWord& role, const store::VerdictWord& verdict) {
+  if (role.Is(store::ReviewerRole::kReviewer) && IsCodeVerdict(verdict.value())) {
     return CommentKind::kCode;
-  if (store::IsRole(role, store::ReviewerRole::kDocsReviewer) && IsDocsVerdict(verdict))
+  }
+  if (role.Is(store::ReviewerRole::kDocsReviewer) && IsDocsVerdict(verdict.value())) {
     return CommentKind::kDocs;
-  return Status(Code::kForbidden, "a " + verdict + " verdict by role \"" + role +
+  }
+  return Status(Code::kForbidden, "a " + verdict.text() + " verdict by role \"" + role.text() +
                                       "\" is not a review comment (reviewer: APPROVE, "
                                       "REQUEST_CHANGES or NEEDS_DISCUSSION; docs-reviewer: "
                                       "APPROVE, FIXED or NO_CHANGES)")
-      .WithDetail(DetailKey::kRole, role);
+      .WithDetail(DetailKey::kRole, role.text());
 }
 
 Status CheckBody(CommentKind kind, std::string_view body) {
@@ -295,7 +301,8 @@ Status CheckBody(CommentKind kind, std::string_view body) {
   return Status::Ok();
 }
 
-Status CheckPostable(const std::string& role, const std::string& verdict, std::string_view body) {
+Status CheckPostable(const store::RoleWord& role, const store::VerdictWord& verdict,
+                     std::string_view body) {
   GENTLE_ASSIGN_OR_RETURN(CommentKind kind, CommentKindFor(role, verdict));
   return CheckBody(kind, body);
 }
@@ -346,8 +353,8 @@ Status CheckMarkerValue(std::string_view flag, std::string_view value) {
 
 Result<std::string> RenderComment(const PostedComment& c) {
   const bool docs = c.kind == CommentKind::kDocs;
-  if (docs ? !IsDocsVerdict(c.verdict) : !IsCodeVerdict(c.verdict)) {
-    return Status(Code::kUsage, "\"" + c.verdict + "\" is not a " +
+  if (docs ? !IsDocsVerdict(c.verdict.value()) : !IsCodeVerdict(c.verdict.value())) {
+    return Status(Code::kUsage, "\"" + c.verdict.text() + "\" is not a " +
                                     std::string(CommentKindName(c.kind)) + " review verdict");
   }
   GENTLE_RETURN_IF_ERROR(CheckBody(c.kind, c.body));
@@ -371,7 +378,7 @@ Result<std::string> RenderComment(const PostedComment& c) {
   std::string out(docs ? kDocsHeading : kCodeHeading);
   out += c.body;
   out += kVerdictLine;
-  out += c.verdict;
+  out += c.verdict.text();
   out += "\n\n";
   out += marker;
   out += "\n";
@@ -385,7 +392,7 @@ CommentReading ReadComment(std::string_view raw) {
   if (strict.ok()) {
     out.comment = std::move(strict).value();
     out.has_marker = true;
-    out.verdict = out.comment.verdict;
+    out.verdict = out.comment.verdict.value();
     return out;
   }
   out.strict = strict.status();

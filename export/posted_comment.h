@@ -68,7 +68,7 @@ std::string_view CommentKindName(CommentKind kind);  // "code" | "docs"
 
 struct PostedComment {
   CommentKind kind = CommentKind::kCode;
-  std::string verdict;
+  store::VerdictWord verdict;  // as given to RenderComment; a verdict of `kind` when read
   std::string body;
   std::string lineage;
   int64_t round = 0;
@@ -85,14 +85,15 @@ using store::IsDocsVerdict;
 
 // The kind a role's verdict renders as: reviewer + code verdict -> code, docs-reviewer + docs
 // verdict -> docs; anything else `forbidden`.
-Result<CommentKind> CommentKindFor(const std::string& role, const std::string& verdict);
+Result<CommentKind> CommentKindFor(const store::RoleWord& role, const store::VerdictWord& verdict);
 
 // The body rule above for a comment of `kind`: ok, or `usage` naming the reason.
 Status CheckBody(CommentKind kind, std::string_view body);
 
 // Whether `role`'s `verdict` with `body` can be posted and read back: CommentKindFor, then
 // CheckBody. `review verdict` runs it before any write, `review comment` before it renders.
-Status CheckPostable(const std::string& role, const std::string& verdict, std::string_view body);
+Status CheckPostable(const store::RoleWord& role, const store::VerdictWord& verdict,
+                     std::string_view body);
 
 // `text` with every CRLF pair read as LF (a lone CR stays).
 std::string WithLfLineEnds(std::string_view text);
@@ -118,7 +119,7 @@ struct CommentReading {
   PostedComment comment;
   // The verdict: the strict one, else the word of the last `### Verdict: <VERDICT>` line when it
   // is a code or docs verdict, else none.
-  std::optional<std::string> verdict;
+  std::optional<store::Verdict> verdict;
 };
 
 CommentReading ReadComment(std::string_view text);

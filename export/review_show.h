@@ -45,6 +45,7 @@
 #include "store/review_state.h"
 #include "store/snapshot.h"
 #include "store/status.h"
+#include "store/verdict_name.h"
 
 namespace gentle::exporter {
 
@@ -55,7 +56,10 @@ struct ShowEvent {
   store::StateName state;
   int64_t round = 0;
   // A verdict or a co-approval: its verdict file and the signature status of its commit.
-  std::string verdict, actor, role, body;
+  // The verdict and role as the file writes them (a newer tool's word is shown as written).
+  store::VerdictWord verdict;
+  store::RoleWord role;
+  std::string actor, body;
   std::string signature;  // unsigned | signed | verified | untrusted; empty unless a verdict
   std::string signer;     // verified: the principal; untrusted: the reason
   bool HasVerdict() const {

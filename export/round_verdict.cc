@@ -14,10 +14,11 @@ namespace gentle::exporter {
 
 Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string& lineage,
                                       std::optional<int64_t> round,
-                                      const std::optional<std::string>& role) {
+                                      const std::optional<store::RoleWord>& role) {
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(lineage));
-  if (role && !store::ParseReviewerRole(*role)) {
-    return Status(Code::kUsage, "--role must be reviewer or docs-reviewer, got \"" + *role + "\"");
+  if (role && !role->value()) {
+    return Status(Code::kUsage,
+                  "--role must be reviewer or docs-reviewer, got \"" + role->text() + "\"");
   }
   if (round && *round < 1) {
     return Status(Code::kUsage, "--round must be >= 1, got " + std::to_string(*round));
@@ -29,10 +30,10 @@ Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string&
   const int64_t wanted = round.value_or(history.record.round);
   auto none = [&] {
     Status st(Code::kNotFound, "lineage " + lineage + " has no verdict" +
-                                   (role ? " by role " + *role : std::string()) + " for round " +
-                                   std::to_string(wanted));
+                                   (role ? " by role " + role->text() : std::string()) +
+                                   " for round " + std::to_string(wanted));
     st.WithLineage(lineage).WithDetail(DetailKey::kRound, std::to_string(wanted));
-    if (role) st.WithDetail(DetailKey::kRole, *role);
+    if (role) st.WithDetail(DetailKey::kRole, role->text());
     return st;
   };
   // The newest verdict or co-approval commit of the round, then older ones of the same round
@@ -61,7 +62,7 @@ Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string&
     }
     auto fields = store::ParseVerdictFile(*file);
     if (!fields.ok()) return Status(fields.status()).WithLineage(lineage);
-    if (role && fields->role != *role) {
+    if (role && fields->role.value() != role->value()) {
       if (!found->commit.parent) return none();
       GENTLE_ASSIGN_OR_RETURN(from, store::ReadHistoryCommit(repo, *found->commit.parent));
       continue;

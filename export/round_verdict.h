@@ -26,20 +26,23 @@
 #include <string>
 
 #include "store/status.h"
+#include "store/verdict_name.h"
 
 namespace gentle::exporter {
 
 struct RoundVerdict {
   std::string lineage;
   int64_t round = 0;
-  std::string revision;  // the record revision the verdict made
-  std::string verdict, actor, role, body;
+  std::string revision;        // the record revision the verdict made
+  store::VerdictWord verdict;  // as the verdict file writes it
+  store::RoleWord role;
+  std::string actor, body;
   std::string source;  // the remote of a fetched history; empty for the local one
 };
 
 Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string& lineage,
                                       std::optional<int64_t> round,
-                                      const std::optional<std::string>& role = {});
+                                      const std::optional<store::RoleWord>& role = {});
 
 }  // namespace gentle::exporter
 

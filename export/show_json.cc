@@ -20,9 +20,9 @@ Json EventJson(const ShowEvent& e) {
   j["state"] = e.state.name();
   j["revision"] = e.revision;
   j["commit"] = e.commit;
-  j["verdict"] = OrNull(e.verdict, verdict);
+  j["verdict"] = OrNull(e.verdict.text(), verdict);
   j["actor"] = OrNull(e.actor, verdict);
-  j["role"] = OrNull(e.role, verdict);
+  j["role"] = OrNull(e.role.text(), verdict);
   j["body"] = OrNull(e.body, verdict);
   j["signature"] = OrNull(e.signature, verdict);
   j["signer"] = OrNull(e.signer, !e.signer.empty());

@@ -120,10 +120,10 @@ std::string Indented(std::string_view text) {
 
 void Event(const ShowEvent& e, bool colour, std::string* out) {
   std::string title = Visible(e.verb);
-  if (!e.verdict.empty()) title += " " + Visible(e.verdict);
+  if (!e.verdict.empty()) title += " " + Visible(e.verdict.text());
   *out += Yellow(title, colour) + " (round " + std::to_string(e.round) + ")\n";
   if (e.HasVerdict()) {
-    *out += "Actor:     " + Visible(e.actor) + " (" + Visible(e.role) + ")\n";
+    *out += "Actor:     " + Visible(e.actor) + " (" + Visible(e.role.text()) + ")\n";
     *out += "Signature: " + e.signature + (e.signer.empty() ? "" : " (" + Visible(e.signer) + ")") +
             "\n";
   }

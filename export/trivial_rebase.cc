@@ -10,6 +10,7 @@
 #include "export/engine.h"
 #include "store/git/git_util.h"
 #include "store/git/verified_view.h"
+#include "store/name_table.h"
 #include "store/sha256.h"
 
 namespace gentle::exporter {
@@ -242,17 +243,15 @@ Status FindChangeBase(const store::git::Repository& repo, const git_oid& head, c
 
 }  // namespace
 
-std::string_view MatchName(Match match) {
-  switch (match) {
-    case Match::kNone:
-      return "none";
-    case Match::kExact:
-      return "exact";
-    case Match::kTrivialRebase:
-      return "trivial_rebase";
-  }
-  return "none";
-}
+namespace {
+constexpr store::NameTable kMatchNames = store::MakeNameTable<Match>({
+    {Match::kNone, "none"},
+    {Match::kExact, "exact"},
+    {Match::kTrivialRebase, "trivial_rebase"},
+});
+}  // namespace
+
+std::string_view MatchName(Match match) { return kMatchNames.Name(match); }
 
 std::string PatchDifference(std::string_view approved, std::string_view rebased) {
   const std::vector<Section> a = Sections(approved), b = Sections(rebased);

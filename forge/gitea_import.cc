@@ -1,6 +1,8 @@
 #include "forge/gitea_import.h"
 
+#include <optional>
 #include <set>
+#include <string>
 
 #include "forge/forge_name.h"
 #include "forge/id_union.h"
@@ -39,18 +41,39 @@ Status ReadPull(const ForgePage& page, ReviewContext* out) {
 // What a Gitea review state becomes: a verdict state in GitHub's words, or skipped.
 enum class ReviewFate { kVerdict, kSkip };
 
+// Gitea's review state words: a submitted review's become the ForgeReviewKind it stands for.
+enum class GiteaReviewState { kApproved, kRequestChanges, kComment, kPending, kRequestReview };
+
+constexpr store::NameTable kGiteaReviewStateNames = store::MakeNameTable<GiteaReviewState>({
+    {GiteaReviewState::kApproved, "APPROVED"},
+    {GiteaReviewState::kRequestChanges, "REQUEST_CHANGES"},
+    {GiteaReviewState::kComment, "COMMENT"},
+    {GiteaReviewState::kPending, "PENDING"},
+    {GiteaReviewState::kRequestReview, "REQUEST_REVIEW"},
+});
+
 Result<ReviewFate> MapReviewState(const FieldReader& r, const std::string& path,
-                                  std::string* state) {
-  if (*state == "PENDING" || *state == "REQUEST_REVIEW") return ReviewFate::kSkip;
-  if (*state == "REQUEST_CHANGES") {
-    *state = "CHANGES_REQUESTED";
-  } else if (*state == "COMMENT") {
-    *state = "COMMENTED";
-  } else if (*state != "APPROVED") {
+                                  const std::string& gitea, ForgeReviewState* state) {
+  const std::optional<GiteaReviewState> given = kGiteaReviewStateNames.Parse(gitea);
+  if (!given) {
     return r.Error(MemberPath(path, "state"),
                    "expected APPROVED, REQUEST_CHANGES, COMMENT, PENDING or REQUEST_REVIEW, got "
                    "\"" +
-                       *state + "\"");
+                       gitea + "\"");
+  }
+  switch (*given) {
+    case GiteaReviewState::kPending:
+    case GiteaReviewState::kRequestReview:
+      return ReviewFate::kSkip;
+    case GiteaReviewState::kApproved:
+      *state = ForgeReviewKind::kApproved;
+      break;
+    case GiteaReviewState::kRequestChanges:
+      *state = ForgeReviewKind::kChangesRequested;
+      break;
+    case GiteaReviewState::kComment:
+      *state = ForgeReviewKind::kCommented;
+      break;
   }
   return ReviewFate::kVerdict;
 }
@@ -62,14 +85,14 @@ Status ReadReviews(const ForgePage& page, IdUnion<ContextVerdict>* verdicts,
   return ForEachObject(page, [&](const FieldReader& r, const Json& item, const std::string& path) {
     ContextVerdict v;
     GENTLE_ASSIGN_OR_RETURN(v.id, r.Id(item, path, "id"));
-    GENTLE_ASSIGN_OR_RETURN(v.state, r.String(item, path, "state"));
-    GENTLE_ASSIGN_OR_RETURN(const ReviewFate fate, MapReviewState(r, path, &v.state));
+    GENTLE_ASSIGN_OR_RETURN(const std::string state, r.String(item, path, "state"));
+    GENTLE_ASSIGN_OR_RETURN(const ReviewFate fate, MapReviewState(r, path, state, &v.state));
     if (fate == ReviewFate::kSkip) {
       skipped->insert(v.id);
       return Status::Ok();
     }
     GENTLE_ASSIGN_OR_RETURN(const bool dismissed, r.OptionalBool(item, path, "dismissed", false));
-    if (dismissed) v.state = "DISMISSED";
+    if (dismissed) v.state = ForgeReviewKind::kDismissed;
     GENTLE_RETURN_IF_ERROR(ReadReviewHead(r, item, path, &v));
     GENTLE_ASSIGN_OR_RETURN(auto commit, r.OptionalString(item, path, "commit_id"));
     if (commit && !commit->empty()) v.commit_id = std::move(commit);

@@ -32,8 +32,9 @@ Status ReadReviews(const ForgePage& page, IdUnion<ContextVerdict>* verdicts,
   return ForEachObject(page, [&](const FieldReader& r, const Json& item, const std::string& path) {
     ContextVerdict v;
     GENTLE_ASSIGN_OR_RETURN(v.id, r.Id(item, path, "id"));
-    GENTLE_ASSIGN_OR_RETURN(v.state, r.String(item, path, "state"));
-    if (v.state == "PENDING") {
+    GENTLE_ASSIGN_OR_RETURN(std::string state, r.String(item, path, "state"));
+    v.state = ForgeReviewState::FromText(std::move(state));
+    if (v.state.kind() == ForgeReviewKind::kPending) {
       pending->insert(v.id);
       return Status::Ok();
     }

@@ -44,8 +44,8 @@ std::vector<Carrier> CarriersOf(const ReviewContext& context,
 }
 
 bool IsCritical(const LedgerMarker& m) {
-  return !m.verdict || store::IsVerdict(*m.verdict, store::Verdict::kRequestChanges) ||
-         store::IsVerdict(*m.verdict, store::Verdict::kNeedsDiscussion);
+  return !m.verdict || *m.verdict == store::Verdict::kRequestChanges ||
+         *m.verdict == store::Verdict::kNeedsDiscussion;
 }
 
 // Round first, then the later time (an empty one earliest), then the larger id, then the comment
@@ -63,6 +63,11 @@ nlohmann::ordered_json NullOr(const std::optional<std::string>& value) {
   return value ? nlohmann::ordered_json(*value) : nlohmann::ordered_json();
 }
 
+// The verdict's name, or none.
+std::optional<std::string> VerdictText(const std::optional<store::Verdict>& verdict) {
+  return verdict ? std::optional<std::string>(store::VerdictName(*verdict)) : std::nullopt;
+}
+
 nlohmann::ordered_json MarkerJson(const LedgerMarker& m) {
   nlohmann::ordered_json out;
   out["comment_id"] = m.comment_id;
@@ -75,7 +80,7 @@ nlohmann::ordered_json MarkerJson(const LedgerMarker& m) {
   out["revision"] = m.marker.revision;
   out["model"] = NullOr(m.marker.model);
   out["session"] = NullOr(m.marker.session);
-  out["verdict"] = NullOr(m.verdict);
+  out["verdict"] = NullOr(VerdictText(m.verdict));
   out["strict"] = m.strict;
   return out;
 }
@@ -113,10 +118,10 @@ Result<Ledger> RecoverLedger(const ReviewContext& context, const std::string& me
       if (m.root && IsCritical(m)) {
         return Status(Code::kAmbiguous,
                       "the login is unknown (--me \"\") and root comment " + m.comment_id +
-                          " carries a " + (m.verdict ? *m.verdict : "verdict-less") +
+                          " carries a " + VerdictText(m.verdict).value_or("verdict-less") +
                           " marker: own and foreign rounds cannot be told apart, so no ledger")
             .WithDetail(DetailKey::kCommentId, m.comment_id)
-            .WithDetail(DetailKey::kVerdict, m.verdict.value_or(""));
+            .WithDetail(DetailKey::kVerdict, VerdictText(m.verdict).value_or(""));
       }
     }
     for (const UnreadableMarker& u : ledger.unreadable) {

@@ -34,6 +34,7 @@
 #include "forge/review_context.h"
 #include "store/forge_id_kind.h"
 #include "store/status.h"
+#include "store/verdict_name.h"
 
 namespace gentle::forge {
 
@@ -46,7 +47,7 @@ struct LedgerMarker {
   std::string at;  // the carrier's submittedAt
   bool root = true;
   exporter::PostedComment marker;  // lineage, round, revision, model, session
-  std::optional<std::string> verdict;
+  std::optional<store::Verdict> verdict;
   bool strict = false;
 };
 

@@ -44,7 +44,7 @@ Ordered RenderVerdict(const ContextVerdict& v) {
   out["id"] = v.id;
   out["author"] = v.author;
   out["body"] = v.body;
-  out["state"] = v.state;
+  out["state"] = v.state.text();
   out["submittedAt"] = v.submitted_at;
   if (v.commit_id) out["commitId"] = *v.commit_id;
   if (v.parent_id) out["parentId"] = *v.parent_id;
@@ -107,7 +107,8 @@ Result<ContextVerdict> ParseVerdict(const FieldReader& r, const Json& value,
   GENTLE_ASSIGN_OR_RETURN(v.id, IdString(r, value, path, "id"));
   GENTLE_ASSIGN_OR_RETURN(v.author, r.String(value, path, "author"));
   GENTLE_ASSIGN_OR_RETURN(v.body, r.String(value, path, "body"));
-  GENTLE_ASSIGN_OR_RETURN(v.state, r.String(value, path, "state"));
+  GENTLE_ASSIGN_OR_RETURN(std::string state, r.String(value, path, "state"));
+  v.state = ForgeReviewState::FromText(std::move(state));
   GENTLE_ASSIGN_OR_RETURN(v.submitted_at, TimeString(r, value, path, "submittedAt"));
   GENTLE_ASSIGN_OR_RETURN(v.commit_id, r.OptionalString(value, path, "commitId"));
   GENTLE_ASSIGN_OR_RETURN(v.parent_id, OptionalIdString(r, value, path, "parentId"));
@@ -153,7 +154,7 @@ ContextVerdict CarrierOf(const ContextComment& comment) {
   carrier.id = comment.id;
   carrier.author = comment.author;
   carrier.body = comment.body;
-  carrier.state = "COMMENTED";
+  carrier.state = ForgeReviewKind::kCommented;
   carrier.submitted_at = comment.created_at;
   carrier.parent_id = comment.parent_id;
   return carrier;

@@ -20,6 +20,7 @@
 #include <string_view>
 #include <vector>
 
+#include "forge/forge_review_state.h"
 #include "store/status.h"
 
 namespace gentle::forge {
@@ -48,7 +49,7 @@ struct ContextVerdict {
   std::string id;
   std::string author;
   std::string body;
-  std::string state;         // APPROVED | CHANGES_REQUESTED | COMMENTED | DISMISSED | ...
+  ForgeReviewState state;    // APPROVED | CHANGES_REQUESTED | COMMENTED | DISMISSED | ...
   std::string submitted_at;  // "" when the forge gives none
   std::optional<std::string> commit_id;  // GitHub: the head the review was made against
   std::optional<std::string> parent_id;  // carriers only: an Aone thread reply's parent

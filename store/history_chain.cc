@@ -81,7 +81,7 @@ Status CheckShape(const std::string& lineage, const HistoryCommit& commit) {
 // co-approval.md an APPROVE from approved to approved by a named actor.
 Status CheckCoApproval(const git::Repository& repo, const std::string& lineage,
                        const HistoryCommit& commit, const RecordView& record) {
-  if (!record.state.Is(ReviewState::kApproved) || !IsVerdict(commit.verdict, Verdict::kApprove)) {
+  if (!record.state.Is(ReviewState::kApproved) || !commit.verdict.Is(Verdict::kApprove)) {
     return Broken(lineage, commit.id, "a co-approval commit of a record that is not approved");
   }
   const std::string name(kHistoryCoApprovalName);
@@ -91,9 +91,8 @@ Status CheckCoApproval(const git::Repository& repo, const std::string& lineage,
   auto fields = ParseVerdictFile(**bytes);
   if (!fields.ok())
     return Broken(lineage, commit.id, "its " + name + ": " + fields.status().message());
-  if (!IsVerdict(fields->verdict, Verdict::kApprove) ||
-      ParseReviewState(fields->from_state) != ReviewState::kApproved ||
-      ParseReviewState(fields->to_state) != ReviewState::kApproved || fields->actor.empty()) {
+  if (!fields->verdict.Is(Verdict::kApprove) || !fields->from_state.Is(ReviewState::kApproved) ||
+      !fields->to_state.Is(ReviewState::kApproved) || fields->actor.empty()) {
     return Broken(lineage, commit.id,
                   "its " + name + " is not an APPROVE of the approved record by a named actor");
   }

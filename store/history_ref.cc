@@ -112,7 +112,7 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   out.round = Trailer(m, "Round");
   out.context_digest = Trailer(m, "Context");
   out.context_unavailable = Trailer(m, "Context-Unavailable");
-  out.verdict = Trailer(m, "Verdict");
+  out.verdict = VerdictWord::FromText(Trailer(m, "Verdict"));
   out.legacy_pin = true;
   for (const git::RawTreeEntry& e : tree.entries()) {
     if (e.name == "base") out.base_tree = git::OidHex(e.id);

@@ -43,6 +43,7 @@
 #include "store/git/repository.h"
 #include "store/history_verb.h"
 #include "store/status.h"
+#include "store/verdict_name.h"
 
 namespace gentle::store {
 
@@ -115,7 +116,7 @@ struct HistoryCommit {
   // its review context was bound (transaction/round_context_binding.h): Context (the digest of
   // the commit's context.json) and Context-Unavailable (the harness's reason). "" when absent.
   std::string round, context_digest, context_unavailable;
-  std::string verdict;  // a verdict commit's Verdict trailer ("" when absent)
+  VerdictWord verdict;  // a verdict commit's Verdict trailer, as written (empty when absent)
   std::string base_tree, candidate_tree;
   bool terminal() const { return IsTerminalVerb(verb); }
 };

@@ -7,10 +7,9 @@
 
 namespace gentle::store {
 
-std::optional<ReviewState> VerdictTarget(std::string_view verdict, ReviewState from) {
-  const std::optional<Verdict> given = ParseVerdict(verdict);
-  if (!given) return std::nullopt;
-  switch (*given) {
+std::optional<ReviewState> VerdictTarget(std::optional<Verdict> verdict, ReviewState from) {
+  if (!verdict) return std::nullopt;
+  switch (*verdict) {
     case Verdict::kApprove:
       return ReviewState::kApproved;
     case Verdict::kRequestChanges:
@@ -119,11 +118,11 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
                                   " (a verdict needs reviewing or "
                                   "correction_required)");
     }
-    const std::optional<ReviewState> target = VerdictTarget(child.verdict, *parent_state);
+    const std::optional<ReviewState> target = VerdictTarget(child.verdict.value(), *parent_state);
     if (!target) return Broken(child.id, "its Verdict trailer names no verdict");
     if (!child.state.Is(*target)) {
-      return Broken(child.id, "a " + child.verdict + " verdict" + from + " cannot leave the " +
-                                  "record " + child.state.name());
+      return Broken(child.id, "a " + child.verdict.text() + " verdict" + from +
+                                  " cannot leave the " + "record " + child.state.name());
     }
     if (!same_round) return Broken(child.id, "a verdict changes the round or its trees");
     return Status::Ok();

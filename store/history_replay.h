@@ -42,13 +42,14 @@
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/status.h"
+#include "store/verdict_name.h"
 
 namespace gentle::store {
 
 // The state a verdict word moves a record in `from` to: APPROVE approved, REQUEST_CHANGES
 // correction_required, NEEDS_DISCUSSION escalated; FIXED and NO_CHANGES (docs verdicts) keep
-// `from`. nullopt for any other word.
-std::optional<ReviewState> VerdictTarget(std::string_view verdict, ReviewState from);
+// `from`. nullopt for no verdict (a word this build does not know).
+std::optional<ReviewState> VerdictTarget(std::optional<Verdict> verdict, ReviewState from);
 
 // Whether a verdict may be given to a record in `state`: reviewing or correction_required.
 bool AcceptsVerdict(const StateName& state);
@@ -64,7 +65,8 @@ class HistoryReplay {
  private:
   // What the replay keeps of one commit.
   struct Point {
-    std::string id, verb, verdict, revision, record_blob, context_unavailable;
+    std::string id, verb, revision, record_blob, context_unavailable;
+    VerdictWord verdict;
     StateName state;
     int64_t round = 0;
     std::string initial_identity, current_identity, base_tree, candidate_tree;

@@ -9,8 +9,9 @@ bool IsHistoryVerb(std::string_view name, HistoryVerb verb) {
 bool IsTerminalVerb(std::string_view verb) { return TerminalStateOf(verb).has_value(); }
 
 std::optional<TerminalState> TerminalStateOf(std::string_view verb) {
-  if (verb == HistoryVerbName(HistoryVerb::kBurn)) return TerminalState::kConsumed;
-  if (verb == HistoryVerbName(HistoryVerb::kAbandon)) return TerminalState::kRetired;
+  const std::optional<HistoryVerb> parsed = ParseHistoryVerb(verb);
+  if (parsed == HistoryVerb::kBurn) return TerminalState::kConsumed;
+  if (parsed == HistoryVerb::kAbandon) return TerminalState::kRetired;
   return std::nullopt;
 }
 

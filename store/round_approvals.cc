@@ -5,6 +5,7 @@
 
 #include "store/history_ref.h"
 #include "store/history_verb.h"
+#include "store/name_table.h"
 #include "store/record.h"
 #include "store/review_state.h"
 #include "store/verdict_file.h"
@@ -29,7 +30,7 @@ Result<RoundApproval> ReadApproval(const git::Repository& repo, const std::strin
   if (!file) return BadApproval(lineage, commit.id, "no", name);
   auto fields = ParseVerdictFile(*file);
   if (!fields.ok()) return BadApproval(lineage, commit.id, "a " + name, "that does not parse");
-  if (!IsVerdict(fields->verdict, Verdict::kApprove)) {
+  if (!fields->verdict.Is(Verdict::kApprove)) {
     return BadApproval(lineage, commit.id, "a " + name, "that is not an APPROVE verdict");
   }
   RoundApproval out;
@@ -57,9 +58,14 @@ bool IsApprovingVerdict(const HistoryCommit& commit, const std::string& lineage,
 
 }  // namespace
 
-std::string_view ApprovalKindName(ApprovalKind kind) {
-  return kind == ApprovalKind::kVerdict ? "verdict" : "co_approval";
-}
+namespace {
+constexpr NameTable kApprovalKindNames = MakeNameTable<ApprovalKind>({
+    {ApprovalKind::kVerdict, "verdict"},
+    {ApprovalKind::kCoApproval, "co_approval"},
+});
+}  // namespace
+
+std::string_view ApprovalKindName(ApprovalKind kind) { return kApprovalKindNames.Name(kind); }
 
 Result<std::vector<RoundApproval>> RoundApprovals(const git::Repository& repo,
                                                   const std::string& lineage,

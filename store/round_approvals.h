@@ -22,6 +22,7 @@
 
 #include "store/git/repository.h"
 #include "store/status.h"
+#include "store/verdict_name.h"
 
 namespace gentle::store {
 
@@ -36,7 +37,8 @@ std::string_view ApprovalKindName(ApprovalKind kind);
 struct RoundApproval {
   ApprovalKind kind = ApprovalKind::kVerdict;
   std::string commit;  // hex
-  std::string actor, role, at;
+  std::string actor, at;
+  RoleWord role;  // as its verdict file names it
 };
 
 Result<std::vector<RoundApproval>> RoundApprovals(const git::Repository& repo,

@@ -1,51 +1,38 @@
 #include "store/status.h"
 
+#include "store/name_table.h"
+
 namespace gentle {
 
+namespace {
+constexpr store::NameTable kCodeNames = store::MakeNameTable<Code>({
+    {Code::kOk, "ok"},
+    {Code::kInternal, "internal"},
+    {Code::kUsage, "usage"},
+    {Code::kNotFound, "not_found"},
+    {Code::kConsumed, "consumed"},
+    {Code::kRetired, "retired"},
+    {Code::kReadOnly, "read_only"},
+    {Code::kReconciliationPrepared, "reconciliation_prepared"},
+    {Code::kWrongState, "wrong_state"},
+    {Code::kForbidden, "forbidden"},
+    {Code::kCorrupted, "corrupted"},
+    {Code::kAmbiguous, "ambiguous"},
+    {Code::kObjectsMissing, "objects_missing"},
+    {Code::kBudgetExceeded, "budget_exceeded"},
+    {Code::kIntegrityMismatch, "integrity_mismatch"},
+    {Code::kNotReviewed, "not_reviewed"},
+    {Code::kConflict, "conflict"},
+    {Code::kBusy, "busy"},
+    {Code::kUntrusted, "untrusted"},
+    {Code::kContextUnavailable, "context_unavailable"},
+});
+}  // namespace
+
+// A value past the last code is "internal" (cli/man_page.cc walks the codes until it sees one).
 std::string_view CodeName(Code code) {
-  switch (code) {
-    case Code::kOk:
-      return "ok";
-    case Code::kInternal:
-      return "internal";
-    case Code::kUsage:
-      return "usage";
-    case Code::kNotFound:
-      return "not_found";
-    case Code::kConsumed:
-      return "consumed";
-    case Code::kRetired:
-      return "retired";
-    case Code::kReadOnly:
-      return "read_only";
-    case Code::kReconciliationPrepared:
-      return "reconciliation_prepared";
-    case Code::kWrongState:
-      return "wrong_state";
-    case Code::kForbidden:
-      return "forbidden";
-    case Code::kCorrupted:
-      return "corrupted";
-    case Code::kAmbiguous:
-      return "ambiguous";
-    case Code::kObjectsMissing:
-      return "objects_missing";
-    case Code::kBudgetExceeded:
-      return "budget_exceeded";
-    case Code::kIntegrityMismatch:
-      return "integrity_mismatch";
-    case Code::kNotReviewed:
-      return "not_reviewed";
-    case Code::kConflict:
-      return "conflict";
-    case Code::kBusy:
-      return "busy";
-    case Code::kUntrusted:
-      return "untrusted";
-    case Code::kContextUnavailable:
-      return "context_unavailable";
-  }
-  return "internal";
+  const std::string_view name = kCodeNames.Name(code);
+  return name.empty() ? kCodeNames.Name(Code::kInternal) : name;
 }
 
 int ExitCodeFor(Code code) {

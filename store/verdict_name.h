@@ -2,8 +2,9 @@
 // (docs/lifecycle.md, "review verdict"), one enum with one name table each, header-only so that
 // every layer may use them without a link dependency. A reviewer gives APPROVE, REQUEST_CHANGES or
 // NEEDS_DISCUSSION (a code verdict); a docs-reviewer APPROVE, FIXED or NO_CHANGES (a docs
-// verdict). Records, verdict files, history trailers and posted comments hold the names; code
-// compares them through IsVerdict/IsRole, never against a literal.
+// verdict). Verdict files, history trailers and posted comments hold the names; domain structs
+// hold a VerdictWord or RoleWord (store/word.h: the enumerator and the text as written, parsed
+// once where the text comes in), and code compares enumerators, never text.
 #ifndef GENTLE_STORE_VERDICT_NAME_H_
 #define GENTLE_STORE_VERDICT_NAME_H_
 
@@ -11,6 +12,7 @@
 #include <string_view>
 
 #include "store/name_table.h"
+#include "store/word.h"
 
 namespace gentle::store {
 
@@ -32,21 +34,17 @@ constexpr std::optional<Verdict> ParseVerdict(std::string_view name) {
   return kVerdictNames.Parse(name);
 }
 
-// Whether `name` (a verdict's text) is `verdict`.
-constexpr bool IsVerdict(std::string_view name, Verdict verdict) {
-  return name == VerdictName(verdict);
-}
+// A word of this table, or the text as written (store/word.h).
+using VerdictWord = Word<kVerdictNames>;
 
 // A reviewer's verdict: APPROVE, REQUEST_CHANGES or NEEDS_DISCUSSION.
-constexpr bool IsCodeVerdict(std::string_view name) {
-  const std::optional<Verdict> verdict = ParseVerdict(name);
+constexpr bool IsCodeVerdict(std::optional<Verdict> verdict) {
   return verdict == Verdict::kApprove || verdict == Verdict::kRequestChanges ||
          verdict == Verdict::kNeedsDiscussion;
 }
 
 // A docs-reviewer's verdict: APPROVE, FIXED or NO_CHANGES.
-constexpr bool IsDocsVerdict(std::string_view name) {
-  const std::optional<Verdict> verdict = ParseVerdict(name);
+constexpr bool IsDocsVerdict(std::optional<Verdict> verdict) {
   return verdict == Verdict::kApprove || verdict == Verdict::kFixed ||
          verdict == Verdict::kNoChanges;
 }
@@ -67,10 +65,8 @@ constexpr std::optional<ReviewerRole> ParseReviewerRole(std::string_view name) {
   return kReviewerRoleNames.Parse(name);
 }
 
-// Whether `name` (a role's text) is `role`.
-constexpr bool IsRole(std::string_view name, ReviewerRole role) {
-  return name == ReviewerRoleName(role);
-}
+// A role of this table, or the text as written (store/word.h).
+using RoleWord = Word<kReviewerRoleNames>;
 
 }  // namespace gentle::store
 

@@ -11,10 +11,12 @@
 #include <nlohmann/json.hpp>
 #include <random>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "export/posted_comment.h"
+#include "store/verdict_name.h"
 #include "tests/support/files.h"
 #include "tests/support/git_env.h"
 #include "tests/support/lifecycle_repo.h"
@@ -111,10 +113,16 @@ std::string Printable(const std::string& body) {
       .substr(0, 400);
 }
 
+// exporter::CheckPostable of a role and a verdict as the command line gives them.
+Status Postable(const std::string& role, const std::string& verdict, std::string_view body) {
+  return exporter::CheckPostable(store::RoleWord::FromText(role),
+                                 store::VerdictWord::FromText(verdict), body);
+}
+
 PostedComment CommentOf(const Role& role, const std::string& body) {
   PostedComment c;
   c.kind = role.kind;
-  c.verdict = role.verdict;
+  c.verdict = store::VerdictWord::FromText(role.verdict);
   c.body = body;
   c.lineage = "review-8287d80a55c775b1";
   c.round = 3;
@@ -126,7 +134,7 @@ PostedComment CommentOf(const Role& role, const std::string& body) {
 
 // The property for one body, or the first way it fails.
 std::string Violation(const Role& role, const std::string& body) {
-  const Status rule = exporter::CheckPostable(role.role, role.verdict, body);
+  const Status rule = Postable(role.role, role.verdict, body);
   auto rendered = exporter::RenderComment(CommentOf(role, body));
   if (!rule.ok()) {
     if (rule.code() != Code::kUsage) return "a refusal that is not usage";
@@ -140,12 +148,13 @@ std::string Violation(const Role& role, const std::string& body) {
   for (const std::string& text : {*rendered, trimmed, WithCrlf(*rendered), WithCrlf(trimmed)}) {
     auto back = exporter::ParseComment(text);
     if (!back.ok()) return "parse-comment refuses it: " + back.status().message();
-    if (back->body != body || back->verdict != role.verdict || back->kind != role.kind ||
+    if (back->body != body || back->verdict.text() != role.verdict || back->kind != role.kind ||
         back->round != 3 || back->session != std::optional<std::string>("9f3c2a1b")) {
       return "parse-comment reads other fields back";
     }
     const exporter::CommentReading reading = exporter::ReadComment(text);
-    if (!reading.strict.ok() || !reading.has_marker || reading.verdict != role.verdict) {
+    if (!reading.strict.ok() || !reading.has_marker ||
+        reading.verdict != store::ParseVerdict(role.verdict)) {
       return "the ledger's reading differs";
     }
   }
@@ -163,7 +172,7 @@ TEST_CASE("comment property: every body verdict accepts renders and reads back -
     const std::string why = Violation(role, body);
     INFO("role " << role.role << " " << role.verdict << ", body " << Printable(body));
     REQUIRE(why.empty());
-    (exporter::CheckPostable(role.role, role.verdict, body).ok() ? accepted : refused) += 1;
+    (Postable(role.role, role.verdict, body).ok() ? accepted : refused) += 1;
   }
   // Both sides of the rule are exercised.
   CHECK(accepted > 1000);
@@ -179,13 +188,13 @@ TEST_CASE("comment property: every body verdict accepts renders and reads back -
       {std::string((1u << 20) + 1, 'x'), "exceeds 1048576 bytes"},
   };
   for (const auto& [body, reason] : named) {
-    const Status st = exporter::CheckPostable("reviewer", "APPROVE", body);
+    const Status st = Postable("reviewer", "APPROVE", body);
     CHECK(st.code() == Code::kUsage);
     CHECK(st.message().find(reason) != std::string::npos);
   }
-  CHECK(exporter::CheckPostable("reviewer", "APPROVE", std::string(1u << 20, 'x')).ok());
-  CHECK(exporter::CheckPostable("general", "APPROVE", "x").code() == Code::kForbidden);
-  CHECK(exporter::CheckPostable("reviewer", "Docs Review", "x").code() == Code::kForbidden);
+  CHECK(Postable("reviewer", "APPROVE", std::string(1u << 20, 'x')).ok());
+  CHECK(Postable("general", "APPROVE", "x").code() == Code::kForbidden);
+  CHECK(Postable("reviewer", "Docs Review", "x").code() == Code::kForbidden);
 }
 
 TEST_CASE("comment property: verdict refuses before any write what comment could not post") {
@@ -206,7 +215,7 @@ TEST_CASE("comment property: verdict refuses before any write what comment could
                                            role.verdict, "--actor",     "ana",   "--role",
                                            role.role,    "--body-file", file};
     INFO("body " << Printable(body));
-    const Status rule = exporter::CheckPostable(role.role, role.verdict, body);
+    const Status rule = Postable(role.role, role.verdict, body);
     if (!rule.ok()) {
       repo.ExpectRefused(args, "usage", 2);
       RunResult run = repo.Review(args);

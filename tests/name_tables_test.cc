@@ -2,7 +2,10 @@
 // order its kAll... list gives, and each name (and nothing else) reads back as it.
 #include <algorithm>
 #include <catch2/catch.hpp>
+#include <filesystem>
 #include <map>
+#include <regex>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -10,12 +13,16 @@
 #include "cli/seen_verb.h"
 #include "export/policy_skip.h"
 #include "export/rebase_refusal.h"
+#include "forge/forge_review_state.h"
 #include "store/detail_key.h"
 #include "store/review_state.h"
 #include "store/status.h"
+#include "store/verdict_name.h"
+#include "tests/support/files.h"
 #include "transaction/abandon_reason.h"
 #include "transaction/approval_outcome.h"
 #include "transaction/import_outcome.h"
+#include "transaction/list.h"
 #include "transaction/next_action.h"
 #include "transaction/reviewer_runtime.h"
 #include "watch/forge_pr_state.h"
@@ -287,6 +294,111 @@ TEST_CASE("state names: a known state and a terminal one and an unknown one as w
   CHECK(store::AcceptsAbandon(store::ReviewState::kCorrectionRequired));
   CHECK_FALSE(store::AcceptsAbandon(store::ReviewState::kDecisionRequired));
   CHECK(store::StateName().empty());
+}
+
+// Verdict files, history trailers and posted comments hold the verdict and role names; `list`
+// prints the list states; a review context holds the forge review kinds' names.
+TEST_CASE("name tables: verdicts - roles - list states and forge review kinds") {
+  CHECK(Names(store::kAllVerdicts, store::VerdictName, store::ParseVerdict) ==
+        std::vector<std::string>{"APPROVE", "REQUEST_CHANGES", "NEEDS_DISCUSSION", "FIXED",
+                                 "NO_CHANGES"});
+  CHECK(Names(store::kReviewerRoleNames.values, store::ReviewerRoleName,
+              store::ParseReviewerRole) == std::vector<std::string>{"reviewer", "docs-reviewer"});
+  CHECK(
+      Names(transaction::kAllListStates, transaction::ListStateName, transaction::ParseListState) ==
+      std::vector<std::string>{"live", "incomplete", "consumed", "retired"});
+  CHECK(Names(
+            forge::kForgeReviewKindNames.values,
+            [](forge::ForgeReviewKind kind) { return forge::kForgeReviewKindNames.Name(kind); },
+            [](std::string_view name) { return forge::kForgeReviewKindNames.Parse(name); }) ==
+        std::vector<std::string>{"APPROVED", "CHANGES_REQUESTED", "COMMENTED", "DISMISSED",
+                                 "PENDING"});
+  for (const char* other : {"", "approve", "APPROVE ", "Reviewer", "docs_reviewer", "REQUEST"}) {
+    INFO(other);
+    CHECK_FALSE(store::ParseVerdict(other).has_value());
+    CHECK_FALSE(store::ParseReviewerRole(other).has_value());
+    CHECK_FALSE(transaction::ParseListState(other).has_value());
+  }
+}
+
+// A verdict or role is parsed once where its text comes in and keeps the text as written: a
+// newer tool's word reads, prints and stores byte for byte, and answers no enumerator.
+TEST_CASE("words: verdicts and roles and forge review states as written") {
+  const store::VerdictWord approve = store::VerdictWord::FromText("APPROVE");
+  CHECK(approve.Is(store::Verdict::kApprove));
+  CHECK(approve == store::VerdictWord(store::Verdict::kApprove));
+  CHECK(approve.text() == "APPROVE");
+  const store::VerdictWord future = store::VerdictWord::FromText("DEFER");
+  CHECK(future.text() == "DEFER");
+  CHECK_FALSE(future.value().has_value());
+  CHECK_FALSE(store::IsCodeVerdict(future.value()));
+  CHECK_FALSE(store::IsDocsVerdict(future.value()));
+  CHECK(store::IsDocsVerdict(store::Verdict::kFixed));
+  CHECK_FALSE(store::IsCodeVerdict(store::Verdict::kFixed));
+  CHECK_FALSE(store::VerdictWord::FromText("approve").value().has_value());
+  const store::RoleWord docs = store::RoleWord::FromText("docs-reviewer");
+  CHECK(docs.Is(store::ReviewerRole::kDocsReviewer));
+  CHECK_FALSE(store::RoleWord::FromText("author").value().has_value());
+  CHECK(store::RoleWord().empty());
+
+  const forge::ForgeReviewState approved = forge::ForgeReviewState::FromText("APPROVED");
+  CHECK(approved.kind() == forge::ForgeReviewKind::kApproved);
+  CHECK(approved == forge::ForgeReviewState(forge::ForgeReviewKind::kApproved));
+  const forge::ForgeReviewState other = forge::ForgeReviewState::FromText("approved ");
+  CHECK(other.kind() == forge::ForgeReviewKind::kOther);
+  CHECK(other.text() == "approved ");
+  CHECK_FALSE(other == approved);
+  CHECK(forge::ForgeReviewState(forge::ForgeReviewKind::kCommented).text() == "COMMENTED");
+}
+
+// Every vocabulary's names are a NameTable (store/name_table.h) and its parse is the table's:
+// the shapes the hand-written copies had - a switch or a ternary returning names, a loop or an
+// if chain comparing a name to get the enumerator, a hand-listed kAll... array - fail here, with
+// the file and line. Each hit is "file:line: shape".
+std::vector<std::string> HandWrittenTables(const std::string& root) {
+  static const std::regex kCase(R"(^\s*case \w+::k\w+:\s*$)");
+  static const std::regex kReturnName(R"(^\s*return "[A-Za-z][A-Za-z0-9_.-]*";\s*$)");
+  static const std::vector<std::pair<std::regex, std::string>> kLineShapes = {
+      {std::regex(R"(== \w+::k\w+ \? "[A-Za-z][A-Za-z0-9_.-]*" : "[A-Za-z][A-Za-z0-9_.-]*")"),
+       "a ternary naming an enumerator"},
+      {std::regex(R"(if \(\w+Name\(\w+\) == \w+\) return \w+;)"), "a parse loop over names"},
+      {std::regex(R"(== \w+Name\(\w+::k\w+\)\) return \w+::k\w+;)"), "an if chain over names"},
+      {std::regex(R"(if \(\w+ == "[A-Za-z][A-Za-z0-9_.-]*"\) return \w+::k\w+;)"),
+       "an if chain over literal names"},
+      {std::regex(R"(constexpr \w+ kAll\w+\[\] = \{)"), "a hand-listed kAll array"},
+  };
+  std::vector<std::string> hits;
+  for (const char* dir : {"store", "export", "transaction", "forge", "watch", "cli", "loop"}) {
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(root + "/" + dir)) {
+      const std::string ext = entry.path().extension().string();
+      if (!entry.is_regular_file() || (ext != ".h" && ext != ".cc")) continue;
+      const std::string name = entry.path().lexically_relative(root).string();
+      std::istringstream text(testing::ReadFile(entry.path().string()));
+      std::string line, previous;
+      int number = 0, named_cases = 0;
+      while (std::getline(text, line)) {
+        ++number;
+        if (std::regex_search(previous, kCase) && std::regex_search(line, kReturnName)) {
+          // One case returning a word may be anything; a second in the file is a name table.
+          if (++named_cases == 2)
+            hits.push_back(name + ":" + std::to_string(number) + ": a switch naming enumerators");
+        }
+        for (const auto& [shape, what] : kLineShapes) {
+          if (std::regex_search(line, shape)) {
+            hits.push_back(name + ":" + std::to_string(number) + ": " + what);
+          }
+        }
+        previous = line;
+      }
+    }
+  }
+  std::sort(hits.begin(), hits.end());
+  return hits;
+}
+
+TEST_CASE("name tables: no vocabulary hand-writes its names or its parse") {
+  const std::vector<std::string> hits = HandWrittenTables(GENTLE_SOURCE_DIR);
+  CHECK(hits == std::vector<std::string>{});
 }
 
 }  // namespace

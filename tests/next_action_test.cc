@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "store/record.h"
+#include "store/review_state.h"
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/git_repo.h"
@@ -32,6 +33,11 @@ using transaction::LiveStart;
 using transaction::NextAction;
 using transaction::UnrelatedReason;
 
+// A record's state name as EntryFacts holds it: nullopt for a name this build does not know.
+std::optional<store::ReviewState> StateOf(std::string_view name) {
+  return store::ParseReviewState(name);
+}
+
 constexpr char kWaiting[] =
     "waiting for a changed candidate: the live target is still the one sent back";
 
@@ -40,7 +46,8 @@ std::string Name(NextAction action) { return std::string(transaction::NextAction
 std::string EntryNextOf(std::string_view state, Applicability applicability,
                         UnrelatedReason unrelated = UnrelatedReason::kNotUnrelated,
                         bool fetched_only = false) {
-  return Name(transaction::EntryNext({state, applicability, unrelated, fetched_only}).action);
+  return Name(
+      transaction::EntryNext({StateOf(state), applicability, unrelated, fetched_only}).action);
 }
 
 // `review <args> --json` in `repo`, which must exit 0.
@@ -167,9 +174,9 @@ TEST_CASE("next action: every row of the table in the pure derivation") {
     CHECK(EntryNextOf(state, cur) == "none");
     CHECK(EntryNextOf(state, unrel, moved) == "none");
   }
-  CHECK(transaction::WaitingDetail({"correction_required", cur, {}, false}) == kWaiting);
-  CHECK(transaction::WaitingDetail({"correction_required", unrel, moved, false}).empty());
-  CHECK(transaction::WaitingDetail({"reviewing", cur, {}, false}).empty());
+  CHECK(transaction::WaitingDetail({StateOf("correction_required"), cur, {}, false}) == kWaiting);
+  CHECK(transaction::WaitingDetail({StateOf("correction_required"), unrel, moved, false}).empty());
+  CHECK(transaction::WaitingDetail({StateOf("reviewing"), cur, {}, false}).empty());
   CHECK(Name(transaction::AfterExport({NextAction::kExport, {}}).action) == "verdict");
   CHECK(Name(transaction::AfterExport({NextAction::kBurn, {}}).action) == "burn");
 }
@@ -182,15 +189,15 @@ TEST_CASE("next action: the envelope derivation counts actionable entries") {
       return answer;
     };
   };
-  const EntryFacts reviewing{"reviewing", Applicability::kCurrentTarget, {}, false};
-  const EntryFacts sent_back_moved{"correction_required", Applicability::kUnrelated,
+  const EntryFacts reviewing{StateOf("reviewing"), Applicability::kCurrentTarget, {}, false};
+  const EntryFacts sent_back_moved{StateOf("correction_required"), Applicability::kUnrelated,
                                    UnrelatedReason::kTargetMoved, false};
-  const EntryFacts foreign{"correction_required", Applicability::kUnrelated,
+  const EntryFacts foreign{StateOf("correction_required"), Applicability::kUnrelated,
                            UnrelatedReason::kOtherWorktree, false};
-  const EntryFacts approved_moved{"approved", Applicability::kUnrelated,
+  const EntryFacts approved_moved{StateOf("approved"), Applicability::kUnrelated,
                                   UnrelatedReason::kTargetMoved, false};
-  const EntryFacts fetched{"approved", Applicability::kCurrentTarget, {}, true};
-  const EntryFacts corrupted{"", Applicability::kCorrupted, {}, false};
+  const EntryFacts fetched{StateOf("approved"), Applicability::kCurrentTarget, {}, true};
+  const EntryFacts corrupted{StateOf(""), Applicability::kCorrupted, {}, false};
   CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kStartable)).action) == "start");
   CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kClean)).action) == "none");
   CHECK(Name(transaction::EnvelopeNext({}, live(LiveStart::kBurned)).action) == "none");

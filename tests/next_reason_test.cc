@@ -5,9 +5,12 @@
 // one does), with status still writing nothing.
 #include <catch2/catch.hpp>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "store/review_state.h"
 #include "tests/support/files.h"
 #include "tests/support/gentle_ai.h"
 #include "tests/support/lifecycle_repo.h"
@@ -23,6 +26,11 @@ using transaction::EntryFacts;
 using transaction::Fit;
 using transaction::LiveStart;
 using transaction::UnrelatedReason;
+
+// A record's state name as EntryFacts holds it: nullopt for a name this build does not know.
+std::optional<store::ReviewState> StateOf(std::string_view name) {
+  return store::ParseReviewState(name);
+}
 
 std::string Reason(const EntryFacts& facts) {
   const transaction::Next next = transaction::EntryNext(facts);
@@ -55,54 +63,56 @@ TEST_CASE("next reason: every row of the table names its reason") {
   const auto cur = Applicability::kCurrentTarget;
   const auto unrel = Applicability::kUnrelated;
   const auto moved = UnrelatedReason::kTargetMoved;
-  CHECK(Reason({"", Applicability::kCorrupted}) == "abandon/corrupted");
-  CHECK(Reason({"", Applicability::kIncomplete}) == "repair/incomplete");
-  CHECK(Reason({"reviewing", Applicability::kAmbiguous}) == "select_lineage/ambiguous");
-  CHECK(Reason({"reviewing", cur, {}, true}) == "none/fetched_only");
-  CHECK(Reason({"reviewing", cur}) == "export/review_due");
-  CHECK(Reason({"reviewing", cur, {}, false, false, Fit::kOverBudget}) == "none/budget_exceeded");
-  CHECK(Reason({"reviewing", cur, {}, false, false, Fit::kObjectsMissing}) ==
-        "none/objects_missing");
-  CHECK(Reason({"correction_required", unrel, moved}) == "revise/candidate_changed");
-  CHECK(Reason({"correction_required", unrel, moved, false, true}) == "none/other_worktree");
-  CHECK(Reason({"correction_required", unrel, moved, false, false, Fit::kFits, Fit::kOverBudget}) ==
+  CHECK(Reason({StateOf(""), Applicability::kCorrupted}) == "abandon/corrupted");
+  CHECK(Reason({StateOf(""), Applicability::kIncomplete}) == "repair/incomplete");
+  CHECK(Reason({StateOf("reviewing"), Applicability::kAmbiguous}) == "select_lineage/ambiguous");
+  CHECK(Reason({StateOf("reviewing"), cur, {}, true}) == "none/fetched_only");
+  CHECK(Reason({StateOf("reviewing"), cur}) == "export/review_due");
+  CHECK(Reason({StateOf("reviewing"), cur, {}, false, false, Fit::kOverBudget}) ==
         "none/budget_exceeded");
-  CHECK(Reason({"correction_required", cur}) == "none/waiting_for_author");
-  CHECK(Reason({"correction_required", unrel, UnrelatedReason::kNotComputable}) ==
+  CHECK(Reason({StateOf("reviewing"), cur, {}, false, false, Fit::kObjectsMissing}) ==
+        "none/objects_missing");
+  CHECK(Reason({StateOf("correction_required"), unrel, moved}) == "revise/candidate_changed");
+  CHECK(Reason({StateOf("correction_required"), unrel, moved, false, true}) ==
+        "none/other_worktree");
+  CHECK(Reason({StateOf("correction_required"), unrel, moved, false, false, Fit::kFits,
+                Fit::kOverBudget}) == "none/budget_exceeded");
+  CHECK(Reason({StateOf("correction_required"), cur}) == "none/waiting_for_author");
+  CHECK(Reason({StateOf("correction_required"), unrel, UnrelatedReason::kNotComputable}) ==
         "none/target_not_computable");
-  CHECK(Reason({"approved", cur}) == "burn/approved");
-  CHECK(Reason({"escalated", cur}) == "none/escalated");
-  CHECK(Reason({"invalidated", cur}) == "none/invalidated");
-  CHECK(Reason({"decision_required", cur}) == "none/decision_required");
-  CHECK(Reason({"validating", cur}) == "none/unknown_state");
+  CHECK(Reason({StateOf("approved"), cur}) == "burn/approved");
+  CHECK(Reason({StateOf("escalated"), cur}) == "none/escalated");
+  CHECK(Reason({StateOf("invalidated"), cur}) == "none/invalidated");
+  CHECK(Reason({StateOf("decision_required"), cur}) == "none/decision_required");
+  CHECK(Reason({StateOf("validating"), cur}) == "none/unknown_state");
   // The APPROVE cap (transaction/context_cap.h): a capped round is exported and then given any
   // verdict but APPROVE; a round opened under gentle-ai.requireContext is bound with --context.
-  EntryFacts capped = {"reviewing", cur};
+  EntryFacts capped = {StateOf("reviewing"), cur};
   capped.approve_capped = true;
   CHECK(Reason(capped) == "export/approve_capped");
   capped.frozen = Fit::kOverBudget;
   CHECK(Reason(capped) == "none/budget_exceeded");
-  EntryFacts required = {"correction_required", unrel, moved};
+  EntryFacts required = {StateOf("correction_required"), unrel, moved};
   required.require_context = true;
   CHECK(Reason(required) == "revise/context_required");
   required.live = Fit::kOverBudget;
   CHECK(Reason(required) == "none/budget_exceeded");
-  required = {"correction_required", cur};
+  required = {StateOf("correction_required"), cur};
   required.require_context = true;
   CHECK(Reason(required) == "none/waiting_for_author");
-  capped = {"approved", cur};
+  capped = {StateOf("approved"), cur};
   capped.approve_capped = true;
   CHECK(Reason(capped) == "burn/approved");
 
   // An approved lineage whose candidate is committed on the branch, once it is not the live
   // target; a round whose newest verdict is not posted yet, whatever its state.
-  EntryFacts merged = {"approved", unrel, moved};
+  EntryFacts merged = {StateOf("approved"), unrel, moved};
   merged.merged = true;
   CHECK(Reason(merged) == "burn/merged");
   merged.applicability = cur;
   CHECK(Reason(merged) == "burn/approved");
   for (const char* state : {"reviewing", "correction_required", "approved", "escalated"}) {
-    EntryFacts due = {state, cur};
+    EntryFacts due = {StateOf(state), cur};
     due.post_due = true;
     CHECK(Reason(due) == "post/post_due");
     due.fetched_only = true;
@@ -122,10 +132,10 @@ TEST_CASE("next reason: every row of the table names its reason") {
   CHECK(envelope({}, LiveStart::kUnavailable) == "none/target_not_computable");
   CHECK(envelope({}, LiveStart::kOverBudget) == "none/budget_exceeded");
   // A sent-back lineage of another worktree is not actionable here.
-  CHECK(envelope({{"correction_required", unrel, moved, false, true}}, LiveStart::kStartable) ==
-        "start/no_lineage");
-  CHECK(envelope({{"reviewing", cur}, {"approved", cur}}, LiveStart::kStartable) ==
-        "select_lineage/several_actionable");
+  CHECK(envelope({{StateOf("correction_required"), unrel, moved, false, true}},
+                 LiveStart::kStartable) == "start/no_lineage");
+  CHECK(envelope({{StateOf("reviewing"), cur}, {StateOf("approved"), cur}},
+                 LiveStart::kStartable) == "select_lineage/several_actionable");
   // The entry the top-level next is about: never an unrelated one while one is actionable.
   auto picked = [](const std::vector<EntryFacts>& entries) {
     const transaction::Picked p =
@@ -134,19 +144,22 @@ TEST_CASE("next reason: every row of the table names its reason") {
            std::string(transaction::NextReasonName(p.next.reason)) + "@" +
            (p.entry ? std::to_string(*p.entry) : std::string("null"));
   };
-  CHECK(picked({{"reviewing", unrel, moved}, {"reviewing", cur}}) == "export/review_due@1");
-  CHECK(picked({{"reviewing", unrel, moved}}) == "start/no_lineage@null");
-  EntryFacts merged_moved = {"approved", unrel, moved};
+  CHECK(picked({{StateOf("reviewing"), unrel, moved}, {StateOf("reviewing"), cur}}) ==
+        "export/review_due@1");
+  CHECK(picked({{StateOf("reviewing"), unrel, moved}}) == "start/no_lineage@null");
+  EntryFacts merged_moved = {StateOf("approved"), unrel, moved};
   merged_moved.merged = true;
-  CHECK(picked({{"reviewing", unrel, moved}, merged_moved}) == "burn/merged@1");
+  CHECK(picked({{StateOf("reviewing"), unrel, moved}, merged_moved}) == "burn/merged@1");
   merged_moved.foreign = true;  // another worktree's: not this worktree's author action
   CHECK(picked({merged_moved}) == "start/no_lineage@null");
-  CHECK(picked({{"reviewing", cur}, {"", Applicability::kCorrupted}}) == "abandon/corrupted@1");
-  CHECK(picked({{"reviewing", cur}, {"approved", cur}}) == "select_lineage/several_actionable@0");
+  CHECK(picked({{StateOf("reviewing"), cur}, {StateOf(""), Applicability::kCorrupted}}) ==
+        "abandon/corrupted@1");
+  CHECK(picked({{StateOf("reviewing"), cur}, {StateOf("approved"), cur}}) ==
+        "select_lineage/several_actionable@0");
   const transaction::Next after =
-      transaction::AfterExport(transaction::EntryNext({"reviewing", cur}));
+      transaction::AfterExport(transaction::EntryNext({StateOf("reviewing"), cur}));
   CHECK(transaction::NextReasonName(after.reason) == "context_exported");
-  EntryFacts capped_round = {"reviewing", cur};
+  EntryFacts capped_round = {StateOf("reviewing"), cur};
   capped_round.approve_capped = true;
   const transaction::Next capped_after =
       transaction::AfterExport(transaction::EntryNext(capped_round));

@@ -97,9 +97,9 @@ transaction::VerdictRequest Approve(const LifecycleRepo& repo, const std::string
   transaction::VerdictRequest request;
   request.cwd = repo.root();
   request.lineage = lineage;
-  request.verdict = "APPROVE";
+  request.verdict = store::VerdictWord::FromText("APPROVE");
   request.actor = "ana";
-  request.role = "reviewer";
+  request.role = store::RoleWord::FromText("reviewer");
   request.body = "looks good";
   request.expected_revision = expected_revision;
   return request;

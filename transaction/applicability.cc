@@ -1,21 +1,21 @@
 #include "transaction/applicability.h"
 
+#include "store/name_table.h"
+
 namespace gentle::transaction {
 
+namespace {
+constexpr store::NameTable kApplicabilityNames = store::MakeNameTable<Applicability>({
+    {Applicability::kCurrentTarget, "current_target"},
+    {Applicability::kAmbiguous, "ambiguous"},
+    {Applicability::kUnrelated, "unrelated"},
+    {Applicability::kCorrupted, "corrupted"},
+    {Applicability::kIncomplete, "incomplete"},
+});
+}  // namespace
+
 std::string_view ApplicabilityName(Applicability applicability) {
-  switch (applicability) {
-    case Applicability::kCurrentTarget:
-      return "current_target";
-    case Applicability::kAmbiguous:
-      return "ambiguous";
-    case Applicability::kUnrelated:
-      return "unrelated";
-    case Applicability::kCorrupted:
-      return "corrupted";
-    case Applicability::kIncomplete:
-      return "incomplete";
-  }
-  return "unrelated";  // unreachable: the switch names every enumerator
+  return kApplicabilityNames.Name(applicability);
 }
 
 }  // namespace gentle::transaction

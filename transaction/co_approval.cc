@@ -40,7 +40,7 @@ Result<VerdictResult> CoApprove(MutationScope* scope, const store::RecordView& r
   const std::string& lineage = record.lineage_id;
   VerdictResult result;
   result.lineage = lineage;
-  result.verdict = request.verdict;
+  result.verdict = store::Verdict::kApprove;
   result.previous_state = record.state;
   result.state = record.state;
   result.previous_revision = record.revision;
@@ -70,9 +70,9 @@ Result<VerdictResult> CoApprove(MutationScope* scope, const store::RecordView& r
   commit.at = result.at;
   commit.files.emplace_back(
       std::string(store::kHistoryCoApprovalName),
-      VerdictFile(request.verdict, actor, request.role, result.at, record.state.name(),
-                  record.state.name(), result.body_sha256, request.body));
-  commit.trailers.emplace_back("Verdict", request.verdict);
+      VerdictFile(store::Verdict::kApprove, actor, *request.role.value(), result.at,
+                  record.state.name(), record.state.name(), result.body_sha256, request.body));
+  commit.trailers.emplace_back("Verdict", store::VerdictName(store::Verdict::kApprove));
   std::optional<PreparedHistory> prepared;
   if (signer) {
     commit.sign = CommitSigner(*signer, lineage);

@@ -65,17 +65,17 @@ Status AppendHistory(const store::git::Repository& repo, const store::StoreLayou
   return Status::Ok();
 }
 
-std::string VerdictFile(const std::string& verdict, const std::string& actor,
-                        const std::string& role, const std::string& at,
-                        const std::string& from_state, const std::string& to_state,
-                        const std::string& body_sha256, const std::string& body) {
-  auto q = [](const std::string& s) {
+std::string VerdictFile(store::Verdict verdict, const std::string& actor, store::ReviewerRole role,
+                        const std::string& at, const std::string& from_state,
+                        const std::string& to_state, const std::string& body_sha256,
+                        const std::string& body) {
+  auto q = [](std::string_view s) {
     return nlohmann::json(s).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   };
   std::string out = "---\n";
-  out += "verdict: " + q(verdict) + "\n";
+  out += "verdict: " + q(store::VerdictName(verdict)) + "\n";
   out += "actor: " + q(actor) + "\n";
-  out += "role: " + q(role) + "\n";
+  out += "role: " + q(store::ReviewerRoleName(role)) + "\n";
   out += "at: " + q(at) + "\n";
   out += "from_state: " + q(from_state) + "\n";
   out += "to_state: " + q(to_state) + "\n";

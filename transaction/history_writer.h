@@ -45,10 +45,10 @@ Status AppendHistory(const store::git::Repository& repo, const store::StoreLayou
                      const std::optional<PreparedHistory>& prepared = std::nullopt);
 
 // The verdict file of a history commit: a front matter of JSON-quoted values, then the body.
-std::string VerdictFile(const std::string& verdict, const std::string& actor,
-                        const std::string& role, const std::string& at,
-                        const std::string& from_state, const std::string& to_state,
-                        const std::string& body_sha256, const std::string& body);
+std::string VerdictFile(store::Verdict verdict, const std::string& actor, store::ReviewerRole role,
+                        const std::string& at, const std::string& from_state,
+                        const std::string& to_state, const std::string& body_sha256,
+                        const std::string& body);
 
 }  // namespace gentle::transaction
 

@@ -20,26 +20,12 @@
 
 namespace gentle::transaction {
 
-std::string_view ListStateName(ListState standing) {
-  switch (standing) {
-    case ListState::kLive:
-      return "live";
-    case ListState::kIncomplete:
-      return "incomplete";
-    case ListState::kConsumed:
-      return "consumed";
-    case ListState::kRetired:
-      return "retired";
-  }
-  return "live";  // unreachable: the switch names every enumerator
-}
-
 namespace {
 
 LineageSummary SummaryOf(const store::index::LineageRow& row) {
   LineageSummary s;
   s.lineage = row.lineage_id;
-  s.state = row.state.name();
+  s.state = row.state;
   s.kind = row.kind;
   s.created_at = row.created_at;
   s.path_count = static_cast<size_t>(row.path_count);
@@ -52,7 +38,6 @@ LineageSummary Recordless(const std::string& lineage, ListState standing, std::s
   LineageSummary s;
   s.lineage = lineage;
   s.standing = standing;
-  s.state = std::string(ListStateName(standing));
   s.evidence = std::move(evidence);
   return s;
 }

@@ -4,9 +4,12 @@
 
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "store/name_table.h"
+#include "store/review_state.h"
 #include "store/status.h"
 
 namespace gentle::transaction {
@@ -17,13 +20,26 @@ enum class ListState { kLive, kIncomplete, kConsumed, kRetired };
 
 // "live", "incomplete", "consumed", "retired": the last three are the `state` list prints for a
 // lineage without a live record.
-std::string_view ListStateName(ListState standing);
+inline constexpr store::NameTable kListStateNames = store::MakeNameTable<ListState>({
+    {ListState::kLive, "live"},
+    {ListState::kIncomplete, "incomplete"},
+    {ListState::kConsumed, "consumed"},
+    {ListState::kRetired, "retired"},
+});
+inline constexpr const auto& kAllListStates = kListStateNames.values;
+
+constexpr std::string_view ListStateName(ListState standing) {
+  return kListStateNames.Name(standing);
+}
+constexpr std::optional<ListState> ParseListState(std::string_view name) {
+  return kListStateNames.Parse(name);
+}
 
 struct LineageSummary {
   std::string lineage;
   ListState standing = ListState::kLive;
-  std::string state;  // kLive: the record's state; otherwise ListStateName(standing)
-  std::string kind;   // empty for incomplete, consumed and retired
+  store::StateName state;  // kLive: the record's state, as written; empty otherwise
+  std::string kind;        // empty for incomplete, consumed and retired
   std::string created_at;
   size_t path_count = 0;
   std::string revision;  // empty for incomplete, consumed and retired
@@ -31,6 +47,11 @@ struct LineageSummary {
   // The remote of a fetched-only lineage, or the remote a local lineage was imported from while
   // no local mutation followed (store/provenance.h); empty otherwise.
   std::string source;
+
+  // The `state` list prints: the record's state, or ListStateName(standing) without a record.
+  std::string_view ListedState() const {
+    return standing == ListState::kLive ? std::string_view(state.name()) : ListStateName(standing);
+  }
 };
 
 // Every lineage the store knows: live ones (by creation time), then incomplete entries (a lineage

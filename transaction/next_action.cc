@@ -13,15 +13,14 @@ namespace {
 constexpr Next None(NextReason reason) { return {NextAction::kNone, reason}; }
 
 bool IsCorrectionRequired(const EntryFacts& f) {
-  return store::ParseReviewState(f.state) == ReviewState::kCorrectionRequired;
+  return f.state == ReviewState::kCorrectionRequired;
 }
 
 // Approved, its candidate committed on the branch, and no longer the live target (while it is, the
 // burn is the ordinary one).
 bool IsMerged(const EntryFacts& f) {
   return f.merged && f.applicability != Applicability::kCurrentTarget &&
-         f.applicability != Applicability::kAmbiguous &&
-         store::ParseReviewState(f.state) == ReviewState::kApproved;
+         f.applicability != Applicability::kAmbiguous && f.state == ReviewState::kApproved;
 }
 
 // The refusal a probed budget fact stands for, or nullopt when it fits.
@@ -62,9 +61,8 @@ Next EntryNext(const EntryFacts& f) {
   }
   if (f.fetched_only) return None(NextReason::kFetchedOnly);
   if (f.post_due) return {NextAction::kPost, NextReason::kPostDue};
-  const std::optional<ReviewState> state = store::ParseReviewState(f.state);
-  if (!state) return None(NextReason::kUnknownState);
-  switch (*state) {
+  if (!f.state) return None(NextReason::kUnknownState);
+  switch (*f.state) {
     case ReviewState::kReviewing:
       if (std::optional<Next> unfit = Unfit(f.frozen)) return *unfit;
       return {NextAction::kExport,

@@ -57,6 +57,7 @@
 #include <vector>
 
 #include "store/name_table.h"
+#include "store/review_state.h"
 #include "transaction/applicability.h"
 #include "transaction/status_role.h"
 
@@ -184,7 +185,8 @@ enum class Fit { kFits, kOverBudget, kObjectsMissing };
 
 // What the derivation reads of one lineage.
 struct EntryFacts {
-  std::string_view state;  // the record's state name; empty when there is no readable record
+  // The record's state; nullopt for a state this build does not know, or no readable record.
+  std::optional<store::ReviewState> state;
   Applicability applicability = Applicability::kUnrelated;
   UnrelatedReason unrelated = UnrelatedReason::kNotUnrelated;
   bool fetched_only = false;     // read from a fetched history: no local record to mutate

@@ -69,8 +69,8 @@ struct LineageStatus {
   Next next;
 
   EntryFacts Facts() const {
-    return {state.name(), applicability,  unrelated,       fetched_only, foreign,  frozen,
-            live,         approve_capped, require_context, merged,       post_due, pr_lineage};
+    return {state.state(), applicability,  unrelated,       fetched_only, foreign,  frozen,
+            live,          approve_capped, require_context, merged,       post_due, pr_lineage};
   }
 };
 

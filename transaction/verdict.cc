@@ -86,40 +86,43 @@ Result<std::string> ActorOf(const store::git::Repository& repo, const VerdictReq
 }  // namespace
 
 Status ValidateVerdictRequest(const VerdictRequest& r) {
-  if (!IsCodeVerdict(r.verdict) && !IsDocsVerdict(r.verdict)) {
+  const std::optional<store::Verdict> verdict = r.verdict.value();
+  if (!verdict) {
     return Status(Code::kUsage,
                   "--verdict must be exactly APPROVE, REQUEST_CHANGES or NEEDS_DISCUSSION (role "
                   "reviewer), or APPROVE, FIXED or NO_CHANGES (role docs-reviewer), got \"" +
-                      r.verdict + "\"");
+                      r.verdict.text() + "\"");
   }
   GENTLE_RETURN_IF_ERROR(store::ValidateLineageId(r.lineage));
   if (!r.sign) GENTLE_RETURN_IF_ERROR(RequireText("--actor", r.actor));
   GENTLE_RETURN_IF_ERROR(CheckExpectedRevision(r.expected_revision));
-  if (r.sign && !store::IsVerdict(r.verdict, store::Verdict::kApprove)) {
+  if (r.sign && verdict != store::Verdict::kApprove) {
     return Status(Code::kUsage, "--sign signs approvals only (--verdict APPROVE)")
         .WithLineage(r.lineage);
   }
-  if (!store::ParseReviewerRole(r.role)) {
-    return Status(Code::kForbidden, "role \"" + r.role +
+  if (!r.role.value()) {
+    return Status(Code::kForbidden, "role \"" + r.role.text() +
                                         "\" may not give verdicts (only reviewer and "
                                         "docs-reviewer)")
         .WithLineage(r.lineage)
-        .WithDetail(DetailKey::kRole, r.role);
+        .WithDetail(DetailKey::kRole, r.role.text());
   }
-  const bool docs = store::IsRole(r.role, ReviewerRole::kDocsReviewer);
-  if (docs ? !IsDocsVerdict(r.verdict) : !IsCodeVerdict(r.verdict)) {
+  const bool docs = r.role.Is(ReviewerRole::kDocsReviewer);
+  if (docs ? !IsDocsVerdict(verdict) : !IsCodeVerdict(verdict)) {
     return Status(Code::kForbidden,
-                  "role \"" + r.role + "\" may not give " + r.verdict +
+                  "role \"" + r.role.text() + "\" may not give " + r.verdict.text() +
                       (docs ? " (docs-reviewer: APPROVE, FIXED or NO_CHANGES)"
                             : " (reviewer: APPROVE, REQUEST_CHANGES or NEEDS_DISCUSSION)"))
         .WithLineage(r.lineage)
-        .WithDetail(DetailKey::kRole, r.role);
+        .WithDetail(DetailKey::kRole, r.role.text());
   }
   return Status::Ok();
 }
 
 Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   GENTLE_RETURN_IF_ERROR(ValidateVerdictRequest(request));
+  const store::Verdict verdict = *request.verdict.value();
+  const store::ReviewerRole role = *request.role.value();
   // Prevention over detection: a verdict `review comment` could not post is never recorded.
   if (Status st = exporter::CheckPostable(request.role, request.verdict, request.body); !st.ok()) {
     return Status(st).WithLineage(request.lineage);
@@ -130,7 +133,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   GENTLE_ASSIGN_OR_RETURN(
       store::RecordView record,
       LoadForMutation(*scope, request.lineage, request.expected_revision, "verdict"));
-  const bool approving = store::IsVerdict(request.verdict, store::Verdict::kApprove);
+  const bool approving = verdict == store::Verdict::kApprove;
   if (approving && record.state.Is(store::ReviewState::kApproved)) {
     GENTLE_ASSIGN_OR_RETURN(std::optional<ApprovalSigner> signer,
                             ApprovalSignerFor(scope->repo, request));
@@ -149,7 +152,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
         .WithLineage(request.lineage)
         .WithDetail(DetailKey::kState, record.state.name());
   }
-  const store::ReviewState target = store::VerdictTarget(request.verdict, *from).value_or(*from);
+  const store::ReviewState target = store::VerdictTarget(verdict, *from).value_or(*from);
   if (target == store::ReviewState::kApproved) {
     GENTLE_RETURN_IF_ERROR(CheckContextAvailable(scope->repo, record));
   }
@@ -157,7 +160,7 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
 
   VerdictResult result;
   result.lineage = request.lineage;
-  result.verdict = request.verdict;
+  result.verdict = verdict;
   result.previous_state = record.state;
   result.state = target;
   result.previous_revision = record.revision;
@@ -178,11 +181,11 @@ Result<VerdictResult> GiveVerdict(const VerdictRequest& request) {
   // is durable before the record is written: a committed verdict never loses its body.
   store::HistoryCommitSpec commit;
   commit.at = result.at;
-  commit.files.emplace_back("verdicts/" + std::to_string(record.round) + ".md",
-                            VerdictFile(request.verdict, result.actor, request.role, result.at,
-                                        result.previous_state.name(), result.state.name(),
-                                        result.body_sha256, request.body));
-  commit.trailers.emplace_back("Verdict", request.verdict);
+  commit.files.emplace_back(
+      "verdicts/" + std::to_string(record.round) + ".md",
+      VerdictFile(verdict, result.actor, role, result.at, result.previous_state.name(),
+                  result.state.name(), result.body_sha256, request.body));
+  commit.trailers.emplace_back("Verdict", store::VerdictName(verdict));
   if (signer) {
     commit.sign = CommitSigner(*signer, request.lineage);
     result.signed_approval = true;

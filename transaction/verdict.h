@@ -34,6 +34,7 @@
 
 #include "store/review_state.h"
 #include "store/status.h"
+#include "store/verdict_name.h"
 #include "transaction/approval_outcome.h"
 
 namespace gentle::transaction {
@@ -41,9 +42,11 @@ namespace gentle::transaction {
 struct VerdictRequest {
   std::string cwd = ".";
   std::string lineage;
-  std::string verdict;
+  // As given on the command line: ValidateVerdictRequest refuses a word of neither table, so past
+  // it (and in GiveVerdict) both value()s are set.
+  store::VerdictWord verdict;
   std::string actor;  // blank: the signer's principal (--sign only)
-  std::string role;
+  store::RoleWord role;
   std::string body;  // the text itself (the CLI reads --body-file)
   std::optional<std::string> expected_revision;
   // APPROVE only (`usage` otherwise): sign the approval's history commit as `git commit -S`
@@ -54,7 +57,7 @@ struct VerdictRequest {
 
 struct VerdictResult {
   std::string lineage;
-  std::string verdict;
+  store::Verdict verdict = store::Verdict::kApprove;
   store::StateName previous_state;
   store::StateName state;
   std::string previous_revision;

@@ -80,13 +80,14 @@ Result<int64_t> PostVersion(SqliteConnection& conn) {
 
 PostIntent RowOf(const Statement& stmt) {
   PostIntent out;
-  std::string as, state;
-  stmt.Read(out.seq, out.pr, out.lineage, out.round, out.role, out.revision, out.nonce, as,
+  std::string as, state, role;
+  stmt.Read(out.seq, out.pr, out.lineage, out.round, role, out.revision, out.nonce, as,
             out.endpoint, out.text, out.event, out.attempts, state, out.posted_id, out.created_at,
             out.posted_at);
   // The column's CHECK holds it to the two names; any other text reads as a comment, as the
   // poster has always taken it.
   out.as = ParsePostAs(as).value_or(PostAs::kComment);
+  out.role = store::RoleWord::FromText(std::move(role));
   out.open = state == "open";
   return out;
 }
@@ -125,14 +126,14 @@ Result<PostIntents> PostIntents::Open(const std::string& common_dir) {
 
 Result<std::optional<PostIntent>> PostIntents::Find(const std::string& pr,
                                                     const std::string& lineage, int64_t round,
-                                                    const std::string& role,
+                                                    store::ReviewerRole role,
                                                     const std::string& revision) {
   GENTLE_ASSIGN_OR_RETURN(
       Statement stmt,
       db_->conn().Prepare(std::string("SELECT ") + kColumns +
                           " FROM post_intents WHERE pr = ?1 AND lineage = ?2 AND round = ?3 AND "
                           "role = ?4 AND revision = ?5"));
-  stmt.BindAll(pr, lineage, round, role, revision);
+  stmt.BindAll(pr, lineage, round, store::ReviewerRoleName(role), revision);
   auto row = stmt.Step();
   if (!row.ok()) return PostStatus(row.status());
   if (!*row) return std::optional<PostIntent>();
@@ -163,7 +164,7 @@ Status PostIntents::Record(PostIntent* intent) {
             "INSERT INTO post_intents (pr, lineage, round, role, revision, nonce, post_as, "
             "endpoint, body, event, attempts, state, posted_id, created_at, posted_at) VALUES "
             "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'open', '', ?12, '')"));
-    stmt.BindAll(intent->pr, intent->lineage, intent->round, intent->role, intent->revision,
+    stmt.BindAll(intent->pr, intent->lineage, intent->round, intent->role.text(), intent->revision,
                  intent->nonce, PostAsName(intent->as), intent->endpoint, intent->text,
                  intent->event, intent->attempts, intent->created_at);
     GENTLE_RETURN_IF_ERROR(stmt.Run());

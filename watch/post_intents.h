@@ -29,6 +29,7 @@
 
 #include "store/file_lock.h"
 #include "store/status.h"
+#include "store/verdict_name.h"
 #include "watch/post_as.h"
 #include "watch/watch_db.h"
 
@@ -41,7 +42,8 @@ struct PostIntent {
   std::string pr;  // FormatPrKey
   std::string lineage;
   int64_t round = 0;
-  std::string role, revision;
+  store::RoleWord role;  // as the row holds it
+  std::string revision;
   std::string nonce;  // the marker's nonce= (32 hex)
   PostAs as = PostAs::kReview;
   std::string endpoint;  // github: the gh hostname ("" for gh's default); gitea: the base URL
@@ -65,7 +67,7 @@ class PostIntents {
 
   // The intent of one verdict on one PR, open or closed.
   Result<std::optional<PostIntent>> Find(const std::string& pr, const std::string& lineage,
-                                         int64_t round, const std::string& role,
+                                         int64_t round, store::ReviewerRole role,
                                          const std::string& revision);
   // The open intents of `pr`, oldest first; every PR's when `pr` is empty.
   Result<std::vector<PostIntent>> Unanswered(const std::string& pr);

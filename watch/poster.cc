@@ -265,16 +265,17 @@ Status StillPending(PostIntents& intents, const PostIntent& intent, Status cause
                                  [&](const PostIntent& i) { return i.seq == intent.seq; })) {
     return cause;
   }
-  Status out(cause.code(), cause.message() + "; pending: the " + intent.role + "'s post of round " +
-                               std::to_string(intent.round) + " of " + intent.lineage + " on " +
-                               intent.pr + ", sent " + std::to_string(intent.attempts) +
+  Status out(cause.code(), cause.message() + "; pending: the " + intent.role.text() +
+                               "'s post of round " + std::to_string(intent.round) + " of " +
+                               intent.lineage + " on " + intent.pr + ", sent " +
+                               std::to_string(intent.attempts) +
                                (intent.attempts == 1 ? " time" : " times") +
                                " with its outcome unknown, is looked for again by the next post");
   out.WithDetailsOf(cause);
   return out.WithLineage(intent.lineage)
       .WithDetail(DetailKey::kPending, "true")
       .WithDetail(DetailKey::kPendingRound, std::to_string(intent.round))
-      .WithDetail(DetailKey::kPendingRole, intent.role);
+      .WithDetail(DetailKey::kPendingRole, intent.role.text());
 }
 
 Result<std::vector<std::string>> RecoverLocked(Session& session, PostIntents& intents,
@@ -295,12 +296,12 @@ Result<std::vector<std::string>> RecoverLocked(Session& session, PostIntents& in
 
 }  // namespace
 
-std::string ReviewEvent(store::Forge kind, const std::string& verdict) {
+std::string ReviewEvent(store::Forge kind, store::Verdict verdict) {
   // The forges' review event words (not verdicts): Gitea spells an approval APPROVED.
-  if (store::IsVerdict(verdict, store::Verdict::kApprove)) {
+  if (verdict == store::Verdict::kApprove) {
     return kind == store::Forge::kGitea ? "APPROVED" : "APPROVE";
   }
-  if (store::IsVerdict(verdict, store::Verdict::kRequestChanges)) return "REQUEST_CHANGES";
+  if (verdict == store::Verdict::kRequestChanges) return "REQUEST_CHANGES";
   return "COMMENT";
 }
 

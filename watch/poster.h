@@ -38,6 +38,7 @@
 #include <vector>
 
 #include "store/status.h"
+#include "store/verdict_name.h"
 #include "watch/forge_client.h"
 #include "watch/post_as.h"
 #include "watch/post_transport.h"
@@ -62,7 +63,9 @@ struct PostRequest {
   std::string endpoint;
   std::string lineage;
   int64_t round = 0;
-  std::string role, revision, verdict;
+  store::ReviewerRole role = store::ReviewerRole::kReviewer;
+  std::string revision;
+  store::Verdict verdict = store::Verdict::kApprove;
   PostAs as = PostAs::kReview;
   std::string text;  // the rendered comment, its marker carrying `nonce`
   std::string nonce;
@@ -77,7 +80,7 @@ struct PostOutcome {
 };
 
 // The review event of `verdict` on `kind`'s forge.
-std::string ReviewEvent(store::Forge kind, const std::string& verdict);
+std::string ReviewEvent(store::Forge kind, store::Verdict verdict);
 
 // `request.text` is rendered by the caller with a fresh `request.nonce` in its marker; it is sent
 // only when nothing was posted for this verdict yet.
