@@ -16,27 +16,29 @@ uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
                                                       : a + b;
 }
 
-// Step 3: every section written and counted, in patch order, each within kMeasureLimitBytes.
+// Step 3: every section written and counted, in patch order, each within the measuring limit
+// (kMeasureLimitBytes, or max_bytes when that is larger, so that a lower bound is never taken for
+// a fit).
 Result<PatchBudget> Measure(git_repository* repo, const std::vector<TreeChange>& changes,
                             const std::vector<ChangeFacts>& facts, size_t max_bytes) {
+  const uint64_t limit = std::max<uint64_t>(kMeasureLimitBytes, max_bytes);
   PatchBudget budget;
   budget.exact = true;
   uint64_t total = 0;
   std::string section;
   for (size_t i = 0; i < changes.size(); ++i) {
     section.clear();
-    Status status = AppendChangeSection(repo, changes[i], facts[i], kMeasureLimitBytes, &section);
+    Status status = AppendChangeSection(repo, changes[i], facts[i], limit, &section);
     if (status.code() == Code::kBudgetExceeded) {
       // This section alone passes the measuring limit: it is at least one byte longer.
-      const uint64_t over =
-          std::max<uint64_t>(kMeasureLimitBytes + 1, ChangeLowerBound(changes[i], facts[i]));
+      const uint64_t over = std::max<uint64_t>(limit + 1, ChangeLowerBound(changes[i], facts[i]));
       total = SaturatingAdd(total, over);
       budget.exact = false;
       break;
     }
     GENTLE_RETURN_IF_ERROR(status);
     total += section.size();
-    if (total > kMeasureLimitBytes && i + 1 < changes.size()) {
+    if (total > limit && i + 1 < changes.size()) {
       budget.exact = false;
       break;
     }

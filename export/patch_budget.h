@@ -11,10 +11,11 @@
 //   2. the lower bound the headers prove (ProvenLowerBound) above the budget: over, and that bound
 //      is the size reported (at least);
 //   3. otherwise the patch is measured: each section written in patch order on the calling
-//      thread, counted and dropped (memory stays near kMeasureLimitBytes). The size reported is
-//      exact, unless one section alone passes kMeasureLimitBytes (it then counts as the larger of
-//      that limit + 1 and its header bound) or the sections counted pass it; measuring stops
-//      there and the sum so far is reported as a lower bound.
+//      thread, counted and dropped (memory stays near the measuring limit: kMeasureLimitBytes,
+//      or the budget when that is larger). The size reported is exact, unless one section alone
+//      passes the measuring limit (it then counts as the larger of that limit + 1 and its header
+//      bound) or the sections counted pass it; measuring stops there and the sum so far is
+//      reported as a lower bound.
 // Every step reads only the two trees' objects, in a fixed order, so a candidate gets the same
 // answer and the same numbers on every run, whichever engine is asked to export it.
 #ifndef GENTLE_EXPORT_PATCH_BUDGET_H_

@@ -301,6 +301,43 @@ TEST_CASE(
         std::string("data/fixtures.json\0", 19));
 }
 
+TEST_CASE(
+    "review budget: a generated change whose whole diff passes what verify binds is refused") {
+  // The review view summarises the lockfile, but verify and attest bind the whole diff exactly, up
+  // to 64 MiB (export/derivation.h): a lineage past it could never verify, so start refuses it,
+  // writing nothing, and status names no start for it.
+  LifecycleRepo repo;
+  repo.Write("src/app.js", "export const version = 1;\n");
+  repo.GitOk({"add", "."});
+  repo.GitOk({"commit", "-q", "-m", "app"});
+  repo.GitOk({"checkout", "-q", "-b", "pr"});
+  repo.Write("package-lock.json", NpmLockfile(250000, 0, 1));
+  repo.Write("src/app.js", "export const version = 2;\n");
+  repo.GitOk({"add", "."});
+  repo.GitOk({"commit", "-q", "-m", "lockfile"});
+  repo.GitOk({"checkout", "-q", "main"});
+  REQUIRE(std::stoull(Trim(repo.GitOk({"cat-file", "-s", "pr:package-lock.json"}))) >
+          (uint64_t{66} << 20));
+
+  const auto before = HashTree(repo.common_dir());
+  RunResult r = repo.Review(With({"start"}, kRange));
+  INFO(r.out << r.err);
+  CHECK(r.exit_code == 9);
+  const Json error = r.Json()["error"];
+  CHECK(error["code"] == "budget_exceeded");
+  const Details details = error["details"].get<Details>();
+  CHECK(details.at("max_bytes") == "67108864");
+  CHECK(details.at("byte_size_bound") == "at_least");
+  CHECK(std::stoull(details.at("byte_size")) > (uint64_t{64} << 20));
+  CHECK(error["message"] == "the frozen diff is at least " + details.at("byte_size") +
+                                " bytes, over the budget of 67108864 bytes; nothing is truncated");
+  CHECK(HashTree(repo.common_dir()) == before);
+  const Json status = repo.ReviewOk(With({"status"}, kRange));
+  CHECK(status["next"] == "none");
+  CHECK(status["next_reason"] == "budget_exceeded");
+  CHECK(HashTree(repo.common_dir()) == before);
+}
+
 TEST_CASE("review budget: next is export with the parts export-context prints under the budget") {
   LifecycleRepo repo;
   repo.Write("package-lock.json", NpmLockfile(4000, 0, 1));
@@ -341,8 +378,10 @@ TEST_CASE("review budget: next is export with the parts export-context prints un
     }
     return parts;
   };
-  const uint64_t round1 = expect_parts(repo.ReviewOk(With({"status"}, kRange)));
-  CHECK(expect_parts(repo.ReviewOk({"status", "--lineage", lineage})) == round1);
+  const uint64_t round1 =
+      expect_parts(repo.ReviewOk(With(With({"status"}, kRange), {"--role", "reviewer"})));
+  CHECK(expect_parts(repo.ReviewOk({"status", "--lineage", lineage, "--role", "reviewer"})) ==
+        round1);
   const Json reviewer = repo.ReviewOk({"status", "--role", "reviewer"});
   CHECK(expect_parts(reviewer) == round1);
   // The author is told nothing to export: no parts.
@@ -351,7 +390,7 @@ TEST_CASE("review budget: next is export with the parts export-context prints un
   CHECK(author["parts"].is_null());
   CHECK(author["max_bytes"].is_null());
   CHECK(author["lineages"][0]["parts"].is_null());
-  RunResult human = repo.Review({"status", "--lineage", lineage}, {}, false);
+  RunResult human = repo.Review({"status", "--lineage", lineage, "--role", "reviewer"}, {}, false);
   REQUIRE(human.exit_code == 0);
   CHECK(human.out.substr(human.out.rfind("next: ")) ==
         "next: export (review_due)  lineage " + lineage + "  in " + std::to_string(round1) +
@@ -365,7 +404,8 @@ TEST_CASE("review budget: next is export with the parts export-context prints un
   repo.GitOk({"commit", "-q", "-m", "more code"});
   repo.GitOk({"checkout", "-q", "main"});
   CHECK(repo.ReviewOk({"revise", "--lineage", lineage})["round"] == 2);
-  CHECK(expect_parts(repo.ReviewOk({"status", "--lineage", lineage})) > round1);
+  CHECK(expect_parts(repo.ReviewOk({"status", "--lineage", lineage, "--role", "reviewer"})) >
+        round1);
 }
 
 }  // namespace gentle::testing

@@ -3,7 +3,9 @@
 #include <limits>
 #include <set>
 
+#include "export/derivation.h"
 #include "export/patch_bound.h"
+#include "export/patch_budget.h"
 #include "export/tree_delta.h"
 #include "export/view_plan.h"
 #include "store/git/git_util.h"
@@ -16,6 +18,22 @@ namespace {
 uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
   return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
                                                       : a + b;
+}
+
+// The whole diff, which verify and attest bind, at most kMaxBoundDiffBytes (export/derivation.h):
+// from the headers when their upper bound proves it, else measured section by section.
+Status RefuseUnboundDiff(git_repository* repo, const std::vector<exporter::TreeChange>& changes,
+                         const std::vector<exporter::ChangeFacts>& facts, uint64_t max_blob_bytes) {
+  uint64_t upper = 0;
+  for (size_t i = 0; i < changes.size() && upper <= exporter::kMaxBoundDiffBytes; ++i) {
+    upper = SaturatingAdd(upper, exporter::ChangeUpperBound(changes[i], facts[i]));
+  }
+  if (upper <= exporter::kMaxBoundDiffBytes) return Status::Ok();
+  GENTLE_ASSIGN_OR_RETURN(
+      exporter::PatchBudget whole,
+      exporter::MeasurePatchBudget(repo, changes, exporter::kMaxBoundDiffBytes, max_blob_bytes));
+  if (whole.fits) return Status::Ok();
+  return exporter::BudgetRefusal(whole, exporter::kMaxBoundDiffBytes);
 }
 
 }  // namespace
@@ -37,6 +55,7 @@ Result<uint64_t> ReviewViewParts(git_repository* repo, const std::string& base_t
     upper = SaturatingAdd(upper, exporter::ChangeUpperBound(changes[i], facts[i]));
     if (marked.count(changes[i].path) != 0) upper = SaturatingAdd(upper, kMaxSummaryLineBytes);
   }
+  GENTLE_RETURN_IF_ERROR(RefuseUnboundDiff(repo, changes, facts, max_blob_bytes));
   if (upper <= budget) return uint64_t{1};
   GENTLE_ASSIGN_OR_RETURN(
       exporter::ViewPlan plan,

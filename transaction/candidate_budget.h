@@ -10,6 +10,10 @@
 // The decision, cheapest first, reading only the two trees' objects in a fixed order:
 //   0. given a blob limit (start, revise and status's probe of what they would capture), a side
 //      above it is refused from the headers alone (export/blob_limit.h);
+//   0b. the whole diff, which verify and attest bind exactly, must be at most kMaxBoundDiffBytes
+//      (export/derivation.h; 64 MiB): the headers' upper bound proves most changes under it,
+//      otherwise it is measured (export/patch_budget.h) and a larger one is budget_exceeded
+//      with max_bytes 67108864, so no lineage is started that no verify could bind;
 //   1. an upper bound on the review view from the headers (each entry's export/patch_bound.h
 //      ChangeUpperBound, plus kMaxSummaryLineBytes for a generated one, whose summary is its
 //      header lines and one line: export/entry_summary.h) at most the budget: one part, and
