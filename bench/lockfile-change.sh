@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # A dependency bump whose lockfile dwarfs the code beside it (docs/performance.md, "The
-# reviewer's view of a lockfile bump"): a package-lock.json of about N MB (default 5) rewritten by a bump, beside a few small code edits,
-# as a commit range. One /usr/bin/time -v run each of: `review start` of the range (the
+# reviewer's view of a lockfile bump"): a package-lock.json of about N MB (default 5) rewritten
+# by a bump, beside a few small code edits, as a commit range. One /usr/bin/time -v run each of: `review start` of the range (the
 # lockfile is generated, so it is accepted and summarised; its store reset before), `review
 # export-context --view review` (the whole review view) and `--max-bytes 524288 --part 1`,
 # against git's own `git diff --numstat` of the range and `git diff -- <code paths>` (pinned
