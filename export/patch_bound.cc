@@ -22,11 +22,6 @@ constexpr uint64_t kDiffLineFixedBytes = 17;
 constexpr uint64_t kIndexLineBytes = 6 + GIT_OID_HEXSZ + 2 + GIT_OID_HEXSZ + 1;
 constexpr uint64_t kBinaryPatchLineBytes = 17;  // "GIT binary patch\n"
 
-uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
-  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
-                                                      : a + b;
-}
-
 // `lo`: the bound with what is known; `hi`: the bound once every unknown kind is known, at best.
 struct Bound {
   uint64_t lo = 0;

@@ -22,6 +22,7 @@
 #include <git2.h>
 
 #include <cstdint>
+#include <limits>
 #include <string_view>
 #include <vector>
 
@@ -55,6 +56,12 @@ uint64_t DeflatedLowerBound(uint64_t n);
 // database cannot describe (missing, another type, unreadable) and every change after it stay
 // unknown, so the writer still meets that object in patch order and reports it.
 std::vector<ChangeFacts> GatherFacts(git_odb* odb, const std::vector<TreeChange>& changes);
+
+// a + b, or UINT64_MAX when that overflows: how the bounds below are summed.
+inline uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
+  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
+                                                      : a + b;
+}
 
 // A lower bound on the bytes `change` adds to the patch (two sections for a type change).
 uint64_t ChangeLowerBound(const TreeChange& change, const ChangeFacts& facts);

@@ -1,7 +1,7 @@
 #include "export/patch_budget.h"
 
 #include <algorithm>
-#include <limits>
+#include <utility>
 
 #include "export/patch_bound.h"
 #include "export/patch_engine.h"
@@ -10,11 +10,6 @@
 
 namespace gentle::exporter {
 namespace {
-
-uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
-  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
-                                                      : a + b;
-}
 
 // Step 3: every section written and counted, in patch order, each within the measuring limit
 // (kMeasureLimitBytes, or max_bytes when that is larger, so that a lower bound is never taken for
@@ -55,12 +50,18 @@ Result<PatchBudget> MeasurePatchBudget(git_repository* repo, const std::vector<T
   GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo));
   std::vector<ChangeFacts> facts = GatherFacts(odb.get(), changes);
   GENTLE_RETURN_IF_ERROR(RefuseHugeBlob(changes, facts, max_blob_bytes));
+  return MeasurePatchBudget(repo, odb.get(), changes, std::move(facts), max_bytes);
+}
+
+Result<PatchBudget> MeasurePatchBudget(git_repository* repo, git_odb* odb,
+                                       const std::vector<TreeChange>& changes,
+                                       std::vector<ChangeFacts> facts, size_t max_bytes) {
   uint64_t upper = 0;
   for (size_t i = 0; i < changes.size() && upper <= max_bytes; ++i) {
     upper = SaturatingAdd(upper, ChangeUpperBound(changes[i], facts[i]));
   }
   if (upper <= max_bytes) return PatchBudget{};
-  const uint64_t lower = ProvenLowerBound(odb.get(), changes, max_bytes, &facts);
+  const uint64_t lower = ProvenLowerBound(odb, changes, max_bytes, &facts);
   if (lower > max_bytes) return PatchBudget{false, lower, false};
   return Measure(repo, changes, facts, max_bytes);
 }

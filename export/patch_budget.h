@@ -48,6 +48,12 @@ struct PatchBudget {
 Result<PatchBudget> MeasurePatchBudget(git_repository* repo, const std::vector<TreeChange>& changes,
                                        size_t max_bytes, uint64_t max_blob_bytes = kNoBlobLimit);
 
+// The same decision (steps 1 to 3) for a caller that already holds GatherFacts(odb, changes) and
+// has refused huge blobs itself.
+Result<PatchBudget> MeasurePatchBudget(git_repository* repo, git_odb* odb,
+                                       const std::vector<TreeChange>& changes,
+                                       std::vector<ChangeFacts> facts, size_t max_bytes);
+
 // budget_exceeded (exit 9) naming the size and the budget, with details byte_size (decimal),
 // byte_size_bound ("exact" or "at_least") and max_bytes (decimal).
 Status BudgetRefusal(const PatchBudget& budget, size_t max_bytes);

@@ -1,6 +1,5 @@
 #include "transaction/candidate_budget.h"
 
-#include <limits>
 #include <set>
 
 #include "export/derivation.h"
@@ -15,23 +14,14 @@
 namespace gentle::transaction {
 namespace {
 
-uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
-  return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()
-                                                      : a + b;
-}
-
-// The whole diff, which verify and attest bind, at most kMaxBoundDiffBytes (export/derivation.h):
-// from the headers when their upper bound proves it, else measured section by section.
-Status RefuseUnboundDiff(git_repository* repo, const std::vector<exporter::TreeChange>& changes,
-                         const std::vector<exporter::ChangeFacts>& facts, uint64_t max_blob_bytes) {
-  uint64_t upper = 0;
-  for (size_t i = 0; i < changes.size() && upper <= exporter::kMaxBoundDiffBytes; ++i) {
-    upper = SaturatingAdd(upper, exporter::ChangeUpperBound(changes[i], facts[i]));
-  }
-  if (upper <= exporter::kMaxBoundDiffBytes) return Status::Ok();
+// The whole diff, which verify and attest bind, at most kMaxBoundDiffBytes (export/derivation.h),
+// decided as export/patch_budget.h decides a budget: the headers' upper bound first.
+Status RefuseUnboundDiff(git_repository* repo, git_odb* odb,
+                         const std::vector<exporter::TreeChange>& changes,
+                         const std::vector<exporter::ChangeFacts>& facts) {
   GENTLE_ASSIGN_OR_RETURN(
       exporter::PatchBudget whole,
-      exporter::MeasurePatchBudget(repo, changes, exporter::kMaxBoundDiffBytes, max_blob_bytes));
+      exporter::MeasurePatchBudget(repo, odb, changes, facts, exporter::kMaxBoundDiffBytes));
   if (whole.fits) return Status::Ok();
   return exporter::BudgetRefusal(whole, exporter::kMaxBoundDiffBytes);
 }
@@ -52,10 +42,12 @@ Result<uint64_t> ReviewViewParts(git_repository* repo, const std::string& base_t
   const std::set<std::string> marked(generated.begin(), generated.end());
   uint64_t upper = 0;
   for (size_t i = 0; i < changes.size() && upper <= budget; ++i) {
-    upper = SaturatingAdd(upper, exporter::ChangeUpperBound(changes[i], facts[i]));
-    if (marked.count(changes[i].path) != 0) upper = SaturatingAdd(upper, kMaxSummaryLineBytes);
+    upper = exporter::SaturatingAdd(upper, exporter::ChangeUpperBound(changes[i], facts[i]));
+    if (marked.count(changes[i].path) != 0) {
+      upper = exporter::SaturatingAdd(upper, kMaxSummaryLineBytes);
+    }
   }
-  GENTLE_RETURN_IF_ERROR(RefuseUnboundDiff(repo, changes, facts, max_blob_bytes));
+  GENTLE_RETURN_IF_ERROR(RefuseUnboundDiff(repo, odb.get(), changes, facts));
   if (upper <= budget) return uint64_t{1};
   GENTLE_ASSIGN_OR_RETURN(
       exporter::ViewPlan plan,
