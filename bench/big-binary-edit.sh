@@ -15,27 +15,15 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-gai=$here/../build/gentle-ai
-mib=1024
-work=""
-only=""
-while [ $# -gt 0 ]; do
-  case $1 in
-    --mib) mib=$2; shift 2 ;;
-    --work) work=$2; shift 2 ;;
-    --gai) gai=$2; shift 2 ;;
-    --only) only=$2; shift 2 ;;
-    *) echo "unknown argument: $1" >&2; exit 2 ;;
-  esac
-done
-[ -x "$gai" ] || { echo "no gentle-ai binary at $gai (build first)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
+. "$here/lib.sh"
+bench_parse gai="$here/../build/gentle-ai" mib=1024 work= only= -- "$@"
+bench_require "$gai" /usr/bin/time
 if [ -z "$work" ]; then work=$(mktemp -d /tmp/big-binary-edit.XXXXXX); fi
 repo=$work/repo
 trap 'rm -rf "$work"' EXIT
 
 # The pinned git diff (docs/commands.md, export-context), with no user or system configuration.
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$work
+bench_pinned_git "$work"
 oracle_pins=(-c core.quotePath=true -c diff.suppressBlankEmpty=false -c diff.interHunkContext=0
              -c core.loosecompression=1 -c diff.relative=false)
 oracle_flags=(--binary --full-index --no-color --no-renames --no-ext-diff --no-textconv

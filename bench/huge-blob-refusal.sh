@@ -18,26 +18,12 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
-gai=$here/../build/gentle-ai
-mib=1024
-work=""
-fill=zeros
-before=""
-while [ $# -gt 0 ]; do
-  case $1 in
-    --mib) mib=$2; shift 2 ;;
-    --work) work=$2; shift 2 ;;
-    --gai) gai=$2; shift 2 ;;
-    --fill) fill=$2; shift 2 ;;
-    --before) before=$2; shift 2 ;;
-    *) echo "unknown argument: $1" >&2; exit 2 ;;
-  esac
-done
-[ -x "$gai" ] || { echo "no gentle-ai binary at $gai (build first)" >&2; exit 2; }
-[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
+. "$here/lib.sh"
+bench_parse gai="$here/../build/gentle-ai" mib=1024 work= fill=zeros before= -- "$@"
+bench_require "$gai" /usr/bin/time
 if [ -z "$work" ]; then work=$(mktemp -d /tmp/huge-blob-refusal.XXXXXX); fi
 trap 'rm -rf "$work"' EXIT
-export GIT_CONFIG_NOSYSTEM=1 GIT_CONFIG_GLOBAL=/dev/null HOME=$work
+bench_pinned_git "$work"
 
 measure() {
   local out=$1
