@@ -71,6 +71,9 @@ for lib in $needed; do
     fail "NEEDED: $needed (only glibc's libc and loader expected)"
 done
 [[ " $needed" == *" libc.so.6 "* ]] || fail "NEEDED: $needed (libc.so.6 expected)"
+# The code of a small export and verify first in the text (cli/hot_text.ld), and not empty.
+hot=$(readelf -SW "$packaged" | sed -n 's/.* \.text\.gentle_hot *PROGBITS *[0-9a-f]* [0-9a-f]* \([0-9a-f]*\) .*/\1/p')
+[[ -n "$hot" && $((16#$hot)) -gt 0 ]] || fail "no .text.gentle_hot section (cli/hot_text.ld not linked)"
 # The packaged binary answers as the built one does.
 expect_eq "packaged --version" "$("$packaged" --version)" "$("$build/gentle-ai" --version)"
 
