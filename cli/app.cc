@@ -4,6 +4,7 @@
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <memory>
 #include <new>
 #include <string_view>
 
@@ -63,11 +64,17 @@ void DefineAllCommands(CLI::App* app, CLI::App* review, Invocation* in) {
   app->set_version_flag("--version", VersionFlagText, "Print the version of this build and exit");
 }
 
-int ParseAndRun(int argc, char** argv) {
+// One command line's parser and the values it fills.
+struct CommandTree {
   CLI::App app{kAppDescription};
+  Invocation in;
+};
+
+int ParseAndRun(CommandTree& tree, int argc, char** argv) {
+  CLI::App& app = tree.app;
+  Invocation& in = tree.in;
   DefineRoot(&app);
   CLI::App* review = DefineReviewGroup(&app);
-  Invocation in;
   if (const Verb* verb = InvokedVerb(argc, argv)) {
     verb->define(review, *verb, &in);  // a review verb alone: no other verb, `version` or --version
   } else {
@@ -92,6 +99,28 @@ int ReportEscapedException(const char* what, bool json) {
   return ReportError(Status(Code::kInternal, std::string("unexpected exception: ") + what), json);
 }
 
+// The tree of the process's last RunProcess, never destroyed (see cli/app.h).
+void KeepUntilExit(std::unique_ptr<CommandTree> tree) {
+  static CommandTree* kept = nullptr;
+  delete kept;
+  kept = tree.release();
+}
+
+int RunGuarded(int argc, char** argv, bool keep_tree) {
+  try {
+    auto tree = std::make_unique<CommandTree>();
+    const int exit_code = ParseAndRun(*tree, argc, argv);
+    if (keep_tree) KeepUntilExit(std::move(tree));
+    return exit_code;
+  } catch (const std::bad_alloc&) {
+    return ReportEscapedException("out of memory", WantsJson(argc, argv));
+  } catch (const std::exception& e) {
+    return ReportEscapedException(e.what(), WantsJson(argc, argv));
+  } catch (...) {
+    return ReportEscapedException("not a std::exception", WantsJson(argc, argv));
+  }
+}
+
 }  // namespace
 
 void VisitCommandTree(const std::function<void(const CLI::App& root)>& visit) {
@@ -103,16 +132,8 @@ void VisitCommandTree(const std::function<void(const CLI::App& root)>& visit) {
   visit(app);
 }
 
-int Run(int argc, char** argv) {
-  try {
-    return ParseAndRun(argc, argv);
-  } catch (const std::bad_alloc&) {
-    return ReportEscapedException("out of memory", WantsJson(argc, argv));
-  } catch (const std::exception& e) {
-    return ReportEscapedException(e.what(), WantsJson(argc, argv));
-  } catch (...) {
-    return ReportEscapedException("not a std::exception", WantsJson(argc, argv));
-  }
-}
+int Run(int argc, char** argv) { return RunGuarded(argc, argv, /*keep_tree=*/false); }
+
+int RunProcess(int argc, char** argv) { return RunGuarded(argc, argv, /*keep_tree=*/true); }
 
 }  // namespace gentle::cli

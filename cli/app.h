@@ -17,6 +17,13 @@ namespace gentle::cli {
 
 int Run(int argc, char** argv);
 
+// Run for a process that exits with the returned code: the command tree (every option's names,
+// callbacks and values) is left for the exit to reclaim instead of being torn down one node at a
+// time, as git leaves its own structures at exit (its UNLEAK). The tree stays reachable from a
+// static, so a leak checker does not report it; a later call frees the earlier tree. The
+// executables' main() calls this; anything that runs many command lines in one process calls Run.
+int RunProcess(int argc, char** argv);
+
 // Builds the whole command tree that Run parses (every verb, every flag, as `--help` lists them)
 // and calls `visit` with its root. The man pages and shell completions are generated from it
 // (cli/command_doc.h), so they describe exactly what the parser accepts.

@@ -12,5 +12,5 @@ int main(int argc, char** argv) {
   // process until exit; peak memory is unchanged.
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
-  return gentle::cli::Run(argc, argv);
+  return gentle::cli::RunProcess(argc, argv);
 }

@@ -4,7 +4,7 @@
 # `dpkg -i`, runs it and removes it.
 #
 # Dependencies are what the binary really needs: dpkg-shlibdeps reads its NEEDED entries (glibc's
-# libc and libm only; libgit2, SQLite, libcrypto and zlib are linked from static archives, see
+# libc only; libgit2, SQLite, libcrypto and zlib are linked from static archives, see
 # cmake/StaticDeps.cmake), and git, which `review push`/`fetch` and `--engine git` run. ssh-keygen
 # (openssh-client) is needed only to sign or check signed approvals, and gh only for the GitHub
 # credential of `review watch`/`review post`: suggested. libcurl4 is recommended: both forges'

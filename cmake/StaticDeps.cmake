@@ -7,7 +7,8 @@
 # instructions of a small export-context (docs/performance.md). Static archives are resolved at
 # link time. libgit2's GSSAPI calls (HTTP Negotiate auth; libkrb5-dev ships no archive) and its
 # TLS/SSH initialisers are replaced with `ld --wrap` by store/no_network.cc, linked into every
-# executable: gentle-ai opens no remote. The binary then needs only libc and libm.
+# executable: gentle-ai opens no remote. SQLite's libm functions are wrapped the same way by
+# store/lazy_libm.cc, which loads libm.so.6 when one is first called: the binary needs only libc.
 #
 # Included from the top-level CMakeLists.txt after the find_package calls; it re-points the
 # imported targets, so every module keeps linking PkgConfig::LIBGIT2, SQLite::SQLite3,
@@ -60,9 +61,17 @@ set_target_properties(PkgConfig::LIBGIT2 PROPERTIES
 set_target_properties(OpenSSL::Crypto PROPERTIES
   IMPORTED_LOCATION ${GENTLE_CRYPTO_A}
   INTERFACE_LINK_LIBRARIES "${GENTLE_SYSTEM_LIBS}")
+# After libsqlite3.a, like gentle_no_network after libgit2.a.
+add_library(gentle_lazy_libm STATIC ${PROJECT_SOURCE_DIR}/store/lazy_libm.cc)
+set(lazy_libm_wraps)
+foreach(symbol acos acosh asin asinh atan atan2 atanh cos cosh exp fmod log pow sin sinh sqrt tan
+    tanh trunc)
+  list(APPEND lazy_libm_wraps "-Wl,--wrap=${symbol}")
+endforeach()
 set_target_properties(SQLite::SQLite3 PROPERTIES
   IMPORTED_LOCATION ${GENTLE_SQLITE_A}
-  INTERFACE_LINK_LIBRARIES "${GENTLE_SYSTEM_LIBS}")
+  INTERFACE_LINK_LIBRARIES "gentle_lazy_libm;${GENTLE_SYSTEM_LIBS}"
+  INTERFACE_LINK_OPTIONS "${lazy_libm_wraps}")
 # FindZLIB records per-configuration locations (IMPORTED_LOCATION_RELEASE, ...), which win over
 # IMPORTED_LOCATION: drop them, or libz.so stays on the link line.
 set_target_properties(ZLIB::ZLIB PROPERTIES IMPORTED_LOCATION ${GENTLE_Z_A} IMPORTED_CONFIGURATIONS "")

@@ -47,6 +47,11 @@ bool Hidden(uint32_t c) {
          (c >= 0x202a && c <= 0x202e) || (c >= 0x2066 && c <= 0x2069);
 }
 
+// A byte VisibleText keeps unchanged on its own: printable ASCII, a newline or a tab.
+bool IsPlain(unsigned char byte) {
+  return (byte >= 0x20 && byte < 0x7f) || byte == '\n' || byte == '\t';
+}
+
 void AppendHex(uint32_t value, int digits, std::string* out) {
   for (int shift = 4 * (digits - 1); shift >= 0; shift -= 4)
     out->push_back(kHex[(value >> shift) & 15]);
@@ -59,6 +64,14 @@ std::string VisibleText(std::string_view text) {
   out.reserve(text.size());
   size_t i = 0;
   while (i < text.size()) {
+    // A run of printable ASCII, newlines and tabs (most text) is copied as it is, in one append.
+    size_t end = i;
+    while (end < text.size() && IsPlain(static_cast<unsigned char>(text[end]))) ++end;
+    if (end > i) {
+      out.append(text.substr(i, end - i));
+      i = end;
+      continue;
+    }
     uint32_t c = 0;
     const size_t length = Sequence(text.substr(i), &c);
     if (length == 0) {

@@ -218,10 +218,17 @@ Result<Repository> Repository::Discover(const std::string& start_dir) {
   }
   Repository repo;
   repo.repo_.reset(raw);
-  repo.common_dir_ = CanonicalPath(git_repository_commondir(raw));
-  repo.git_dir_ = CanonicalPath(git_repository_path(raw));
+  // Each distinct directory resolved once: the git dir is the common dir outside linked worktrees,
+  // and the worktree is `start` itself when the command runs at its top (realpath(3) costs a
+  // readlink(2) per component).
+  const std::string git_dir = git_repository_path(raw);
+  const std::string common_dir = git_repository_commondir(raw);
+  repo.git_dir_ = CanonicalPath(git_dir);
+  repo.common_dir_ = common_dir == git_dir ? repo.git_dir_ : CanonicalPath(common_dir);
   if (const char* workdir = git_repository_workdir(raw); workdir && !git_repository_is_bare(raw)) {
-    repo.worktree_root_ = CanonicalPath(workdir);
+    std::string_view top(workdir);
+    while (top.size() > 1 && top.back() == '/') top.remove_suffix(1);
+    repo.worktree_root_ = top == start ? start : CanonicalPath(workdir);
   }
   if (repo.common_dir_.empty() || repo.git_dir_.empty()) {
     return Status(Code::kUsage, "cannot resolve the git directories of " + start);

@@ -5,5 +5,5 @@
 
 int main(int argc, char** argv) {
   gentle::testing::InstallEnvironmentTestHooks();
-  return gentle::cli::Run(argc, argv);
+  return gentle::cli::RunProcess(argc, argv);
 }
