@@ -136,18 +136,27 @@ Result<bool> WriteFileByGit(const std::string& common_dir, const FileWork& work,
   return AppendGitSection(common_dir, work.path, old_side, new_side, cap, out);
 }
 
-// The section (two for a type change) of one file, appended to `out`, which stays within `cap`.
-// `facts` (from the object headers; possibly unknown) refuse a file that cannot fit before any of
-// its blobs is read, choose the sides to stream, and the files git writes (`common_dir`: the
-// repository's, whose objects git reads; empty for none).
-Status WriteFile(git_repository* repo, const std::string& common_dir, const FileWork& work,
-                 const ChangeFacts& facts, size_t cap, std::string* out) {
+// One file's sides, read and not yet written. Not movable: a side's content may point into it.
+struct LoadedFile {
+  LoadedSide old_side;
+  LoadedSide new_side;
+};
+
+// The first half of a file's section (two for a type change): `facts` (from the object headers;
+// possibly unknown) refuse a file that cannot fit in `cap` beside `out` before any of its blobs
+// is read, choose the sides to stream, and the files git writes (`common_dir`: the repository's,
+// whose objects git reads; empty for none). A file git writes is appended to `out` and `*written`
+// set; any other file's sides are read into `loaded`.
+Status ReadFile(git_repository* repo, const std::string& common_dir, const FileWork& work,
+                const ChangeFacts& facts, size_t cap, std::string* out, bool* written,
+                LoadedFile* loaded) {
+  *written = false;
   if (facts.known) {
     const uint64_t bound = ChangeLowerBound(work, facts);
     if (out->size() > cap || bound > cap - out->size()) return BudgetExceeded(cap);
   }
-  GENTLE_ASSIGN_OR_RETURN(bool by_git, WriteFileByGit(common_dir, work, facts, cap, out));
-  if (by_git) return Status::Ok();
+  GENTLE_ASSIGN_OR_RETURN(*written, WriteFileByGit(common_dir, work, facts, cap, out));
+  if (*written) return Status::Ok();
   const bool type_change = work.status == 'T';
   const SideFacts none;
   const bool stream_old =
@@ -156,19 +165,32 @@ Status WriteFile(git_repository* repo, const std::string& common_dir, const File
   const bool stream_new =
       facts.known && MayStream(work.new_mode, facts.new_side, type_change ? 0 : work.old_mode,
                                type_change ? none : facts.old_side);
-  LoadedSide old_side;
-  LoadedSide new_side;
   GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_oid, work.old_mode, work.path, stream_old,
-                                  facts.known ? facts.old_side.size : 0, &old_side));
-  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.new_oid, work.new_mode, work.path, stream_new,
-                                  facts.known ? facts.new_side.size : 0, &new_side));
-  if (type_change) {
+                                  facts.known ? facts.old_side.size : 0, &loaded->old_side));
+  return LoadSide(repo, work.new_oid, work.new_mode, work.path, stream_new,
+                  facts.known ? facts.new_side.size : 0, &loaded->new_side);
+}
+
+// The second half: the section of a file whose sides ReadFile read, appended to `out`.
+Status WriteLoaded(const FileWork& work, LoadedFile& loaded, size_t cap, std::string* out) {
+  if (work.status == 'T') {
     // git prints a type change as the old path deleted, then the new one added.
     LoadedSide absent;
-    GENTLE_RETURN_IF_ERROR(AppendSection(work.path, old_side, absent, cap, out));
-    return AppendSection(work.path, absent, new_side, cap, out);
+    GENTLE_RETURN_IF_ERROR(AppendSection(work.path, loaded.old_side, absent, cap, out));
+    return AppendSection(work.path, absent, loaded.new_side, cap, out);
   }
-  return AppendSection(work.path, old_side, new_side, cap, out);
+  return AppendSection(work.path, loaded.old_side, loaded.new_side, cap, out);
+}
+
+// The section (two for a type change) of one file, appended to `out`, which stays within `cap`
+// (ReadFile, then WriteLoaded).
+Status WriteFile(git_repository* repo, const std::string& common_dir, const FileWork& work,
+                 const ChangeFacts& facts, size_t cap, std::string* out) {
+  bool written = false;
+  LoadedFile loaded;
+  GENTLE_RETURN_IF_ERROR(ReadFile(repo, common_dir, work, facts, cap, out, &written, &loaded));
+  if (written) return Status::Ok();
+  return WriteLoaded(work, loaded, cap, out);
 }
 
 // Below this many files the patch is written on the calling thread only.
@@ -179,11 +201,16 @@ constexpr size_t kWindow = 8;
 // The blob bytes the two threads may hold at once: the largest file's (what one thread holds at
 // its largest file), and never less than this, so a patch of small files keeps both threads busy.
 constexpr uint64_t kInFlightFloorBytes = uint64_t{1} << 20;
-// The helper thread writes only files holding at most this many blob bytes; larger ones are the
-// calling thread's. glibc gives each thread a heap of its own and keeps what a thread frees for
-// that thread, so large pairs written on both threads would leave both heaps at a large pair's
-// size.
+// The helper thread writes only files holding at most this many blob bytes; larger ones are
+// written by the calling thread. glibc gives each thread a heap of its own and keeps what a thread
+// frees for that thread, so large pairs written on both threads would leave both heaps at a large
+// pair's size (blobs and xdiff's state).
 constexpr uint64_t kHelperMaxHeldBytes = uint64_t{256} << 10;
+// The helper may read the sides of a larger file of at most this many blob bytes ahead of the
+// calling thread, which then writes its section, while the files in flight hold at most this
+// many bytes beyond the limit: the next large pair is read while the current one is diffed, one
+// xdiff state is held at a time, and the peak rises by at most this much over the sequential one.
+constexpr uint64_t kReadAheadMaxBytes = uint64_t{2} << 20;
 
 // The blob bytes a file's section holds while it is written: both sides' sizes (a streamed side
 // holds less); nullopt when the sizes are not known.
@@ -193,6 +220,18 @@ std::optional<uint64_t> HeldBytes(const FileWork& work, const ChangeFacts& facts
   if (work.old_mode != 0 && work.old_mode != kModeGitlink) held += facts.old_side.size;
   if (work.new_mode != 0 && work.new_mode != kModeGitlink) held += facts.new_side.size;
   return held;
+}
+
+// Whether another thread may read a file's sides for the calling thread to write: sizes known,
+// both sides read whole (none streamed, none written by git).
+bool ReadableAhead(const std::string& common_dir, const FileWork& work, const ChangeFacts& facts) {
+  if (!facts.known || (!common_dir.empty() && WantsGitSection(work, facts))) return false;
+  const bool type_change = work.status == 'T';
+  const SideFacts none;
+  return !MayStream(work.old_mode, facts.old_side, type_change ? 0 : work.new_mode,
+                    type_change ? none : facts.new_side) &&
+         !MayStream(work.new_mode, facts.new_side, type_change ? 0 : work.old_mode,
+                    type_change ? none : facts.old_side);
 }
 
 // Writes every file's section on the calling thread, in order.
@@ -244,10 +283,13 @@ std::string CommonDir(git_repository* repo) {
 // order, so the bytes, the first error and the budget cut-off are exactly the sequential ones.
 // The helper thread reads through its own repository handle, as libgit2 objects are not shared.
 // A file is started only while the blob bytes of the files being written stay within the
-// largest file's (or kInFlightFloorBytes), and the helper leaves files over kHelperMaxHeldBytes
-// to the calling thread: two large pairs are never held at once, nor in two heaps, so peak
-// memory is near the sequential writer's, while small files still run beside each other and
-// beside a large one.
+// largest file's (or kInFlightFloorBytes), and the helper only reads the sides of files over
+// kHelperMaxHeldBytes, up to kReadAheadMaxBytes more, for the calling thread to diff: two large
+// diffs are never run at once, nor in two heaps, so peak memory is the sequential writer's plus
+// at most kReadAheadMaxBytes, while small files still run beside each other and beside a large
+// one, and a large file's blobs are inflated while the one before it is diffed. A side read ahead
+// is freed on the calling thread; glibc returns it to the helper's heap, where the next one is
+// read.
 //
 // Both threads read through handles that hold nothing but an object database: git_diff_blobs
 // loads the repository's index when there is an index file (libgit2 1.5; also for a git
@@ -270,6 +312,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     bool ready = false;
     Status status;
     std::string bytes;
+    std::unique_ptr<LoadedFile> loaded;  // read ahead by the helper, for the calling thread
   };
   std::vector<Slot> slots(files.size());
   std::mutex mutex;
@@ -287,27 +330,67 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
   // A file of unknown sizes counts as the limit: it is written alone.
   std::vector<uint64_t> held(files.size());
   for (size_t i = 0; i < files.size(); ++i) held[i] = known_held[i].value_or(held_limit);
-  uint64_t in_flight = 0;  // held bytes of the files being written
+  uint64_t in_flight = 0;  // held bytes of the files being read or written
+  std::vector<bool> readable_ahead(files.size());
+  for (size_t i = 0; i < files.size(); ++i) {
+    readable_ahead[i] = held[i] > kHelperMaxHeldBytes && held[i] <= kReadAheadMaxBytes &&
+                        ReadableAhead(common_dir, files[i], facts[i]);
+  }
 
   auto can_claim = [&](bool helper) {
     if (stop || next_claim >= files.size() || next_claim >= appended + kWindow) return false;
-    if (helper && held[next_claim] > kHelperMaxHeldBytes) return false;
+    if (helper && held[next_claim] > kHelperMaxHeldBytes) {
+      return readable_ahead[next_claim] &&
+             in_flight <= held_limit + kReadAheadMaxBytes - held[next_claim];
+    }
     return in_flight == 0 || in_flight <= held_limit - held[next_claim];
   };
-  // Computes slot i outside the lock; `lock` is held on entry and on return.
-  auto compute = [&](git_repository* r, size_t i, std::unique_lock<std::mutex>& lock) {
-    in_flight += held[i];
-    lock.unlock();
+  auto cap_left = [&] {
     const size_t used = appended_bytes.load();
-    const size_t cap = max_bytes > used ? max_bytes - used : 0;
-    std::string bytes;
-    Status status = WriteFile(r, common_dir, files[i], facts[i], cap, &bytes);
-    lock.lock();
+    return max_bytes > used ? max_bytes - used : 0;
+  };
+  // Records slot i's outcome; `lock` is held.
+  auto finish = [&](size_t i, Status status, std::string bytes) {
     in_flight -= held[i];
     slots[i].status = std::move(status);
     slots[i].bytes = std::move(bytes);
     slots[i].ready = true;
     changed.notify_all();
+  };
+  // The helper reads a large file's sides for the calling thread; `lock` is held on entry and on
+  // return.
+  auto read_ahead = [&](size_t i, std::unique_lock<std::mutex>& lock) {
+    in_flight += held[i];
+    lock.unlock();
+    auto loaded = std::make_unique<LoadedFile>();
+    std::string bytes;
+    bool written = false;
+    Status status = ReadFile(helper_repo.get(), common_dir, files[i], facts[i], cap_left(), &bytes,
+                             &written, loaded.get());
+    if (!status.ok()) loaded.reset();
+    lock.lock();
+    if (!status.ok() || written) return finish(i, std::move(status), std::move(bytes));
+    slots[i].loaded = std::move(loaded);
+    changed.notify_all();
+  };
+  // The calling thread writes the section of slot i, read ahead; `lock` as above.
+  auto write_loaded = [&](size_t i, std::unique_lock<std::mutex>& lock) {
+    std::unique_ptr<LoadedFile> loaded = std::move(slots[i].loaded);
+    lock.unlock();
+    std::string bytes;
+    Status status = WriteLoaded(files[i], *loaded, cap_left(), &bytes);
+    loaded.reset();
+    lock.lock();
+    finish(i, std::move(status), std::move(bytes));
+  };
+  // Computes slot i outside the lock; `lock` is held on entry and on return.
+  auto compute = [&](git_repository* r, size_t i, std::unique_lock<std::mutex>& lock) {
+    in_flight += held[i];
+    lock.unlock();
+    std::string bytes;
+    Status status = WriteFile(r, common_dir, files[i], facts[i], cap_left(), &bytes);
+    lock.lock();
+    finish(i, std::move(status), std::move(bytes));
   };
   std::thread helper;
   try {
@@ -316,7 +399,12 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
       for (;;) {
         changed.wait(lock, [&] { return stop || next_claim >= files.size() || can_claim(true); });
         if (!can_claim(true)) return;
-        compute(helper_repo.get(), next_claim++, lock);
+        const size_t i = next_claim++;
+        if (held[i] > kHelperMaxHeldBytes) {
+          read_ahead(i, lock);
+        } else {
+          compute(helper_repo.get(), i, lock);
+        }
       }
     });
   } catch (const std::system_error&) {
@@ -329,7 +417,9 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     std::unique_lock<std::mutex> lock(mutex);
     for (size_t i = 0; i < files.size(); ++i) {
       while (!slots[i].ready) {
-        if (can_claim(false)) {
+        if (slots[i].loaded) {
+          write_loaded(i, lock);
+        } else if (can_claim(false)) {
           compute(repo, next_claim++, lock);
         } else {
           changed.wait(lock);

@@ -18,8 +18,9 @@
 // returning. The helper reads through a repository handle it opens on `repo`'s git directory;
 // `repo` itself is used only on the calling thread, which must not share it with another thread
 // during the call. Calls on different threads with different `repo` handles are independent.
-// The two threads never hold more blob bytes at once than the patch's largest file holds (or
-// 1 MiB), and files over 256 KiB are written on the calling thread only (export/patch_engine.cc).
+// The two threads hold at most the patch's largest file's blob bytes (or 1 MiB) at once, plus
+// at most 2 MiB of a file the helper reads ahead; files over 256 KiB are diffed on the calling
+// thread only (export/patch_engine.cc).
 #ifndef GENTLE_EXPORT_PATCH_ENGINE_H_
 #define GENTLE_EXPORT_PATCH_ENGINE_H_
 

@@ -166,4 +166,47 @@ TEST_CASE("many files: first error in patch order wins - budget cut is exact", "
         Code::kBudgetExceeded);
 }
 
+// Files over 256 KiB among many: the helper reads their sides ahead and the calling thread diffs
+// them (export/patch_engine.cc). The bytes and the first error are still the sequential ones.
+TEST_CASE("many files with large ones read ahead: the oracle's bytes - the first error",
+          "[engine]") {
+  BareRepo repo;
+  std::vector<std::tuple<std::string, git_filemode_t, git_oid>> before;
+  std::vector<std::tuple<std::string, git_filemode_t, git_oid>> after;
+  std::vector<git_oid> old_large;
+  for (int i = 0; i < 24; ++i) {
+    const bool large = i % 6 == 2;  // 4 files of about 400 KB a side
+    const int lines = large ? 20000 : 30;
+    std::string text;
+    for (int l = 0; l < lines; ++l) {
+      text += "file " + std::to_string(i) + " line " + std::to_string(l) + "\n";
+    }
+    const git_oid old_blob = repo.Blob(text);
+    text.insert(text.size() / 2, "a line in the middle\n");
+    char name[16];
+    std::snprintf(name, sizeof(name), "f%02d", i);
+    before.emplace_back(name, GIT_FILEMODE_BLOB, old_blob);
+    after.emplace_back(name, GIT_FILEMODE_BLOB, repo.Blob(text));
+    if (large) old_large.push_back(old_blob);
+  }
+  const git_oid base = repo.Tree(before);
+  const git_oid cand = repo.Tree(after);
+  auto whole = exporter::DerivePatch(repo.get(), base, cand, {});
+  REQUIRE(whole.ok());
+  auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(base), BareRepo::Hex(cand));
+  REQUIRE(oracle.ok());
+  CHECK(FirstDifference(*oracle, whole->bytes) == "");
+  for (int round = 0; round < 10; ++round) {
+    CHECK(exporter::DerivePatch(repo.get(), base, cand, {})->bytes == whole->bytes);
+  }
+  // The second and fourth large files lose their old side: the error names the first of them.
+  repo.RemoveObject(old_large[3]);
+  repo.RemoveObject(old_large[1]);
+  auto missing = exporter::DerivePatch(repo.get(), base, cand, {});
+  REQUIRE_FALSE(missing.ok());
+  CHECK(missing.status().code() == Code::kObjectsMissing);
+  CHECK(missing.status().message().find(BareRepo::Hex(old_large[1])) != std::string::npos);
+  CHECK(missing.status().message().find(BareRepo::Hex(old_large[3])) == std::string::npos);
+}
+
 }  // namespace gentle::testing
