@@ -73,9 +73,9 @@ TEST_CASE("history chain: a history the CLI wrote verifies whole from the tip do
   REQUIRE(chain.ok());
   REQUIRE(chain->commits.size() == 3);
   CHECK(chain->tip().id == tip);
-  CHECK(chain->commits[0].verb == "verdict");
-  CHECK(chain->commits[1].verb == "verdict");
-  CHECK(chain->commits[2].verb == "start");
+  CHECK(chain->commits[0].verb.text() == "verdict");
+  CHECK(chain->commits[1].verb.text() == "verdict");
+  CHECK(chain->commits[2].verb.text() == "start");
   CHECK(chain->record.state.name() == "approved");
   CHECK(chain->terminal.empty());
   CHECK(chain->record.revision ==
@@ -94,7 +94,7 @@ TEST_CASE("history chain: a burned approval ends in a terminal burn holding the 
                                          GitOut(repo, {"rev-parse", ReviewRef(approved.lineage)}));
   INFO(chain.status().message());
   REQUIRE(chain.ok());
-  CHECK(chain->terminal == "burn");
+  CHECK(chain->terminal.Is(store::HistoryVerb::kBurn));
   CHECK(chain->record.state.name() == "approved");
   CHECK(chain->record.revision == approved.revision);
 }

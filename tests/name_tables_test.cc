@@ -15,6 +15,7 @@
 #include "export/rebase_refusal.h"
 #include "forge/forge_review_state.h"
 #include "store/detail_key.h"
+#include "store/history_verb.h"
 #include "store/review_state.h"
 #include "store/status.h"
 #include "store/verdict_name.h"
@@ -349,6 +350,38 @@ TEST_CASE("words: verdicts and roles and forge review states as written") {
   CHECK(other.text() == "approved ");
   CHECK_FALSE(other == approved);
   CHECK(forge::ForgeReviewState(forge::ForgeReviewKind::kCommented).text() == "COMMENTED");
+}
+
+// A history commit's subject names its verb; the chain verification accepts exactly these.
+TEST_CASE("name tables: history verbs") {
+  CHECK(Names(store::kAllHistoryVerbs, store::HistoryVerbName, store::ParseHistoryVerb) ==
+        std::vector<std::string>{"start", "verdict", "invalidate", "burn", "abandon", "sync",
+                                 "revise", "co-approve"});
+  for (const char* other : {"", "pin", "Start", "burn ", "co_approve", "gentle-ai"}) {
+    INFO(other);
+    CHECK_FALSE(store::ParseHistoryVerb(other).has_value());
+  }
+}
+
+// A commit read back keeps its verb as its subject writes it: a legacy pin's "pin" and a newer
+// writer's word answer no verb and are not terminal, and print as written.
+TEST_CASE("words: history verbs as written") {
+  const store::HistoryVerbWord burn = store::HistoryVerbWord::FromText("burn");
+  CHECK(burn.Is(store::HistoryVerb::kBurn));
+  CHECK(burn == store::HistoryVerbWord(store::HistoryVerb::kBurn));
+  CHECK(store::IsTerminalVerb(burn));
+  CHECK(store::TerminalStateOf(store::HistoryVerb::kAbandon) == store::TerminalState::kRetired);
+  CHECK_FALSE(store::IsTerminalVerb(store::HistoryVerb::kCoApprove));
+  for (const char* other : {"pin", "rebase", "Burn", "abandon\t"}) {
+    INFO(other);
+    const store::HistoryVerbWord word = store::HistoryVerbWord::FromText(other);
+    CHECK(word.text() == other);
+    CHECK_FALSE(word.value().has_value());
+    CHECK_FALSE(store::IsTerminalVerb(word));
+    CHECK_FALSE(store::TerminalStateOf(word).has_value());
+  }
+  CHECK(store::HistoryVerbWord().empty());
+  CHECK_FALSE(store::IsTerminalVerb(store::HistoryVerbWord()));
 }
 
 // Every vocabulary's names are a NameTable (store/name_table.h) and its parse is the table's:
