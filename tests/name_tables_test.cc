@@ -27,6 +27,7 @@
 #include "transaction/next_action.h"
 #include "transaction/reviewer_runtime.h"
 #include "watch/forge_pr_state.h"
+#include "watch/review_event.h"
 
 namespace gentle {
 namespace {
@@ -382,6 +383,31 @@ TEST_CASE("words: history verbs as written") {
   }
   CHECK(store::HistoryVerbWord().empty());
   CHECK_FALSE(store::IsTerminalVerb(store::HistoryVerbWord()));
+}
+
+// A post intent's `event` column and the PR review request hold the forges' review events.
+TEST_CASE("name tables: review events") {
+  CHECK(Names(watch::kAllReviewEvents, watch::ReviewEventName, watch::ParseReviewEvent) ==
+        std::vector<std::string>{"APPROVE", "APPROVED", "REQUEST_CHANGES", "COMMENT"});
+  for (const char* other : {"", "approve", "COMMENTED", "CHANGES_REQUESTED", "COMMENT "}) {
+    INFO(other);
+    CHECK_FALSE(watch::ParseReviewEvent(other).has_value());
+  }
+  using store::Forge;
+  using store::Verdict;
+  CHECK(watch::ReviewEventOf(Forge::kGithub, Verdict::kApprove) == watch::ReviewEvent::kApprove);
+  CHECK(watch::ReviewEventOf(Forge::kGitea, Verdict::kApprove) == watch::ReviewEvent::kApproved);
+  for (Forge forge : {Forge::kGithub, Forge::kGitea}) {
+    CHECK(watch::ReviewEventOf(forge, Verdict::kRequestChanges) ==
+          watch::ReviewEvent::kRequestChanges);
+    CHECK(watch::ReviewEventOf(forge, Verdict::kNeedsDiscussion) == watch::ReviewEvent::kComment);
+  }
+  // The row's word as written: empty is a comment's, any other text keeps its bytes.
+  CHECK(watch::ReviewEventWord().empty());
+  CHECK(watch::ReviewEventWord::FromText("APPROVED").Is(watch::ReviewEvent::kApproved));
+  const watch::ReviewEventWord future = watch::ReviewEventWord::FromText("SUBMIT ");
+  CHECK(future.text() == "SUBMIT ");
+  CHECK_FALSE(future.value().has_value());
 }
 
 // Every vocabulary's names are a NameTable (store/name_table.h) and its parse is the table's:
