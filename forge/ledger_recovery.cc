@@ -27,7 +27,8 @@ std::vector<Carrier> CarriersOf(const ReviewContext& context,
   const bool two_spaces = ParseForge(context.forge) != Forge::kAone;
   if (two_spaces) {
     for (const ContextComment& c : context.comments) {
-      if (c.channel == kChannelThread && !c.body.empty()) issue_comments->push_back(CarrierOf(c));
+      if (c.channel == CommentChannel::kThread && !c.body.empty())
+        issue_comments->push_back(CarrierOf(c));
     }
   }
   std::vector<Carrier> out;

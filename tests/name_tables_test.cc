@@ -13,6 +13,7 @@
 #include "cli/seen_verb.h"
 #include "export/policy_skip.h"
 #include "export/rebase_refusal.h"
+#include "forge/comment_channel.h"
 #include "forge/forge_review_state.h"
 #include "store/detail_key.h"
 #include "store/history_verb.h"
@@ -408,6 +409,16 @@ TEST_CASE("name tables: review events") {
   const watch::ReviewEventWord future = watch::ReviewEventWord::FromText("SUBMIT ");
   CHECK(future.text() == "SUBMIT ");
   CHECK_FALSE(future.value().has_value());
+}
+
+// A review context comment's `channel` member.
+TEST_CASE("name tables: comment channels") {
+  CHECK(Names(forge::kAllCommentChannels, forge::CommentChannelName, forge::ParseCommentChannel) ==
+        std::vector<std::string>{"inline", "thread"});
+  for (const char* other : {"", "Inline", "thread ", "review", "issue"}) {
+    INFO(other);
+    CHECK_FALSE(forge::ParseCommentChannel(other).has_value());
+  }
 }
 
 // Every vocabulary's names are a NameTable (store/name_table.h) and its parse is the table's:
