@@ -71,7 +71,7 @@ Status ReadComments(const ForgePage& page, IdUnion<ContextComment>* comments) {
 
 Result<ReviewContext> ImportAone(const AoneInput& input) {
   ReviewContext out;
-  out.forge = std::string(ForgeName(Forge::kAone));
+  out.forge = Forge::kAone;
   GENTLE_RETURN_IF_ERROR(ReadMrView(input.mr_view, &out));
   IdUnion<ContextComment> comments;
   for (const auto* page : {&input.comments, &input.resolved_comments}) {

@@ -78,7 +78,7 @@ Status ReadIssueComments(const ForgePage& page, IdUnion<ContextComment>* comment
 
 Result<ReviewContext> ImportRest(Forge forge, const RestInput& input, const RestReaders& readers) {
   ReviewContext out;
-  out.forge = std::string(ForgeName(forge));
+  out.forge = forge;
   GENTLE_RETURN_IF_ERROR(readers.pull(input.pr_view, &out));
   IdUnion<ContextVerdict> verdicts;
   std::set<std::string> skipped;

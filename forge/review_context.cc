@@ -169,7 +169,7 @@ void SortReviewContext(ReviewContext* context) {
 std::string RenderReviewContext(const ReviewContext& context) {
   Ordered out;
   out["schema"] = kReviewContextSchema;
-  out["forge"] = context.forge;
+  out["forge"] = std::string(ForgeName(context.forge));
   out["title"] = context.title;
   out["body"] = context.body;
   out["authorLogin"] = context.author_login;
@@ -198,8 +198,10 @@ Result<ReviewContext> ParseReviewContext(std::string_view text, const std::strin
     return r.Error("schema", "expected \"" + std::string(kReviewContextSchema) + "\"");
   }
   ReviewContext c;
-  GENTLE_ASSIGN_OR_RETURN(c.forge, r.String(root, "", "forge"));
-  if (!ParseForge(c.forge)) return r.Error("forge", "expected " + ForgeNameList());
+  GENTLE_ASSIGN_OR_RETURN(const std::string forge, r.String(root, "", "forge"));
+  const std::optional<Forge> parsed = ParseForge(forge);
+  if (!parsed) return r.Error("forge", "expected " + ForgeNameList());
+  c.forge = *parsed;
   GENTLE_ASSIGN_OR_RETURN(c.title, r.String(root, "", "title"));
   GENTLE_ASSIGN_OR_RETURN(c.body, r.String(root, "", "body"));
   GENTLE_ASSIGN_OR_RETURN(c.author_login, r.String(root, "", "authorLogin"));

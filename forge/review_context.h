@@ -22,6 +22,7 @@
 
 #include "forge/comment_channel.h"
 #include "forge/forge_review_state.h"
+#include "store/forge_name.h"
 #include "store/status.h"
 
 namespace gentle::forge {
@@ -55,7 +56,7 @@ struct ContextVerdict {
 };
 
 struct ReviewContext {
-  std::string forge;  // a forge name (forge/forge_name.h)
+  store::Forge forge = store::Forge::kGithub;
   std::string title;
   std::string body;
   std::string author_login;
