@@ -429,7 +429,7 @@ std::vector<std::string> HandWrittenTables(const std::string& root) {
   static const std::regex kCase(R"(^\s*case \w+::k\w+:\s*$)");
   static const std::regex kReturnName(R"(^\s*return "[A-Za-z][A-Za-z0-9_.-]*";\s*$)");
   static const std::vector<std::pair<std::regex, std::string>> kLineShapes = {
-      {std::regex(R"(== \w+::k\w+ \? "[A-Za-z][A-Za-z0-9_.-]*" : "[A-Za-z][A-Za-z0-9_.-]*")"),
+      {std::regex(R"(== (\w+::)+k\w+ \? "[A-Za-z][A-Za-z0-9_.-]*" : "[A-Za-z][A-Za-z0-9_.-]*")"),
        "a ternary naming an enumerator"},
       {std::regex(R"(if \(\w+Name\(\w+\) == \w+\) return \w+;)"), "a parse loop over names"},
       {std::regex(R"(== \w+Name\(\w+::k\w+\)\) return \w+::k\w+;)"), "an if chain over names"},
