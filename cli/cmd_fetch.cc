@@ -28,7 +28,7 @@ int RunFetch(const CommonOptions& common, const FetchOptions& options) {
       entry["lineage"] = l.lineage;
       entry["tip"] = l.tip;
       entry["state"] = NullIfEmpty(l.state.name());
-      entry["terminal"] = NullIfEmpty(l.terminal);
+      entry["terminal"] = NullIfEmpty(l.terminal.text());
       entry["verified"] = l.verified;
       if (!l.verified) {
         entry["error"]["code"] = std::string(CodeName(l.error.code()));

@@ -98,7 +98,7 @@ Result<Attestation> Attest(const std::string& cwd, const std::string& lineage,
       // A burned approval known only from a fetched history: its verified burn commit.
       GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
                               store::ReadFetchedLineage(repo, lineage));
-      if (!fetched || !store::IsHistoryVerb(fetched->chain.terminal, store::HistoryVerb::kBurn)) {
+      if (!fetched || !fetched->chain.terminal.Is(store::HistoryVerb::kBurn)) {
         return loaded.status();
       }
       fetched_tip = fetched->chain.tip().id;

@@ -11,7 +11,7 @@ Result<store::RecordView> BurnedApproval(const store::git::Repository& repo,
                                          const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::HistoryCommit> tip,
                           store::ReadHistoryTip(repo, lineage));
-  if (!tip || !store::IsHistoryVerb(tip->verb, store::HistoryVerb::kBurn)) {
+  if (!tip || !tip->verb.Is(store::HistoryVerb::kBurn)) {
     return Status(Code::kConsumed,
                   "lineage " + lineage + " was burned and no history holds its approval")
         .WithLineage(lineage);

@@ -113,7 +113,7 @@ Result<ShowEvent> EventOf(const store::git::Repository& repo, const std::string&
   event.round = record.round;
   if (!event.HasVerdict()) return event;
   // A co-approval's own verdict file is co-approval.md (docs/format.md, "Co-approvals").
-  const std::string name = store::IsHistoryVerb(commit.verb, store::HistoryVerb::kCoApprove)
+  const std::string name = commit.verb.Is(store::HistoryVerb::kCoApprove)
                                ? std::string(store::kHistoryCoApprovalName)
                                : "verdicts/" + std::to_string(record.round) + ".md";
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> file,

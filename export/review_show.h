@@ -50,8 +50,8 @@
 namespace gentle::exporter {
 
 struct ShowEvent {
-  std::string commit;  // the history commit, hex
-  std::string verb;    // start, verdict, co-approve, revise, invalidate, burn, abandon, sync
+  std::string commit;           // the history commit, hex
+  store::HistoryVerbWord verb;  // the commit's, as its subject writes it
   std::string at, revision;
   store::StateName state;
   int64_t round = 0;
@@ -63,8 +63,7 @@ struct ShowEvent {
   std::string signature;  // unsigned | signed | verified | untrusted; empty unless a verdict
   std::string signer;     // verified: the principal; untrusted: the reason
   bool HasVerdict() const {
-    return store::IsHistoryVerb(verb, store::HistoryVerb::kVerdict) ||
-           store::IsHistoryVerb(verb, store::HistoryVerb::kCoApprove);
+    return verb.Is(store::HistoryVerb::kVerdict) || verb.Is(store::HistoryVerb::kCoApprove);
   }
 };
 

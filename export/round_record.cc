@@ -59,7 +59,7 @@ Result<std::optional<RoundCommit>> FindRoundCommit(const store::git::Repository&
     auto record = store::ParseRecordFile(commit->record_file, lineage);
     if (!record.ok()) return Status(record.status()).WithLineage(lineage);
     if (record->round < round) break;
-    if (record->round == round && (!verb || store::IsHistoryVerb(commit->verb, *verb))) {
+    if (record->round == round && (!verb || commit->verb.Is(*verb))) {
       return std::optional<RoundCommit>(RoundCommit{std::move(*commit), std::move(record).value()});
     }
     if (!commit->parent) break;

@@ -45,9 +45,8 @@ Result<RoundVerdict> ReadRoundVerdict(const std::string& cwd, const std::string&
     GENTLE_ASSIGN_OR_RETURN(std::optional<RoundCommit> found,
                             FindRoundCommit(repo, lineage, from, wanted));
     if (!found) return none();
-    const bool co_approval =
-        store::IsHistoryVerb(found->commit.verb, store::HistoryVerb::kCoApprove);
-    if (!co_approval && !store::IsHistoryVerb(found->commit.verb, store::HistoryVerb::kVerdict)) {
+    const bool co_approval = found->commit.verb.Is(store::HistoryVerb::kCoApprove);
+    if (!co_approval && !found->commit.verb.Is(store::HistoryVerb::kVerdict)) {
       if (!found->commit.parent) return none();
       GENTLE_ASSIGN_OR_RETURN(from, store::ReadHistoryCommit(repo, *found->commit.parent));
       continue;

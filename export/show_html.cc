@@ -264,10 +264,11 @@ std::string Refusal(const Status& refusal) {
 }
 
 Result<std::string> EventItem(const ShowEvent& e) {
-  std::string out = "<li class=\"event " + Escape(e.verb) +
+  std::string out = "<li class=\"event " + Escape(e.verb.text()) +
                     (e.verdict.empty() ? "" : " verdict-" + Escape(e.verdict.text())) + "\"><h3>" +
-                    Escape(e.verb) + (e.verdict.empty() ? "" : " " + Escape(e.verdict.text())) +
-                    " <small>(round " + std::to_string(e.round) + ")</small></h3><dl>";
+                    Escape(e.verb.text()) +
+                    (e.verdict.empty() ? "" : " " + Escape(e.verdict.text())) + " <small>(round " +
+                    std::to_string(e.round) + ")</small></h3><dl>";
   if (e.HasVerdict()) {
     out += Row("Actor", e.actor) + Row("Role", e.role.text());
     out += "<dt>Signature</dt><dd class=\"sig-" + Escape(e.signature) + "\">" +

@@ -14,7 +14,7 @@ Json OrNull(const std::string& value, bool present) {
 Json EventJson(const ShowEvent& e) {
   const bool verdict = e.HasVerdict();
   Json j;
-  j["verb"] = e.verb;
+  j["verb"] = e.verb.text();
   j["round"] = e.round;
   j["at"] = e.at;
   j["state"] = e.state.name();

@@ -119,7 +119,7 @@ std::string Indented(std::string_view text) {
 }
 
 void Event(const ShowEvent& e, bool colour, std::string* out) {
-  std::string title = Visible(e.verb);
+  std::string title = Visible(e.verb.text());
   if (!e.verdict.empty()) title += " " + Visible(e.verdict.text());
   *out += Yellow(title, colour) + " (round " + std::to_string(e.round) + ")\n";
   if (e.HasVerdict()) {

@@ -157,7 +157,7 @@ Result<LoadedRecord> FetchedBurnedApproval(const store::git::Repository& repo,
                                            const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<store::FetchedLineage> fetched,
                           store::ReadFetchedLineage(repo, lineage));
-  if (!fetched || !store::IsHistoryVerb(fetched->chain.terminal, store::HistoryVerb::kBurn)) {
+  if (!fetched || !fetched->chain.terminal.Is(store::HistoryVerb::kBurn)) {
     return Status(Code::kBusy, "the fetched history of " + lineage + " moved while reading")
         .WithLineage(lineage);
   }

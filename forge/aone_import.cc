@@ -54,11 +54,11 @@ Status ReadComments(const ForgePage& page, IdUnion<ContextComment>* comments) {
     GENTLE_ASSIGN_OR_RETURN(auto file, r.OptionalString(item, path, "path"));
     GENTLE_ASSIGN_OR_RETURN(auto line, r.OptionalInteger(item, path, "line", 1));
     if (file && !file->empty()) {
-      c.channel = kChannelInline;
+      c.channel = CommentChannel::kInline;
       c.path = std::move(file);
       c.line = line;
     } else {
-      c.channel = kChannelThread;
+      c.channel = CommentChannel::kThread;
     }
     GENTLE_ASSIGN_OR_RETURN(c.parent_id, r.OptionalId(item, path, "parentNoteId"));
     if (draft) continue;
@@ -71,7 +71,7 @@ Status ReadComments(const ForgePage& page, IdUnion<ContextComment>* comments) {
 
 Result<ReviewContext> ImportAone(const AoneInput& input) {
   ReviewContext out;
-  out.forge = std::string(ForgeName(Forge::kAone));
+  out.forge = Forge::kAone;
   GENTLE_RETURN_IF_ERROR(ReadMrView(input.mr_view, &out));
   IdUnion<ContextComment> comments;
   for (const auto* page : {&input.comments, &input.resolved_comments}) {
@@ -79,7 +79,7 @@ Result<ReviewContext> ImportAone(const AoneInput& input) {
   }
   out.comments = comments.Take();
   for (const ContextComment& c : out.comments) {
-    if (c.channel != kChannelThread || c.body.empty()) continue;
+    if (c.channel != CommentChannel::kThread || c.body.empty()) continue;
     out.ledger_carriers.push_back(CarrierOf(c));
   }
   SortReviewContext(&out);

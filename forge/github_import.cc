@@ -48,7 +48,7 @@ Status ReadReviewComments(const ForgePage& page, const std::set<std::string>& pe
                           IdUnion<ContextComment>* comments) {
   return ForEachObject(page, [&](const FieldReader& r, const Json& item, const std::string& path) {
     ContextComment c;
-    c.channel = kChannelInline;
+    c.channel = CommentChannel::kInline;
     GENTLE_RETURN_IF_ERROR(ReadCommentHead(r, item, path, &c));
     GENTLE_ASSIGN_OR_RETURN(auto review, r.OptionalId(item, path, "pull_request_review_id"));
     GENTLE_ASSIGN_OR_RETURN(std::string file, r.String(item, path, "path"));

@@ -24,10 +24,11 @@ struct Carrier {
 // carriers. GitHub and Gitea number reviews and comments in two id spaces; Aone has comments only.
 std::vector<Carrier> CarriersOf(const ReviewContext& context,
                                 std::vector<ContextVerdict>* issue_comments) {
-  const bool two_spaces = ParseForge(context.forge) != Forge::kAone;
+  const bool two_spaces = context.forge != Forge::kAone;
   if (two_spaces) {
     for (const ContextComment& c : context.comments) {
-      if (c.channel == kChannelThread && !c.body.empty()) issue_comments->push_back(CarrierOf(c));
+      if (c.channel == CommentChannel::kThread && !c.body.empty())
+        issue_comments->push_back(CarrierOf(c));
     }
   }
   std::vector<Carrier> out;
@@ -144,7 +145,7 @@ Result<Ledger> RecoverLedger(const ReviewContext& context, const std::string& me
 nlohmann::ordered_json LedgerJson(const Ledger& ledger) {
   nlohmann::ordered_json out;
   out["schema"] = kLedgerSchema;
-  out["forge"] = ledger.forge;
+  out["forge"] = std::string(ForgeName(ledger.forge));
   out["me"] = ledger.me.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(ledger.me);
   out["previous"] = ledger.previous ? MarkerJson(*ledger.previous) : nlohmann::ordered_json();
   out["own"] = nlohmann::ordered_json::array();

@@ -61,7 +61,7 @@ struct UnreadableMarker {
 };
 
 struct Ledger {
-  std::string forge;
+  store::Forge forge = store::Forge::kGithub;
   std::string me;
   std::optional<LedgerMarker> previous;
   std::vector<LedgerMarker> own, foreign;

@@ -68,7 +68,7 @@ Status CheckNotSkipped(const std::vector<ContextVerdict>& verdicts,
 Status ReadIssueComments(const ForgePage& page, IdUnion<ContextComment>* comments) {
   return ForEachObject(page, [&](const FieldReader& r, const Json& item, const std::string& path) {
     ContextComment c;
-    c.channel = kChannelThread;
+    c.channel = CommentChannel::kThread;
     GENTLE_RETURN_IF_ERROR(ReadCommentHead(r, item, path, &c));
     return comments->Add(std::move(c), page.source, path);
   });
@@ -78,7 +78,7 @@ Status ReadIssueComments(const ForgePage& page, IdUnion<ContextComment>* comment
 
 Result<ReviewContext> ImportRest(Forge forge, const RestInput& input, const RestReaders& readers) {
   ReviewContext out;
-  out.forge = std::string(ForgeName(forge));
+  out.forge = forge;
   GENTLE_RETURN_IF_ERROR(readers.pull(input.pr_view, &out));
   IdUnion<ContextVerdict> verdicts;
   std::set<std::string> skipped;

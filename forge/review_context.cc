@@ -29,7 +29,7 @@ bool TimeThenIdLess(const std::string& time_a, const std::string& id_a, const st
 Ordered RenderComment(const ContextComment& c) {
   Ordered out;
   out["id"] = c.id;
-  out["channel"] = c.channel;
+  out["channel"] = std::string(CommentChannelName(c.channel));
   out["author"] = c.author;
   out["body"] = c.body;
   out["createdAt"] = c.created_at;
@@ -82,17 +82,17 @@ Result<ContextComment> ParseComment(const FieldReader& r, const Json& value,
   GENTLE_RETURN_IF_ERROR(r.ExpectObject(value, path));
   ContextComment c;
   GENTLE_ASSIGN_OR_RETURN(c.id, IdString(r, value, path, "id"));
-  GENTLE_ASSIGN_OR_RETURN(c.channel, r.String(value, path, "channel"));
+  GENTLE_ASSIGN_OR_RETURN(const std::string channel, r.String(value, path, "channel"));
   GENTLE_ASSIGN_OR_RETURN(c.author, r.String(value, path, "author"));
   GENTLE_ASSIGN_OR_RETURN(c.body, r.String(value, path, "body"));
   GENTLE_ASSIGN_OR_RETURN(c.created_at, TimeString(r, value, path, "createdAt"));
   GENTLE_ASSIGN_OR_RETURN(c.path, r.OptionalString(value, path, "path"));
   GENTLE_ASSIGN_OR_RETURN(c.line, r.OptionalInteger(value, path, "line", 1));
   GENTLE_ASSIGN_OR_RETURN(c.parent_id, OptionalIdString(r, value, path, "parentId"));
-  const bool inline_channel = c.channel == kChannelInline;
-  if (!inline_channel && c.channel != kChannelThread) {
-    return r.Error(MemberPath(path, "channel"), "expected \"inline\" or \"thread\"");
-  }
+  const std::optional<CommentChannel> parsed = ParseCommentChannel(channel);
+  if (!parsed) return r.Error(MemberPath(path, "channel"), "expected \"inline\" or \"thread\"");
+  c.channel = *parsed;
+  const bool inline_channel = c.channel == CommentChannel::kInline;
   if (inline_channel != c.path.has_value() || (!inline_channel && c.line)) {
     return r.Error(path,
                    "an inline comment has a path (and may have a line), a thread one neither");
@@ -169,7 +169,7 @@ void SortReviewContext(ReviewContext* context) {
 std::string RenderReviewContext(const ReviewContext& context) {
   Ordered out;
   out["schema"] = kReviewContextSchema;
-  out["forge"] = context.forge;
+  out["forge"] = std::string(ForgeName(context.forge));
   out["title"] = context.title;
   out["body"] = context.body;
   out["authorLogin"] = context.author_login;
@@ -198,8 +198,10 @@ Result<ReviewContext> ParseReviewContext(std::string_view text, const std::strin
     return r.Error("schema", "expected \"" + std::string(kReviewContextSchema) + "\"");
   }
   ReviewContext c;
-  GENTLE_ASSIGN_OR_RETURN(c.forge, r.String(root, "", "forge"));
-  if (!ParseForge(c.forge)) return r.Error("forge", "expected " + ForgeNameList());
+  GENTLE_ASSIGN_OR_RETURN(const std::string forge, r.String(root, "", "forge"));
+  const std::optional<Forge> parsed = ParseForge(forge);
+  if (!parsed) return r.Error("forge", "expected " + ForgeNameList());
+  c.forge = *parsed;
   GENTLE_ASSIGN_OR_RETURN(c.title, r.String(root, "", "title"));
   GENTLE_ASSIGN_OR_RETURN(c.body, r.String(root, "", "body"));
   GENTLE_ASSIGN_OR_RETURN(c.author_login, r.String(root, "", "authorLogin"));

@@ -20,7 +20,9 @@
 #include <string_view>
 #include <vector>
 
+#include "forge/comment_channel.h"
 #include "forge/forge_review_state.h"
+#include "store/forge_name.h"
 #include "store/status.h"
 
 namespace gentle::forge {
@@ -29,13 +31,10 @@ inline constexpr std::string_view kReviewContextSchema = "gentle-ai.review-conte
 // Every input file (forge page, context) is refused above this size, before it is read whole.
 inline constexpr size_t kMaxForgeInputBytes = size_t{64} << 20;
 
-inline constexpr std::string_view kChannelInline = "inline";
-inline constexpr std::string_view kChannelThread = "thread";
-
 struct ContextComment {
-  std::string id;       // decimal, >= 1
-  std::string channel;  // "inline" (path present) | "thread"
-  std::string author;   // login / account; "" when the forge names none
+  std::string id;                                    // decimal, >= 1
+  CommentChannel channel = CommentChannel::kThread;  // inline: path present
+  std::string author;  // login / account; "" when the forge names none
   std::string body;
   std::string created_at;                // RFC 3339 as the forge printed it; "" when it gives none
   std::optional<std::string> path;       // inline only
@@ -57,7 +56,7 @@ struct ContextVerdict {
 };
 
 struct ReviewContext {
-  std::string forge;  // a forge name (forge/forge_name.h)
+  store::Forge forge = store::Forge::kGithub;
   std::string title;
   std::string body;
   std::string author_login;

@@ -38,14 +38,14 @@ Result<std::optional<FetchedLineage>> ReadFetchedLineage(const git::Repository& 
 
 Status TerminalAnswer(const FetchedLineage& fetched, const std::string& lineage) {
   const std::string& tip = fetched.chain.tip().id;
-  if (store::IsHistoryVerb(fetched.chain.terminal, store::HistoryVerb::kBurn)) {
+  if (fetched.chain.terminal.Is(store::HistoryVerb::kBurn)) {
     return WithSource(
         Status(Code::kConsumed,
                "lineage " + lineage + " was burned (history fetched from " + fetched.remote + ")")
             .WithLineage(lineage),
         fetched.remote, tip);
   }
-  if (store::IsHistoryVerb(fetched.chain.terminal, store::HistoryVerb::kAbandon)) {
+  if (fetched.chain.terminal.Is(store::HistoryVerb::kAbandon)) {
     return WithSource(
         Status(Code::kRetired,
                "lineage " + lineage + " was retired (history fetched from " + fetched.remote + ")")

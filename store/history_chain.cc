@@ -68,7 +68,7 @@ Status CheckTreePresent(git_odb* odb, const std::string& lineage, const HistoryC
 Status CheckShape(const std::string& lineage, const HistoryCommit& commit) {
   if (commit.parent_count > 1) return Broken(lineage, commit.id, "it has more than one parent");
   if (commit.legacy_pin) return Broken(lineage, commit.id, "it holds no review-state.json");
-  if (!ParseHistoryVerb(commit.verb) || commit.subject != commit.verb + " " + lineage) {
+  if (!commit.verb.value() || commit.subject != commit.verb.text() + " " + lineage) {
     return Broken(lineage, commit.id, "its subject is not \"<verb> " + lineage + "\"");
   }
   if (commit.lineage != lineage) {
@@ -122,11 +122,11 @@ Status CheckCommit(const git::Repository& repo, git_odb* odb, const std::string&
     GENTLE_RETURN_IF_ERROR(
         CheckTreePresent(odb, lineage, commit, commit.candidate_tree, "candidate"));
   }
-  if (IsHistoryVerb(commit.verb, HistoryVerb::kCoApprove))
+  if (commit.verb.Is(HistoryVerb::kCoApprove))
     GENTLE_RETURN_IF_ERROR(CheckCoApproval(repo, lineage, commit, record));
   if (commit.terminal()) {
     if (later != nullptr) return Broken(lineage, commit.id, "a terminal commit has a successor");
-    const bool burn = IsHistoryVerb(commit.verb, HistoryVerb::kBurn);
+    const bool burn = commit.verb.Is(HistoryVerb::kBurn);
     if (burn && !record.state.Is(ReviewState::kApproved)) {
       return Broken(lineage, commit.id, "a burn commit holds a record that is not approved");
     }

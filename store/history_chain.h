@@ -68,8 +68,8 @@ struct VerifiedChain {
   // Tip first, root last. Only the tip keeps its record's bytes (record_file); the other commits
   // carry record_blob, their records verified and dropped.
   std::vector<HistoryCommit> commits;
-  RecordView record;     // the tip's record (a burn: the approved record it spent)
-  std::string terminal;  // "", "burn" or "abandon"
+  RecordView record;         // the tip's record (a burn: the approved record it spent)
+  HistoryVerbWord terminal;  // burn or abandon; empty when the tip is not terminal
   // The local history's tip when the chain was verified (nullopt: no local history): the replay
   // judged every commit above it.
   std::optional<std::string> local_tip;

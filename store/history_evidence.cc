@@ -89,11 +89,11 @@ Status ClassifyFromHistory(const git::Repository& repo, const StoreLayout& layou
                            const std::string& lineage) {
   GENTLE_ASSIGN_OR_RETURN(std::optional<HistoryCommit> tip, ReadHistoryTip(repo, lineage));
   if (!tip || !tip->terminal()) return NotFound(lineage);
-  const bool burn = IsHistoryVerb(tip->verb, HistoryVerb::kBurn);
+  const bool burn = tip->verb.Is(HistoryVerb::kBurn);
   const std::string name(burn ? kHistoryTombstoneName : kHistoryAuditName);
   GENTLE_ASSIGN_OR_RETURN(std::optional<std::string> bytes, ReadHistoryFile(repo, tip->id, name));
   if (!bytes) {
-    return Damaged(lineage, "the " + tip->verb + " commit " + tip->id + " of " + lineage +
+    return Damaged(lineage, "the " + tip->verb.text() + " commit " + tip->id + " of " + lineage +
                                 " holds no " + name);
   }
   return burn ? FromTombstone(layout, lineage, *bytes) : FromAuditRecord(layout, lineage, *bytes);

@@ -104,7 +104,7 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
   out.lineage = Trailer(parsed.message, "Lineage");
   out.subject = parsed.message.substr(0, parsed.message.find('\n'));
   const std::string& m = parsed.message;
-  out.verb = m.substr(0, m.find_first_of(" \n"));
+  out.verb = HistoryVerbWord::FromText(m.substr(0, m.find_first_of(" \n")));
   out.revision = Trailer(m, "Revision");
   out.state = StateName::FromText(Trailer(m, "State"));
   out.at = Trailer(m, "At");
@@ -125,7 +125,7 @@ Result<HistoryCommit> ReadHistoryCommit(const git::Repository& repo, const std::
       out.legacy_pin = false;
     }
   }
-  if (out.legacy_pin) out.verb = "pin";
+  if (out.legacy_pin) out.verb = HistoryVerbWord::FromText("pin");
   return out;
 }
 

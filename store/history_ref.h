@@ -83,7 +83,7 @@ inline constexpr uint64_t kMaxHistoryBudgetBytes = 32;
 uint64_t HistoryFileLimit(std::string_view name);
 
 struct HistoryCommitSpec {
-  std::string verb;  // start, verdict, co-approve, revise, invalidate, burn, abandon, sync
+  HistoryVerb verb = HistoryVerb::kStart;  // the subject's first word
   std::string lineage;
   std::string record_file;  // the record bytes of this revision
   std::string revision;
@@ -106,7 +106,7 @@ struct HistoryCommit {
   size_t parent_count = 0;               // a history commit has at most one
   std::string subject;                   // the message's first line
   std::string lineage;                   // the Lineage trailer ("" when absent)
-  std::string verb;                      // first word of the subject; "pin" for a legacy pin
+  HistoryVerbWord verb;                  // first word of the subject; "pin" for a legacy pin
   bool legacy_pin = false;               // no review-state.json in the tree
   std::string record_blob;               // review-state.json's blob id (hex)
   std::string record_file;               // its bytes (unless read without them)

@@ -140,7 +140,7 @@ Result<std::string> HistoryCommitText(const git::Repository& repo, git_odb* odb,
   if (parent) commit += "parent " + *parent + "\n";
   commit += std::string("author ") + kIdentity + " " + when + "\n";
   commit += std::string("committer ") + kIdentity + " " + when + "\n\n";
-  commit += spec.verb + " " + spec.lineage + "\n\n";
+  commit += std::string(HistoryVerbName(spec.verb)) + " " + spec.lineage + "\n\n";
   commit += "Lineage: " + spec.lineage + "\n";
   commit += "Revision: " + spec.revision + "\n";
   commit += "State: " + spec.state.name() + "\n";

@@ -60,8 +60,8 @@ Status HistoryReplay::Step(const HistoryCommit& commit, const RecordView& record
   if (local_tip_ && commit.id == *local_tip_) reached_local_ = true;
   Point point = PointOf(commit, record, reached_local_);
   if (later_) GENTLE_RETURN_IF_ERROR(CheckStep(point, *later_));
-  const bool opens_round = IsHistoryVerb(point.verb, HistoryVerb::kStart) ||
-                           IsHistoryVerb(point.verb, HistoryVerb::kRevise);
+  const bool opens_round =
+      point.verb.Is(HistoryVerb::kStart) || point.verb.Is(HistoryVerb::kRevise);
   if (approval_ && opens_round && point.round == approval_->round) {
     if (!point.context_unavailable.empty()) {
       return Broken(approval_->id, "an APPROVE in a round reviewed without its review context (" +
@@ -69,7 +69,7 @@ Status HistoryReplay::Step(const HistoryCommit& commit, const RecordView& record
     }
     approval_.reset();
   }
-  if (!point.local && IsHistoryVerb(point.verb, HistoryVerb::kVerdict) &&
+  if (!point.local && point.verb.Is(HistoryVerb::kVerdict) &&
       point.state.Is(ReviewState::kApproved)) {
     approval_ = point;
   }
@@ -84,8 +84,8 @@ Status HistoryReplay::Finish() const {
 
 Status HistoryReplay::CheckRoot(const Point& root) const {
   if (root.local) return Status::Ok();
-  if (!IsHistoryVerb(root.verb, HistoryVerb::kStart)) {
-    return Broken(root.id, "the history does not begin with a start commit (a " + root.verb +
+  if (!root.verb.Is(HistoryVerb::kStart)) {
+    return Broken(root.id, "the history does not begin with a start commit (a " + root.verb.text() +
                                " commit this store does not hold)");
   }
   if (root.round != 1 || !root.state.Is(ReviewState::kReviewing) ||
@@ -98,13 +98,12 @@ Status HistoryReplay::CheckRoot(const Point& root) const {
 Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
   if (child.local) return Status::Ok();  // this store's own history
   const std::string from = " from " + parent.state.name();
-  if (IsHistoryVerb(child.verb, HistoryVerb::kSync)) {
+  if (child.verb.Is(HistoryVerb::kSync)) {
     return Broken(child.id,
                   "a sync commit above the local history's tip (it records a change no verb "
                   "made)");
   }
-  if (IsHistoryVerb(child.verb, HistoryVerb::kStart))
-    return Broken(child.id, "a start commit has a parent");
+  if (child.verb.Is(HistoryVerb::kStart)) return Broken(child.id, "a start commit has a parent");
   if (child.initial_identity != parent.initial_identity) {
     return Broken(child.id, "its initial snapshot is not its parent's");
   }
@@ -112,7 +111,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
       child.round == parent.round && child.current_identity == parent.current_identity &&
       child.base_tree == parent.base_tree && child.candidate_tree == parent.candidate_tree;
   const std::optional<ReviewState> parent_state = parent.state.state();
-  if (IsHistoryVerb(child.verb, HistoryVerb::kVerdict)) {
+  if (child.verb.Is(HistoryVerb::kVerdict)) {
     if (!parent_state || !AcceptsVerdict(parent.state)) {
       return Broken(child.id, "a verdict" + from +
                                   " (a verdict needs reviewing or "
@@ -127,7 +126,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     if (!same_round) return Broken(child.id, "a verdict changes the round or its trees");
     return Status::Ok();
   }
-  if (IsHistoryVerb(child.verb, HistoryVerb::kRevise)) {
+  if (child.verb.Is(HistoryVerb::kRevise)) {
     if (parent_state != ReviewState::kCorrectionRequired) {
       return Broken(child.id, "a revise" + from + " (revise needs correction_required)");
     }
@@ -137,7 +136,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     }
     return Status::Ok();
   }
-  if (IsHistoryVerb(child.verb, HistoryVerb::kInvalidate)) {
+  if (child.verb.Is(HistoryVerb::kInvalidate)) {
     if (parent_state != ReviewState::kReviewing || parent.round != 1) {
       return Broken(child.id,
                     "an invalidate" + from + " (invalidate needs a pristine reviewing record)");
@@ -147,7 +146,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     }
     return Status::Ok();
   }
-  if (IsHistoryVerb(child.verb, HistoryVerb::kCoApprove)) {
+  if (child.verb.Is(HistoryVerb::kCoApprove)) {
     if (parent_state != ReviewState::kApproved) {
       return Broken(child.id, "a co-approval" + from + " (a co-approval needs approved)");
     }
@@ -157,7 +156,7 @@ Status HistoryReplay::CheckStep(const Point& parent, const Point& child) const {
     }
     return Status::Ok();
   }
-  const bool burn = IsHistoryVerb(child.verb, HistoryVerb::kBurn);
+  const bool burn = child.verb.Is(HistoryVerb::kBurn);
   if (burn && parent_state != ReviewState::kApproved) {
     return Broken(child.id, "a burn" + from + " (only an approved lineage can be burned)");
   }

@@ -65,7 +65,8 @@ class HistoryReplay {
  private:
   // What the replay keeps of one commit.
   struct Point {
-    std::string id, verb, revision, record_blob, context_unavailable;
+    std::string id, revision, record_blob, context_unavailable;
+    HistoryVerbWord verb;
     VerdictWord verdict;
     StateName state;
     int64_t round = 0;

@@ -27,7 +27,7 @@ Result<HistoryCheck> CheckHistory(const git::Repository& repo, const StoreLayout
   if (!out.record_file) {
     if (tip->terminal()) {
       out.drift = HistoryDrift::kNone;
-    } else if (IsHistoryVerb(tip->verb, HistoryVerb::kStart)) {
+    } else if (tip->verb.Is(HistoryVerb::kStart)) {
       out.drift = HistoryDrift::kAhead;  // a start whose record was never written
     } else {
       out.drift = HistoryDrift::kOrphan;

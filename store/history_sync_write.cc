@@ -71,7 +71,7 @@ Result<bool> SyncHistory(const git::Repository& repo, const StoreLayout& layout,
   // A record of an earlier build names its creation time; it wins over the history's, as in
   // CreationTimes::Of.
   if (!record.created_at.empty()) sync.created_at = record.created_at;
-  sync.verb = HistoryVerbName(HistoryVerb::kSync);
+  sync.verb = HistoryVerb::kSync;
   sync.lineage = lineage;
   sync.record_file = *check.record_file;
   sync.revision = record.revision;

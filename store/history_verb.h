@@ -3,6 +3,11 @@
 // exactly these; the two terminal verbs leave the lineage in the state their commit's State trailer
 // names: burn -> `consumed`, abandon -> `retired`. A new mutating verb that writes a history commit
 // joins the enum (tests/verb_registry_test.cc fails until it does).
+//
+// A commit read back holds its verb as a HistoryVerbWord (store/word.h): the enumerator when the
+// subject's first word is one of the names, and that word as written. A legacy pin's is "pin" and
+// a fetched commit may carry any word; neither names an enumerator, and the chain verification
+// refuses both. Code asks Is(HistoryVerb) or value(); text() is for messages and output only.
 #ifndef GENTLE_STORE_HISTORY_VERB_H_
 #define GENTLE_STORE_HISTORY_VERB_H_
 
@@ -11,6 +16,7 @@
 
 #include "store/name_table.h"
 #include "store/review_state.h"
+#include "store/word.h"
 
 namespace gentle::store {
 
@@ -44,13 +50,13 @@ constexpr std::string_view HistoryVerbName(HistoryVerb verb) {
 constexpr std::optional<HistoryVerb> ParseHistoryVerb(std::string_view name) {
   return kHistoryVerbNames.Parse(name);
 }
-// Whether `name` (a commit's verb text) is `verb`.
-bool IsHistoryVerb(std::string_view name, HistoryVerb verb);
+using HistoryVerbWord = Word<kHistoryVerbNames>;
 
-// Whether `verb` (a commit's verb text) is burn or abandon.
-bool IsTerminalVerb(std::string_view verb);
-// The state a terminal verb leaves: consumed (burn), retired (abandon); nullopt for any other.
-std::optional<TerminalState> TerminalStateOf(std::string_view verb);
+// The state a terminal verb leaves: consumed (burn), retired (abandon); nullopt for any other
+// verb, and for a word that names none.
+std::optional<TerminalState> TerminalStateOf(const HistoryVerbWord& verb);
+// Whether `verb` is burn or abandon.
+bool IsTerminalVerb(const HistoryVerbWord& verb);
 
 }  // namespace gentle::store
 

@@ -45,8 +45,7 @@ Result<RoundApproval> ReadApproval(const git::Repository& repo, const std::strin
 // Whether `commit` is the verdict commit that approved `revision`.
 bool IsApprovingVerdict(const HistoryCommit& commit, const std::string& lineage,
                         const std::string& revision, int64_t* round) {
-  if (!IsHistoryVerb(commit.verb, HistoryVerb::kVerdict) ||
-      !commit.state.Is(ReviewState::kApproved))
+  if (!commit.verb.Is(HistoryVerb::kVerdict) || !commit.state.Is(ReviewState::kApproved))
     return false;
   auto record = ParseRecordFile(commit.record_file, lineage);
   if (!record.ok() || record->revision != revision || !record->state.Is(ReviewState::kApproved)) {
@@ -77,8 +76,7 @@ Result<std::vector<RoundApproval>> RoundApprovals(const git::Repository& repo,
     GENTLE_ASSIGN_OR_RETURN(HistoryCommit commit, ReadHistoryCommit(repo, *next));
     // The approval made this revision: commits below the first of another revision are older.
     if (commit.legacy_pin || commit.revision != revision) break;
-    if (IsHistoryVerb(commit.verb, HistoryVerb::kCoApprove) &&
-        commit.state.Is(ReviewState::kApproved)) {
+    if (commit.verb.Is(HistoryVerb::kCoApprove) && commit.state.Is(ReviewState::kApproved)) {
       GENTLE_ASSIGN_OR_RETURN(
           RoundApproval approval,
           ReadApproval(repo, lineage, commit, std::string(kHistoryCoApprovalName),

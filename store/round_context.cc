@@ -8,7 +8,7 @@ namespace {
 
 // The round a start or revise commit opens; 0 when its Round trailer is not a decimal >= 1.
 int64_t OpenedRound(const HistoryCommit& commit) {
-  if (IsHistoryVerb(commit.verb, HistoryVerb::kStart)) return 1;
+  if (commit.verb.Is(HistoryVerb::kStart)) return 1;
   if (commit.round.empty() || commit.round.size() > 18 || commit.round[0] == '0') return 0;
   int64_t round = 0;
   for (char c : commit.round) {
@@ -25,8 +25,7 @@ Result<std::optional<RoundContext>> ReadRoundContext(const git::Repository& repo
   std::optional<std::string> at = tip;
   while (at) {
     GENTLE_ASSIGN_OR_RETURN(HistoryCommit commit, ReadHistoryCommit(repo, *at, RecordBytes::kSkip));
-    if (IsHistoryVerb(commit.verb, HistoryVerb::kStart) ||
-        IsHistoryVerb(commit.verb, HistoryVerb::kRevise)) {
+    if (commit.verb.Is(HistoryVerb::kStart) || commit.verb.Is(HistoryVerb::kRevise)) {
       const int64_t opened = OpenedRound(commit);
       if (opened > round) {
         at = commit.parent;

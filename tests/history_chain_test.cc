@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "store/git/repository.h"
+#include "store/history_ref.h"
 #include "tests/support/files.h"
 #include "tests/support/git_env.h"
 #include "tests/support/lifecycle_repo.h"
@@ -73,9 +74,9 @@ TEST_CASE("history chain: a history the CLI wrote verifies whole from the tip do
   REQUIRE(chain.ok());
   REQUIRE(chain->commits.size() == 3);
   CHECK(chain->tip().id == tip);
-  CHECK(chain->commits[0].verb == "verdict");
-  CHECK(chain->commits[1].verb == "verdict");
-  CHECK(chain->commits[2].verb == "start");
+  CHECK(chain->commits[0].verb.text() == "verdict");
+  CHECK(chain->commits[1].verb.text() == "verdict");
+  CHECK(chain->commits[2].verb.text() == "start");
   CHECK(chain->record.state.name() == "approved");
   CHECK(chain->terminal.empty());
   CHECK(chain->record.revision ==
@@ -94,7 +95,7 @@ TEST_CASE("history chain: a burned approval ends in a terminal burn holding the 
                                          GitOut(repo, {"rev-parse", ReviewRef(approved.lineage)}));
   INFO(chain.status().message());
   REQUIRE(chain.ok());
-  CHECK(chain->terminal == "burn");
+  CHECK(chain->terminal.Is(store::HistoryVerb::kBurn));
   CHECK(chain->record.state.name() == "approved");
   CHECK(chain->record.revision == approved.revision);
 }
@@ -152,6 +153,41 @@ TEST_CASE("history chain: an edited record re-committed on the chain is corrupte
     auto chain = store::VerifyHistoryChain(git, lineage, GitOut(repo, {"rev-parse", "HEAD"}));
     REQUIRE(chain.status().code() == Code::kCorrupted);
   }
+}
+
+// A commit read back keeps its subject's first word as written; a word that names no verb this
+// store writes (a newer writer's, a case variant, an old pin's) is refused by the chain with the
+// subject rule, never read as a known verb.
+TEST_CASE("history chain: a subject's unknown verb is read as written and refused") {
+  LifecycleRepo repo;
+  const std::string lineage = repo.StartNew()["lineage"];
+  const std::string tip = GitOut(repo, {"rev-parse", ReviewRef(lineage)});
+  const std::string message = GitOut(repo, {"log", "-1", "--format=%B", tip});
+  REQUIRE(message.rfind("start " + lineage + "\n", 0) == 0);
+  store::git::Repository git = Open(repo);
+  for (const std::string word : {"rebase", "Start", "pin"}) {
+    INFO(word);
+    const std::string forged = ForgeCommit(repo, tip, ShowRecord(repo, tip), "",
+                                           word + message.substr(std::string("start").size()));
+    auto commit = store::ReadHistoryCommit(git, forged);
+    REQUIRE(commit.ok());
+    CHECK(commit->verb.text() == word);
+    CHECK_FALSE(commit->verb.value().has_value());
+    CHECK_FALSE(commit->terminal());
+    CHECK_FALSE(commit->legacy_pin);
+    auto chain = store::VerifyHistoryChain(git, lineage, forged);
+    REQUIRE(chain.status().code() == Code::kCorrupted);
+    CHECK(chain.status().message().find("its subject is not \"<verb> " + lineage + "\"") !=
+          std::string::npos);
+  }
+  // An old single-commit pin: no review-state.json; its verb reads as "pin".
+  const std::string tree = GitOut(repo, {"mktree"}, "");
+  const std::string pin = GitOut(repo, {"commit-tree", tree, "-m", "gentle-ai review pin"});
+  auto commit = store::ReadHistoryCommit(git, pin);
+  REQUIRE(commit.ok());
+  CHECK(commit->legacy_pin);
+  CHECK(commit->verb.text() == "pin");
+  CHECK_FALSE(commit->verb.value().has_value());
 }
 
 TEST_CASE("history chain: fetched history refs are listed by lineage then remote") {

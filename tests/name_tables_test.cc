@@ -13,8 +13,10 @@
 #include "cli/seen_verb.h"
 #include "export/policy_skip.h"
 #include "export/rebase_refusal.h"
+#include "forge/comment_channel.h"
 #include "forge/forge_review_state.h"
 #include "store/detail_key.h"
+#include "store/history_verb.h"
 #include "store/review_state.h"
 #include "store/status.h"
 #include "store/verdict_name.h"
@@ -26,6 +28,7 @@
 #include "transaction/next_action.h"
 #include "transaction/reviewer_runtime.h"
 #include "watch/forge_pr_state.h"
+#include "watch/review_event.h"
 
 namespace gentle {
 namespace {
@@ -351,6 +354,73 @@ TEST_CASE("words: verdicts and roles and forge review states as written") {
   CHECK(forge::ForgeReviewState(forge::ForgeReviewKind::kCommented).text() == "COMMENTED");
 }
 
+// A history commit's subject names its verb; the chain verification accepts exactly these.
+TEST_CASE("name tables: history verbs") {
+  CHECK(Names(store::kAllHistoryVerbs, store::HistoryVerbName, store::ParseHistoryVerb) ==
+        std::vector<std::string>{"start", "verdict", "invalidate", "burn", "abandon", "sync",
+                                 "revise", "co-approve"});
+  for (const char* other : {"", "pin", "Start", "burn ", "co_approve", "gentle-ai"}) {
+    INFO(other);
+    CHECK_FALSE(store::ParseHistoryVerb(other).has_value());
+  }
+}
+
+// A commit read back keeps its verb as its subject writes it: a legacy pin's "pin" and a newer
+// writer's word answer no verb and are not terminal, and print as written.
+TEST_CASE("words: history verbs as written") {
+  const store::HistoryVerbWord burn = store::HistoryVerbWord::FromText("burn");
+  CHECK(burn.Is(store::HistoryVerb::kBurn));
+  CHECK(burn == store::HistoryVerbWord(store::HistoryVerb::kBurn));
+  CHECK(store::IsTerminalVerb(burn));
+  CHECK(store::TerminalStateOf(store::HistoryVerb::kAbandon) == store::TerminalState::kRetired);
+  CHECK_FALSE(store::IsTerminalVerb(store::HistoryVerb::kCoApprove));
+  for (const char* other : {"pin", "rebase", "Burn", "abandon\t"}) {
+    INFO(other);
+    const store::HistoryVerbWord word = store::HistoryVerbWord::FromText(other);
+    CHECK(word.text() == other);
+    CHECK_FALSE(word.value().has_value());
+    CHECK_FALSE(store::IsTerminalVerb(word));
+    CHECK_FALSE(store::TerminalStateOf(word).has_value());
+  }
+  CHECK(store::HistoryVerbWord().empty());
+  CHECK_FALSE(store::IsTerminalVerb(store::HistoryVerbWord()));
+}
+
+// A post intent's `event` column and the PR review request hold the forges' review events.
+TEST_CASE("name tables: review events") {
+  CHECK(Names(watch::kAllReviewEvents, watch::ReviewEventName, watch::ParseReviewEvent) ==
+        std::vector<std::string>{"APPROVE", "APPROVED", "REQUEST_CHANGES", "COMMENT"});
+  for (const char* other : {"", "approve", "COMMENTED", "CHANGES_REQUESTED", "COMMENT "}) {
+    INFO(other);
+    CHECK_FALSE(watch::ParseReviewEvent(other).has_value());
+  }
+  using store::Forge;
+  using store::Verdict;
+  CHECK(watch::ReviewEventOf(Forge::kGithub, Verdict::kApprove) == watch::ReviewEvent::kApprove);
+  CHECK(watch::ReviewEventOf(Forge::kGitea, Verdict::kApprove) == watch::ReviewEvent::kApproved);
+  for (Forge forge : {Forge::kGithub, Forge::kGitea}) {
+    CHECK(watch::ReviewEventOf(forge, Verdict::kRequestChanges) ==
+          watch::ReviewEvent::kRequestChanges);
+    CHECK(watch::ReviewEventOf(forge, Verdict::kNeedsDiscussion) == watch::ReviewEvent::kComment);
+  }
+  // The row's word as written: empty is a comment's, any other text keeps its bytes.
+  CHECK(watch::ReviewEventWord().empty());
+  CHECK(watch::ReviewEventWord::FromText("APPROVED").Is(watch::ReviewEvent::kApproved));
+  const watch::ReviewEventWord future = watch::ReviewEventWord::FromText("SUBMIT ");
+  CHECK(future.text() == "SUBMIT ");
+  CHECK_FALSE(future.value().has_value());
+}
+
+// A review context comment's `channel` member.
+TEST_CASE("name tables: comment channels") {
+  CHECK(Names(forge::kAllCommentChannels, forge::CommentChannelName, forge::ParseCommentChannel) ==
+        std::vector<std::string>{"inline", "thread"});
+  for (const char* other : {"", "Inline", "thread ", "review", "issue"}) {
+    INFO(other);
+    CHECK_FALSE(forge::ParseCommentChannel(other).has_value());
+  }
+}
+
 // Every vocabulary's names are a NameTable (store/name_table.h) and its parse is the table's:
 // the shapes the hand-written copies had - a switch or a ternary returning names, a loop or an
 // if chain comparing a name to get the enumerator, a hand-listed kAll... array - fail here, with
@@ -359,7 +429,7 @@ std::vector<std::string> HandWrittenTables(const std::string& root) {
   static const std::regex kCase(R"(^\s*case \w+::k\w+:\s*$)");
   static const std::regex kReturnName(R"(^\s*return "[A-Za-z][A-Za-z0-9_.-]*";\s*$)");
   static const std::vector<std::pair<std::regex, std::string>> kLineShapes = {
-      {std::regex(R"(== \w+::k\w+ \? "[A-Za-z][A-Za-z0-9_.-]*" : "[A-Za-z][A-Za-z0-9_.-]*")"),
+      {std::regex(R"(== (\w+::)+k\w+ \? "[A-Za-z][A-Za-z0-9_.-]*" : "[A-Za-z][A-Za-z0-9_.-]*")"),
        "a ternary naming an enumerator"},
       {std::regex(R"(if \(\w+Name\(\w+\) == \w+\) return \w+;)"), "a parse loop over names"},
       {std::regex(R"(== \w+Name\(\w+::k\w+\)\) return \w+::k\w+;)"), "an if chain over names"},

@@ -5,6 +5,8 @@
 // error code, and how many comments the forge holds: a crash between the forge's answer and the
 // record (fault points, store/fault_point.h) is recovered by the next post, `seen new` or `watch`
 // without a second comment, and a comment by anyone but the authenticated user is never taken.
+#include <sqlite3.h>
+
 #include <algorithm>
 #include <catch2/catch.hpp>
 #include <chrono>
@@ -297,6 +299,27 @@ TEST_CASE("review post: killed before sending - the next post sends it once") {
   CHECK(p.Posts().empty());
   CHECK(ExpectOneReviewRecorded(p)["created"] == true);
   CHECK(p.Posts().size() == 1);
+}
+
+// An open intent is sent again with the event its row holds, byte for byte: a word this build
+// does not name (a newer release's) is neither dropped nor replaced by the verdict's event.
+TEST_CASE("review post: an open intent's event is sent again exactly as its row holds it") {
+  PostRepo p(FakeForge::Kind::kGitea);
+  REQUIRE(p.Post({}, {{"GENTLE_FAULT_POINT", "post:intent-recorded"}}).exit_code == 86);
+  const std::string file = p.repo().common_dir() + "/gentle-ai/review-loop.sqlite";
+  sqlite3* db = nullptr;
+  REQUIRE(sqlite3_open(file.c_str(), &db) == SQLITE_OK);
+  const int updated = sqlite3_exec(
+      db, "UPDATE post_intents SET event = 'REQUEST_CHANGES_LATER' WHERE event = 'REQUEST_CHANGES'",
+      nullptr, nullptr, nullptr);
+  const int changes = sqlite3_changes(db);
+  sqlite3_close(db);
+  REQUIRE(updated == SQLITE_OK);
+  REQUIRE(changes == 1);
+  CHECK(ExpectOneReviewRecorded(p)["created"] == true);
+  const std::vector<Json> posts = p.Posts();
+  REQUIRE(posts.size() == 1);
+  CHECK(Json::parse(posts[0]["body"].get<std::string>())["event"] == "REQUEST_CHANGES_LATER");
 }
 
 TEST_CASE("review post: a comment by another user carrying our marker is never taken as ours") {

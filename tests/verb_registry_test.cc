@@ -243,9 +243,11 @@ TEST_CASE("verb registry: the history verbs written are exactly those the chain 
     CHECK(store::ParseHistoryVerb(store::HistoryVerbName(verb)) == verb);
   }
   CHECK(written == accepted);
-  CHECK(store::TerminalStateOf("burn") == store::TerminalState::kConsumed);
-  CHECK(store::TerminalStateOf("abandon") == store::TerminalState::kRetired);
-  CHECK_FALSE(store::TerminalStateOf("start").has_value());
+  CHECK(store::TerminalStateOf(store::HistoryVerbWord::FromText("burn")) ==
+        store::TerminalState::kConsumed);
+  CHECK(store::TerminalStateOf(store::HistoryVerbWord::FromText("abandon")) ==
+        store::TerminalState::kRetired);
+  CHECK_FALSE(store::TerminalStateOf(store::HistoryVerbWord::FromText("start")).has_value());
 }
 
 }  // namespace

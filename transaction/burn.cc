@@ -166,7 +166,7 @@ Result<BurnResult> Burn(const BurnRequest& request) {
       std::string record_file,
       store::ReadFileLimited(layout.record_path(lineage), store::kMaxRecordBytes));
   store::HistoryCommitSpec history;
-  history.verb = store::HistoryVerbName(store::HistoryVerb::kBurn);
+  history.verb = store::HistoryVerb::kBurn;
   history.lineage = lineage;
   history.record_file = record_file;
   history.revision = record.revision;

@@ -60,7 +60,7 @@ Result<VerdictResult> CoApprove(MutationScope* scope, const store::RecordView& r
         .WithLineage(lineage);
   }
   store::HistoryCommitSpec commit;
-  commit.verb = store::HistoryVerbName(store::HistoryVerb::kCoApprove);
+  commit.verb = store::HistoryVerb::kCoApprove;
   commit.lineage = lineage;
   commit.record_file = *check.record_file;
   commit.revision = record.revision;

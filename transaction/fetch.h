@@ -23,6 +23,7 @@
 #include <string>
 #include <vector>
 
+#include "store/history_verb.h"
 #include "store/review_state.h"
 #include "store/status.h"
 
@@ -32,7 +33,7 @@ struct FetchedLineageReport {
   std::string lineage;
   std::string tip;
   store::StateName state;  // the verified tip's state (consumed / retired when terminal); "" if not
-  std::string terminal;    // "burn", "abandon" or ""
+  store::HistoryVerbWord terminal;  // burn or abandon; empty when the tip is not terminal
   bool verified = false;
   Status error;  // why it did not verify
 };

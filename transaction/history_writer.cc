@@ -61,7 +61,7 @@ Status AppendHistory(const store::git::Repository& repo, const store::StoreLayou
     GENTLE_ASSIGN_OR_RETURN(id, store::WriteHistoryCommit(repo, spec, place.parent));
   }
   GENTLE_RETURN_IF_ERROR(store::MoveHistoryRef(repo, spec.lineage, place.from, id));
-  store::FaultPoint(spec.verb + ":history-prepared");
+  store::FaultPoint(std::string(store::HistoryVerbName(spec.verb)) + ":history-prepared");
   return Status::Ok();
 }
 

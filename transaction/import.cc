@@ -295,10 +295,9 @@ Result<ImportResult> Import(const ImportRequest& request) {
   const bool local_record = entry == LocalEntry::kRecord;
   // A local record is the tip's (the history was levelled above); a local tombstone or audit
   // record is an import of this same ending that stopped before its ref moved.
-  const bool resumes = (entry == LocalEntry::kConsumed &&
-                        store::IsHistoryVerb(chain.terminal, store::HistoryVerb::kBurn)) ||
-                       (entry == LocalEntry::kRetired &&
-                        store::IsHistoryVerb(chain.terminal, store::HistoryVerb::kAbandon));
+  const bool resumes =
+      (entry == LocalEntry::kConsumed && chain.terminal.Is(store::HistoryVerb::kBurn)) ||
+      (entry == LocalEntry::kRetired && chain.terminal.Is(store::HistoryVerb::kAbandon));
   if ((local_record && !local) || (entry != LocalEntry::kNone && !local_record && !resumes)) {
     return Diverged(lineage, local ? local->id : "", fetched.tip,
                     local_record ? "a local record without a history"
@@ -306,10 +305,11 @@ Result<ImportResult> Import(const ImportRequest& request) {
   }
   if (local_record && !chain.terminal.empty() && !request.accept_terminal) {
     return Diverged(lineage, local ? local->id : "", fetched.tip,
-                    "the history fetched from " + fetched.remote + " ends in a " + chain.terminal +
+                    "the history fetched from " + fetched.remote + " ends in a " +
+                        chain.terminal.text() +
                         " of a lineage that is live here; import it with --accept-terminal to "
                         "take that ending")
-        .WithDetail(DetailKey::kTerminal, chain.terminal);
+        .WithDetail(DetailKey::kTerminal, chain.terminal.text());
   }
   const std::optional<std::string> from =
       local ? std::optional<std::string>(local->id) : std::nullopt;
@@ -324,9 +324,9 @@ Result<ImportResult> Import(const ImportRequest& request) {
       store::EncodeProvenance(lineage, fetched.remote, fetched.tip), store::kRecordFileMode));
   if (entry == LocalEntry::kRetired) {
     GENTLE_RETURN_IF_ERROR(MoveRef(*scope, lineage, from, chain.tip().id));
-  } else if (store::IsHistoryVerb(chain.terminal, store::HistoryVerb::kBurn)) {
+  } else if (chain.terminal.Is(store::HistoryVerb::kBurn)) {
     GENTLE_RETURN_IF_ERROR(ImportBurn(scope.get(), chain, from, local_record));
-  } else if (store::IsHistoryVerb(chain.terminal, store::HistoryVerb::kAbandon)) {
+  } else if (chain.terminal.Is(store::HistoryVerb::kAbandon)) {
     GENTLE_RETURN_IF_ERROR(ImportAbandon(scope.get(), chain, from, local_record));
   } else {
     GENTLE_RETURN_IF_ERROR(ImportLive(scope.get(), chain, from));

@@ -102,9 +102,9 @@ Result<std::vector<LineageSummary>> FetchedOnly(const store::git::Repository& re
                             store::ReadFetchedLineage(repo, h.lineage));
     if (!fetched) continue;
     LineageSummary s;
-    if (store::IsHistoryVerb(fetched->chain.terminal, store::HistoryVerb::kBurn)) {
+    if (fetched->chain.terminal.Is(store::HistoryVerb::kBurn)) {
       s = Recordless(h.lineage, ListState::kConsumed, "");
-    } else if (store::IsHistoryVerb(fetched->chain.terminal, store::HistoryVerb::kAbandon)) {
+    } else if (fetched->chain.terminal.Is(store::HistoryVerb::kAbandon)) {
       s = Recordless(h.lineage, ListState::kRetired, "");
     } else {
       s = SummaryOf(

@@ -95,7 +95,7 @@ Result<store::RecordView> CommitState(MutationScope* scope, const store::RecordV
   std::string revision;
   const std::string file = store::EncodeRecordFile(store::ToCompactState(state), &revision);
   GENTLE_ASSIGN_OR_RETURN(store::RecordView written, store::ParseRecordFile(file, lineage));
-  history.verb = v;
+  history.verb = verb;
   history.lineage = lineage;
   history.record_file = file;
   history.revision = written.revision;

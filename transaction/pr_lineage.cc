@@ -50,7 +50,7 @@ bool BurnedPrLineage(const store::git::Repository& repo, const store::StoreLayou
   auto tombstone = store::LoadTombstone(layout, tombstone_key);
   if (!tombstone.ok()) return false;
   auto tip = store::ReadHistoryTip(repo, tombstone->lineage_id);
-  if (!tip.ok() || !*tip || !store::IsHistoryVerb((*tip)->verb, store::HistoryVerb::kBurn)) {
+  if (!tip.ok() || !*tip || !(*tip)->verb.Is(store::HistoryVerb::kBurn)) {
     return false;
   }
   auto burned = store::ParseRecordFile((*tip)->record_file, tombstone->lineage_id);

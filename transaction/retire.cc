@@ -59,7 +59,7 @@ Result<RetireResult> MoveToQuarantine(MutationScope* scope, const RetireRequest&
         std::string record_file,
         store::ReadFileLimited(layout.record_path(lineage), store::kMaxRecordBytes));
     store::HistoryCommitSpec history;
-    history.verb = store::HistoryVerbName(store::HistoryVerb::kAbandon);
+    history.verb = store::HistoryVerb::kAbandon;
     history.lineage = lineage;
     history.record_file = record_file;
     history.revision = record->revision;

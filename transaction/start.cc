@@ -223,7 +223,7 @@ Result<StartResult> Start(const StartRequest& request) {
   store::FaultPoint("start:index-prepared");
   // The history's start commit (a lineage started again after an abandon continues its history).
   store::HistoryCommitSpec history;
-  history.verb = store::HistoryVerbName(store::HistoryVerb::kStart);
+  history.verb = store::HistoryVerb::kStart;
   history.lineage = lineage;
   history.record_file = file;
   history.revision = written.revision;

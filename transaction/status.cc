@@ -127,8 +127,8 @@ bool PostDue(const std::optional<store::HistoryCommit>& tip, const store::Record
   if (!tip || !bound || bound->context_digest.empty() || tip->revision != record.revision) {
     return false;
   }
-  if (!store::IsHistoryVerb(tip->verb, store::HistoryVerb::kVerdict) &&
-      !store::IsHistoryVerb(tip->verb, store::HistoryVerb::kCoApprove)) {
+  if (!tip->verb.Is(store::HistoryVerb::kVerdict) &&
+      !tip->verb.Is(store::HistoryVerb::kCoApprove)) {
     return false;
   }
   const Result<bool> posted = live.PostedSince(record.lineage_id, record.revision, tip->at);

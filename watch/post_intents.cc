@@ -80,14 +80,15 @@ Result<int64_t> PostVersion(SqliteConnection& conn) {
 
 PostIntent RowOf(const Statement& stmt) {
   PostIntent out;
-  std::string as, state, role;
+  std::string as, state, role, event;
   stmt.Read(out.seq, out.pr, out.lineage, out.round, role, out.revision, out.nonce, as,
-            out.endpoint, out.text, out.event, out.attempts, state, out.posted_id, out.created_at,
+            out.endpoint, out.text, event, out.attempts, state, out.posted_id, out.created_at,
             out.posted_at);
   // The column's CHECK holds it to the two names; any other text reads as a comment, as the
   // poster has always taken it.
   out.as = ParsePostAs(as).value_or(PostAs::kComment);
   out.role = store::RoleWord::FromText(std::move(role));
+  out.event = ReviewEventWord::FromText(std::move(event));
   out.open = state == "open";
   return out;
 }
@@ -166,7 +167,7 @@ Status PostIntents::Record(PostIntent* intent) {
             "(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, 'open', '', ?12, '')"));
     stmt.BindAll(intent->pr, intent->lineage, intent->round, intent->role.text(), intent->revision,
                  intent->nonce, PostAsName(intent->as), intent->endpoint, intent->text,
-                 intent->event, intent->attempts, intent->created_at);
+                 intent->event.text(), intent->attempts, intent->created_at);
     GENTLE_RETURN_IF_ERROR(stmt.Run());
     GENTLE_ASSIGN_OR_RETURN(Statement seq, db_->conn().Prepare("SELECT last_insert_rowid()"));
     GENTLE_ASSIGN_OR_RETURN(std::optional<int64_t> rowid, store::index::FirstInt(seq));

@@ -31,6 +31,7 @@
 #include "store/status.h"
 #include "store/verdict_name.h"
 #include "watch/post_as.h"
+#include "watch/review_event.h"
 #include "watch/watch_db.h"
 
 namespace gentle::watch {
@@ -46,10 +47,10 @@ struct PostIntent {
   std::string revision;
   std::string nonce;  // the marker's nonce= (32 hex)
   PostAs as = PostAs::kReview;
-  std::string endpoint;  // github: the gh hostname ("" for gh's default); gitea: the base URL
-  std::string text;      // the comment's exact bytes
-  std::string event;     // the review event (APPROVE, REQUEST_CHANGES, COMMENT...); "" as comment
-  int64_t attempts = 0;  // times sent (or about to be)
+  std::string endpoint;   // github: the gh hostname ("" for gh's default); gitea: the base URL
+  std::string text;       // the comment's exact bytes
+  ReviewEventWord event;  // as the row holds it; empty when posted as a comment
+  int64_t attempts = 0;   // times sent (or about to be)
   bool open = true;
   std::string posted_id;  // closed: the canonical seen id ("N" or "review:N")
   std::string created_at, posted_at;

@@ -132,7 +132,7 @@ class Session {
   Result<std::string> Send(const PostIntent& intent, std::string* recorded_at) {
     GENTLE_ASSIGN_OR_RETURN(loop::PrKey key, loop::ParsePrKey(intent.pr));
     Json document = {{"body", intent.text}};
-    if (intent.as == PostAs::kReview) document["event"] = intent.event;
+    if (intent.as == PostAs::kReview) document["event"] = intent.event.text();
     std::unique_ptr<ForgePoster> poster = links_.poster(KindOf(key), intent.endpoint);
     auto answer = poster->Post(PrPath(key, intent.as), document.dump());
     if (!answer.ok() && answer.status().code() == Code::kForbidden) {
@@ -296,15 +296,6 @@ Result<std::vector<std::string>> RecoverLocked(Session& session, PostIntents& in
 
 }  // namespace
 
-std::string ReviewEvent(store::Forge kind, store::Verdict verdict) {
-  // The forges' review event words (not verdicts): Gitea spells an approval APPROVED.
-  if (verdict == store::Verdict::kApprove) {
-    return kind == store::Forge::kGitea ? "APPROVED" : "APPROVE";
-  }
-  if (verdict == store::Verdict::kRequestChanges) return "REQUEST_CHANGES";
-  return "COMMENT";
-}
-
 PostLinks DefaultPostLinks(const std::string& worktree_root) {
   // The declarations are read when a Gitea link is first made (most runs make none); a
   // configuration that cannot be read declares nothing, so no $GITEA_TOKEN goes out.
@@ -363,7 +354,7 @@ Result<PostOutcome> PostComment(const std::string& common_dir, const PostLinks& 
   intent.endpoint = request.endpoint;
   intent.text = request.text;
   GENTLE_ASSIGN_OR_RETURN(loop::PrKey key, loop::ParsePrKey(request.pr));
-  intent.event = request.as == PostAs::kReview ? ReviewEvent(KindOf(key), request.verdict) : "";
+  if (request.as == PostAs::kReview) intent.event = ReviewEventOf(KindOf(key), request.verdict);
   intent.attempts = 1;
   GENTLE_RETURN_IF_ERROR(intents.Record(&intent));
   GENTLE_ASSIGN_OR_RETURN(out.id, session.Send(intent, &out.recorded_at));

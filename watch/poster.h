@@ -79,9 +79,6 @@ struct PostOutcome {
   std::vector<std::string> recovered;  // ids of earlier unanswered posts recorded on the way
 };
 
-// The review event of `verdict` on `kind`'s forge.
-std::string ReviewEvent(store::Forge kind, store::Verdict verdict);
-
 // `request.text` is rendered by the caller with a fresh `request.nonce` in its marker; it is sent
 // only when nothing was posted for this verdict yet.
 Result<PostOutcome> PostComment(const std::string& common_dir, const PostLinks& links,
