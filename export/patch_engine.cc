@@ -136,6 +136,22 @@ Result<bool> WriteFileByGit(const std::string& common_dir, const FileWork& work,
   return AppendGitSection(common_dir, work.path, old_side, new_side, cap, out);
 }
 
+// Which of a file's sides are streamed rather than read whole (MayStream; none when the sizes
+// are unknown). A type change's sides are two sections, each diffed against nothing.
+struct SidesToStream {
+  bool old_side = false;
+  bool new_side = false;
+};
+SidesToStream StreamedSides(const FileWork& work, const ChangeFacts& facts) {
+  if (!facts.known) return {};
+  const bool type_change = work.status == 'T';
+  const SideFacts none;
+  return {MayStream(work.old_mode, facts.old_side, type_change ? 0 : work.new_mode,
+                    type_change ? none : facts.new_side),
+          MayStream(work.new_mode, facts.new_side, type_change ? 0 : work.old_mode,
+                    type_change ? none : facts.old_side)};
+}
+
 // One file's sides, read and not yet written. Not movable: a side's content may point into it.
 struct LoadedFile {
   LoadedSide old_side;
@@ -157,17 +173,10 @@ Status ReadFile(git_repository* repo, const std::string& common_dir, const FileW
   }
   GENTLE_ASSIGN_OR_RETURN(*written, WriteFileByGit(common_dir, work, facts, cap, out));
   if (*written) return Status::Ok();
-  const bool type_change = work.status == 'T';
-  const SideFacts none;
-  const bool stream_old =
-      facts.known && MayStream(work.old_mode, facts.old_side, type_change ? 0 : work.new_mode,
-                               type_change ? none : facts.new_side);
-  const bool stream_new =
-      facts.known && MayStream(work.new_mode, facts.new_side, type_change ? 0 : work.old_mode,
-                               type_change ? none : facts.old_side);
-  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_oid, work.old_mode, work.path, stream_old,
+  const SidesToStream stream = StreamedSides(work, facts);
+  GENTLE_RETURN_IF_ERROR(LoadSide(repo, work.old_oid, work.old_mode, work.path, stream.old_side,
                                   facts.known ? facts.old_side.size : 0, &loaded->old_side));
-  return LoadSide(repo, work.new_oid, work.new_mode, work.path, stream_new,
+  return LoadSide(repo, work.new_oid, work.new_mode, work.path, stream.new_side,
                   facts.known ? facts.new_side.size : 0, &loaded->new_side);
 }
 
@@ -226,12 +235,8 @@ std::optional<uint64_t> HeldBytes(const FileWork& work, const ChangeFacts& facts
 // both sides read whole (none streamed, none written by git).
 bool ReadableAhead(const std::string& common_dir, const FileWork& work, const ChangeFacts& facts) {
   if (!facts.known || (!common_dir.empty() && WantsGitSection(work, facts))) return false;
-  const bool type_change = work.status == 'T';
-  const SideFacts none;
-  return !MayStream(work.old_mode, facts.old_side, type_change ? 0 : work.new_mode,
-                    type_change ? none : facts.new_side) &&
-         !MayStream(work.new_mode, facts.new_side, type_change ? 0 : work.old_mode,
-                    type_change ? none : facts.old_side);
+  const SidesToStream stream = StreamedSides(work, facts);
+  return !stream.old_side && !stream.new_side;
 }
 
 // Writes every file's section on the calling thread, in order.
