@@ -12,6 +12,7 @@
 #include "cli/verb.h"
 #include "cli/verb_table.h"
 #include "cli/version_report.h"
+#include "store/git/repository.h"
 
 namespace gentle::cli {
 namespace {
@@ -134,6 +135,9 @@ void VisitCommandTree(const std::function<void(const CLI::App& root)>& visit) {
 
 int Run(int argc, char** argv) { return RunGuarded(argc, argv, /*keep_tree=*/false); }
 
-int RunProcess(int argc, char** argv) { return RunGuarded(argc, argv, /*keep_tree=*/true); }
+int RunProcess(int argc, char** argv) {
+  store::git::ExitReclaimsRepositories();
+  return RunGuarded(argc, argv, /*keep_tree=*/true);
+}
 
 }  // namespace gentle::cli

@@ -22,6 +22,8 @@ int Run(int argc, char** argv);
 // time, as git leaves its own structures at exit (its UNLEAK). The tree stays reachable from a
 // static, so a leak checker does not report it; a later call frees the earlier tree. The
 // executables' main() calls this; anything that runs many command lines in one process calls Run.
+// The repository a small export or verify opened is left to the exit the same way
+// (store/git/repository.h, ExitReclaimsRepositories).
 int RunProcess(int argc, char** argv);
 
 // Builds the whole command tree that Run parses (every verb, every flag, as `--help` lists them)

@@ -154,6 +154,7 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     }
     out.standing = std::move(standing).value();
   }
+  store::git::LeaveToExit(std::move(repo));
   return out;
 }
 

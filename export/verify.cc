@@ -255,6 +255,7 @@ Result<VerifyResult> VerifyLineage(const std::string& cwd, const std::string& li
                                       against, &result);
     if (!approvals.ok()) return approvals.WithLineage(lineage);
   }
+  store::git::LeaveToExit(std::move(repo));
   return result;
 }
 

@@ -3,9 +3,11 @@
 #include <limits.h>
 #include <stdlib.h>
 
+#include <atomic>
 #include <mutex>
 #include <optional>
 #include <string_view>
+#include <utility>
 
 #include "store/digests.h"
 #include "store/git/git_file_check.h"
@@ -238,6 +240,25 @@ Result<Repository> Repository::Discover(const std::string& start_dir) {
   GENTLE_RETURN_IF_ERROR(CheckOpenedFiles(repo.git_dir_, repo.common_dir_, repo.worktree_root_));
   GENTLE_RETURN_IF_ERROR(GuardLooseObjects(raw));
   return repo;
+}
+
+namespace {
+
+std::atomic<bool> exit_reclaims{false};
+
+}  // namespace
+
+void ExitReclaimsRepositories() { exit_reclaims.store(true, std::memory_order_relaxed); }
+
+void LeaveToExit(Repository repo) {
+  if (!exit_reclaims.load(std::memory_order_relaxed)) return;
+  static std::mutex mu;
+  static RepositoryPtr* kept = new RepositoryPtr();  // never destroyed: reachable until exit
+  RepositoryPtr earlier;
+  {
+    std::lock_guard<std::mutex> lock(mu);
+    earlier = std::exchange(*kept, std::move(repo.repo_));
+  }
 }
 
 Result<RepositoryPtr> ReopenRepository(git_repository* repo) {

@@ -41,11 +41,25 @@ class Repository {
   std::string WorktreeIdentity() const;
 
  private:
+  friend void LeaveToExit(Repository repo);
+
   RepositoryPtr repo_;
   std::string common_dir_;
   std::string git_dir_;
   std::string worktree_root_;
 };
+
+// A process that exits once its command is done (the executables' main(), cli/app.h RunProcess)
+// calls this first; from then on LeaveToExit keeps the repository it is given instead of freeing
+// it, as git leaves its own structures at exit (its UNLEAK). The command's answer and every
+// refusal are the same either way; only the teardown (libgit2's caches, the pack windows and
+// files closed one by one) is left to the exit.
+void ExitReclaimsRepositories();
+
+// Frees `repo`, or, after ExitReclaimsRepositories, keeps its libgit2 handle reachable from a
+// static until the process exits (a leak checker does not report it). One handle is kept: a
+// later call frees the earlier one, so a process that runs many commands holds at most one.
+void LeaveToExit(Repository repo);
 
 // Another handle on `repo`'s git directory, for a helper thread (a handle is used by one thread
 // at a time), with the same loose object guard as Discover's (store/git/loose_object_guard.h).
