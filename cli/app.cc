@@ -77,6 +77,7 @@ int ParseAndRun(CommandTree& tree, int argc, char** argv) {
   DefineRoot(&app);
   CLI::App* review = DefineReviewGroup(&app);
   if (const Verb* verb = InvokedVerb(argc, argv)) {
+    in.options = OptionFilter(argc, argv, 3);  // the options `review VERB ...` names
     verb->define(review, *verb, &in);  // a review verb alone: no other verb, `version` or --version
   } else {
     DefineAllCommands(&app, review, &in);

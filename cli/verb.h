@@ -12,6 +12,7 @@
 #ifndef GENTLE_CLI_VERB_H_
 #define GENTLE_CLI_VERB_H_
 
+#include <cstddef>
 #include <functional>
 #include <memory>
 #include <string>
@@ -32,11 +33,33 @@ struct CommonOptions {
   bool json = false;
 };
 
+// Which options of a command a command line needs defined. CLI11 spends about 10K instructions
+// on each option it defines (docs/performance.md, "Small export and verify"), and an option a
+// command line does not name is neither parsed nor refused: a command parsed for `review VERB
+// ARGS` defines, of its optional options, only those ARGS names as `--NAME` or `--NAME=VALUE`.
+// Every option is defined when an argument starting with '-' has any other shape (`-h`, `--`,
+// `-`, `-1`, a short option) or is `--help`, so that CLI11's answer is the whole command's;
+// required options and positional arguments are always defined. With the options defined in
+// their usual order, every parse, error and help text is the one of the whole command.
+class OptionFilter {
+ public:
+  OptionFilter() = default;  // every option
+  // The long option names argv[first..argc) gives.
+  OptionFilter(int argc, const char* const* argv, int first);
+  // Whether an optional option `name` ("--lineage") is to be defined.
+  bool Defines(std::string_view name) const;
+
+ private:
+  bool every_ = true;
+  std::vector<std::string_view> named_;
+};
+
 // One parse of a command line: the common options, the options of each verb defined (CLI11
 // writes into them while parsing) and the action the parsed command chose.
 class Invocation {
  public:
   CommonOptions common;
+  OptionFilter options;  // which optional options the commands define
 
   // A new T, value-initialised, that lives as long as the invocation.
   template <typename T>
@@ -68,21 +91,38 @@ struct Verb {
   DefineVerb define;
 };
 
-// An option or positional argument of a command.
+// An option or positional argument of a command, or an optional option the command line does not
+// name (OptionFilter): not defined unless Required() is called, which must then directly follow
+// its AddOption (and TypeName), so that options are defined in their usual order.
 class Option {
  public:
+  enum class Kind { kString, kStrings, kInt, kFlag };
+  // What defining a skipped option takes.
+  struct Skipped {
+    CLI::App* app = nullptr;
+    Kind kind = Kind::kString;
+    const char* name = nullptr;
+    void* value = nullptr;
+    std::string_view description;
+    const char* type_name = nullptr;
+    size_t defined_before = 0;  // the command's option count when it was skipped
+  };
   explicit Option(CLI::Option* option) : option_(option) {}
+  explicit Option(const Skipped& skipped) : option_(nullptr), skipped_(skipped) {}
   Option TypeName(const char* name);  // what --help shows for its value: FILE, DIR, REV, ...
   Option Required();
 
  private:
   CLI::Option* option_;
+  Skipped skipped_;
 };
 
 // A command that accepts only the options defined on it.
 class Command {
  public:
-  explicit Command(CLI::App* app) : app_(app) {}
+  // `filter` (null: every option) outlives the command.
+  explicit Command(CLI::App* app, const OptionFilter* filter = nullptr)
+      : app_(app), filter_(filter) {}
   // --name VALUE (a name without dashes: a positional argument), bound to `*value`.
   Option AddOption(const char* name, std::string* value, std::string_view description);
   Option AddOption(const char* name, std::vector<std::string>* values,  // repeatable
@@ -95,7 +135,11 @@ class Command {
   bool Given(const char* name) const;
 
  private:
+  // The option, or what defining it takes when the filter skips it.
+  Option Define(Option::Kind kind, const char* name, void* value, std::string_view description);
+
   CLI::App* app_;
+  const OptionFilter* filter_;
 };
 
 // A command below `parent` with --cwd and --json (bound to in->common).
