@@ -29,7 +29,7 @@ bool WantsJson(int argc, char** argv) {
 // The row of the verb `gentle-ai review VERB ...` names, or null. Building CLI11 options costs
 // about as much as a small export itself (docs/performance.md), so a recognised verb is defined
 // alone; anything else (help, a typo, a missing verb) gets the whole table and CLI11's own answer.
-const Verb* InvokedVerb(int argc, char** argv) {
+const Verb* InvokedVerb(int argc, const char* const* argv) {
   if (argc < 3 || std::strcmp(argv[1], "review") != 0) return nullptr;
   for (const Verb& verb : kReviewVerbs) {
     if (verb.name == argv[2]) return &verb;
@@ -74,14 +74,7 @@ struct CommandTree {
 int ParseAndRun(CommandTree& tree, int argc, char** argv) {
   CLI::App& app = tree.app;
   Invocation& in = tree.in;
-  DefineRoot(&app);
-  CLI::App* review = DefineReviewGroup(&app);
-  if (const Verb* verb = InvokedVerb(argc, argv)) {
-    in.options = OptionFilter(argc, argv, 3);  // the options `review VERB ...` names
-    verb->define(review, *verb, &in);  // a review verb alone: no other verb, `version` or --version
-  } else {
-    DefineAllCommands(&app, review, &in);
-  }
+  DefineCommandLine(argc, argv, /*filtered=*/true, &app, &in);
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -124,6 +117,24 @@ int RunGuarded(int argc, char** argv, bool keep_tree) {
 }
 
 }  // namespace
+
+void DefineCommandLine(int argc, const char* const* argv, bool filtered, CLI::App* app,
+                       Invocation* in) {
+  DefineRoot(app);
+  const Verb* verb = InvokedVerb(argc, argv);
+  if (verb != nullptr && filtered) {
+    in->options = OptionFilter(argc, argv, 3);  // the options `review VERB ...` names
+    // No argument can ask for help: no help flag, the root's nor the ones each command copies
+    // from its parent when it is made.
+    if (!in->options.every()) app->set_help_flag();
+  }
+  CLI::App* review = DefineReviewGroup(app);
+  if (verb != nullptr) {
+    verb->define(review, *verb, in);  // a review verb alone: no other verb, `version` or --version
+  } else {
+    DefineAllCommands(app, review, in);
+  }
+}
 
 void VisitCommandTree(const std::function<void(const CLI::App& root)>& visit) {
   CLI::App app{kAppDescription};

@@ -9,6 +9,8 @@
 
 #include <functional>
 
+#include "cli/verb.h"
+
 namespace CLI {
 class App;
 }  // namespace CLI
@@ -25,6 +27,14 @@ int Run(int argc, char** argv);
 // The repository a small export or verify opened is left to the exit the same way
 // (store/git/repository.h, ExitReclaimsRepositories).
 int RunProcess(int argc, char** argv);
+
+// Defines on `app` (the root, as made with the root's description) what Run parses `argv` with:
+// for `review VERB ...` that verb alone, of whose optional options only those argv names when
+// `filtered` (cli/verb.h, OptionFilter; with no help flag on any command when no argument is -h
+// or --help), every option otherwise; for anything else every verb, `version` and --version.
+// `in` receives the options' values; argv outlives both.
+void DefineCommandLine(int argc, const char* const* argv, bool filtered, CLI::App* app,
+                       Invocation* in);
 
 // Builds the whole command tree that Run parses (every verb, every flag, as `--help` lists them)
 // and calls `visit` with its root. The man pages and shell completions are generated from it

@@ -39,8 +39,9 @@ struct CommonOptions {
 // ARGS` defines, of its optional options, only those ARGS names as `--NAME` or `--NAME=VALUE`.
 // Every option is defined when an argument starting with '-' has any other shape (`-h`, `--`,
 // `-`, `-1`, a short option) or is `--help`, so that CLI11's answer is the whole command's;
-// required options and positional arguments are always defined. With the options defined in
-// their usual order, every parse, error and help text is the one of the whole command.
+// required options and positional arguments are always defined. Otherwise no argument asks for
+// help, and no command has a help flag (cli/app.h). With the options defined in their usual
+// order, every parse, error and help text is the one of the whole command.
 class OptionFilter {
  public:
   OptionFilter() = default;  // every option
@@ -48,6 +49,8 @@ class OptionFilter {
   OptionFilter(int argc, const char* const* argv, int first);
   // Whether an optional option `name` ("--lineage") is to be defined.
   bool Defines(std::string_view name) const;
+  // Whether every option is (also when an argument is -h or --help).
+  bool every() const { return every_; }
 
  private:
   bool every_ = true;

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "cli/app.h"
 #include "cli/verb.h"
 #include "cli/verb_table.h"
 
@@ -19,27 +20,15 @@ using cli::Invocation;
 using cli::OptionFilter;
 using cli::Verb;
 
-const Verb& ReviewVerb(std::string_view name) {
-  for (const Verb& verb : cli::kReviewVerbs) {
-    if (verb.name == name) return verb;
-  }
-  FAIL("no review verb " << name);
-  throw std::logic_error("unreached");
-}
-
-// The root and `review` as cli/app.cc makes them, with `verb` defined below `review`.
+// The command tree cli/app.cc parses `argv` with, its options filtered or all defined.
 struct Tree {
   CLI::App app{"gentle-ai: the review transaction store"};
   Invocation in;
   CLI::App* review = nullptr;
 
-  Tree(const Verb& verb, const std::vector<const char*>& argv, bool filtered) {
-    app.name("gentle-ai");
-    app.allow_extras(false);
-    app.require_subcommand(1);
-    review = cli::AddGroup(&app, "review", "Review transactions: freeze, inspect, decide");
-    if (filtered) in.options = OptionFilter(static_cast<int>(argv.size()), argv.data(), 3);
-    verb.define(review, verb, &in);
+  Tree(const std::vector<const char*>& argv, bool filtered) {
+    cli::DefineCommandLine(static_cast<int>(argv.size()), argv.data(), filtered, &app, &in);
+    review = app.get_subcommand("review");
   }
 };
 
@@ -65,7 +54,7 @@ void Describe(const CLI::App* command, std::string* out) {
 std::string Outcome(const Verb& verb, const std::vector<std::string>& args, bool filtered) {
   std::vector<const char*> argv = {"gentle-ai", "review", verb.name.data()};
   for (const std::string& arg : args) argv.push_back(arg.c_str());
-  Tree tree(verb, argv, filtered);
+  Tree tree(argv, filtered);
   std::string out;
   try {
     tree.app.parse(static_cast<int>(argv.size()), argv.data());
@@ -103,35 +92,37 @@ void CollectPaths(const CLI::App* command, std::vector<std::string> words,
 }
 
 TEST_CASE("a command line defines only the optional options it names") {
-  const Verb& verify = ReviewVerb("verify");
   std::vector<const char*> argv = {"gentle-ai", "review",       "verify", "--lineage",
                                    "review-1",  "--against=v1", "--json"};
-  Tree tree(verify, argv, /*filtered=*/true);
+  Tree tree(argv, /*filtered=*/true);
   CLI::App* command = tree.review->get_subcommand("verify");
-  CHECK(Names(command) == std::vector<std::string>{"--help", "--json", "--lineage", "--against"});
+  CHECK(Names(command) == std::vector<std::string>{"--json", "--lineage", "--against"});
+  // No argument asks for help: no command has a help flag.
+  CHECK(tree.app.get_help_ptr() == nullptr);
+  CHECK(tree.review->get_help_ptr() == nullptr);
 
   // Required options and positional arguments are defined whatever the command line names.
-  const Verb& verdict = ReviewVerb("verdict");
   argv = {"gentle-ai", "review", "verdict", "--body", "b"};
-  Tree verdict_tree(verdict, argv, /*filtered=*/true);
+  Tree verdict_tree(argv, /*filtered=*/true);
   CHECK(Names(verdict_tree.review->get_subcommand("verdict")) ==
-        std::vector<std::string>{"--help", "--lineage", "--verdict", "--role", "--body"});
-  const Verb& parse = ReviewVerb("parse-comment");
+        std::vector<std::string>{"--lineage", "--verdict", "--role", "--body"});
   argv = {"gentle-ai", "review", "parse-comment"};
-  Tree parse_tree(parse, argv, /*filtered=*/true);
+  Tree parse_tree(argv, /*filtered=*/true);
   CHECK(Names(parse_tree.review->get_subcommand("parse-comment")) ==
-        std::vector<std::string>{"--help", "file"});
+        std::vector<std::string>{"file"});
 
-  // Any other argument starting with '-' defines every option.
-  const size_t every =
-      Names(Tree(verify, {"gentle-ai", "review", "verify"}, false).review->get_subcommand("verify"))
-          .size();
+  // Any other argument starting with '-' defines every option, and the help flags.
+  argv = {"gentle-ai", "review", "verify"};
+  const std::vector<std::string> every =
+      Names(Tree(argv, /*filtered=*/false).review->get_subcommand("verify"));
+  CHECK(every.size() == 12);
+  CHECK(every.front() == "--help");
   for (const char* other : {"-h", "--help", "--", "-", "-1", "--Lineage", "--lineage_x", "--=x"}) {
     argv = {"gentle-ai", "review", "verify", "--lineage", "x", other};
-    Tree other_tree(verify, argv, /*filtered=*/true);
-    CHECK(Names(other_tree.review->get_subcommand("verify")).size() == every);
+    Tree other_tree(argv, /*filtered=*/true);
+    CHECK(Names(other_tree.review->get_subcommand("verify")) == every);
+    CHECK(other_tree.app.get_help_ptr() != nullptr);
   }
-  CHECK(every == 12);
 }
 
 TEST_CASE("every command parses a generated command line as with every option defined") {
@@ -140,7 +131,7 @@ TEST_CASE("every command parses a generated command line as with every option de
   for (const Verb& verb : cli::kReviewVerbs) {
     std::vector<CommandPath> paths;
     {
-      Tree full(verb, {"gentle-ai", "review", verb.name.data()}, false);
+      Tree full({"gentle-ai", "review", verb.name.data()}, false);
       CollectPaths(full.review->get_subcommand(std::string(verb.name)), {}, &paths);
     }
     for (const CommandPath& path : paths) {
