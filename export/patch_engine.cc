@@ -307,11 +307,11 @@ Status WriteAllSequentially(git_repository* repo, git_odb* odb, const std::strin
 constexpr size_t kSpareBuffers = 2;
 constexpr size_t kSpareMaxBytes = size_t{1} << 20;
 
-// Writes every file's section in order into `out`, with the helper thread the caller starts once
-// it has claimed the repository's git directory. Both threads first describe the files from their
-// object headers (DescribeChange, claimed one at a time); the calling thread then refuses a patch
-// the facts prove over the budget before any blob is inflated, exactly as the sequential writer
-// does, and only then is any file's section started.
+// Writes every file's section in order into `out`, on the calling thread and one helper thread it
+// starts and joins. Both threads first describe the files from their object headers
+// (DescribeChange, claimed one at a time); the calling thread then refuses a patch the facts prove
+// over the budget before any blob is inflated, exactly as the sequential writer does, and only
+// then is any file's section started.
 //
 // Two threads share the per-file work (blob inflation, myers, formatting); the calling thread
 // appends finished sections strictly in order, so the bytes, the first error and the budget
