@@ -5,6 +5,7 @@
 
 #include "export/binary_patch.h"
 #include "export/funcname.h"
+#include "export/output_pages.h"
 #include "export/path_quote.h"
 
 namespace gentle::exporter {
@@ -35,6 +36,7 @@ struct TextWriter {
   size_t max_bytes;
   std::string* out;
   FuncnameTracker funcname;
+  PagesAhead pages;
   bool headers_written = false;
   bool over_budget = false;
 
@@ -88,6 +90,7 @@ struct TextWriter {
         line.origin != GIT_DIFF_LINE_DELETION) {
       return 0;  // end-of-file newline markers are derived from the content below
     }
+    pages.BeforeAppend(1 + line.content_len);
     out->push_back(line.origin);
     out->append(line.content, line.content_len);
     if (line.content_len == 0 || line.content[line.content_len - 1] != '\n') {
@@ -127,7 +130,8 @@ Status AppendTextHunks(std::string_view path, const FileSide& old_side, const Fi
                     path.find(' ') != std::string_view::npos,
                     max_bytes,
                     out,
-                    FuncnameTracker(old_side.content)};
+                    FuncnameTracker(old_side.content),
+                    PagesAhead(out)};
   int rc;
   if ((old_side.mode == 0 || old_side.blob != nullptr) &&
       (new_side.mode == 0 || new_side.blob != nullptr)) {

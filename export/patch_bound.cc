@@ -117,15 +117,25 @@ ContentKind KindFromPrefix(uint64_t size, std::string_view prefix) {
 
 uint64_t DeflatedLowerBound(uint64_t n) { return 6 + n / 1032; }
 
+ChangeFacts DescribeChange(git_odb* odb, const TreeChange& change) {
+  std::optional<SideFacts> old_side = Describe(odb, change.old_mode, change.old_oid);
+  if (!old_side) return ChangeFacts{};
+  std::optional<SideFacts> new_side = Describe(odb, change.new_mode, change.new_oid);
+  if (!new_side) return ChangeFacts{};
+  return ChangeFacts{true, *old_side, *new_side};
+}
+
+void KeepKnownPrefix(std::vector<ChangeFacts>* facts) {
+  auto first =
+      std::find_if(facts->begin(), facts->end(), [](const ChangeFacts& f) { return !f.known; });
+  std::fill(first, facts->end(), ChangeFacts{});
+}
+
 std::vector<ChangeFacts> GatherFacts(git_odb* odb, const std::vector<TreeChange>& changes) {
   std::vector<ChangeFacts> facts(changes.size());
   for (size_t i = 0; i < changes.size(); ++i) {
-    const TreeChange& c = changes[i];
-    std::optional<SideFacts> old_side = Describe(odb, c.old_mode, c.old_oid);
-    if (!old_side) break;
-    std::optional<SideFacts> new_side = Describe(odb, c.new_mode, c.new_oid);
-    if (!new_side) break;
-    facts[i] = ChangeFacts{true, *old_side, *new_side};
+    facts[i] = DescribeChange(odb, changes[i]);
+    if (!facts[i].known) break;
   }
   return facts;
 }

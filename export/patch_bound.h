@@ -57,6 +57,12 @@ uint64_t DeflatedLowerBound(uint64_t n);
 // unknown, so the writer still meets that object in patch order and reports it.
 std::vector<ChangeFacts> GatherFacts(git_odb* odb, const std::vector<TreeChange>& changes);
 
+// One change's facts from the object headers; unknown when either side cannot be described.
+// GatherFacts is this in patch order, with every change after the first unknown one left unknown
+// (KeepKnownPrefix), so changes may be described in any order, on any thread with its own `odb`.
+ChangeFacts DescribeChange(git_odb* odb, const TreeChange& change);
+void KeepKnownPrefix(std::vector<ChangeFacts>* facts);
+
 // a + b, or UINT64_MAX when that overflows: how the bounds below are summed.
 inline uint64_t SaturatingAdd(uint64_t a, uint64_t b) {
   return a > std::numeric_limits<uint64_t>::max() - b ? std::numeric_limits<uint64_t>::max()

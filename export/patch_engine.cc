@@ -14,6 +14,7 @@
 
 #include "export/file_section.h"
 #include "export/git_section.h"
+#include "export/output_pages.h"
 #include "export/patch_bound.h"
 #include "export/streamed_section.h"
 #include "export/tree_delta.h"
@@ -283,67 +284,119 @@ std::string CommonDir(git_repository* repo) {
   return dir != nullptr ? std::string(dir) : std::string();
 }
 
-// Writes every file's section in order into `out`. Two threads share the per-file work
-// (blob inflation, myers, formatting); the calling thread appends finished sections strictly in
-// order, so the bytes, the first error and the budget cut-off are exactly the sequential ones.
-// The helper thread reads through its own repository handle, as libgit2 objects are not shared.
-// A file is started only while the blob bytes of the files being written stay within the
-// largest file's (or kInFlightFloorBytes), and the helper only reads the sides of files over
-// kHelperMaxHeldBytes, up to kReadAheadMaxBytes more, for the calling thread to diff: two large
-// diffs are never run at once, nor in two heaps, so peak memory is the sequential writer's plus
-// at most kReadAheadMaxBytes, while small files still run beside each other and beside a large
-// one, and a large file's blobs are inflated while the one before it is diffed. A side read ahead
-// is freed on the calling thread; glibc returns it to the helper's heap, where the next one is
-// read.
+// The patch's buffer, reserved up front (capped): regrowing a multi-megabyte string would copy it
+// and touch new pages each time; untouched reserved pages cost nothing.
+void ReserveOutput(size_t max_bytes, std::string* out) {
+  out->reserve(std::min<size_t>(max_bytes, size_t{64} << 20));
+}
+
+// On the calling thread alone: the facts from the object headers, the refusal of a patch they
+// prove over the budget (before any blob is inflated), then every section in order.
+Status WriteAllSequentially(git_repository* repo, git_odb* odb, const std::string& common_dir,
+                            const std::vector<FileWork>& files, size_t max_bytes,
+                            std::string* out) {
+  std::vector<ChangeFacts> facts = GatherFacts(odb, files);
+  GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb, files, max_bytes, &facts));
+  ReserveOutput(max_bytes, out);
+  return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, out);
+}
+
+// Section buffers kept for reuse once appended (at most this many, none larger than
+// kSpareMaxBytes): a section written into one is written into pages already mapped, without
+// regrowing it, where a new string would be regrown from empty into fresh memory.
+constexpr size_t kSpareBuffers = 2;
+constexpr size_t kSpareMaxBytes = size_t{1} << 20;
+
+// Writes every file's section in order into `out`, on the calling thread and one helper thread it
+// starts and joins. Both threads first describe the files from their object headers
+// (DescribeChange, claimed one at a time); the calling thread then refuses a patch the facts prove
+// over the budget before any blob is inflated, exactly as the sequential writer does, and only
+// then is any file's section started.
+//
+// Two threads share the per-file work (blob inflation, myers, formatting); the calling thread
+// appends finished sections strictly in order, so the bytes, the first error and the budget
+// cut-off are exactly the sequential ones. A file the calling thread starts when every file
+// before it is appended, and a file whose sides the helper read ahead, is written by the calling
+// thread straight into `out`; any other is written into a buffer and copied in when its turn
+// comes.
+//
+// The helper thread reads through its own repository handle, as libgit2 objects are not shared;
+// it opens it itself, while the calling thread describes files. A file is started only while the
+// blob bytes of the files being written stay within the largest file's (or kInFlightFloorBytes),
+// and the helper only reads the sides of files over kHelperMaxHeldBytes, up to kReadAheadMaxBytes
+// more, for the calling thread to diff: two large diffs are never run at once, nor in two heaps,
+// so peak memory is the sequential writer's plus at most kReadAheadMaxBytes, while small files
+// still run beside each other and beside a large one, and a large file's blobs are inflated while
+// the one before it is diffed. A side read ahead is freed on the calling thread; glibc returns it
+// to the helper's heap, where the next one is read.
 //
 // Both threads read through handles that hold nothing but an object database: git_diff_blobs
 // loads the repository's index when there is an index file (libgit2 1.5; also for a git
 // directory opened as bare), which in a working repository of 30,000 files is a 2.6 MB read and
 // SHA-1 check per handle: 85% of a small export's instructions. The calling thread wraps the
 // caller's object database (its caches are shared); the helper wraps the one it opens.
-Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& files,
-                  const std::vector<ChangeFacts>& facts, size_t max_bytes, std::string* out) {
+Status WriteFiles(git_repository* caller_repo, git_odb* odb, const std::vector<FileWork>& files,
+                  size_t max_bytes, std::string* out) {
   RepositoryPtr objects_only = ObjectsOnly(caller_repo);
   git_repository* repo = objects_only ? objects_only.get() : caller_repo;
   const std::string common_dir = CommonDir(caller_repo);
-  RepositoryPtr helper_repo;
-  if (files.size() >= kParallelMinFiles && std::thread::hardware_concurrency() > 1) {
-    auto full = store::git::ReopenRepository(caller_repo);
-    if (full.ok()) helper_repo = ObjectsOnly(full->get());
+  if (files.size() < kParallelMinFiles || std::thread::hardware_concurrency() <= 1) {
+    return WriteAllSequentially(repo, odb, common_dir, files, max_bytes, out);
   }
-  if (!helper_repo) return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, out);
+  const std::string git_dir = git_repository_path(caller_repo);
 
   struct Slot {
     bool ready = false;
+    bool in_place = false;  // written straight into `out`
     Status status;
     std::string bytes;
     std::unique_ptr<LoadedFile> loaded;  // read ahead by the helper, for the calling thread
   };
-  std::vector<Slot> slots(files.size());
+  const size_t n = files.size();
+  std::vector<Slot> slots(n);
+  std::vector<ChangeFacts> facts(n);
   std::mutex mutex;
   std::condition_variable changed;
+  size_t next_describe = 0;
+  size_t described = 0;
+  bool facts_ready = false;  // described, checked against the budget, scheduled
   size_t next_claim = 0;
   size_t appended = 0;
   bool stop = false;
   std::atomic<size_t> appended_bytes{0};
-  std::vector<std::optional<uint64_t>> known_held(files.size());
+  std::vector<uint64_t> held(n);
+  std::vector<bool> readable_ahead(n);
   uint64_t held_limit = kInFlightFloorBytes;
-  for (size_t i = 0; i < files.size(); ++i) {
-    known_held[i] = HeldBytes(files[i], facts[i]);
-    if (known_held[i]) held_limit = std::max(held_limit, *known_held[i]);
-  }
-  // A file of unknown sizes counts as the limit: it is written alone.
-  std::vector<uint64_t> held(files.size());
-  for (size_t i = 0; i < files.size(); ++i) held[i] = known_held[i].value_or(held_limit);
   uint64_t in_flight = 0;  // held bytes of the files being read or written
-  std::vector<bool> readable_ahead(files.size());
-  for (size_t i = 0; i < files.size(); ++i) {
-    readable_ahead[i] = held[i] > kHelperMaxHeldBytes && held[i] <= kReadAheadMaxBytes &&
-                        ReadableAhead(common_dir, files[i], facts[i]);
-  }
+  std::vector<std::string> spare;
 
+  // Describes unclaimed files until none is left; `lock` is held on entry and on return.
+  auto describe = [&](git_odb* db, std::unique_lock<std::mutex>& lock) {
+    while (!stop && next_describe < n) {
+      const size_t i = next_describe++;
+      lock.unlock();
+      ChangeFacts described_facts = DescribeChange(db, files[i]);
+      lock.lock();
+      facts[i] = described_facts;
+      if (++described == n) changed.notify_all();
+    }
+  };
+  // The schedule, from the facts: what each file holds, and which the helper may read ahead.
+  auto schedule = [&] {
+    std::vector<std::optional<uint64_t>> known_held(n);
+    for (size_t i = 0; i < n; ++i) {
+      known_held[i] = HeldBytes(files[i], facts[i]);
+      if (known_held[i]) held_limit = std::max(held_limit, *known_held[i]);
+    }
+    // A file of unknown sizes counts as the limit: it is written alone.
+    for (size_t i = 0; i < n; ++i) held[i] = known_held[i].value_or(held_limit);
+    for (size_t i = 0; i < n; ++i) {
+      readable_ahead[i] = held[i] > kHelperMaxHeldBytes && held[i] <= kReadAheadMaxBytes &&
+                          ReadableAhead(common_dir, files[i], facts[i]);
+    }
+  };
   auto can_claim = [&](bool helper) {
-    if (stop || next_claim >= files.size() || next_claim >= appended + kWindow) return false;
+    if (stop || !facts_ready || next_claim >= n || next_claim >= appended + kWindow) return false;
     if (helper && held[next_claim] > kHelperMaxHeldBytes) {
       return readable_ahead[next_claim] &&
              in_flight <= held_limit + kReadAheadMaxBytes - held[next_claim];
@@ -354,78 +407,136 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     const size_t used = appended_bytes.load();
     return max_bytes > used ? max_bytes - used : 0;
   };
+  // A buffer for a section; `lock` is held.
+  auto take_buffer = [&] {
+    std::string buffer;
+    if (!spare.empty()) {
+      buffer = std::move(spare.back());
+      spare.pop_back();
+    }
+    return buffer;
+  };
   // Records slot i's outcome; `lock` is held.
-  auto finish = [&](size_t i, Status status, std::string bytes) {
+  auto finish = [&](size_t i, Status status, std::string bytes, bool in_place) {
     in_flight -= held[i];
     slots[i].status = std::move(status);
     slots[i].bytes = std::move(bytes);
+    slots[i].in_place = in_place;
     slots[i].ready = true;
     changed.notify_all();
   };
   // The helper reads a large file's sides for the calling thread; `lock` is held on entry and on
   // return.
-  auto read_ahead = [&](size_t i, std::unique_lock<std::mutex>& lock) {
+  auto read_ahead = [&](git_repository* r, size_t i, std::unique_lock<std::mutex>& lock) {
     in_flight += held[i];
     lock.unlock();
     auto loaded = std::make_unique<LoadedFile>();
     std::string bytes;
     bool written = false;
-    Status status = ReadFile(helper_repo.get(), common_dir, files[i], facts[i], cap_left(), &bytes,
-                             &written, loaded.get());
+    Status status =
+        ReadFile(r, common_dir, files[i], facts[i], cap_left(), &bytes, &written, loaded.get());
     if (!status.ok()) loaded.reset();
     lock.lock();
-    if (!status.ok() || written) return finish(i, std::move(status), std::move(bytes));
+    if (!status.ok() || written) return finish(i, std::move(status), std::move(bytes), false);
     slots[i].loaded = std::move(loaded);
     changed.notify_all();
   };
-  // The calling thread writes the section of slot i, read ahead; `lock` as above.
-  auto write_loaded = [&](size_t i, std::unique_lock<std::mutex>& lock) {
-    std::unique_ptr<LoadedFile> loaded = std::move(slots[i].loaded);
-    lock.unlock();
-    std::string bytes;
-    Status status = WriteLoaded(files[i], *loaded, cap_left(), &bytes);
-    loaded.reset();
-    lock.lock();
-    finish(i, std::move(status), std::move(bytes));
-  };
-  // Computes slot i outside the lock; `lock` is held on entry and on return.
+  // Computes slot i into a buffer outside the lock; `lock` is held on entry and on return.
   auto compute = [&](git_repository* r, size_t i, std::unique_lock<std::mutex>& lock) {
     in_flight += held[i];
+    std::string bytes = take_buffer();
     lock.unlock();
-    std::string bytes;
     Status status = WriteFile(r, common_dir, files[i], facts[i], cap_left(), &bytes);
     lock.lock();
-    finish(i, std::move(status), std::move(bytes));
+    finish(i, std::move(status), std::move(bytes), false);
+  };
+  // The calling thread writes slot i, the next to append, straight into `out` (every file before
+  // it is in `out`, so max_bytes caps it as cap_left would a buffer); its sides were read ahead
+  // when `loaded`. `lock` as above.
+  auto write_in_place = [&](size_t i, std::unique_ptr<LoadedFile> loaded,
+                            std::unique_lock<std::mutex>& lock) {
+    if (!loaded) in_flight += held[i];
+    lock.unlock();
+    Status status = loaded ? WriteLoaded(files[i], *loaded, max_bytes, out)
+                           : WriteFile(repo, common_dir, files[i], facts[i], max_bytes, out);
+    loaded.reset();
+    lock.lock();
+    finish(i, std::move(status), std::string(), true);
+  };
+  auto helper_run = [&] {
+    RepositoryPtr helper_repo;
+    store::git::OdbPtr helper_odb;
+    {
+      auto full = store::git::ReopenRepository(git_dir);
+      if (full.ok()) helper_repo = ObjectsOnly(full->get());
+      if (helper_repo) {
+        auto db = store::git::RepositoryOdb(helper_repo.get());
+        if (db.ok()) helper_odb = std::move(db).value();
+      }
+    }
+    std::unique_lock<std::mutex> lock(mutex);
+    // Without a handle of its own the helper takes nothing: the calling thread does it all.
+    if (!helper_odb) return;
+    describe(helper_odb.get(), lock);
+    for (;;) {
+      changed.wait(lock,
+                   [&] { return stop || (facts_ready && (next_claim >= n || can_claim(true))); });
+      if (!can_claim(true)) return;
+      const size_t i = next_claim++;
+      if (held[i] > kHelperMaxHeldBytes) {
+        read_ahead(helper_repo.get(), i, lock);
+      } else {
+        compute(helper_repo.get(), i, lock);
+      }
+    }
   };
   std::thread helper;
   try {
-    helper = std::thread([&] {
-      std::unique_lock<std::mutex> lock(mutex);
-      for (;;) {
-        changed.wait(lock, [&] { return stop || next_claim >= files.size() || can_claim(true); });
-        if (!can_claim(true)) return;
-        const size_t i = next_claim++;
-        if (held[i] > kHelperMaxHeldBytes) {
-          read_ahead(i, lock);
-        } else {
-          compute(helper_repo.get(), i, lock);
-        }
-      }
-    });
+    helper = std::thread(helper_run);
   } catch (const std::system_error&) {
-    // No thread to be had: nothing was claimed yet, so the sequential writer starts from scratch.
-    return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, out);
+    // No thread to be had: nothing was described or claimed yet.
+    return WriteAllSequentially(repo, odb, common_dir, files, max_bytes, out);
   }
+  auto stop_helper = [&] {
+    {
+      std::lock_guard<std::mutex> guard(mutex);
+      stop = true;
+    }
+    changed.notify_all();
+    helper.join();
+  };
+
+  {
+    std::unique_lock<std::mutex> lock(mutex);
+    describe(odb, lock);
+    changed.wait(lock, [&] { return described == n; });
+  }
+  // The helper waits for facts_ready: the facts are the calling thread's until then.
+  KeepKnownPrefix(&facts);
+  Status refused = RefuseIfProvablyOverBudget(odb, files, max_bytes, &facts);
+  if (!refused.ok()) {
+    stop_helper();
+    return refused;
+  }
+  schedule();
+  ReserveOutput(max_bytes, out);
 
   Status result;
   {
     std::unique_lock<std::mutex> lock(mutex);
-    for (size_t i = 0; i < files.size(); ++i) {
+    facts_ready = true;
+    changed.notify_all();
+    for (size_t i = 0; i < n; ++i) {
       while (!slots[i].ready) {
         if (slots[i].loaded) {
-          write_loaded(i, lock);
+          write_in_place(i, std::move(slots[i].loaded), lock);
         } else if (can_claim(false)) {
-          compute(repo, next_claim++, lock);
+          const size_t j = next_claim++;
+          if (j == i) {
+            write_in_place(i, nullptr, lock);
+          } else {
+            compute(repo, j, lock);
+          }
         } else {
           changed.wait(lock);
         }
@@ -433,7 +544,10 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
       Slot slot = std::move(slots[i]);
       if (slot.status.ok()) {
         lock.unlock();
-        out->append(slot.bytes);
+        if (!slot.in_place) {
+          AppendWillWrite(out, out->size() + slot.bytes.size());
+          out->append(slot.bytes);
+        }
         lock.lock();
         if (out->size() > max_bytes) {
           slot.status = Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
@@ -441,18 +555,19 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
       }
       if (!slot.status.ok()) {
         result = std::move(slot.status);
-        stop = true;
-        changed.notify_all();
         break;
+      }
+      if (!slot.in_place && slot.bytes.capacity() <= kSpareMaxBytes &&
+          spare.size() < kSpareBuffers) {
+        slot.bytes.clear();
+        spare.push_back(std::move(slot.bytes));
       }
       appended = i + 1;
       appended_bytes.store(out->size());
       changed.notify_all();
     }
-    stop = true;
-    changed.notify_all();
   }
-  helper.join();
+  stop_helper();
   return result;
 }
 
@@ -485,14 +600,10 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
   DerivedPatch patch;
   patch.manifest.reserve(files.size());
   for (const TreeChange& work : files) patch.manifest.push_back(ManifestEntryOf(work));
-  // Sizes from the object headers refuse a patch that cannot fit before any blob is inflated.
+  // Sizes from the object headers refuse a patch that cannot fit before any blob is inflated
+  // (WriteFiles).
   GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo));
-  std::vector<ChangeFacts> facts = GatherFacts(odb.get(), files);
-  GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb.get(), files, options.max_bytes, &facts));
-  // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched
-  // reserved pages cost nothing.
-  patch.bytes.reserve(std::min<size_t>(options.max_bytes, size_t{64} << 20));
-  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, facts, options.max_bytes, &patch.bytes));
+  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, odb.get(), files, options.max_bytes, &patch.bytes));
   return patch;
 }
 

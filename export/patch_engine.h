@@ -15,12 +15,13 @@
 //
 // Thread-safety: DerivePatch and WritePatch run on the calling thread and, for a patch of many
 // files on a machine with more than one CPU, on one helper thread they start and join before
-// returning. The helper reads through a repository handle it opens on `repo`'s git directory;
-// `repo` itself is used only on the calling thread, which must not share it with another thread
-// during the call. Calls on different threads with different `repo` handles are independent.
-// The two threads hold at most the patch's largest file's blob bytes (or 1 MiB) at once, plus
-// at most 2 MiB of a file the helper reads ahead; files over 256 KiB are diffed on the calling
-// thread only (export/patch_engine.cc).
+// returning. The helper opens its own repository handle on `repo`'s git directory, then reads
+// object headers (the facts that refuse an over-budget patch before any blob is read) and blobs
+// through it beside the calling thread; `repo` itself is used only on the calling thread, which
+// must not share it with another thread during the call. Calls on different threads with different
+// `repo` handles are independent. The two threads hold at most the patch's largest file's blob
+// bytes (or 1 MiB) at once, plus at most 2 MiB of a file the helper reads ahead; files over 256 KiB
+// are diffed on the calling thread only (export/patch_engine.cc).
 #ifndef GENTLE_EXPORT_PATCH_ENGINE_H_
 #define GENTLE_EXPORT_PATCH_ENGINE_H_
 

@@ -166,6 +166,49 @@ TEST_CASE("many files: first error in patch order wins - budget cut is exact", "
         Code::kBudgetExceeded);
 }
 
+// With many files both threads describe them from their object headers, in whatever order they
+// claim them (export/patch_engine.cc): a file that cannot be described is the error, and the
+// first such file in patch order wins, whichever thread met which first.
+TEST_CASE("many files described on two threads: the first missing blob in patch order wins",
+          "[engine][missing]") {
+  BareRepo repo;
+  std::vector<std::tuple<std::string, git_filemode_t, git_oid>> before;
+  std::vector<std::tuple<std::string, git_filemode_t, git_oid>> after;
+  std::vector<git_oid> new_blobs;
+  for (int i = 0; i < 40; ++i) {
+    std::string text;
+    for (int l = 0; l < 50; ++l)
+      text += "file " + std::to_string(i) + " line " + std::to_string(l) + "\n";
+    char name[16];
+    std::snprintf(name, sizeof(name), "f%02d", i);
+    before.emplace_back(name, GIT_FILEMODE_BLOB, repo.Blob(text));
+    text += "one more line\n";
+    new_blobs.push_back(repo.Blob(text));
+    after.emplace_back(name, GIT_FILEMODE_BLOB, new_blobs.back());
+  }
+  const git_oid base = repo.Tree(before);
+  const git_oid cand = repo.Tree(after);
+  auto whole = exporter::DerivePatch(repo.get(), base, cand, {});
+  REQUIRE(whole.ok());
+  auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(base), BareRepo::Hex(cand));
+  REQUIRE(oracle.ok());
+  CHECK(FirstDifference(*oracle, whole->bytes) == "");
+  repo.RemoveObject(new_blobs[37]);
+  repo.RemoveObject(new_blobs[3]);
+  for (int round = 0; round < 20; ++round) {
+    auto missing = exporter::DerivePatch(repo.get(), base, cand, {});
+    REQUIRE_FALSE(missing.ok());
+    CHECK(missing.status().code() == Code::kObjectsMissing);
+    CHECK(missing.status().message().find(BareRepo::Hex(new_blobs[3])) != std::string::npos);
+  }
+  // A budget the described files before the first missing one already pass is refused as over
+  // the budget, before any blob is read.
+  exporter::PatchOptions tiny;
+  tiny.max_bytes = 64;
+  CHECK(exporter::DerivePatch(repo.get(), base, cand, tiny).status().code() ==
+        Code::kBudgetExceeded);
+}
+
 // Files over 256 KiB among many: the helper reads their sides ahead and the calling thread diffs
 // them (export/patch_engine.cc). The bytes and the first error are still the sequential ones.
 TEST_CASE("many files with large ones read ahead: the oracle's bytes - the first error",

@@ -262,9 +262,13 @@ void LeaveToExit(Repository repo) {
 }
 
 Result<RepositoryPtr> ReopenRepository(git_repository* repo) {
+  return ReopenRepository(std::string(git_repository_path(repo)));
+}
+
+Result<RepositoryPtr> ReopenRepository(const std::string& git_dir) {
   git_repository* opened = nullptr;
-  if (git_repository_open_ext(&opened, git_repository_path(repo), GIT_REPOSITORY_OPEN_NO_SEARCH,
-                              nullptr) != 0) {
+  if (git_repository_open_ext(&opened, git_dir.c_str(), GIT_REPOSITORY_OPEN_NO_SEARCH, nullptr) !=
+      0) {
     return Status(Code::kInternal, "cannot reopen the repository: " + LastGitError());
   }
   RepositoryPtr owned(opened);

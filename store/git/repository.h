@@ -64,6 +64,9 @@ void LeaveToExit(Repository repo);
 // Another handle on `repo`'s git directory, for a helper thread (a handle is used by one thread
 // at a time), with the same loose object guard as Discover's (store/git/loose_object_guard.h).
 Result<RepositoryPtr> ReopenRepository(git_repository* repo);
+// The same for the git directory `git_dir` (git_repository_path of the handle), so that the helper
+// thread can open its handle while the calling thread goes on using its own.
+Result<RepositoryPtr> ReopenRepository(const std::string& git_dir);
 
 // Resolves a revision expression and peels it to `type` (GIT_OBJECT_COMMIT or GIT_OBJECT_TREE);
 // `usage` when it does not resolve or does not peel (also when an object on the way does not hash
