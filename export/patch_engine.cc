@@ -15,6 +15,7 @@
 #include "export/file_section.h"
 #include "export/git_section.h"
 #include "export/patch_bound.h"
+#include "export/patch_spool.h"
 #include "export/streamed_section.h"
 #include "export/tree_delta.h"
 #include "store/git/object_file_stream.h"
@@ -239,16 +240,23 @@ bool ReadableAhead(const std::string& common_dir, const FileWork& work, const Ch
   return !stream.old_side && !stream.new_side;
 }
 
-// Writes every file's section on the calling thread, in order.
+// The patch's bytes moved to `spool` (none without one).
+size_t Spooled(const PatchSpool* spool) { return spool != nullptr ? spool->size() : 0; }
+
+// Writes every file's section on the calling thread, in order, offering `out` to `spool` (when
+// given) after each file; the patch is the spool's bytes followed by `out`'s.
 Status WriteFilesSequentially(git_repository* repo, const std::string& common_dir,
                               const std::vector<FileWork>& files,
                               const std::vector<ChangeFacts>& facts, size_t max_bytes,
-                              std::string* out) {
+                              PatchSpool* spool, std::string* out) {
   for (size_t i = 0; i < files.size(); ++i) {
-    GENTLE_RETURN_IF_ERROR(WriteFile(repo, common_dir, files[i], facts[i], max_bytes, out));
-    if (out->size() > max_bytes) {
+    const size_t spooled = Spooled(spool);
+    GENTLE_RETURN_IF_ERROR(
+        WriteFile(repo, common_dir, files[i], facts[i], max_bytes - spooled, out));
+    if (spooled + out->size() > max_bytes) {
       return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
     }
+    if (spool != nullptr) spool->Offer(out);
   }
   return Status::Ok();
 }
@@ -302,7 +310,8 @@ std::string CommonDir(git_repository* repo) {
 // SHA-1 check per handle: 85% of a small export's instructions. The calling thread wraps the
 // caller's object database (its caches are shared); the helper wraps the one it opens.
 Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& files,
-                  const std::vector<ChangeFacts>& facts, size_t max_bytes, std::string* out) {
+                  const std::vector<ChangeFacts>& facts, size_t max_bytes, PatchSpool* spool,
+                  std::string* out) {
   RepositoryPtr objects_only = ObjectsOnly(caller_repo);
   git_repository* repo = objects_only ? objects_only.get() : caller_repo;
   const std::string common_dir = CommonDir(caller_repo);
@@ -311,7 +320,8 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     auto full = store::git::ReopenRepository(caller_repo);
     if (full.ok()) helper_repo = ObjectsOnly(full->get());
   }
-  if (!helper_repo) return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, out);
+  if (!helper_repo)
+    return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, spool, out);
 
   struct Slot {
     bool ready = false;
@@ -414,7 +424,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     });
   } catch (const std::system_error&) {
     // No thread to be had: nothing was claimed yet, so the sequential writer starts from scratch.
-    return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, out);
+    return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, spool, out);
   }
 
   Status result;
@@ -434,10 +444,13 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
       if (slot.status.ok()) {
         lock.unlock();
         out->append(slot.bytes);
-        lock.lock();
-        if (out->size() > max_bytes) {
+        slot.bytes = std::string();
+        if (Spooled(spool) + out->size() > max_bytes) {
           slot.status = Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
+        } else if (spool != nullptr) {
+          spool->Offer(out);
         }
+        lock.lock();
       }
       if (!slot.status.ok()) {
         result = std::move(slot.status);
@@ -446,7 +459,7 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
         break;
       }
       appended = i + 1;
-      appended_bytes.store(out->size());
+      appended_bytes.store(Spooled(spool) + out->size());
       changed.notify_all();
     }
     stop = true;
@@ -492,7 +505,8 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
   // Reserving the budget up front (capped) avoids regrowing a multi-megabyte string; untouched
   // reserved pages cost nothing.
   patch.bytes.reserve(std::min<size_t>(options.max_bytes, size_t{64} << 20));
-  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, files, facts, options.max_bytes, &patch.bytes));
+  GENTLE_RETURN_IF_ERROR(
+      WriteFiles(repo, files, facts, options.max_bytes, options.spool, &patch.bytes));
   return patch;
 }
 

@@ -20,7 +20,8 @@
 // during the call. Calls on different threads with different `repo` handles are independent.
 // The two threads hold at most the patch's largest file's blob bytes (or 1 MiB) at once, plus
 // at most 2 MiB of a file the helper reads ahead; files over 256 KiB are diffed on the calling
-// thread only (export/patch_engine.cc).
+// thread only (export/patch_engine.cc). The finished sections are appended on the calling thread
+// and, given a spool, offered to it after each file.
 #ifndef GENTLE_EXPORT_PATCH_ENGINE_H_
 #define GENTLE_EXPORT_PATCH_ENGINE_H_
 
@@ -32,6 +33,7 @@
 
 #include "export/engine.h"
 #include "export/patch_bound.h"
+#include "export/patch_spool.h"
 #include "export/tree_delta.h"
 #include "store/status.h"
 
@@ -50,10 +52,13 @@ struct ManifestEntry {
 
 struct PatchOptions {
   size_t max_bytes = 4194304;
+  // When set, finished sections move there as the patch grows (export/patch_spool.h); the budget
+  // counts them, and DerivedPatch::bytes is what follows them.
+  PatchSpool* spool = nullptr;
 };
 
 struct DerivedPatch {
-  std::string bytes;
+  std::string bytes;  // the whole patch; with PatchOptions::spool, the part after spool->size()
   std::vector<ManifestEntry> manifest;  // in output order (git's; see export/tree_delta.h)
   Engine engine = Engine::kNative;      // every section, binary ones included
 };
