@@ -1,5 +1,4 @@
 // review export-context.
-#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -205,11 +204,6 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
                                 std::string(transaction::NextReasonName(next.reason))};
     };
   }
-  // One malloc arena for the process: the patch engine's helper thread reads large blobs that the
-  // calling thread frees, and glibc keeps what is freed in the arena it came from, so a second
-  // arena would hold a large pair's worth beside the first (docs/performance.md, "The record
-  // without a DOM, the configuration read, the large export").
-  mallopt(M_ARENA_MAX, 1);
   auto result = exporter::ExportContext(request);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) return Emit(exporter::RenderEnvelope(*result) + "\n", options.output, true);

@@ -2,6 +2,7 @@
 
 #include <git2/sys/config.h>
 #include <git2/sys/repository.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <atomic>
@@ -407,6 +408,12 @@ Status WriteFiles(git_repository* caller_repo, const std::vector<FileWork>& file
     lock.lock();
     finish(i, std::move(status), std::move(bytes));
   };
+  // One malloc arena for the process from here on: the helper reads large blobs that the calling
+  // thread frees, and glibc keeps a freed block in the arena it came from, so an arena of the
+  // helper's own would hold a large pair's worth beside the first (docs/performance.md, "The
+  // record without a DOM, the configuration read, the large export"). Arenas made before are kept;
+  // the setting lasts for the rest of the process.
+  mallopt(M_ARENA_MAX, 1);
   std::thread helper;
   try {
     helper = std::thread([&] {

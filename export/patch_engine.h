@@ -21,7 +21,9 @@
 // The two threads hold at most the patch's largest file's blob bytes (or 1 MiB) at once, plus
 // at most 2 MiB of a file the helper reads ahead; files over 256 KiB are diffed on the calling
 // thread only (export/patch_engine.cc). The finished sections are appended on the calling thread
-// and, given a spool, offered to it after each file.
+// and, given a spool, offered to it after each file. Before it starts the helper, the engine
+// limits the process to one malloc arena (mallopt M_ARENA_MAX 1) for the rest of its life: blocks
+// the helper allocates and the calling thread frees then return to one heap.
 #ifndef GENTLE_EXPORT_PATCH_ENGINE_H_
 #define GENTLE_EXPORT_PATCH_ENGINE_H_
 
