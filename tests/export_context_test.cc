@@ -241,7 +241,7 @@ TEST_CASE("a large raw export holds its front in a temporary file - the heap whe
   CHECK(HashTree(large.repo.root() + "/.git") == before);
 }
 
-TEST_CASE("a spool that fills up mid-way keeps the rest in memory - the same bytes, exit 0") {
+TEST_CASE("a spool that fills up mid-way keeps the rest in memory - the same bytes and exit 0") {
   // A file size limit of 512 KiB (SIGXFSZ ignored, so the write fails with EFBIG as on a full
   // disk): the first spills fit, a later one fails, and the patch is the spooled front followed
   // by what stayed in memory. stdout is a pipe, which the limit does not touch.
