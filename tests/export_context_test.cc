@@ -256,6 +256,17 @@ TEST_CASE("a spool that fills up mid-way keeps the rest in memory - the same byt
   CHECK(r.out == large.oracle);
 }
 
+TEST_CASE("a spooled export whose stdout refuses the bytes exits 1 naming the write error") {
+  // stdout a full device: the copy of the spooled front fails, and the export says so (internal,
+  // exit 1) instead of exiting 0 with the patch lost.
+  LargeAddition large(40, 4800);
+  TempDir tmp;
+  RunResult r =
+      large.Export({{"TMPDIR", tmp.path()}}, {"bash", "-c", "exec \"$@\" >/dev/full", "bash"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "gentle-ai: internal: writing the patch: No space left on device\n");
+}
+
 TEST_CASE("a blob that fails to read after the spool holds bytes prints nothing") {
   // The last file's blob is replaced by another of the same size: its header still reads (the
   // budget passes), the read fails its hash check after earlier sections were spooled, and the
