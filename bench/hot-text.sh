@@ -1,29 +1,34 @@
 #!/usr/bin/env bash
 # hot-text.sh: regenerates cli/hot_text.ld, the list of the code a small export-context and a small
-# verify run, which the release link places first in the text (docs/performance.md, "Small export
-# and verify"). The list follows the code only when regenerated: a name that no longer exists
+# verify run, then what a large export-context runs besides, which the release link places first
+# in the text (docs/performance.md, "Small export and verify" and "The large export"). The list follows the code only when regenerated: a name that no longer exists
 # matches nothing and costs nothing, a function missing from it stays where the linker puts it.
 #
-#   bench/hot-text.sh --build DIR --repo DIR --lineage ID --against COMMIT
+#   bench/hot-text.sh --build DIR --repo DIR --lineage ID --against COMMIT [--large-lineage ID]
 #
-# REPO holds the approved commit-range lineage ID (as bench/compare.sh's small section makes it);
-# both commands run once under callgrind (--demangle=no), and every function of the executable they
-# reach is written in first-call order: a function of an object compiled without its own section
+# REPO holds the approved commit-range lineage ID (as bench/compare.sh's small section makes it)
+# and, with --large-lineage, a lineage of a large patch (git.git v2.38.0..v2.39.0, as its large
+# section makes it: many files, the engine's two threads, the spool of export/patch_spool.h);
+# each command runs once under callgrind (--demangle=no), and every function of the executable they
+# reach is written in first-call order, the small export's and verify's first, so the large
+# export's own code follows theirs and leaves their pages as they were: a function of an object compiled without its own section
 # (libgit2, SQLite, zlib, libcrypto and this project's objects) as its object's `.text`, any other
 # (libstdc++'s, inline and template code) as its own `.text.NAME` section.
 set -euo pipefail
-build="" repo="" lineage="" against=""
+build="" repo="" lineage="" against="" large=""
 while [ $# -gt 0 ]; do
   case $1 in
     --build) build=$2; shift 2 ;;
     --repo) repo=$2; shift 2 ;;
     --lineage) lineage=$2; shift 2 ;;
     --against) against=$2; shift 2 ;;
+    --large-lineage) large=$2; shift 2 ;;
     *) echo "hot-text.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 if [ -z "$build" ] || [ -z "$repo" ] || [ -z "$lineage" ] || [ -z "$against" ]; then
-  echo "usage: bench/hot-text.sh --build DIR --repo DIR --lineage ID --against COMMIT" >&2
+  echo "usage: bench/hot-text.sh --build DIR --repo DIR --lineage ID --against COMMIT" \
+    "[--large-lineage ID]" >&2
   exit 2
 fi
 here=$(cd "$(dirname "$0")" && pwd)
@@ -34,13 +39,19 @@ valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/export.cg" \
   "$gai" review export-context --cwd "$repo" --lineage "$lineage" >/dev/null 2>&1
 valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/verify.cg" \
   "$gai" review verify --cwd "$repo" --lineage "$lineage" --against "$against" >/dev/null 2>&1
+if [ -n "$large" ]; then
+  valgrind --tool=callgrind --demangle=no --callgrind-out-file="$work/large.cg" \
+    "$gai" review export-context --cwd "$repo" --lineage "$large" >/dev/null 2>&1
+fi
 ninja -C "$build" -t commands gentle-ai | tail -1 >"$work/link"
 python3 - "$work" "$build" "$here/../cli/hot_text.ld" <<'PY'
-import re, subprocess, sys
+import os, re, subprocess, sys
 work, build, out = sys.argv[1:4]
 # Every function callgrind saw in the executable, in the order it first appears.
 order, seen = [], set()
-for name in ("export.cg", "verify.cg"):
+for name in ("export.cg", "verify.cg", "large.cg"):
+    if name == "large.cg" and not os.path.exists(f"{work}/{name}"):
+        continue
     lines = open(f"{work}/{name}").read().splitlines()
     objects, functions = {}, {}
     for line in lines:
@@ -71,16 +82,24 @@ for archive in archives:
         m = re.match(r"(.+?):(.+?):\s*[0-9a-f]+\s+[Tt]\s+(\S+)", line)
         if m:
             member_of.setdefault(m.group(3), (archive.split("/")[-1], m.group(2)))
+# callgrind names a constructor or destructor by its complete-object symbol (C1, D1), an alias
+# that GCC emits in the section named after the base-object one (C2, D2): the rule names both.
+def sections_of(fn):
+    base = re.sub(r"([CD])1(E|I)", r"\g<1>2\2", fn, count=1)
+    return [fn] if base == fn else [fn, base]
 rules, written = [], set()
 for fn in order:
     where = member_of.get(fn)
-    rule = f"    *{where[0]}:{where[1]}(.text)" if where else f"    *(.text.{fn})"
-    if rule not in written:
-        written.add(rule)
-        rules.append(rule)
+    candidates = ([f"    *{where[0]}:{where[1]}(.text)"] if where
+                  else [f"    *(.text.{name})" for name in sections_of(fn)])
+    for rule in candidates:
+        if rule not in written:
+            written.add(rule)
+            rules.append(rule)
 with open(out, "w") as f:
     f.write("/* cli/hot_text.ld: generated by bench/hot-text.sh; do not edit. The code a small\n"
-            "   export-context and verify run, placed first in the text (docs/performance.md). */\n")
+            "   export-context and verify run, then a large export-context's own, placed first in\n"
+            "   the text (docs/performance.md). */\n")
     f.write("SECTIONS\n{\n  .text.gentle_hot :\n  {\n" + "\n".join(rules) + "\n  }\n}\nINSERT BEFORE .text;\n")
 print(f"hot-text.sh: {len(rules)} rules from {len(order)} functions -> {out}")
 PY

@@ -1,5 +1,4 @@
 // review export-context.
-#include <malloc.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -15,6 +14,7 @@
 #include "export/context_export.h"
 #include "export/engine.h"
 #include "export/interdiff_export.h"
+#include "export/patch_spool.h"
 #include "store/file_io.h"
 #include "transaction/status.h"
 
@@ -93,19 +93,20 @@ ProgressLine::Active WantsProgress(size_t size, const std::string& output, bool 
           CapableTerminal(2)};
 }
 
-// `bytes` on stdout; with `progress`, in chunks, each counted as written once flushed.
-void WriteStdout(const std::string& bytes, store::Progress* progress) {
+// `bytes` on stdout, bytes `before` to `before + bytes.size()` of `total`; with `progress`, in
+// chunks, each counted as written once flushed.
+void WriteStdout(const std::string& bytes, size_t before, size_t total, store::Progress* progress) {
   if (progress == nullptr) {
     std::fwrite(bytes.data(), 1, bytes.size(), stdout);
     std::fflush(stdout);
     return;
   }
   for (size_t at = 0; at < bytes.size(); at += kProgressChunk) {
-    progress->Step("bytes written", at, bytes.size());
+    progress->Step("bytes written", before + at, total);
     std::fwrite(bytes.data() + at, 1, std::min(kProgressChunk, bytes.size() - at), stdout);
     std::fflush(stdout);
   }
-  progress->Step("bytes written", bytes.size(), bytes.size());
+  progress->Step("bytes written", before + bytes.size(), total);
 }
 
 int Emit(const std::string& bytes, const std::string& output, bool json) {
@@ -120,7 +121,25 @@ int Emit(const std::string& bytes, const std::string& output, bool json) {
     store::ReportProgress(progress.get(), "bytes written", bytes.size(), bytes.size());
     return 0;
   }
-  WriteStdout(bytes, progress.get());
+  WriteStdout(bytes, 0, bytes.size(), progress.get());
+  return 0;
+}
+
+// The raw patch whose front `spool` holds, followed by `tail`, on stdout.
+int EmitSpooled(const exporter::PatchSpool& spool, const std::string& tail) {
+  if (spool.size() == 0) return Emit(tail, "", false);
+  const size_t total = spool.size() + tail.size();
+  ProgressLine progress("export-context", WantsProgress(total, "", false));
+  std::fflush(stdout);
+  for (size_t at = 0; at < spool.size(); at += kProgressChunk) {
+    store::ReportProgress(progress.get(), "bytes written", at, total);
+    Status st = spool.CopyTo(STDOUT_FILENO, at, std::min(kProgressChunk, spool.size() - at));
+    if (!st.ok()) {
+      progress.Finish();
+      return ReportError(st, false);
+    }
+  }
+  WriteStdout(tail, spool.size(), total, progress.get());
   return 0;
 }
 
@@ -163,6 +182,12 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
   request.engine = *engine;
   request.round = *round;
   request.part = *part;
+  // The raw whole diff on stdout keeps its front in a temporary file until it is complete, not in
+  // memory (export/patch_spool.h); a small one never opens the file.
+  exporter::PatchSpool spool;
+  const bool spooled =
+      !common.json && options.output.empty() && !*part && *engine == exporter::Engine::kNative;
+  if (spooled) request.spool = &spool;
   request.context_binding = common.json;  // only the envelope names the context digest
   // Applicability and next are reported only in the JSON envelope. Computing them recaptures the
   // live target (for current-changes: hashes the whole worktree), so the raw patch does not pay.
@@ -179,14 +204,10 @@ int RunExportContext(const CommonOptions& common, const ExportOptions& options) 
                                 std::string(transaction::NextReasonName(next.reason))};
     };
   }
-  // One malloc arena for the process: the patch engine's helper thread reads large blobs that the
-  // calling thread frees, and glibc keeps what is freed in the arena it came from, so a second
-  // arena would hold a large pair's worth beside the first (docs/performance.md, "The record
-  // without a DOM, the configuration read, the large export").
-  mallopt(M_ARENA_MAX, 1);
   auto result = exporter::ExportContext(request);
   if (!result.ok()) return ReportError(result.status(), common.json);
   if (common.json) return Emit(exporter::RenderEnvelope(*result) + "\n", options.output, true);
+  if (spooled) return EmitSpooled(spool, result->derived.patch);
   return Emit(result->derived.patch, options.output, false);
 }
 

@@ -128,7 +128,10 @@ Result<ContextExport> ExportContext(const ContextRequest& request) {
     }
   }
   auto derived = [&]() -> Result<Derived> {
-    if (!request.part) return DeriveContext(repo, out.snapshot, request.engine);
+    if (!request.part) {
+      return DeriveContext(repo, out.snapshot, request.engine, PathsCheck::kListAndDigest,
+                           kMaxContextBytes, request.spool);
+    }
     std::vector<std::string> generated;
     if (request.part->view == View::kReview) {
       if (!request.round) {

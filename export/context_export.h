@@ -31,6 +31,7 @@
 
 #include "export/derivation.h"
 #include "export/engine.h"
+#include "export/patch_spool.h"
 #include "store/git/repository.h"
 #include "store/record.h"
 #include "store/review_state.h"
@@ -66,6 +67,10 @@ struct ContextRequest {
   // of that view is exported instead of the whole diff (Derived::part); the review view reads the
   // round's generated paths (export/round_generated.h). nullopt: the whole diff, as always.
   std::optional<PartRequest> part;
+  // The whole diff from the native engine only: its front is kept in this spool rather than in
+  // ContextExport::derived.patch (export/patch_spool.h). The raw export sets it; the envelope,
+  // which digests and encodes the patch, does not.
+  PatchSpool* spool = nullptr;
 };
 
 struct ContextExport {

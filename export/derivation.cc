@@ -75,7 +75,8 @@ Result<std::vector<TreeChange>> CheckedChanges(const store::git::Repository& rep
 }  // namespace
 
 Result<Derived> DeriveContext(const store::git::Repository& repo, const store::Snapshot& snapshot,
-                              Engine engine, PathsCheck paths_check, size_t max_bytes) {
+                              Engine engine, PathsCheck paths_check, size_t max_bytes,
+                              PatchSpool* spool) {
   Derived derived;
   std::vector<std::string> paths;
   GENTLE_ASSIGN_OR_RETURN(std::vector<TreeChange> changes,
@@ -97,6 +98,7 @@ Result<Derived> DeriveContext(const store::git::Repository& repo, const store::S
   }
   PatchOptions options;
   options.max_bytes = max_bytes;
+  options.spool = spool;
   auto written = WritePatch(repo.raw(), changes, options);
   if (!written.ok()) return StableRefusal(repo.raw(), changes, max_bytes, written.status());
   DerivedPatch patch = std::move(written).value();

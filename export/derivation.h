@@ -18,6 +18,7 @@
 
 #include "export/engine.h"
 #include "export/patch_engine.h"
+#include "export/patch_spool.h"
 #include "export/view_plan.h"
 #include "store/git/repository.h"
 #include "store/snapshot.h"
@@ -50,7 +51,8 @@ struct DerivedPart {
 };
 
 struct Derived {
-  std::string patch;                    // with `part`: that part's bytes
+  // With `part`: that part's bytes. Derived with a spool: what follows the spool's bytes.
+  std::string patch;
   std::vector<ManifestEntry> manifest;  // bytewise path order; always the whole change's
   Engine engine = Engine::kNative;
   std::optional<DerivedPart> part;
@@ -60,9 +62,11 @@ struct Derived {
 // kNone for a pair of trees no record binds (an interdiff).
 enum class PathsCheck { kListAndDigest, kDigestOnly, kNone };
 
+// `spool` (the native engine only; export/patch_spool.h): the front of a large patch is kept there
+// rather than in Derived::patch. The git engine's patch is all in Derived::patch.
 Result<Derived> DeriveContext(const store::git::Repository& repo, const store::Snapshot& snapshot,
                               Engine engine, PathsCheck paths_check = PathsCheck::kListAndDigest,
-                              size_t max_bytes = kMaxContextBytes);
+                              size_t max_bytes = kMaxContextBytes, PatchSpool* spool = nullptr);
 
 // The interdiff between two candidate trees (export-context --since-round): the derivation above
 // for the pair (from -> to), with no recorded paths to reproduce; objects_missing and

@@ -2,6 +2,7 @@
 
 #include <git2/sys/config.h>
 #include <git2/sys/repository.h>
+#include <malloc.h>
 
 #include <algorithm>
 #include <atomic>
@@ -16,6 +17,7 @@
 #include "export/git_section.h"
 #include "export/output_pages.h"
 #include "export/patch_bound.h"
+#include "export/patch_spool.h"
 #include "export/streamed_section.h"
 #include "export/tree_delta.h"
 #include "store/git/object_file_stream.h"
@@ -240,16 +242,23 @@ bool ReadableAhead(const std::string& common_dir, const FileWork& work, const Ch
   return !stream.old_side && !stream.new_side;
 }
 
-// Writes every file's section on the calling thread, in order.
+// The patch's bytes moved to `spool` (none without one).
+size_t Spooled(const PatchSpool* spool) { return spool != nullptr ? spool->size() : 0; }
+
+// Writes every file's section on the calling thread, in order, offering `out` to `spool` (when
+// given) after each file; the patch is the spool's bytes followed by `out`'s.
 Status WriteFilesSequentially(git_repository* repo, const std::string& common_dir,
                               const std::vector<FileWork>& files,
                               const std::vector<ChangeFacts>& facts, size_t max_bytes,
-                              std::string* out) {
+                              PatchSpool* spool, std::string* out) {
   for (size_t i = 0; i < files.size(); ++i) {
-    GENTLE_RETURN_IF_ERROR(WriteFile(repo, common_dir, files[i], facts[i], max_bytes, out));
-    if (out->size() > max_bytes) {
+    const size_t spooled = Spooled(spool);
+    GENTLE_RETURN_IF_ERROR(
+        WriteFile(repo, common_dir, files[i], facts[i], max_bytes - spooled, out));
+    if (spooled + out->size() > max_bytes) {
       return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
     }
+    if (spool != nullptr) spool->Offer(out);
   }
   return Status::Ok();
 }
@@ -293,12 +302,12 @@ void ReserveOutput(size_t max_bytes, std::string* out) {
 // On the calling thread alone: the facts from the object headers, the refusal of a patch they
 // prove over the budget (before any blob is inflated), then every section in order.
 Status WriteAllSequentially(git_repository* repo, git_odb* odb, const std::string& common_dir,
-                            const std::vector<FileWork>& files, size_t max_bytes,
+                            const std::vector<FileWork>& files, size_t max_bytes, PatchSpool* spool,
                             std::string* out) {
   std::vector<ChangeFacts> facts = GatherFacts(odb, files);
   GENTLE_RETURN_IF_ERROR(RefuseIfProvablyOverBudget(odb, files, max_bytes, &facts));
   ReserveOutput(max_bytes, out);
-  return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, out);
+  return WriteFilesSequentially(repo, common_dir, files, facts, max_bytes, spool, out);
 }
 
 // Section buffers kept for reuse once appended (at most this many, none larger than
@@ -336,12 +345,12 @@ constexpr size_t kSpareMaxBytes = size_t{1} << 20;
 // SHA-1 check per handle: 85% of a small export's instructions. The calling thread wraps the
 // caller's object database (its caches are shared); the helper wraps the one it opens.
 Status WriteFiles(git_repository* caller_repo, git_odb* odb, const std::vector<FileWork>& files,
-                  size_t max_bytes, std::string* out) {
+                  size_t max_bytes, PatchSpool* spool, std::string* out) {
   RepositoryPtr objects_only = ObjectsOnly(caller_repo);
   git_repository* repo = objects_only ? objects_only.get() : caller_repo;
   const std::string common_dir = CommonDir(caller_repo);
   if (files.size() < kParallelMinFiles || std::thread::hardware_concurrency() <= 1) {
-    return WriteAllSequentially(repo, odb, common_dir, files, max_bytes, out);
+    return WriteAllSequentially(repo, odb, common_dir, files, max_bytes, spool, out);
   }
   const std::string git_dir = git_repository_path(caller_repo);
 
@@ -451,14 +460,15 @@ Status WriteFiles(git_repository* caller_repo, git_odb* odb, const std::vector<F
     finish(i, std::move(status), std::move(bytes), false);
   };
   // The calling thread writes slot i, the next to append, straight into `out` (every file before
-  // it is in `out`, so max_bytes caps it as cap_left would a buffer); its sides were read ahead
-  // when `loaded`. `lock` as above.
+  // it is in the spool or `out`, so what the spool leaves of max_bytes caps it as cap_left would
+  // a buffer); its sides were read ahead when `loaded`. `lock` as above.
   auto write_in_place = [&](size_t i, std::unique_ptr<LoadedFile> loaded,
                             std::unique_lock<std::mutex>& lock) {
     if (!loaded) in_flight += held[i];
+    const size_t cap = max_bytes - Spooled(spool);
     lock.unlock();
-    Status status = loaded ? WriteLoaded(files[i], *loaded, max_bytes, out)
-                           : WriteFile(repo, common_dir, files[i], facts[i], max_bytes, out);
+    Status status = loaded ? WriteLoaded(files[i], *loaded, cap, out)
+                           : WriteFile(repo, common_dir, files[i], facts[i], cap, out);
     loaded.reset();
     lock.lock();
     finish(i, std::move(status), std::string(), true);
@@ -490,12 +500,18 @@ Status WriteFiles(git_repository* caller_repo, git_odb* odb, const std::vector<F
       }
     }
   };
+  // One malloc arena for the process from here on: the helper reads large blobs that the calling
+  // thread frees, and glibc keeps a freed block in the arena it came from, so an arena of the
+  // helper's own would hold a large pair's worth beside the first (docs/performance.md, "The
+  // record without a DOM, the configuration read, the large export"). Arenas made before are kept;
+  // the setting lasts for the rest of the process.
+  mallopt(M_ARENA_MAX, 1);
   std::thread helper;
   try {
     helper = std::thread(helper_run);
   } catch (const std::system_error&) {
     // No thread to be had: nothing was described or claimed yet.
-    return WriteAllSequentially(repo, odb, common_dir, files, max_bytes, out);
+    return WriteAllSequentially(repo, odb, common_dir, files, max_bytes, spool, out);
   }
   auto stop_helper = [&] {
     {
@@ -548,10 +564,12 @@ Status WriteFiles(git_repository* caller_repo, git_odb* odb, const std::vector<F
           AppendWillWrite(out, out->size() + slot.bytes.size());
           out->append(slot.bytes);
         }
-        lock.lock();
-        if (out->size() > max_bytes) {
+        if (Spooled(spool) + out->size() > max_bytes) {
           slot.status = Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
+        } else if (spool != nullptr) {
+          spool->Offer(out);
         }
+        lock.lock();
       }
       if (!slot.status.ok()) {
         result = std::move(slot.status);
@@ -563,7 +581,7 @@ Status WriteFiles(git_repository* caller_repo, git_odb* odb, const std::vector<F
         spare.push_back(std::move(slot.bytes));
       }
       appended = i + 1;
-      appended_bytes.store(out->size());
+      appended_bytes.store(Spooled(spool) + out->size());
       changed.notify_all();
     }
   }
@@ -603,7 +621,8 @@ Result<DerivedPatch> WritePatch(git_repository* repo, const std::vector<TreeChan
   // Sizes from the object headers refuse a patch that cannot fit before any blob is inflated
   // (WriteFiles).
   GENTLE_ASSIGN_OR_RETURN(store::git::OdbPtr odb, store::git::RepositoryOdb(repo));
-  GENTLE_RETURN_IF_ERROR(WriteFiles(repo, odb.get(), files, options.max_bytes, &patch.bytes));
+  GENTLE_RETURN_IF_ERROR(
+      WriteFiles(repo, odb.get(), files, options.max_bytes, options.spool, &patch.bytes));
   return patch;
 }
 

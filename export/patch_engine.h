@@ -21,7 +21,11 @@
 // must not share it with another thread during the call. Calls on different threads with different
 // `repo` handles are independent. The two threads hold at most the patch's largest file's blob
 // bytes (or 1 MiB) at once, plus at most 2 MiB of a file the helper reads ahead; files over 256 KiB
-// are diffed on the calling thread only (export/patch_engine.cc).
+// are diffed on the calling thread only (export/patch_engine.cc). The finished sections are
+// appended on the calling thread and, given a spool, offered to it after each file. Before it
+// starts the helper, the engine limits the process to one malloc arena (mallopt M_ARENA_MAX 1) for
+// the rest of its life: blocks the helper allocates and the calling thread frees then return to
+// one heap.
 #ifndef GENTLE_EXPORT_PATCH_ENGINE_H_
 #define GENTLE_EXPORT_PATCH_ENGINE_H_
 
@@ -33,6 +37,7 @@
 
 #include "export/engine.h"
 #include "export/patch_bound.h"
+#include "export/patch_spool.h"
 #include "export/tree_delta.h"
 #include "store/status.h"
 
@@ -51,10 +56,13 @@ struct ManifestEntry {
 
 struct PatchOptions {
   size_t max_bytes = 4194304;
+  // When set, finished sections move there as the patch grows (export/patch_spool.h); the budget
+  // counts them, and DerivedPatch::bytes is what follows them.
+  PatchSpool* spool = nullptr;
 };
 
 struct DerivedPatch {
-  std::string bytes;
+  std::string bytes;  // the whole patch; with PatchOptions::spool, the part after spool->size()
   std::vector<ManifestEntry> manifest;  // in output order (git's; see export/tree_delta.h)
   Engine engine = Engine::kNative;      // every section, binary ones included
 };

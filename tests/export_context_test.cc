@@ -171,6 +171,128 @@ TEST_CASE("export-context of many large files holds one large pair at a time - a
   if (!SanitizerBuild()) CHECK(all_peak < one_peak + 8 * 1024);
 }
 
+// A commit-range lineage adding `files` text files of `lines` lines each (about 20 bytes a line):
+// the raw patch, once over PatchSpool::kMinSpillBytes, is spooled (export/patch_spool.h).
+struct LargeAddition {
+  LifecycleRepo repo;
+  std::string lineage;
+  std::string oracle;  // the pinned git diff of the same trees
+  LargeAddition(int files, int lines) {
+    repo.Write("README", "base\n");
+    repo.GitOk({"add", "-A"});
+    repo.GitOk({"commit", "-q", "-m", "base"});
+    const std::string base = Trim(repo.GitOk({"rev-parse", "HEAD"}));
+    for (int file = 0; file < files; ++file) {
+      std::string text;
+      for (int line = 0; line < lines; ++line) {
+        text += "file " + std::to_string(file) + " line " + std::to_string(line) + "\n";
+      }
+      repo.Write("f" + std::to_string(100 + file) + ".txt", text);
+    }
+    repo.GitOk({"add", "-A"});
+    repo.GitOk({"commit", "-q", "-m", "large"});
+    const std::string head = Trim(repo.GitOk({"rev-parse", "HEAD"}));
+    lineage = repo.ReviewOk({"start", "--kind", "commit-range", "--base", base, "--head",
+                             head})["lineage"]
+                  .get<std::string>();
+    oracle = OracleDiff(repo.root(), Trim(repo.GitOk({"rev-parse", base + "^{tree}"})),
+                        Trim(repo.GitOk({"rev-parse", head + "^{tree}"})));
+  }
+  // The raw export, with `env` and under `wrapper`.
+  RunResult Export(const Env& env = {}, const std::vector<std::string>& wrapper = {}) const {
+    return GentleAi(repo.ReviewArgs({"export-context", "--lineage", lineage}, false), repo.root(),
+                    env, wrapper);
+  }
+  // The raw export's peak resident set in KiB under GNU time (a missing one fails the test); its
+  // output must be the oracle's.
+  long PeakKib(const Env& env) const {
+    TempDir scratch;
+    const std::string peak = scratch.path() + "/peak.txt";
+    RunResult r = Export(env, {"/usr/bin/time", "-f", "%M", "-o", peak});
+    INFO(r.err);
+    REQUIRE(r.exit_code == 0);
+    CHECK(r.out == oracle);
+    const std::string text = Trim(ReadFile(peak));
+    REQUIRE_FALSE(text.empty());
+    REQUIRE(text.find_first_not_of("0123456789") == std::string::npos);
+    return std::stol(text);
+  }
+};
+
+TEST_CASE("a large raw export holds its front in a temporary file - the heap when TMPDIR fails") {
+  // 40 added files of 4,800 lines: a 3.6 MB patch, under the 4 MiB budget. Spooled, the process
+  // holds at most PatchSpool::kMinSpillBytes and a section of it; with TMPDIR a regular file no
+  // spool can be made and the whole patch stays in memory, with the same bytes.
+  LargeAddition large(40, 4800);
+  REQUIRE(large.oracle.size() > 3 * 1024 * 1024);
+  REQUIRE(large.oracle.size() < 4194304);
+  TempDir tmp;
+  WriteFile(tmp.path() + "/not-a-directory", "x");
+  const auto before = HashTree(large.repo.root() + "/.git");
+  const long spooled = large.PeakKib({{"TMPDIR", tmp.path()}});
+  const long in_memory = large.PeakKib({{"TMPDIR", tmp.path() + "/not-a-directory"}});
+  CHECK(large.PeakKib({{"TMPDIR", "relative/dir"}}) > 0);  // not absolute: /tmp
+  CHECK(large.PeakKib({{"TMPDIR", tmp.path() + "/missing"}}) > 0);
+  INFO("spooled " << spooled << " KiB, in memory " << in_memory << " KiB");
+  if (!SanitizerBuild()) CHECK(in_memory > spooled + 1536);
+  // Nothing named in TMPDIR (the file has none), nothing written in the repository.
+  CHECK(std::distance(std::filesystem::directory_iterator(tmp.path()),
+                      std::filesystem::directory_iterator()) == 1);
+  CHECK(HashTree(large.repo.root() + "/.git") == before);
+}
+
+TEST_CASE("a spool that fills up mid-way keeps the rest in memory - the same bytes and exit 0") {
+  // A file size limit of 512 KiB (SIGXFSZ ignored, so the write fails with EFBIG as on a full
+  // disk): the first spills fit, a later one fails, and the patch is the spooled front followed
+  // by what stayed in memory. stdout is a pipe, which the limit does not touch.
+  LargeAddition large(40, 4800);
+  TempDir tmp;
+  RunResult r = large.Export({{"TMPDIR", tmp.path()}},
+                             {"bash", "-c", "trap '' XFSZ; ulimit -f 512; exec \"$@\"", "bash"});
+  INFO(r.err);
+  CHECK(r.exit_code == 0);
+  CHECK(r.err == "");
+  CHECK(r.out.size() == large.oracle.size());
+  CHECK(r.out == large.oracle);
+}
+
+TEST_CASE("a spooled export whose stdout refuses the bytes exits 1 naming the write error") {
+  // stdout a full device: the copy of the spooled front fails, and the export says so (internal,
+  // exit 1) instead of exiting 0 with the patch lost.
+  LargeAddition large(40, 4800);
+  TempDir tmp;
+  RunResult r =
+      large.Export({{"TMPDIR", tmp.path()}}, {"bash", "-c", "exec \"$@\" >/dev/full", "bash"});
+  CHECK(r.exit_code == 1);
+  CHECK(r.err == "gentle-ai: internal: writing the patch: No space left on device\n");
+}
+
+TEST_CASE("a blob that fails to read after the spool holds bytes prints nothing") {
+  // The last file's blob is replaced by another of the same size: its header still reads (the
+  // budget passes), the read fails its hash check after earlier sections were spooled, and the
+  // export prints nothing.
+  LargeAddition large(40, 4800);
+  const std::string last = Trim(large.repo.GitOk({"rev-parse", "HEAD:f139.txt"}));
+  const std::string object =
+      large.repo.root() + "/.git/objects/" + last.substr(0, 2) + "/" + last.substr(2);
+  REQUIRE(std::filesystem::exists(object));
+  std::string forged = ReadFile(large.repo.root() + "/f139.txt");
+  forged[0] = 'F';
+  const std::string other = Trim(large.repo.GitOk({"hash-object", "-w", "--stdin"}, forged));
+  const std::string other_object =
+      large.repo.root() + "/.git/objects/" + other.substr(0, 2) + "/" + other.substr(2);
+  std::filesystem::permissions(object, std::filesystem::perms::owner_write,
+                               std::filesystem::perm_options::add);
+  std::filesystem::copy_file(other_object, object,
+                             std::filesystem::copy_options::overwrite_existing);
+  TempDir tmp;
+  RunResult r = large.Export({{"TMPDIR", tmp.path()}});
+  INFO(r.err);
+  CHECK(r.exit_code == 8);  // objects_missing, naming the blob and its path
+  CHECK(r.out == "");
+  CHECK(r.err.find("f139.txt") != std::string::npos);
+}
+
 TEST_CASE("export-context --json is the context envelope of docs/format.md") {
   Fixture f;
   auto snapshot = f.record()["state"]["initial_snapshot"];
