@@ -1,9 +1,15 @@
 #include "cli/app.h"
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <CLI/CLI.hpp>
+#include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <exception>
 #include <functional>
+#include <iostream>
 #include <memory>
 #include <new>
 #include <string_view>
@@ -13,6 +19,7 @@
 #include "cli/verb_table.h"
 #include "cli/version_report.h"
 #include "store/git/repository.h"
+#include "store/status.h"
 
 namespace gentle::cli {
 namespace {
@@ -116,6 +123,26 @@ int RunGuarded(int argc, char** argv, bool keep_tree) {
   }
 }
 
+// `exit_code`, unless standard output refused bytes the command wrote (a full disk, a closed or
+// failing descriptor): then `internal` on stderr (stdout cannot carry it, --json or not) and exit 1
+// for a command that had succeeded, so no caller reads a short answer as a whole one. A reader
+// that closes a pipe early ends the process with SIGPIPE first, as it ends git (or, where SIGPIPE
+// is ignored, is no error).
+int ExitCheckingStdout(int exit_code) {
+  std::cout.flush();
+  errno = 0;
+  const bool flush_failed = std::fflush(stdout) != 0;
+  int err = flush_failed ? errno : 0;
+  if (!flush_failed && !std::cout.fail() && std::ferror(stdout) == 0) return exit_code;
+  if (exit_code != 0) return exit_code;  // the command's own error is the answer
+  if (err == 0) err = StdoutErrno();
+  if (err == 0 && fcntl(STDOUT_FILENO, F_GETFD) == -1) err = errno;  // a closed descriptor
+  if (err == EPIPE) return exit_code;                                // the reader went away
+  const std::string reason = err != 0 ? std::strerror(err) : "a write was refused";
+  return ReportError(Status(Code::kInternal, "writing standard output: " + reason),
+                     /*json=*/false);
+}
+
 }  // namespace
 
 void DefineCommandLine(int argc, const char* const* argv, bool filtered, CLI::App* app,
@@ -149,7 +176,7 @@ int Run(int argc, char** argv) { return RunGuarded(argc, argv, /*keep_tree=*/fal
 
 int RunProcess(int argc, char** argv) {
   store::git::ExitReclaimsRepositories();
-  return RunGuarded(argc, argv, /*keep_tree=*/true);
+  return ExitCheckingStdout(RunGuarded(argc, argv, /*keep_tree=*/true));
 }
 
 }  // namespace gentle::cli

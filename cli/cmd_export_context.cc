@@ -2,7 +2,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <nlohmann/json.hpp>
 
 #include "cli/output_file.h"
@@ -94,19 +96,23 @@ ProgressLine::Active WantsProgress(size_t size, const std::string& output, bool 
 }
 
 // `bytes` on stdout, bytes `before` to `before + bytes.size()` of `total`; with `progress`, in
-// chunks, each counted as written once flushed.
-void WriteStdout(const std::string& bytes, size_t before, size_t total, store::Progress* progress) {
-  if (progress == nullptr) {
-    std::fwrite(bytes.data(), 1, bytes.size(), stdout);
-    std::fflush(stdout);
-    return;
+// chunks, each counted as written once flushed. `internal` naming the error when stdout refuses
+// them (a full disk, a closed descriptor), as when it refuses a spooled front.
+Status WriteStdout(const std::string& bytes, size_t before, size_t total,
+                   store::Progress* progress) {
+  const size_t chunk = progress != nullptr ? kProgressChunk : std::max<size_t>(bytes.size(), 1);
+  for (size_t at = 0; at < bytes.size(); at += chunk) {
+    if (progress != nullptr) progress->Step("bytes written", before + at, total);
+    const size_t length = std::min(chunk, bytes.size() - at);
+    errno = 0;
+    if (std::fwrite(bytes.data() + at, 1, length, stdout) != length || std::fflush(stdout) != 0) {
+      const int err = errno;
+      return Status(Code::kInternal, std::string("writing the patch: ") +
+                                         (err != 0 ? std::strerror(err) : "stdout refused it"));
+    }
   }
-  for (size_t at = 0; at < bytes.size(); at += kProgressChunk) {
-    progress->Step("bytes written", before + at, total);
-    std::fwrite(bytes.data() + at, 1, std::min(kProgressChunk, bytes.size() - at), stdout);
-    std::fflush(stdout);
-  }
-  progress->Step("bytes written", before + bytes.size(), total);
+  if (progress != nullptr) progress->Step("bytes written", before + bytes.size(), total);
+  return Status::Ok();
 }
 
 int Emit(const std::string& bytes, const std::string& output, bool json) {
@@ -121,7 +127,11 @@ int Emit(const std::string& bytes, const std::string& output, bool json) {
     store::ReportProgress(progress.get(), "bytes written", bytes.size(), bytes.size());
     return 0;
   }
-  WriteStdout(bytes, 0, bytes.size(), progress.get());
+  Status st = WriteStdout(bytes, 0, bytes.size(), progress.get());
+  if (!st.ok()) {
+    progress.Finish();
+    return ReportError(st, false);
+  }
   return 0;
 }
 
@@ -139,7 +149,11 @@ int EmitSpooled(const exporter::PatchSpool& spool, const std::string& tail) {
       return ReportError(st, false);
     }
   }
-  WriteStdout(tail, spool.size(), total, progress.get());
+  Status st = WriteStdout(tail, spool.size(), total, progress.get());
+  if (!st.ok()) {
+    progress.Finish();
+    return ReportError(st, false);
+  }
   return 0;
 }
 

@@ -1,5 +1,6 @@
 #include "cli/render.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -34,18 +35,31 @@ nlohmann::ordered_json NullIfEmpty(const std::string& value) {
   return value.empty() ? nlohmann::ordered_json() : nlohmann::ordered_json(value);
 }
 
-void PrintHuman(std::string_view text) {
-  const std::string visible = store::VisibleText(text);
-  std::fwrite(visible.data(), 1, visible.size(), stdout);
-  std::fflush(stdout);
+namespace {
+
+int stdout_errno = 0;  // the first error a write to stdout here met
+
+// `text` on stdout, flushed; the first error it meets is kept for StdoutErrno.
+void WriteStdout(std::string_view text) {
+  errno = 0;
+  if ((std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
+       std::fflush(stdout) != 0) &&
+      stdout_errno == 0) {
+    stdout_errno = errno;
+  }
 }
+
+}  // namespace
+
+void PrintHuman(std::string_view text) { WriteStdout(store::VisibleText(text)); }
 
 int PrintJson(const nlohmann::ordered_json& document) {
   std::string text = store::MarshalCompact(document);
   text.push_back('\n');
-  std::fwrite(text.data(), 1, text.size(), stdout);
-  std::fflush(stdout);
+  WriteStdout(text);
   return 0;
 }
+
+int StdoutErrno() { return stdout_errno; }
 
 }  // namespace gentle::cli

@@ -24,6 +24,9 @@ void PrintHuman(std::string_view text);
 
 // Prints a JSON document (compact, one line) on stdout and returns 0.
 int PrintJson(const nlohmann::ordered_json& document);
+// The error (an errno value) the first refused write of PrintHuman or PrintJson met; 0 when none
+// did or the error had no errno.
+int StdoutErrno();
 
 }  // namespace gentle::cli
 

@@ -97,6 +97,33 @@ TEST_CASE("export-context prints exactly the pinned git diff of the frozen trees
   CHECK(GentleAi({"review", "export-context", "--lineage", f.lineage}, f.repo).out == oracle);
 }
 
+TEST_CASE("a refused stdout fails the command - internal and exit 1 naming the error") {
+  // A full device or a closed descriptor: the bytes a caller reads would be short, so no verb
+  // exits 0 (a small export is held in memory, not spooled; status prints JSON; list prints text).
+  Fixture f;
+  const std::vector<std::string> full = {"bash", "-c", "exec \"$@\" >/dev/full", "bash"};
+  const std::vector<std::string> closed = {"bash", "-c", "exec \"$@\" >&-", "bash"};
+  RunResult small =
+      GentleAi({"review", "export-context", "--lineage", f.lineage}, f.repo, {}, full);
+  CHECK(small.exit_code == 1);
+  CHECK(small.err == "gentle-ai: internal: writing the patch: No space left on device\n");
+  RunResult envelope =
+      GentleAi({"review", "export-context", "--json", "--lineage", f.lineage}, f.repo, {}, full);
+  CHECK(envelope.exit_code == 1);
+  CHECK(envelope.err == "gentle-ai: internal: writing the patch: No space left on device\n");
+  RunResult status = GentleAi({"review", "status", "--json"}, f.repo, {}, full);
+  CHECK(status.exit_code == 1);
+  CHECK(status.err == "gentle-ai: internal: writing standard output: No space left on device\n");
+  RunResult list = GentleAi({"review", "list"}, f.repo, {}, closed);
+  CHECK(list.exit_code == 1);
+  CHECK(list.err == "gentle-ai: internal: writing standard output: Bad file descriptor\n");
+  // A verb that fails keeps its own code and error.
+  RunResult missing = GentleAi({"review", "export-context", "--lineage", "review-0000000000000000"},
+                               f.repo, {}, full);
+  CHECK(missing.exit_code == 3);
+  CHECK(missing.err.find("writing") == std::string::npos);
+}
+
 TEST_CASE("export-context in a directory holding a file named index prints the same bytes") {
   // The patch engine looks up no diff attributes: libgit2's lookup through its objects-only
   // handle read "index" relative to the process's directory and refused one that is not an index.
