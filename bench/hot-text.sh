@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # hot-text.sh: regenerates cli/hot_text.ld, the list of the code a small export-context and a small
 # verify run, then what a large export-context runs besides, which the release link places first
-# in the text (docs/performance.md, "Small export and verify" and "The large export"). The list follows the code only when regenerated: a name that no longer exists
-# matches nothing and costs nothing, a function missing from it stays where the linker puts it.
+# in the text (docs/performance.md, "Small export and verify" and "The record without a DOM, the
+# configuration read, the large export"). The list follows the code only when regenerated: a name
+# that no longer exists matches nothing and costs nothing, a function missing from it stays where
+# the linker puts it.
 #
 #   bench/hot-text.sh --build DIR --repo DIR --lineage ID --against COMMIT [--large-lineage ID]
 #
@@ -11,7 +13,8 @@
 # section makes it: many files, the engine's two threads, the spool of export/patch_spool.h);
 # each command runs once under callgrind (--demangle=no), and every function of the executable they
 # reach is written in first-call order, the small export's and verify's first, so the large
-# export's own code follows theirs and leaves their pages as they were: a function of an object compiled without its own section
+# export's own code follows theirs and leaves their pages as they were: a function of an object
+# compiled without its own section
 # (libgit2, SQLite, zlib, libcrypto and this project's objects) as its object's `.text`, any other
 # (libstdc++'s, inline and template code) as its own `.text.NAME` section.
 set -euo pipefail

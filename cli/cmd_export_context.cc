@@ -2,7 +2,6 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <nlohmann/json.hpp>
@@ -98,15 +97,13 @@ ProgressLine::Active WantsProgress(size_t size, const std::string& output, bool 
 // `bytes` on stdout, bytes `before` to `before + bytes.size()` of `total`; with `progress`, in
 // chunks, each counted as written once flushed. `internal` naming the error when stdout refuses
 // them (a full disk, a closed descriptor), as when it refuses a spooled front.
-Status WriteStdout(const std::string& bytes, size_t before, size_t total,
-                   store::Progress* progress) {
+Status WritePatchToStdout(const std::string& bytes, size_t before, size_t total,
+                          store::Progress* progress) {
   const size_t chunk = progress != nullptr ? kProgressChunk : std::max<size_t>(bytes.size(), 1);
   for (size_t at = 0; at < bytes.size(); at += chunk) {
     if (progress != nullptr) progress->Step("bytes written", before + at, total);
-    const size_t length = std::min(chunk, bytes.size() - at);
-    errno = 0;
-    if (std::fwrite(bytes.data() + at, 1, length, stdout) != length || std::fflush(stdout) != 0) {
-      const int err = errno;
+    if (!WriteStdout(std::string_view(bytes).substr(at, chunk))) {
+      const int err = StdoutErrno();
       return Status(Code::kInternal, std::string("writing the patch: ") +
                                          (err != 0 ? std::strerror(err) : "stdout refused it"));
     }
@@ -127,7 +124,7 @@ int Emit(const std::string& bytes, const std::string& output, bool json) {
     store::ReportProgress(progress.get(), "bytes written", bytes.size(), bytes.size());
     return 0;
   }
-  Status st = WriteStdout(bytes, 0, bytes.size(), progress.get());
+  Status st = WritePatchToStdout(bytes, 0, bytes.size(), progress.get());
   if (!st.ok()) {
     progress.Finish();
     return ReportError(st, false);
@@ -149,7 +146,7 @@ int EmitSpooled(const exporter::PatchSpool& spool, const std::string& tail) {
       return ReportError(st, false);
     }
   }
-  Status st = WriteStdout(tail, spool.size(), total, progress.get());
+  Status st = WritePatchToStdout(tail, spool.size(), total, progress.get());
   if (!st.ok()) {
     progress.Finish();
     return ReportError(st, false);

@@ -37,19 +37,19 @@ nlohmann::ordered_json NullIfEmpty(const std::string& value) {
 
 namespace {
 
-int stdout_errno = 0;  // the first error a write to stdout here met
-
-// `text` on stdout, flushed; the first error it meets is kept for StdoutErrno.
-void WriteStdout(std::string_view text) {
-  errno = 0;
-  if ((std::fwrite(text.data(), 1, text.size(), stdout) != text.size() ||
-       std::fflush(stdout) != 0) &&
-      stdout_errno == 0) {
-    stdout_errno = errno;
-  }
-}
+int stdout_errno = 0;  // the errno of the first write to stdout that was refused
 
 }  // namespace
+
+bool WriteStdout(std::string_view bytes) {
+  errno = 0;
+  if (std::fwrite(bytes.data(), 1, bytes.size(), stdout) == bytes.size() &&
+      std::fflush(stdout) == 0) {
+    return true;
+  }
+  if (stdout_errno == 0) stdout_errno = errno;
+  return false;
+}
 
 void PrintHuman(std::string_view text) { WriteStdout(store::VisibleText(text)); }
 

@@ -24,8 +24,10 @@ void PrintHuman(std::string_view text);
 
 // Prints a JSON document (compact, one line) on stdout and returns 0.
 int PrintJson(const nlohmann::ordered_json& document);
-// The error (an errno value) the first refused write of PrintHuman or PrintJson met; 0 when none
-// did or the error had no errno.
+// Writes `bytes` on stdout and flushes them; false when stdout refuses them (a full disk, a closed
+// descriptor). PrintHuman and PrintJson write through it.
+bool WriteStdout(std::string_view bytes);
+// The errno of the first write WriteStdout saw refused; 0 when none was or it had no errno.
 int StdoutErrno();
 
 }  // namespace gentle::cli

@@ -245,6 +245,16 @@ bool ReadableAhead(const std::string& common_dir, const FileWork& work, const Ch
 // The patch's bytes moved to `spool` (none without one).
 size_t Spooled(const PatchSpool* spool) { return spool != nullptr ? spool->size() : 0; }
 
+// After a file's section is appended to `out`: budget_exceeded when the patch (the spool's bytes
+// and `out`'s) passes max_bytes, else `out` offered to `spool` (when given).
+Status Appended(size_t max_bytes, PatchSpool* spool, std::string* out) {
+  if (Spooled(spool) + out->size() > max_bytes) {
+    return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
+  }
+  if (spool != nullptr) spool->Offer(out);
+  return Status::Ok();
+}
+
 // Writes every file's section on the calling thread, in order, offering `out` to `spool` (when
 // given) after each file; the patch is the spool's bytes followed by `out`'s.
 Status WriteFilesSequentially(git_repository* repo, const std::string& common_dir,
@@ -252,13 +262,9 @@ Status WriteFilesSequentially(git_repository* repo, const std::string& common_di
                               const std::vector<ChangeFacts>& facts, size_t max_bytes,
                               PatchSpool* spool, std::string* out) {
   for (size_t i = 0; i < files.size(); ++i) {
-    const size_t spooled = Spooled(spool);
     GENTLE_RETURN_IF_ERROR(
-        WriteFile(repo, common_dir, files[i], facts[i], max_bytes - spooled, out));
-    if (spooled + out->size() > max_bytes) {
-      return Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
-    }
-    if (spool != nullptr) spool->Offer(out);
+        WriteFile(repo, common_dir, files[i], facts[i], max_bytes - Spooled(spool), out));
+    GENTLE_RETURN_IF_ERROR(Appended(max_bytes, spool, out));
   }
   return Status::Ok();
 }
@@ -564,11 +570,7 @@ Status WriteFiles(git_repository* caller_repo, git_odb* odb, const std::vector<F
           AppendWillWrite(out, out->size() + slot.bytes.size());
           out->append(slot.bytes);
         }
-        if (Spooled(spool) + out->size() > max_bytes) {
-          slot.status = Status(Code::kBudgetExceeded, "derived patch exceeds the budget");
-        } else if (spool != nullptr) {
-          spool->Offer(out);
-        }
+        slot.status = Appended(max_bytes, spool, out);
         lock.lock();
       }
       if (!slot.status.ok()) {
