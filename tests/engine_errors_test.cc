@@ -3,6 +3,7 @@
 #include <git2.h>
 
 #include <catch2/catch.hpp>
+#include <functional>
 
 #include "tests/support/bare_repo.h"
 #include "tests/support/git_oracle.h"
@@ -166,33 +167,54 @@ TEST_CASE("many files: first error in patch order wins - budget cut is exact", "
         Code::kBudgetExceeded);
 }
 
+// `count` files f00, f01, ...: file i of lines_of(i) lines "file i line l" in the base tree, and
+// `edit` of that text in the candidate tree; the blobs of both sides kept, and the engine's whole
+// patch, which must be the pinned git diff's bytes.
+struct ManyFiles {
+  git_oid base;
+  git_oid cand;
+  std::vector<git_oid> old_blobs;
+  std::vector<git_oid> new_blobs;
+  std::string patch;
+  ManyFiles(BareRepo& repo, int count, const std::function<int(int)>& lines_of,
+            const std::function<void(std::string*)>& edit) {
+    std::vector<std::tuple<std::string, git_filemode_t, git_oid>> before;
+    std::vector<std::tuple<std::string, git_filemode_t, git_oid>> after;
+    for (int i = 0; i < count; ++i) {
+      std::string text;
+      for (int l = 0; l < lines_of(i); ++l) {
+        text += "file " + std::to_string(i) + " line " + std::to_string(l) + "\n";
+      }
+      old_blobs.push_back(repo.Blob(text));
+      edit(&text);
+      new_blobs.push_back(repo.Blob(text));
+      char name[16];
+      std::snprintf(name, sizeof(name), "f%02d", i);
+      before.emplace_back(name, GIT_FILEMODE_BLOB, old_blobs.back());
+      after.emplace_back(name, GIT_FILEMODE_BLOB, new_blobs.back());
+    }
+    base = repo.Tree(before);
+    cand = repo.Tree(after);
+    auto whole = exporter::DerivePatch(repo.get(), base, cand, {});
+    REQUIRE(whole.ok());
+    auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(base), BareRepo::Hex(cand));
+    REQUIRE(oracle.ok());
+    CHECK(FirstDifference(*oracle, whole->bytes) == "");
+    patch = whole->bytes;
+  }
+};
+
 // With many files both threads describe them from their object headers, in whatever order they
 // claim them (export/patch_engine.cc): a file that cannot be described is the error, and the
 // first such file in patch order wins, whichever thread met which first.
 TEST_CASE("many files described on two threads: the first missing blob in patch order wins",
           "[engine][missing]") {
   BareRepo repo;
-  std::vector<std::tuple<std::string, git_filemode_t, git_oid>> before;
-  std::vector<std::tuple<std::string, git_filemode_t, git_oid>> after;
-  std::vector<git_oid> new_blobs;
-  for (int i = 0; i < 40; ++i) {
-    std::string text;
-    for (int l = 0; l < 50; ++l)
-      text += "file " + std::to_string(i) + " line " + std::to_string(l) + "\n";
-    char name[16];
-    std::snprintf(name, sizeof(name), "f%02d", i);
-    before.emplace_back(name, GIT_FILEMODE_BLOB, repo.Blob(text));
-    text += "one more line\n";
-    new_blobs.push_back(repo.Blob(text));
-    after.emplace_back(name, GIT_FILEMODE_BLOB, new_blobs.back());
-  }
-  const git_oid base = repo.Tree(before);
-  const git_oid cand = repo.Tree(after);
-  auto whole = exporter::DerivePatch(repo.get(), base, cand, {});
-  REQUIRE(whole.ok());
-  auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(base), BareRepo::Hex(cand));
-  REQUIRE(oracle.ok());
-  CHECK(FirstDifference(*oracle, whole->bytes) == "");
+  ManyFiles files(
+      repo, 40, [](int) { return 50; }, [](std::string* text) { *text += "one more line\n"; });
+  const std::vector<git_oid>& new_blobs = files.new_blobs;
+  const git_oid base = files.base;
+  const git_oid cand = files.cand;
   repo.RemoveObject(new_blobs[37]);
   repo.RemoveObject(new_blobs[3]);
   for (int round = 0; round < 20; ++round) {
@@ -214,33 +236,18 @@ TEST_CASE("many files described on two threads: the first missing blob in patch 
 TEST_CASE("many files with large ones read ahead: the oracle's bytes - the first error",
           "[engine]") {
   BareRepo repo;
-  std::vector<std::tuple<std::string, git_filemode_t, git_oid>> before;
-  std::vector<std::tuple<std::string, git_filemode_t, git_oid>> after;
+  auto large = [](int i) { return i % 6 == 2; };  // 4 files of about 400 KB a side
+  ManyFiles files(
+      repo, 24, [&](int i) { return large(i) ? 20000 : 30; },
+      [](std::string* text) { text->insert(text->size() / 2, "a line in the middle\n"); });
   std::vector<git_oid> old_large;
   for (int i = 0; i < 24; ++i) {
-    const bool large = i % 6 == 2;  // 4 files of about 400 KB a side
-    const int lines = large ? 20000 : 30;
-    std::string text;
-    for (int l = 0; l < lines; ++l) {
-      text += "file " + std::to_string(i) + " line " + std::to_string(l) + "\n";
-    }
-    const git_oid old_blob = repo.Blob(text);
-    text.insert(text.size() / 2, "a line in the middle\n");
-    char name[16];
-    std::snprintf(name, sizeof(name), "f%02d", i);
-    before.emplace_back(name, GIT_FILEMODE_BLOB, old_blob);
-    after.emplace_back(name, GIT_FILEMODE_BLOB, repo.Blob(text));
-    if (large) old_large.push_back(old_blob);
+    if (large(i)) old_large.push_back(files.old_blobs[i]);
   }
-  const git_oid base = repo.Tree(before);
-  const git_oid cand = repo.Tree(after);
-  auto whole = exporter::DerivePatch(repo.get(), base, cand, {});
-  REQUIRE(whole.ok());
-  auto oracle = OracleDiff(repo.git_dir(), BareRepo::Hex(base), BareRepo::Hex(cand));
-  REQUIRE(oracle.ok());
-  CHECK(FirstDifference(*oracle, whole->bytes) == "");
+  const git_oid base = files.base;
+  const git_oid cand = files.cand;
   for (int round = 0; round < 10; ++round) {
-    CHECK(exporter::DerivePatch(repo.get(), base, cand, {})->bytes == whole->bytes);
+    CHECK(exporter::DerivePatch(repo.get(), base, cand, {})->bytes == files.patch);
   }
   // The second and fourth large files lose their old side: the error names the first of them.
   repo.RemoveObject(old_large[3]);
